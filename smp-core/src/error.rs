@@ -1,0 +1,257 @@
+//! Errors, each naming where in the document it happened and what was expected.
+
+use std::fmt;
+
+use serde_json::Value;
+
+/// One step of a [`JsonPath`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Segment {
+    /// An object member.
+    Field(String),
+    /// A list item identified by its merge key, e.g. `[name=nginx]`.
+    Keyed {
+        /// Merge key name.
+        key: String,
+        /// The key's value as printed JSON (strings unquoted).
+        value: String,
+    },
+    /// A list item by position.
+    Index(usize),
+}
+
+/// Where in a document something happened, e.g. `spec.containers[name=nginx].ports`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct JsonPath(pub Vec<Segment>);
+
+impl JsonPath {
+    /// The document root.
+    pub fn root() -> JsonPath {
+        JsonPath(Vec::new())
+    }
+}
+
+fn is_plain_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '$')
+}
+
+impl fmt::Display for JsonPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_empty() {
+            return f.write_str("(root)");
+        }
+        for (i, seg) in self.0.iter().enumerate() {
+            match seg {
+                Segment::Field(name) if is_plain_name(name) => {
+                    if i > 0 {
+                        f.write_str(".")?;
+                    }
+                    f.write_str(name)?;
+                }
+                Segment::Field(name) => write!(f, "[{}]", Value::String(name.clone()))?,
+                Segment::Keyed { key, value } => write!(f, "[{key}={value}]")?,
+                Segment::Index(i) => write!(f, "[{i}]")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Which input a parse error is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DocRole {
+    /// The document being patched.
+    Original,
+    /// The patch.
+    Patch,
+    /// The desired document (diff inputs).
+    Modified,
+    /// The live document (three-way inputs).
+    Current,
+    /// A schema document.
+    Schema,
+}
+
+impl fmt::Display for DocRole {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            DocRole::Original => "original",
+            DocRole::Patch => "patch",
+            DocRole::Modified => "modified",
+            DocRole::Current => "current",
+            DocRole::Schema => "schema",
+        })
+    }
+}
+
+/// Everything that can go wrong while applying (and later creating) a patch.
+///
+/// Messages keep the wording of the upstream Go implementation where tools and tests match on
+/// it (`does not contain declared merge key`, `doesn't match`, `invalid JSON document`), and add
+/// the path, which upstream never gives.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PatchError {
+    /// A document is not valid JSON/YAML, or is not an object.
+    #[error("invalid JSON document ({role}): {detail}")]
+    InvalidDocument {
+        /// Which input.
+        role: DocRole,
+        /// Parser message, with line and column.
+        detail: String,
+    },
+    /// A value has the wrong JSON type for where it is.
+    #[error("at {path}: expected {expected}, found {found}")]
+    WrongType {
+        /// Where.
+        path: JsonPath,
+        /// What was expected there.
+        expected: &'static str,
+        /// What was found.
+        found: &'static str,
+    },
+    /// A `$patch` directive with a value this engine does not know.
+    #[error("at {path}: unknown patch type: {value} (expected `replace` or `delete`)")]
+    UnknownPatchType {
+        /// Where.
+        path: JsonPath,
+        /// The rejected value, as JSON.
+        value: String,
+    },
+    /// `$patch: merge` written explicitly; upstream rejects it (merging is the default).
+    #[error("at {path}: `$patch: merge` cannot be specified in a patch; merging is the default")]
+    ExplicitMerge {
+        /// Where.
+        path: JsonPath,
+    },
+    /// An item of a merged list lacks the merge key.
+    #[error("at {path}: map does not contain declared merge key: {key}")]
+    MissingMergeKey {
+        /// The list item.
+        path: JsonPath,
+        /// The merge key.
+        key: String,
+    },
+    /// A list merged by key holds something other than objects.
+    #[error("at {path}: list merged by key {key:?} must hold objects, found {found}")]
+    NotAnObjectItem {
+        /// The list item.
+        path: JsonPath,
+        /// The merge key.
+        key: String,
+        /// What was found.
+        found: &'static str,
+    },
+    /// A directive whose value has the wrong shape, e.g. `$retainKeys: "a"`.
+    #[error("at {path}: invalid patch format of {directive}: expected {expected}")]
+    BadDirective {
+        /// Where the directive is.
+        path: JsonPath,
+        /// The directive key (`$retainKeys`, `$setElementOrder/ports`, ...).
+        directive: String,
+        /// What its value should be.
+        expected: &'static str,
+    },
+    /// A patch key that `$retainKeys` does not list.
+    #[error(
+        "at {path}: patch content doesn't match retainKeys list: {key:?} is not listed in $retainKeys"
+    )]
+    RetainKeysMismatch {
+        /// The object holding `$retainKeys`.
+        path: JsonPath,
+        /// The unlisted key.
+        key: String,
+    },
+    /// The patch list's order disagrees with its `$setElementOrder` list.
+    #[error("at {path}: the order in patch list doesn't match $setElementOrder list ({detail})")]
+    OrderMismatch {
+        /// The list.
+        path: JsonPath,
+        /// Which item broke the order.
+        detail: String,
+    },
+    /// A list directly holding lists; Kubernetes APIs have none and SMP does not define them.
+    #[error("at {path}: lists of lists are not supported")]
+    ListOfLists {
+        /// The list.
+        path: JsonPath,
+    },
+    /// A merged list whose items do not all have the same JSON type.
+    #[error("at {path}: list element types are not identical: found {first} and {second}")]
+    MixedList {
+        /// The list.
+        path: JsonPath,
+        /// One type found.
+        first: &'static str,
+        /// Another type found.
+        second: &'static str,
+    },
+    /// Nesting deeper than [`crate::MAX_DEPTH`].
+    #[error("at {path}: nesting deeper than {limit} levels")]
+    TooDeep {
+        /// Where the limit was hit.
+        path: JsonPath,
+        /// The limit.
+        limit: usize,
+    },
+}
+
+impl PatchError {
+    /// The path the error is about, when it has one.
+    pub fn path(&self) -> Option<&JsonPath> {
+        match self {
+            PatchError::InvalidDocument { .. } => None,
+            PatchError::WrongType { path, .. }
+            | PatchError::UnknownPatchType { path, .. }
+            | PatchError::ExplicitMerge { path }
+            | PatchError::MissingMergeKey { path, .. }
+            | PatchError::NotAnObjectItem { path, .. }
+            | PatchError::BadDirective { path, .. }
+            | PatchError::RetainKeysMismatch { path, .. }
+            | PatchError::OrderMismatch { path, .. }
+            | PatchError::ListOfLists { path }
+            | PatchError::MixedList { path, .. }
+            | PatchError::TooDeep { path, .. } => Some(path),
+        }
+    }
+}
+
+/// The JSON type name of a value, for messages.
+pub fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "list",
+        Value::Object(_) => "object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn path_display() {
+        let p = JsonPath(vec![
+            Segment::Field("spec".into()),
+            Segment::Field("containers".into()),
+            Segment::Keyed {
+                key: "name".into(),
+                value: "nginx".into(),
+            },
+            Segment::Field("ports".into()),
+            Segment::Index(2),
+        ]);
+        assert_eq!(p.to_string(), "spec.containers[name=nginx].ports[2]");
+        let q = JsonPath(vec![
+            Segment::Field("labels".into()),
+            Segment::Field("app.k8s.io/x".into()),
+        ]);
+        assert_eq!(q.to_string(), "labels[\"app.k8s.io/x\"]");
+        assert_eq!(JsonPath::root().to_string(), "(root)");
+    }
+}

@@ -1,0 +1,547 @@
+//! The patch schema: what the engine needs to know about each field.
+//!
+//! Kubernetes publishes patch metadata per field (strategy, merge key); everything else about a
+//! type is irrelevant to strategic merge patch. The model therefore only describes *shapes*
+//! (struct, map, list, primitive, opaque) and, per struct field, its patch metadata.
+//!
+//! The model has to live in two worlds:
+//! - `static` items emitted by `#[derive(StrategicMerge)]`, so a typed struct and the `Value`
+//!   engine share one description with no start-up cost. Recursive types (a `mergeItem` holding a
+//!   list of `mergeItem`) are expressed with [`TypeRef::Static`], a function pointer to the
+//!   other `static`, which can refer to itself.
+//! - tables built at run time from OpenAPI documents ([`Schema`]), where recursion is an index
+//!   into the table ([`TypeRef::Index`]).
+//!
+//! All strings and slices are `Cow<'static, _>` so the same types serve both: borrowed in a
+//! `static`, owned when loaded.
+
+use std::borrow::Cow;
+use std::fmt;
+
+/// A name or key: borrowed in `static` schemas, owned in loaded ones.
+pub type Str = Cow<'static, str>;
+
+/// A reference from one type to another.
+#[derive(Clone, Copy)]
+pub enum TypeRef {
+    /// A `static` type definition, reached through a function so that a definition can refer to
+    /// itself or to a definition declared later (generic code can name `T::type_def`).
+    Static(fn() -> &'static TypeDef),
+    /// Position in the table of the [`Schema`] that owns the referring definition.
+    Index(usize),
+}
+
+impl fmt::Debug for TypeRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            // Printing the target could recurse forever on recursive types: print its name only.
+            TypeRef::Static(get) => write!(f, "Static({})", get().name()),
+            TypeRef::Index(i) => write!(f, "Index({i})"),
+        }
+    }
+}
+
+/// The shape of a value, as far as patching cares.
+#[derive(Debug, Clone)]
+pub enum TypeDef {
+    /// An object with known fields; unknown keys are patched without metadata.
+    Struct(StructDef),
+    /// An object whose values all have one type (`additionalProperties`, `BTreeMap<String, T>`).
+    Map(TypeRef),
+    /// A JSON array whose items have one type.
+    List(TypeRef),
+    /// A string, number, boolean (or a string-like enum).
+    Primitive,
+    /// Anything: no metadata below this point (`RawExtension`, `serde_json::Value`). Patched as
+    /// plain strategic merge patch without metadata: maps merge, lists are replaced.
+    Opaque,
+}
+
+impl TypeDef {
+    /// The shared "anything" definition, also used for fields a struct does not declare.
+    pub const OPAQUE: &'static TypeDef = &TypeDef::Opaque;
+    /// The shared primitive definition.
+    pub const PRIMITIVE: &'static TypeDef = &TypeDef::Primitive;
+
+    /// A short human name, for errors and debugging.
+    pub fn name(&self) -> &str {
+        match self {
+            TypeDef::Struct(s) => &s.name,
+            TypeDef::Map(_) => "map",
+            TypeDef::List(_) => "list",
+            TypeDef::Primitive => "primitive",
+            TypeDef::Opaque => "any",
+        }
+    }
+}
+
+/// An object type with declared fields.
+#[derive(Debug, Clone)]
+pub struct StructDef {
+    /// Type name (the OpenAPI definition name or the Rust type name).
+    pub name: Str,
+    /// Declared fields. Order is not significant.
+    pub fields: Cow<'static, [FieldDef]>,
+    /// Structs whose fields are inlined into this one (Go `json:",inline"`, serde `flatten`).
+    /// Looked up after `fields`.
+    pub inlined: Cow<'static, [TypeRef]>,
+    /// Unions (KEP-1027) declared on this struct. Filled in by the unions work; the apply
+    /// engine does not read it.
+    pub unions: Cow<'static, [UnionDef]>,
+}
+
+impl StructDef {
+    /// A struct with the given fields and nothing inlined.
+    pub const fn new(name: &'static str, fields: &'static [FieldDef]) -> StructDef {
+        StructDef {
+            name: Cow::Borrowed(name),
+            fields: Cow::Borrowed(fields),
+            inlined: Cow::Borrowed(&[]),
+            unions: Cow::Borrowed(&[]),
+        }
+    }
+}
+
+/// Patch metadata of one struct field.
+#[derive(Debug, Clone)]
+pub struct FieldDef {
+    /// The JSON name.
+    pub name: Str,
+    /// The field's type.
+    pub ty: TypeRef,
+    /// How the field is patched.
+    pub strategy: Strategy,
+    /// The key that identifies items of a merged list of objects.
+    pub merge_key: Option<Str>,
+    /// Multi-field "recommended" merge keys (`$patchMergeKey` proposal); empty when none.
+    pub recommended: Cow<'static, [Str]>,
+}
+
+impl FieldDef {
+    /// A field with its patch metadata, usable in a `static`.
+    pub const fn new(
+        name: &'static str,
+        ty: TypeRef,
+        strategy: Strategy,
+        merge_key: Option<&'static str>,
+    ) -> FieldDef {
+        FieldDef {
+            name: Cow::Borrowed(name),
+            ty,
+            strategy,
+            merge_key: match merge_key {
+                Some(k) => Some(Cow::Borrowed(k)),
+                None => None,
+            },
+            recommended: Cow::Borrowed(&[]),
+        }
+    }
+}
+
+/// A union declared on a struct (KEP-1027). Reserved for the unions work.
+#[derive(Debug, Clone)]
+pub struct UnionDef {
+    /// JSON name of the discriminator field, if the union has one.
+    pub discriminator: Option<Str>,
+    /// Members: JSON field name and the discriminator value that selects it.
+    pub members: Cow<'static, [UnionMember]>,
+}
+
+/// One member of a [`UnionDef`].
+#[derive(Debug, Clone)]
+pub struct UnionMember {
+    /// JSON name of the member field.
+    pub field: Str,
+    /// Discriminator value selecting this member.
+    pub discriminated_by: Str,
+}
+
+/// How a field is patched: a base strategy plus the `retainKeys` flag.
+///
+/// Kubernetes writes this as `merge`, `replace`, `retainKeys` or `merge,retainKeys` (the Go tag
+/// uses `|`, OpenAPI uses `,`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Strategy {
+    /// Merge or replace; `Default` is "not stated" (maps merge, lists are replaced).
+    pub base: BaseStrategy,
+    /// Whether `$retainKeys` is expected on this field (or on each item of a merged list).
+    pub retain_keys: bool,
+}
+
+/// The merge/replace part of a [`Strategy`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum BaseStrategy {
+    /// No strategy stated: objects merge, lists are replaced.
+    #[default]
+    Default,
+    /// Lists merge (by merge key for objects, as a set for primitives); objects merge.
+    Merge,
+    /// The patch value replaces the field whole.
+    Replace,
+}
+
+impl Strategy {
+    /// No strategy stated.
+    pub const DEFAULT: Strategy = Strategy {
+        base: BaseStrategy::Default,
+        retain_keys: false,
+    };
+    /// `merge`.
+    pub const MERGE: Strategy = Strategy {
+        base: BaseStrategy::Merge,
+        retain_keys: false,
+    };
+    /// `replace`.
+    pub const REPLACE: Strategy = Strategy {
+        base: BaseStrategy::Replace,
+        retain_keys: false,
+    };
+    /// `retainKeys`.
+    pub const RETAIN_KEYS: Strategy = Strategy {
+        base: BaseStrategy::Default,
+        retain_keys: true,
+    };
+    /// `merge,retainKeys`.
+    pub const MERGE_RETAIN_KEYS: Strategy = Strategy {
+        base: BaseStrategy::Merge,
+        retain_keys: true,
+    };
+
+    /// Whether lists under this strategy merge.
+    pub fn merges_lists(self) -> bool {
+        self.base == BaseStrategy::Merge
+    }
+
+    /// Parses the Kubernetes spelling: strategies separated by `,` or `|`, at most one of
+    /// `merge`/`replace` plus optionally `retainKeys`.
+    pub fn parse(text: &str) -> Result<Strategy, StrategyParseError> {
+        let mut out = Strategy::DEFAULT;
+        let mut base_seen = false;
+        for part in text.split([',', '|']).map(str::trim) {
+            match part {
+                "retainKeys" if !out.retain_keys => out.retain_keys = true,
+                "merge" | "replace" if !base_seen => {
+                    base_seen = true;
+                    out.base = if part == "merge" {
+                        BaseStrategy::Merge
+                    } else {
+                        BaseStrategy::Replace
+                    };
+                }
+                "" if text.trim().is_empty() => {}
+                _ => {
+                    return Err(StrategyParseError {
+                        text: text.to_owned(),
+                    });
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl fmt::Display for Strategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let base = match self.base {
+            BaseStrategy::Default => None,
+            BaseStrategy::Merge => Some("merge"),
+            BaseStrategy::Replace => Some("replace"),
+        };
+        match (base, self.retain_keys) {
+            (None, false) => Ok(()),
+            (None, true) => f.write_str("retainKeys"),
+            (Some(b), false) => f.write_str(b),
+            (Some(b), true) => write!(f, "{b},retainKeys"),
+        }
+    }
+}
+
+/// A patch strategy string that is not one Kubernetes defines.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "invalid patch strategy {text:?}: expected `merge`, `replace`, `retainKeys` or `merge,retainKeys`"
+)]
+pub struct StrategyParseError {
+    /// The rejected text.
+    pub text: String,
+}
+
+/// A schema built at run time: a table of type definitions and the root type.
+///
+/// Definitions refer to each other by [`TypeRef::Index`] into `types`; they may also point at
+/// `static` definitions with [`TypeRef::Static`].
+#[derive(Debug, Clone)]
+pub struct Schema {
+    types: Vec<TypeDef>,
+    root: TypeRef,
+}
+
+impl Schema {
+    /// A schema from a table and the root reference. Returns `None` if any `Index` points
+    /// outside the table, so that lookups never fail later.
+    pub fn from_table(types: Vec<TypeDef>, root: TypeRef) -> Option<Schema> {
+        let in_range = |r: &TypeRef| match r {
+            TypeRef::Index(i) => *i < types.len(),
+            TypeRef::Static(_) => true,
+        };
+        let refs_ok = types.iter().all(|t| match t {
+            TypeDef::Struct(s) => {
+                s.fields.iter().all(|f| in_range(&f.ty)) && s.inlined.iter().all(in_range)
+            }
+            TypeDef::Map(r) | TypeDef::List(r) => in_range(r),
+            TypeDef::Primitive | TypeDef::Opaque => true,
+        });
+        (refs_ok && in_range(&root)).then_some(Schema { types, root })
+    }
+
+    /// A schema that knows nothing: every object merges, every list is replaced, as in JSON
+    /// merge patch (directives still apply).
+    pub fn untyped() -> Schema {
+        Schema {
+            types: Vec::new(),
+            root: TypeRef::Static(|| TypeDef::OPAQUE),
+        }
+    }
+
+    /// The type table.
+    pub fn types(&self) -> &[TypeDef] {
+        &self.types
+    }
+
+    /// The root type, ready for the engine.
+    pub fn root(&self) -> Node<'_> {
+        Node::resolve(&self.types, self.root)
+    }
+}
+
+/// A resolved position in a schema: a definition plus the table its indices refer to.
+///
+/// This is what the engine walks. It is `Copy` and two words wide, so passing it down the
+/// recursion costs nothing.
+#[derive(Clone, Copy)]
+pub struct Node<'s> {
+    table: &'s [TypeDef],
+    def: &'s TypeDef,
+}
+
+impl fmt::Debug for Node<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Node({})", self.def.name())
+    }
+}
+
+impl<'s> Node<'s> {
+    /// A node for a `static` definition (derived types).
+    pub fn of_static(def: &'static TypeDef) -> Node<'static> {
+        Node { table: &[], def }
+    }
+
+    /// The "knows nothing" node.
+    pub fn opaque() -> Node<'static> {
+        Node::of_static(TypeDef::OPAQUE)
+    }
+
+    fn resolve(table: &'s [TypeDef], r: TypeRef) -> Node<'s> {
+        match r {
+            TypeRef::Static(get) => Node {
+                table: &[],
+                def: get(),
+            },
+            // `Schema::from_table` checked every index; a stray index (a hand-built static
+            // pointing into a table it is not part of) degrades to "no metadata", not a panic.
+            TypeRef::Index(i) => match table.get(i) {
+                Some(def) => Node { table, def },
+                None => Node::opaque(),
+            },
+        }
+    }
+
+    fn follow(self, r: TypeRef) -> Node<'s> {
+        Node::resolve(self.table, r)
+    }
+
+    /// The definition.
+    pub fn def(self) -> &'s TypeDef {
+        self.def
+    }
+
+    /// Metadata for the member `name` of an object at this node.
+    ///
+    /// Structs answer with the declared field (searching inlined structs too), maps with their
+    /// value type, anything else (and undeclared fields) with "opaque, default strategy".
+    pub fn field(self, name: &str) -> FieldMeta<'s> {
+        match self.def {
+            TypeDef::Struct(s) => self
+                .struct_field(s, name, 0)
+                .unwrap_or_else(FieldMeta::unknown),
+            TypeDef::Map(value) => FieldMeta {
+                node: self.follow(*value),
+                strategy: Strategy::DEFAULT,
+                merge_key: None,
+                declared: true,
+            },
+            _ => FieldMeta::unknown(),
+        }
+    }
+
+    fn struct_field(self, s: &'s StructDef, name: &str, depth: u8) -> Option<FieldMeta<'s>> {
+        if let Some(f) = s.fields.iter().find(|f| f.name == name) {
+            return Some(FieldMeta {
+                node: self.follow(f.ty),
+                strategy: f.strategy,
+                merge_key: f.merge_key.as_deref(),
+                declared: true,
+            });
+        }
+        // Inlining cycles would be a schema bug; a small bound keeps lookups total anyway.
+        if depth >= 16 {
+            return None;
+        }
+        s.inlined.iter().find_map(|r| {
+            let inner = self.follow(*r);
+            match inner.def {
+                TypeDef::Struct(is) => inner.struct_field(is, name, depth + 1),
+                _ => None,
+            }
+        })
+    }
+
+    /// The item type when this node is used as a list.
+    ///
+    /// A non-list node used as a list stands for its own items: upstream's `mergeItemPtr` is
+    /// declared as a single `mergeItem` and patched as a list of them, and every upstream
+    /// schema variant accepts that.
+    pub fn items(self) -> Node<'s> {
+        match self.def {
+            TypeDef::List(item) => self.follow(*item),
+            _ => self,
+        }
+    }
+
+    /// The definition of the root of a static node. Convenience for tests.
+    pub fn is_opaque(self) -> bool {
+        matches!(self.def, TypeDef::Opaque)
+    }
+}
+
+impl<'s> From<&'s Schema> for Node<'s> {
+    fn from(schema: &'s Schema) -> Node<'s> {
+        schema.root()
+    }
+}
+
+impl From<&'static TypeDef> for Node<'static> {
+    fn from(def: &'static TypeDef) -> Node<'static> {
+        Node::of_static(def)
+    }
+}
+
+/// What the engine learns about one member of an object.
+#[derive(Debug, Clone, Copy)]
+pub struct FieldMeta<'s> {
+    /// The member's type.
+    pub node: Node<'s>,
+    /// Its strategy.
+    pub strategy: Strategy,
+    /// Its merge key, if any.
+    pub merge_key: Option<&'s str>,
+    /// False when the schema does not declare the member.
+    pub declared: bool,
+}
+
+impl FieldMeta<'_> {
+    fn unknown<'a>() -> FieldMeta<'a> {
+        FieldMeta {
+            node: Node::opaque(),
+            strategy: Strategy::DEFAULT,
+            merge_key: None,
+            declared: false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // A static table is what the derive emits: fields in their own `static`, so that no
+    // temporary with a destructor appears in a constant expression.
+    static ITEM_FIELDS: [FieldDef; 2] = [
+        FieldDef::new(
+            "name",
+            TypeRef::Static(|| TypeDef::PRIMITIVE),
+            Strategy::DEFAULT,
+            None,
+        ),
+        FieldDef::new(
+            "children",
+            TypeRef::Static(|| &ITEM_LIST),
+            Strategy::MERGE,
+            Some("name"),
+        ),
+    ];
+    static ITEM: TypeDef = TypeDef::Struct(StructDef::new("item", &ITEM_FIELDS));
+    static ITEM_LIST: TypeDef = TypeDef::List(TypeRef::Static(|| &ITEM));
+
+    #[test]
+    fn recursive_static_schema_resolves() {
+        let root = Node::of_static(&ITEM);
+        let children = root.field("children");
+        assert!(children.declared);
+        assert_eq!(children.merge_key, Some("name"));
+        assert!(children.strategy.merges_lists());
+        let grand = children.node.items().field("children");
+        assert_eq!(grand.merge_key, Some("name"));
+        assert!(!root.field("nope").declared);
+    }
+
+    #[test]
+    fn runtime_table_with_recursion() {
+        let item = TypeDef::Struct(StructDef {
+            name: "item".into(),
+            fields: vec![FieldDef {
+                name: "kids".into(),
+                ty: TypeRef::Index(1),
+                strategy: Strategy::MERGE,
+                merge_key: Some("name".into()),
+                recommended: Cow::Borrowed(&[]),
+            }]
+            .into(),
+            inlined: Cow::Borrowed(&[]),
+            unions: Cow::Borrowed(&[]),
+        });
+        let schema = Schema::from_table(
+            vec![item, TypeDef::List(TypeRef::Index(0))],
+            TypeRef::Index(0),
+        )
+        .unwrap();
+        let kids = schema.root().field("kids");
+        assert_eq!(kids.node.items().field("kids").merge_key, Some("name"));
+        assert!(
+            Schema::from_table(vec![TypeDef::List(TypeRef::Index(7))], TypeRef::Index(0)).is_none()
+        );
+    }
+
+    #[test]
+    fn strategy_spellings() {
+        assert_eq!(Strategy::parse("merge").unwrap(), Strategy::MERGE);
+        assert_eq!(
+            Strategy::parse("merge,retainKeys").unwrap(),
+            Strategy::MERGE_RETAIN_KEYS
+        );
+        assert_eq!(
+            Strategy::parse("retainKeys|merge").unwrap(),
+            Strategy::MERGE_RETAIN_KEYS
+        );
+        assert_eq!(
+            Strategy::parse("retainKeys").unwrap(),
+            Strategy::RETAIN_KEYS
+        );
+        assert_eq!(Strategy::parse("replace").unwrap(), Strategy::REPLACE);
+        assert_eq!(Strategy::parse("").unwrap(), Strategy::DEFAULT);
+        assert!(Strategy::parse("merge,replace").is_err());
+        assert!(Strategy::parse("merge,merge").is_err());
+        assert!(Strategy::parse("bogus").is_err());
+        assert_eq!(Strategy::MERGE_RETAIN_KEYS.to_string(), "merge,retainKeys");
+    }
+}

@@ -1,0 +1,1 @@
+//! YAML input. (In progress.)
