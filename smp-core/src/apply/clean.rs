@@ -1,0 +1,73 @@
+//! Copying patch values into the document.
+//!
+//! A patch value that lands where the original has nothing (or something of another type) is
+//! taken as the new content, but a patch is not content: `null` members mean "delete" and have
+//! nothing to delete there, and objects carrying `$patch` are instructions with nothing to act
+//! on. Upstream drops both (kubernetes#107705); so do we, while copying.
+
+use serde_json::{Map, Value};
+
+use crate::error::PatchError;
+
+use super::directive::PATCH;
+use super::path::Path;
+
+/// Copies `value` without null members and without `$patch` objects. Returns `None` when the
+/// value itself is a `$patch` object (the member is then left out).
+pub(crate) fn content_of(value: &Value, path: &Path<'_>) -> Result<Option<Value>, PatchError> {
+    path.check_depth()?;
+    Ok(match value {
+        Value::Object(map) => {
+            if map.contains_key(PATCH) {
+                return Ok(None);
+            }
+            let mut out = Map::new();
+            for (k, v) in map {
+                if v.is_null() {
+                    continue;
+                }
+                if let Some(v) = content_of(v, &path.field(k))? {
+                    out.insert(k.clone(), v);
+                }
+            }
+            Some(Value::Object(out))
+        }
+        Value::Array(items) => {
+            let mut out = Vec::with_capacity(items.len());
+            for (i, v) in items.iter().enumerate() {
+                if let Some(v) = content_of(v, &path.index(i))? {
+                    out.push(v);
+                }
+            }
+            Some(Value::Array(out))
+        }
+        scalar => Some(scalar.clone()),
+    })
+}
+
+/// Copies `value` as it is, with the depth limit enforced, for places where upstream takes
+/// patch values verbatim (`replace` strategy, `$patch: replace`).
+pub(crate) fn verbatim(value: &Value, path: &Path<'_>) -> Result<Value, PatchError> {
+    // Verbatim copies are bounded by the patch's own depth; check it once, cheaply, instead of
+    // cloning through serde_json's unbounded recursion.
+    check_nesting(value, path.depth(), path)?;
+    Ok(value.clone())
+}
+
+fn check_nesting(value: &Value, depth: usize, path: &Path<'_>) -> Result<(), PatchError> {
+    if depth > super::MAX_DEPTH {
+        return Err(PatchError::TooDeep {
+            path: path.to_json_path(),
+            limit: super::MAX_DEPTH,
+        });
+    }
+    match value {
+        Value::Object(map) => map
+            .values()
+            .try_for_each(|v| check_nesting(v, depth + 1, path)),
+        Value::Array(items) => items
+            .iter()
+            .try_for_each(|v| check_nesting(v, depth + 1, path)),
+        _ => Ok(()),
+    }
+}

@@ -1,0 +1,279 @@
+//! Merging lists whose strategy is `merge`.
+//!
+//! Objects merge by merge key (each patch item updates the first live item with the same key
+//! or is added; `$patch: delete` items remove every match; a `$patch: replace` item makes the
+//! other patch items the whole list). Primitives form a set: the union, de-duplicated. The
+//! order is then settled as [`super::order`] describes.
+
+use serde_json::{Map, Value};
+
+use crate::error::{PatchError, kind_of};
+use crate::schema::FieldMeta;
+
+use super::clean::{content_of, verbatim};
+use super::directive::{self, PATCH, PatchOp};
+use super::object;
+use super::order::{KeyIndex, permute, settle};
+use super::path::Path;
+
+/// Upstream's idea of the live order when a `$setElementOrder` list is applied.
+///
+/// Upstream deletes list items by shifting the rest left inside the live list's storage and
+/// appends new items into the slots that frees, while still reading the live order through the
+/// old, full-length view of that storage. So after deleting `1` from `[1 2 4]` and adding `3`,
+/// the "live order" it sorts by is `[2 4 3]`, and the result keeps `4` before `3`. Clients (and
+/// the conformance corpus) see that order, so we reproduce it: this is the full-length view,
+/// updated the same way as the list is.
+pub(crate) struct LiveView {
+    pub(crate) keys: Vec<Value>,
+    len: usize,
+}
+
+impl LiveView {
+    pub(crate) fn new(keys: Vec<Value>) -> LiveView {
+        let len = keys.len();
+        LiveView { keys, len }
+    }
+
+    /// Removes every match by shifting the rest left; the last slot keeps its old value.
+    fn delete(&mut self, key: &Value) {
+        while let Some(i) = self.keys[..self.len].iter().position(|k| k == key) {
+            for j in i..self.len - 1 {
+                self.keys[j] = self.keys[j + 1].clone();
+            }
+            self.len -= 1;
+        }
+    }
+
+    fn append(&mut self, key: &Value) {
+        if let Some(slot) = self.keys.get_mut(self.len) {
+            *slot = key.clone();
+            self.len += 1;
+        }
+    }
+}
+
+/// Merges `patch` into `target` under a `merge` strategy. `view`, when given, follows the
+/// list's storage as upstream's `$setElementOrder` handling sees it (see [`LiveView`]).
+pub(crate) fn merge(
+    target: &mut Vec<Value>,
+    patch: &[Value],
+    meta: FieldMeta<'_>,
+    path: &Path<'_>,
+    view: Option<&mut LiveView>,
+) -> Result<(), PatchError> {
+    path.check_depth()?;
+    if target.is_empty() && patch.is_empty() {
+        return Ok(());
+    }
+    if element_kind(target, patch, path)? != Kind::Object {
+        merge_primitives(target, patch);
+        return Ok(());
+    }
+    let Some(merge_key) = meta.merge_key else {
+        return Err(PatchError::WrongType {
+            path: path.to_json_path(),
+            expected: "a declared merge key for a merged list of objects",
+            found: "none in the schema",
+        });
+    };
+    merge_objects(target, patch, merge_key, meta, path, view)
+}
+
+/// The merge key's value of a list item.
+pub(crate) fn key_of<'v>(
+    item: &'v Value,
+    merge_key: &str,
+    path: &Path<'_>,
+) -> Result<&'v Value, PatchError> {
+    match item {
+        Value::Object(map) => map
+            .get(merge_key)
+            .ok_or_else(|| PatchError::MissingMergeKey {
+                path: path.to_json_path(),
+                key: merge_key.to_owned(),
+            }),
+        other => Err(PatchError::NotAnObjectItem {
+            path: path.to_json_path(),
+            key: merge_key.to_owned(),
+            found: kind_of(other),
+        }),
+    }
+}
+
+fn merge_objects(
+    target: &mut Vec<Value>,
+    patch: &[Value],
+    merge_key: &str,
+    meta: FieldMeta<'_>,
+    path: &Path<'_>,
+    mut view: Option<&mut LiveView>,
+) -> Result<(), PatchError> {
+    // Directive items first: deletions act on the live list, `replace` discards it.
+    let mut replace = false;
+    let mut regular: Vec<(usize, &Map<String, Value>)> = Vec::with_capacity(patch.len());
+    for (i, item) in patch.iter().enumerate() {
+        let Value::Object(map) = item else { continue };
+        let Some(op) = map.get(PATCH) else {
+            regular.push((i, map));
+            continue;
+        };
+        let here = path.item(Some(merge_key), item, i);
+        match directive::patch_op(op, &here.field(PATCH))? {
+            PatchOp::Delete => {
+                let key = key_of(item, merge_key, &here)?;
+                target.retain(|live| live.get(merge_key) != Some(key));
+                if let Some(view) = view.as_deref_mut() {
+                    view.delete(key);
+                }
+            }
+            PatchOp::Replace => replace = true,
+        }
+    }
+    if replace {
+        *target = regular
+            .iter()
+            .map(|&(i, _)| verbatim(&patch[i], &path.index(i)))
+            .collect::<Result<_, _>>()?;
+        regular.clear();
+    }
+
+    // Each patch item updates the first live item with its key, or is appended.
+    let live_len = target.len();
+    let wanted_keys: Vec<&Value> = regular
+        .iter()
+        .map(|&(i, _)| key_of(&patch[i], merge_key, &path.item(None, &patch[i], i)))
+        .collect::<Result<_, _>>()?;
+    let matches: Vec<Option<usize>> = {
+        let live = KeyIndex::new(target.iter().filter_map(|v| v.get(merge_key)).collect());
+        // The index skips live items without the key; map its positions back.
+        let positions: Vec<usize> = target
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| v.get(merge_key).is_some())
+            .map(|(i, _)| i)
+            .collect();
+        wanted_keys
+            .iter()
+            .map(|k| live.position(k).map(|p| positions[p]))
+            .collect()
+    };
+    for ((&(i, item), key), found) in regular.iter().zip(&wanted_keys).zip(matches) {
+        let here = path.item(Some(merge_key), &patch[i], i);
+        // A repeated key in the patch merges into the item its first occurrence appended.
+        let found = found.or_else(|| {
+            target[live_len..]
+                .iter()
+                .position(|v| v.get(merge_key) == Some(*key))
+                .map(|p| p + live_len)
+        });
+        match found {
+            Some(pos) => object::merge(&mut target[pos], item, meta.node.items(), &here)?,
+            None => {
+                if let Some(content) = content_of(&patch[i], &here)? {
+                    target.push(content);
+                    if let Some(view) = view.as_deref_mut() {
+                        view.append(key);
+                    }
+                }
+            }
+        }
+    }
+
+    let perm = {
+        let keys: Vec<&Value> = target
+            .iter()
+            .enumerate()
+            .map(|(i, item)| key_of(item, merge_key, &path.index(i)))
+            .collect::<Result<_, _>>()?;
+        let wanted = KeyIndex::new(wanted_keys);
+        let live = KeyIndex::new(keys[..live_len].to_vec());
+        settle(&keys, None, &wanted, &live)
+    };
+    permute(target, &perm);
+    Ok(())
+}
+
+/// Set union of primitives: live items, then new patch items, without duplicates (also
+/// duplicates the live list already had), ordered as the patch and live lists say.
+fn merge_primitives(target: &mut Vec<Value>, patch: &[Value]) {
+    let live_len = target.len();
+    let sources: Vec<usize> = {
+        let all: Vec<&Value> = target.iter().chain(patch).collect();
+        let first = KeyIndex::new(all.clone());
+        let unique: Vec<usize> = (0..all.len())
+            .filter(|&i| first.position(all[i]) == Some(i))
+            .collect();
+        let unique_refs: Vec<&Value> = unique.iter().map(|&i| all[i]).collect();
+        let wanted = KeyIndex::new(patch.iter().collect());
+        let live = KeyIndex::new(target.iter().collect());
+        settle(&unique_refs, None, &wanted, &live)
+            .into_iter()
+            .map(|n| unique[n])
+            .collect()
+    };
+    let mut out = Vec::with_capacity(sources.len());
+    for s in sources {
+        match s.checked_sub(live_len) {
+            None => out.push(std::mem::take(&mut target[s])),
+            Some(p) => out.push(patch[p].clone()),
+        }
+    }
+    *target = out;
+}
+
+/// The JSON type of list items, as upstream distinguishes them (integers and floats differ).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Null,
+    Bool,
+    Int,
+    Float,
+    String,
+    Object,
+}
+
+impl Kind {
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Null => "null",
+            Kind::Bool => "boolean",
+            Kind::Int => "integer",
+            Kind::Float => "float",
+            Kind::String => "string",
+            Kind::Object => "object",
+        }
+    }
+}
+
+/// All items of both lists must share one kind; lists of lists are not supported.
+fn element_kind(target: &[Value], patch: &[Value], path: &Path<'_>) -> Result<Kind, PatchError> {
+    let mut seen: Option<Kind> = None;
+    for item in target.iter().chain(patch) {
+        let kind = match item {
+            Value::Array(_) => {
+                return Err(PatchError::ListOfLists {
+                    path: path.to_json_path(),
+                });
+            }
+            Value::Null => Kind::Null,
+            Value::Bool(_) => Kind::Bool,
+            Value::Number(n) if n.is_f64() => Kind::Float,
+            Value::Number(_) => Kind::Int,
+            Value::String(_) => Kind::String,
+            Value::Object(_) => Kind::Object,
+        };
+        match seen {
+            None => seen = Some(kind),
+            Some(first) if first != kind => {
+                return Err(PatchError::MixedList {
+                    path: path.to_json_path(),
+                    first: first.name(),
+                    second: kind.name(),
+                });
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(seen.unwrap_or(Kind::Null))
+}

@@ -1,0 +1,309 @@
+//! Merging a patch object into an object.
+//!
+//! Per object, in this order (the order matters: `$retainKeys` clears before members are
+//! merged, and a list named by `$setElementOrder` is merged and ordered once, up front):
+//! 1. `$patch: replace|delete` decides the whole object;
+//! 2. `$retainKeys` clears unlisted keys;
+//! 3. each `$setElementOrder/<f>` merges list `<f>` and settles its order;
+//! 4. every other member merges by the field's metadata.
+
+use serde_json::{Map, Value};
+
+use crate::error::{PatchError, kind_of};
+use crate::schema::{BaseStrategy, Node};
+
+use super::clean::{content_of, verbatim};
+use super::directive::{
+    self, DELETE_FROM_PRIMITIVE_LIST, Key, PATCH, PatchOp, RETAIN_KEYS, SET_ELEMENT_ORDER,
+};
+use super::list::{self, LiveView};
+use super::order::{KeyIndex, permute, settle};
+use super::path::Path;
+
+/// Merges `patch` into `target`, which the caller guarantees is an object.
+pub(crate) fn merge(
+    target: &mut Value,
+    patch: &Map<String, Value>,
+    node: Node<'_>,
+    path: &Path<'_>,
+) -> Result<(), PatchError> {
+    path.check_depth()?;
+    if let Some(op) = patch.get(PATCH) {
+        *target = match directive::patch_op(op, &path.field(PATCH))? {
+            // Upstream takes the rest of the patch object literally.
+            PatchOp::Replace => {
+                let mut out = Map::new();
+                for (k, v) in patch.iter().filter(|(k, _)| *k != PATCH) {
+                    out.insert(k.clone(), verbatim(v, &path.field(k))?);
+                }
+                Value::Object(out)
+            }
+            // An emptied object, not a removed one: `null` is the way to remove (upstream #89140).
+            PatchOp::Delete => Value::Object(Map::new()),
+        };
+        return Ok(());
+    }
+    if !target.is_object() {
+        *target = Value::Object(Map::new());
+    }
+    let Value::Object(object) = target else {
+        return Ok(());
+    };
+
+    retain_keys(object, patch, path)?;
+
+    let mut ordered: Vec<&str> = Vec::new();
+    for (key, value) in patch
+        .iter()
+        .filter(|(k, _)| k.starts_with(SET_ELEMENT_ORDER))
+    {
+        if let Some(field) = set_element_order(object, patch, key, value, node, path)? {
+            ordered.push(field);
+        }
+    }
+
+    for (key, value) in patch {
+        match directive::classify(key, path)? {
+            Key::Handled => {}
+            Key::DeleteFrom(field) => delete_from_list(object, field, key, value, path)?,
+            Key::Field(name) if ordered.contains(&name) => {}
+            Key::Field(name) => member(object, name, value, node, path)?,
+        }
+    }
+    Ok(())
+}
+
+/// Merges one member.
+fn member(
+    object: &mut Map<String, Value>,
+    name: &str,
+    value: &Value,
+    node: Node<'_>,
+    path: &Path<'_>,
+) -> Result<(), PatchError> {
+    if value.is_null() {
+        object.remove(name);
+        return Ok(());
+    }
+    let here = path.field(name);
+    let Some(current) = object.get_mut(name) else {
+        if let Some(content) = content_of(value, &here)? {
+            object.insert(name.to_owned(), content);
+        }
+        return Ok(());
+    };
+    match (&mut *current, value) {
+        (Value::Object(_), Value::Object(patch)) => {
+            let meta = node.field(name);
+            if meta.strategy.base == BaseStrategy::Replace {
+                *current = verbatim(value, &here)?;
+                Ok(())
+            } else {
+                merge(current, patch, meta.node, &here)
+            }
+        }
+        (Value::Array(items), Value::Array(patch)) => {
+            let meta = node.field(name);
+            if meta.strategy.merges_lists() {
+                list::merge(items, patch, meta, &here, None)
+            } else {
+                *current = verbatim(value, &here)?;
+                Ok(())
+            }
+        }
+        // Scalars, and any change of JSON type, take the patch value.
+        _ => {
+            match content_of(value, &here)? {
+                Some(content) => *current = content,
+                None => {
+                    object.remove(name);
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+/// `$retainKeys`: every non-null patch member must be listed; unlisted keys are cleared.
+fn retain_keys(
+    object: &mut Map<String, Value>,
+    patch: &Map<String, Value>,
+    path: &Path<'_>,
+) -> Result<(), PatchError> {
+    let Some(list) = patch.get(RETAIN_KEYS) else {
+        return Ok(());
+    };
+    let names = directive::list_value(list, RETAIN_KEYS, path)?;
+    let listed = |key: &str| names.iter().any(|n| n.as_str() == Some(key));
+    for (key, value) in patch {
+        let exempt = value.is_null()
+            || key == RETAIN_KEYS
+            || key.starts_with(DELETE_FROM_PRIMITIVE_LIST)
+            || key.starts_with(SET_ELEMENT_ORDER);
+        if !exempt && !listed(key) {
+            return Err(PatchError::RetainKeysMismatch {
+                path: path.to_json_path(),
+                key: key.clone(),
+            });
+        }
+    }
+    object.retain(|key, _| listed(key));
+    Ok(())
+}
+
+/// `$deleteFromPrimitiveList/<field>`: removes every occurrence of the listed values, whatever
+/// the field's strategy; a missing list stays missing.
+fn delete_from_list(
+    object: &mut Map<String, Value>,
+    field: &str,
+    key: &str,
+    value: &Value,
+    path: &Path<'_>,
+) -> Result<(), PatchError> {
+    let doomed = directive::list_value(value, key, path)?;
+    if let Some(Value::Array(items)) = object.get_mut(field) {
+        items.retain(|item| !doomed.contains(item));
+    }
+    Ok(())
+}
+
+/// `$setElementOrder/<field>`: merges list `<field>` now and orders it by the directive.
+/// Returns the field name so the member loop skips it.
+fn set_element_order<'p>(
+    object: &mut Map<String, Value>,
+    patch: &'p Map<String, Value>,
+    key: &'p str,
+    value: &'p Value,
+    node: Node<'_>,
+    path: &Path<'_>,
+) -> Result<Option<&'p str>, PatchError> {
+    let field = directive::target_field(key, SET_ELEMENT_ORDER, path)?;
+    let wanted_list = directive::list_value(value, key, path)?;
+    let here = path.field(field);
+    let live_list = list_at(object.get(field), &here)?;
+    let patch_list = list_at(patch.get(field), &here)?;
+    if live_list.is_none() && patch_list.is_none() {
+        return Ok(None);
+    }
+    let meta = node.field(field);
+    let merge_key = meta.merge_key;
+    if let Some(patch_list) = patch_list {
+        check_order(patch_list, wanted_list, merge_key, &here)?;
+    }
+
+    // The live order is needed after merging has rearranged the list: keep its keys.
+    let mut live = LiveView::new(match live_list {
+        Some(items) => keys_of(items, merge_key, &here)?
+            .into_iter()
+            .cloned()
+            .collect(),
+        None => Vec::new(),
+    });
+    let mut merged = match (object.remove(field), patch_list) {
+        (Some(Value::Array(mut items)), Some(patch_items)) => {
+            if meta.strategy.merges_lists() {
+                list::merge(&mut items, patch_items, meta, &here, Some(&mut live))?;
+                items
+            } else {
+                patch_items
+                    .iter()
+                    .map(|v| verbatim(v, &here))
+                    .collect::<Result<_, _>>()?
+            }
+        }
+        (Some(Value::Array(items)), None) => items,
+        (_, Some(patch_items)) => patch_items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| content_of(v, &here.index(i)))
+            .filter_map(Result::transpose)
+            .collect::<Result<_, _>>()?,
+        (_, None) => Vec::new(),
+    };
+
+    let perm = {
+        let keys = keys_of(&merged, merge_key, &here)?;
+        let deletes: Vec<bool> = merged
+            .iter()
+            .map(|item| item.get(PATCH).and_then(Value::as_str) == Some("delete"))
+            .collect();
+        let wanted = KeyIndex::new(keys_of(wanted_list, merge_key, &here)?);
+        let live = KeyIndex::new(live.keys.iter().collect());
+        settle(&keys, Some(&deletes), &wanted, &live)
+    };
+    permute(&mut merged, &perm);
+    object.insert(field.to_owned(), Value::Array(merged));
+    Ok(Some(field))
+}
+
+fn list_at<'v>(
+    value: Option<&'v Value>,
+    path: &Path<'_>,
+) -> Result<Option<&'v [Value]>, PatchError> {
+    match value {
+        None => Ok(None),
+        Some(Value::Array(items)) => Ok(Some(items)),
+        Some(other) => Err(PatchError::WrongType {
+            path: path.to_json_path(),
+            expected: "a list (it has a $setElementOrder directive)",
+            found: kind_of(other),
+        }),
+    }
+}
+
+/// The identity of each item: its merge key's value, or the item itself for primitive lists.
+fn keys_of<'v>(
+    items: &'v [Value],
+    merge_key: Option<&str>,
+    path: &Path<'_>,
+) -> Result<Vec<&'v Value>, PatchError> {
+    let Some(mk) = merge_key else {
+        return Ok(items.iter().collect());
+    };
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| list::key_of(item, mk, &path.index(i)))
+        .collect()
+}
+
+/// The patch list's items (deletions and other directives aside) must appear in the
+/// `$setElementOrder` list, in the same relative order.
+fn check_order(
+    patch_list: &[Value],
+    wanted: &[Value],
+    merge_key: Option<&str>,
+    path: &Path<'_>,
+) -> Result<(), PatchError> {
+    if patch_list.is_empty() || wanted.is_empty() {
+        return Ok(());
+    }
+    let identity = |item: &'_ Value, i: usize| -> Result<Value, PatchError> {
+        match merge_key {
+            Some(mk) => list::key_of(item, mk, &path.index(i)).cloned(),
+            None => Ok(item.clone()),
+        }
+    };
+    let mut next = 0;
+    for (i, item) in patch_list.iter().enumerate() {
+        if item.get(PATCH).is_some() {
+            continue;
+        }
+        let key = identity(item, i)?;
+        loop {
+            let Some(candidate) = wanted.get(next) else {
+                return Err(PatchError::OrderMismatch {
+                    path: path.to_json_path(),
+                    detail: format!(
+                        "patch item {key} is missing from $setElementOrder or out of its order"
+                    ),
+                });
+            };
+            next += 1;
+            if identity(candidate, next - 1)? == key {
+                break;
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,229 @@
+//! The order of a merged list.
+//!
+//! Upstream settles the order of a merged list in three steps, and clients depend on the exact
+//! outcome (kubectl sends `$setElementOrder` and expects the server to honour it, while old
+//! clients send none and expect the live order to survive):
+//! 1. split the merged items into those named by the wanted order (the patch list, or the
+//!    `$setElementOrder` list) and the "server-only" rest;
+//! 2. order the first group by the wanted order and the second by the live list, with items
+//!    that carry `$patch: delete` moved to the end of their group;
+//! 3. interleave the two groups: a server-only item goes first only when both it and the next
+//!    patch item are in the live list and it comes earlier there.
+//!
+//! Items are compared by key: the merge key's value for objects, the value itself for
+//! primitives, always the *first* occurrence in a list. Upstream finds positions by linear
+//! search inside a sort comparator (quadratic); here they come from a [`KeyIndex`].
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
+
+use serde_json::Value;
+
+/// First positions of keys in a list.
+pub(crate) struct KeyIndex<'a> {
+    keys: Vec<&'a Value>,
+    map: Option<HashMap<HashedKey<'a>, usize, BuildHasherDefault<Fnv>>>,
+}
+
+/// Lists shorter than this are searched linearly; building a hash map costs more.
+const LINEAR_LIMIT: usize = 12;
+
+impl<'a> KeyIndex<'a> {
+    pub(crate) fn new(keys: Vec<&'a Value>) -> KeyIndex<'a> {
+        let map = (keys.len() > LINEAR_LIMIT).then(|| {
+            let mut map = HashMap::with_capacity_and_hasher(keys.len(), Default::default());
+            for (i, k) in keys.iter().enumerate() {
+                map.entry(HashedKey(k)).or_insert(i);
+            }
+            map
+        });
+        KeyIndex { keys, map }
+    }
+
+    pub(crate) fn position(&self, key: &Value) -> Option<usize> {
+        match &self.map {
+            Some(map) => map.get(&HashedKey(key)).copied(),
+            None => self.keys.iter().position(|k| *k == key),
+        }
+    }
+
+    pub(crate) fn contains(&self, key: &Value) -> bool {
+        self.position(key).is_some()
+    }
+}
+
+/// Computes the final order of a merged list as a permutation: `result[n]` is the index in
+/// `merged` of the item that goes to position `n`.
+///
+/// `deletes[i]` marks items carrying `$patch: delete` (possible only when a raw patch list is
+/// taken as is); pass `None` when there are none.
+pub(crate) fn settle(
+    merged: &[&Value],
+    deletes: Option<&[bool]>,
+    wanted: &KeyIndex<'_>,
+    live: &KeyIndex<'_>,
+) -> Vec<usize> {
+    let is_delete = |i: usize| deletes.and_then(|d| d.get(i).copied()).unwrap_or(false);
+    let (mut patch_items, mut server_only): (Vec<usize>, Vec<usize>) =
+        (0..merged.len()).partition(|&i| wanted.contains(merged[i]));
+
+    // Deletions go last in their group, in their existing relative order.
+    let sort_key = |index: &KeyIndex<'_>, i: usize| {
+        if is_delete(i) {
+            (true, 0)
+        } else {
+            (false, index.position(merged[i]).unwrap_or(usize::MAX))
+        }
+    };
+    patch_items.sort_by_key(|&i| sort_key(wanted, i));
+    server_only.sort_by_key(|&i| sort_key(live, i));
+
+    let mut out = Vec::with_capacity(merged.len());
+    let (mut left, mut right) = (
+        server_only.into_iter().peekable(),
+        patch_items.into_iter().peekable(),
+    );
+    loop {
+        let take_left = match (left.peek(), right.peek()) {
+            (None, None) => break,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (Some(&l), Some(&r)) => {
+                matches!((live.position(merged[l]), live.position(merged[r])), (Some(a), Some(b)) if a < b)
+            }
+        };
+        let next = if take_left { left.next() } else { right.next() };
+        out.extend(next);
+    }
+    out
+}
+
+/// Reorders `items` by a permutation from [`settle`].
+pub(crate) fn permute(items: &mut Vec<Value>, order: &[usize]) {
+    if order.iter().enumerate().all(|(n, &i)| n == i) {
+        return;
+    }
+    let mut taken: Vec<Value> = order
+        .iter()
+        .map(|&i| std::mem::take(&mut items[i]))
+        .collect();
+    std::mem::swap(items, &mut taken);
+}
+
+/// Hashes a JSON value consistently with `Value`'s equality.
+#[derive(Clone, Copy)]
+struct HashedKey<'a>(&'a Value);
+
+impl PartialEq for HashedKey<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+
+impl Eq for HashedKey<'_> {}
+
+impl Hash for HashedKey<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        match self.0 {
+            Value::Null => state.write_u8(0),
+            Value::Bool(b) => state.write_u8(if *b { 1 } else { 2 }),
+            Value::Number(n) => {
+                state.write_u8(3);
+                if let Some(i) = n.as_i64() {
+                    state.write_i64(i);
+                } else if let Some(u) = n.as_u64() {
+                    state.write_u64(u);
+                } else if let Some(f) = n.as_f64() {
+                    state.write_u64(f.to_bits());
+                }
+            }
+            Value::String(s) => {
+                state.write_u8(4);
+                state.write(s.as_bytes());
+            }
+            // Containers as keys are legal JSON but never useful; equality sorts them out.
+            Value::Array(a) => {
+                state.write_u8(5);
+                state.write_usize(a.len());
+            }
+            Value::Object(o) => {
+                state.write_u8(6);
+                state.write_usize(o.len());
+            }
+        }
+    }
+}
+
+/// FNV-1a: keys are short strings, where SipHash's setup cost dominates.
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn order_of(merged: &[Value], wanted: &[Value], live: &[Value]) -> Vec<Value> {
+        let refs: Vec<&Value> = merged.iter().collect();
+        let perm = settle(
+            &refs,
+            None,
+            &KeyIndex::new(wanted.iter().collect()),
+            &KeyIndex::new(live.iter().collect()),
+        );
+        let mut items = merged.to_vec();
+        permute(&mut items, &perm);
+        items
+    }
+
+    #[test]
+    fn new_patch_items_come_before_later_live_items() {
+        // live [a b c], patch [b d]: a stays first, b keeps its slot, d follows the patch item
+        // it was sent after, c (server only, after b) comes last.
+        let merged = [json!("a"), json!("b"), json!("c"), json!("d")];
+        let got = order_of(
+            &merged,
+            &[json!("b"), json!("d")],
+            &[json!("a"), json!("b"), json!("c")],
+        );
+        assert_eq!(got, vec![json!("a"), json!("b"), json!("d"), json!("c")]);
+    }
+
+    #[test]
+    fn wanted_order_wins_over_live_order() {
+        let merged = [json!(1), json!(2), json!(3)];
+        let got = order_of(
+            &merged,
+            &[json!(3), json!(1)],
+            &[json!(1), json!(2), json!(3)],
+        );
+        assert_eq!(got, vec![json!(3), json!(1), json!(2)]);
+    }
+
+    #[test]
+    fn large_lists_use_the_hash_index() {
+        let live: Vec<Value> = (0..100).map(|i| json!(format!("c{i}"))).collect();
+        let index = KeyIndex::new(live.iter().collect());
+        assert_eq!(index.position(&json!("c57")), Some(57));
+        assert_eq!(index.position(&json!("x")), None);
+        assert_eq!(index.position(&json!(57)), None);
+    }
+}
