@@ -208,14 +208,16 @@ mod tests {
     }
 
     #[test]
-    fn wanted_order_wins_over_live_order() {
+    fn wanted_order_wins_among_patch_items_only() {
+        // Patch items follow the wanted order [3 1]; the server-only 2 is placed by comparing
+        // live positions with the next patch item (3), which comes after it.
         let merged = [json!(1), json!(2), json!(3)];
         let got = order_of(
             &merged,
             &[json!(3), json!(1)],
             &[json!(1), json!(2), json!(3)],
         );
-        assert_eq!(got, vec![json!(3), json!(1), json!(2)]);
+        assert_eq!(got, vec![json!(2), json!(3), json!(1)]);
     }
 
     #[test]
