@@ -1,1 +1,1114 @@
-//! Loading a [`crate::Schema`] from OpenAPI v2/v3 documents. (In progress.)
+//! Loading a [`Schema`] from an OpenAPI v2 (Swagger) or v3 document.
+//!
+//! Only what strategic merge patch needs is read: the shape of each schema (struct, map, list,
+//! primitive, opaque) and, per property, `x-kubernetes-patch-strategy`,
+//! `x-kubernetes-patch-merge-key` and `x-kubernetes-recommended-patch-merge-key`. Validation
+//! keywords (`required`, `format`, `enum`, ...) are ignored.
+//!
+//! Each named definition becomes exactly one entry of the schema's table, referred to by
+//! [`TypeRef::Index`], so recursive types (a `mergeItem` holding a list of `mergeItem`)
+//! terminate. Definitions are discovered from the root through `$ref`s and built from a work
+//! list, so a long chain of definitions costs no stack.
+//!
+//! Shapes, in order of precedence:
+//!
+//! | schema | becomes |
+//! |---|---|
+//! | `$ref`, or `allOf: [{$ref}]` with exactly one element (v3 style) | that definition |
+//! | `x-kubernetes-int-or-string: true` | primitive |
+//! | `type: object` (or no type) with `properties` | struct |
+//! | `additionalProperties: {schema}` without `properties` | map of that schema |
+//! | `additionalProperties: true` or `{}` | map of opaque values |
+//! | `type: array`, or no type and `items` | list of `items` (opaque when missing) |
+//! | `type: string/integer/number/boolean` | primitive |
+//! | anything else (`x-kubernetes-preserve-unknown-fields`, no keywords at all) | opaque |
+
+use std::borrow::Cow;
+use std::collections::{HashMap, VecDeque};
+use std::fmt::Write as _;
+
+use serde_json::{Map, Value};
+
+use crate::schema::{
+    FieldDef, Schema, Str, Strategy, StrategyParseError, StructDef, TypeDef, TypeRef,
+};
+
+/// Why an OpenAPI document could not be turned into a [`Schema`].
+///
+/// `at` members are JSON pointers into the document (`#/definitions/mergeItem/properties/x`).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SchemaError {
+    /// The document has neither `definitions` (v2) nor `components.schemas` (v3).
+    #[error(
+        "not an OpenAPI document: expected `definitions` (v2) or `components.schemas` (v3) to be an object"
+    )]
+    NotOpenApi,
+    /// The requested root definition does not exist.
+    #[error("definition {name:?} not found in the document; {available_hint}")]
+    UnknownDefinition {
+        /// The requested name.
+        name: String,
+        /// A few similar names, or a sample of the names the document defines.
+        available_hint: String,
+    },
+    /// A `$ref` that names no definition of the document.
+    #[error("at {at}: unresolved reference {reference:?}")]
+    UnresolvedRef {
+        /// The reference as written.
+        reference: String,
+        /// Where it was found.
+        at: String,
+    },
+    /// An `x-kubernetes-patch-strategy` that Kubernetes does not define.
+    #[error("at {at}: {source}")]
+    BadStrategy {
+        /// The property carrying it.
+        at: String,
+        /// The parse failure.
+        source: StrategyParseError,
+    },
+    /// A schema keyword whose value has the wrong JSON shape.
+    #[error("at {at}: expected {expected}")]
+    BadShape {
+        /// Where.
+        at: String,
+        /// What was expected there.
+        expected: &'static str,
+    },
+    /// A bug in the loader (it built a table with a dangling index). Never expected.
+    #[error("internal error while loading the schema: {detail}")]
+    Internal {
+        /// What went wrong.
+        detail: &'static str,
+    },
+}
+
+impl Schema {
+    /// Loads the definition `definition` and every type reachable from it. See [`load`].
+    pub fn from_openapi(doc: &Value, definition: &str) -> Result<Schema, SchemaError> {
+        load(doc, definition)
+    }
+}
+
+/// Loads the definition `definition` (e.g. `"mergeItem"` or `"io.k8s.api.core.v1.Pod"`) and
+/// every type reachable from it.
+///
+/// The version is detected by the container: `definitions` (v2, refs `#/definitions/NAME`) or
+/// `components.schemas` (v3, refs `#/components/schemas/NAME`). `definition` may also be given
+/// as a full reference (`#/definitions/NAME`).
+pub fn load(doc: &Value, definition: &str) -> Result<Schema, SchemaError> {
+    let (defs, prefix) = definitions(doc)?;
+    let name = definition.strip_prefix(prefix).unwrap_or(definition);
+    if !defs.contains_key(name) {
+        return Err(SchemaError::UnknownDefinition {
+            name: name.to_owned(),
+            available_hint: hint(defs, name),
+        });
+    }
+    let mut loader = Loader {
+        defs,
+        prefix,
+        types: Vec::new(),
+        by_name: HashMap::new(),
+        pending: VecDeque::new(),
+    };
+    let root = loader.definition(name, "(root)")?;
+    while let Some((index, name)) = loader.pending.pop_front() {
+        let def = loader.build_definition(name)?;
+        match loader.types.get_mut(index) {
+            Some(slot) => *slot = def,
+            None => {
+                return Err(SchemaError::Internal {
+                    detail: "a reserved definition slot is missing",
+                });
+            }
+        }
+    }
+    Schema::from_table(loader.types, TypeRef::Index(root)).ok_or(SchemaError::Internal {
+        detail: "the type table holds an index outside the table",
+    })
+}
+
+/// The definitions container and the `$ref` prefix of its version.
+fn definitions(doc: &Value) -> Result<(&Map<String, Value>, &'static str), SchemaError> {
+    let Some(top) = doc.as_object() else {
+        return Err(SchemaError::NotOpenApi);
+    };
+    if let Some(defs) = top.get("definitions") {
+        return match defs.as_object() {
+            Some(defs) => Ok((defs, V2_PREFIX)),
+            None => Err(SchemaError::BadShape {
+                at: "#/definitions".to_owned(),
+                expected: "an object of named schemas",
+            }),
+        };
+    }
+    match top.get("components").and_then(|c| c.get("schemas")) {
+        Some(Value::Object(defs)) => Ok((defs, V3_PREFIX)),
+        Some(_) => Err(SchemaError::BadShape {
+            at: "#/components/schemas".to_owned(),
+            expected: "an object of named schemas",
+        }),
+        None => Err(SchemaError::NotOpenApi),
+    }
+}
+
+const V2_PREFIX: &str = "#/definitions/";
+const V3_PREFIX: &str = "#/components/schemas/";
+
+/// Deepest nesting of inline schemas followed (definitions reached by `$ref` do not count: they
+/// are built from a work list). Real documents nest a handful of levels.
+const MAX_INLINE_DEPTH: usize = 256;
+
+/// Longest chain of definitions that are only a `$ref` to another definition.
+const MAX_ALIAS_CHAIN: usize = 64;
+
+struct Loader<'d> {
+    defs: &'d Map<String, Value>,
+    prefix: &'static str,
+    /// The table being built; slots of definitions still in `pending` hold a placeholder.
+    types: Vec<TypeDef>,
+    /// Definition name → its slot (aliases map to the slot of their target).
+    by_name: HashMap<&'d str, usize>,
+    /// Definitions with a reserved slot, still to be built.
+    pending: VecDeque<(usize, &'d str)>,
+}
+
+fn primitive() -> TypeRef {
+    TypeRef::Static(|| TypeDef::PRIMITIVE)
+}
+
+fn opaque() -> TypeRef {
+    TypeRef::Static(|| TypeDef::OPAQUE)
+}
+
+impl<'d> Loader<'d> {
+    /// The slot of definition `name`, reserving it (and queueing its construction) on first
+    /// use. `at` says where the reference was found, for errors.
+    fn definition(&mut self, name: &str, at: &str) -> Result<usize, SchemaError> {
+        if let Some(&index) = self.by_name.get(name) {
+            return Ok(index);
+        }
+        // Follow definitions that are nothing but a reference to another definition, so that
+        // every alias shares its target's slot.
+        let mut chain: Vec<&'d str> = Vec::new();
+        let mut current = name.to_owned();
+        let mut found_at = at.to_owned();
+        loop {
+            let Some((key, body)) = self.defs.get_key_value(current.as_str()) else {
+                return Err(SchemaError::UnresolvedRef {
+                    reference: format!("{}{}", self.prefix, escape_pointer(&current)),
+                    at: found_at,
+                });
+            };
+            let key = key.as_str();
+            if let Some(&index) = self.by_name.get(key) {
+                for alias in chain {
+                    self.by_name.insert(alias, index);
+                }
+                return Ok(index);
+            }
+            let here = format!("{}{}", self.prefix, escape_pointer(key));
+            match reference_of(body, &here)? {
+                Some(reference) if chain.len() < MAX_ALIAS_CHAIN => {
+                    if chain.contains(&key) {
+                        return Err(SchemaError::BadShape {
+                            at: here,
+                            expected: "a type, not a cycle of definitions that only refer to each other",
+                        });
+                    }
+                    chain.push(key);
+                    current = self.target_name(reference, &here)?;
+                    found_at = here;
+                }
+                Some(_) => {
+                    return Err(SchemaError::BadShape {
+                        at: here,
+                        expected: "a type within 64 `$ref` hops",
+                    });
+                }
+                None => {
+                    let index = self.types.len();
+                    // Placeholder until the work list builds it.
+                    self.types.push(TypeDef::Opaque);
+                    self.by_name.insert(key, index);
+                    for alias in chain {
+                        self.by_name.insert(alias, index);
+                    }
+                    self.pending.push_back((index, key));
+                    return Ok(index);
+                }
+            }
+        }
+    }
+
+    /// The definition name a `$ref` points at (JSON pointer escapes decoded).
+    fn target_name(&self, reference: &str, at: &str) -> Result<String, SchemaError> {
+        match reference.strip_prefix(self.prefix) {
+            Some(rest) if !rest.is_empty() && !rest.contains('/') => Ok(unescape_pointer(rest)),
+            _ => Err(SchemaError::UnresolvedRef {
+                reference: reference.to_owned(),
+                at: at.to_owned(),
+            }),
+        }
+    }
+
+    /// Builds the body of a named definition whose slot is reserved.
+    fn build_definition(&mut self, name: &'d str) -> Result<TypeDef, SchemaError> {
+        let at = format!("{}{}", self.prefix, escape_pointer(name));
+        let Some(body) = self.defs.get(name) else {
+            return Err(SchemaError::Internal {
+                detail: "a queued definition disappeared",
+            });
+        };
+        self.shape(body, name, &at, 0)
+    }
+
+    /// A reference to the type of `schema`: a definition slot for `$ref`s, a shared static for
+    /// primitives and opaque values, a new table entry for other inline schemas.
+    fn type_ref(
+        &mut self,
+        schema: &'d Value,
+        name: &str,
+        at: &str,
+        depth: usize,
+    ) -> Result<TypeRef, SchemaError> {
+        if let Some(reference) = reference_of(schema, at)? {
+            let target = self.target_name(reference, at)?;
+            return Ok(TypeRef::Index(self.definition(&target, at)?));
+        }
+        Ok(match self.shape(schema, name, at, depth)? {
+            TypeDef::Primitive => primitive(),
+            TypeDef::Opaque => opaque(),
+            def => {
+                self.types.push(def);
+                TypeRef::Index(self.types.len() - 1)
+            }
+        })
+    }
+
+    /// The shape of a schema that is not a reference. `name` names anonymous structs.
+    fn shape(
+        &mut self,
+        schema: &'d Value,
+        name: &str,
+        at: &str,
+        depth: usize,
+    ) -> Result<TypeDef, SchemaError> {
+        if depth >= MAX_INLINE_DEPTH {
+            return Err(SchemaError::BadShape {
+                at: at.to_owned(),
+                expected: "inline schemas nested at most 256 levels deep",
+            });
+        }
+        let s = match schema {
+            Value::Object(s) => s,
+            // JSON Schema's boolean schemas: `true` accepts anything.
+            Value::Bool(true) => return Ok(TypeDef::Opaque),
+            _ => {
+                return Err(SchemaError::BadShape {
+                    at: at.to_owned(),
+                    expected: "a schema object",
+                });
+            }
+        };
+        // References never get here: `type_ref` resolves them, and `definition` follows
+        // definitions that are only a reference before queueing one.
+        if reference_of(schema, at)?.is_some() {
+            return Err(SchemaError::Internal {
+                detail: "a reference reached the shape builder",
+            });
+        }
+        if flag(s, "x-kubernetes-int-or-string", at)? {
+            return Ok(TypeDef::Primitive);
+        }
+        let ty = declared_type(s, at)?;
+        let properties = s.get("properties");
+        match ty {
+            Some("object") | None if properties.is_some() => {
+                self.structure(properties, name, at, depth)
+            }
+            Some("object") | None => {
+                if let Some(value) = s.get("additionalProperties") {
+                    if let Some(def) = self.additional(value, name, at, depth)? {
+                        return Ok(def);
+                    }
+                }
+                if ty.is_none() && s.contains_key("items") {
+                    return self.list(s, name, at, depth);
+                }
+                Ok(TypeDef::Opaque)
+            }
+            Some("array") => self.list(s, name, at, depth),
+            Some("string" | "integer" | "number" | "boolean" | "null") => Ok(TypeDef::Primitive),
+            // Several types at once (`type: ["string", "integer"]`) or a type name OpenAPI does
+            // not define (`file`, `any`): nothing to patch by, so no metadata.
+            Some(_) => Ok(TypeDef::Opaque),
+        }
+    }
+
+    fn structure(
+        &mut self,
+        properties: Option<&'d Value>,
+        name: &str,
+        at: &str,
+        depth: usize,
+    ) -> Result<TypeDef, SchemaError> {
+        let Some(Value::Object(properties)) = properties else {
+            return Err(SchemaError::BadShape {
+                at: format!("{at}/properties"),
+                expected: "an object of property schemas",
+            });
+        };
+        let mut fields = Vec::with_capacity(properties.len());
+        for (field, schema) in properties {
+            let field_at = format!("{at}/properties/{}", escape_pointer(field));
+            fields.push(self.field(field, schema, name, &field_at, depth)?);
+        }
+        Ok(TypeDef::Struct(StructDef {
+            name: Cow::Owned(name.to_owned()),
+            fields: Cow::Owned(fields),
+            inlined: Cow::Borrowed(&[]),
+            unions: Cow::Borrowed(&[]),
+        }))
+    }
+
+    fn field(
+        &mut self,
+        field: &str,
+        schema: &'d Value,
+        parent: &str,
+        at: &str,
+        depth: usize,
+    ) -> Result<FieldDef, SchemaError> {
+        let ty = self.type_ref(schema, &format!("{parent}.{field}"), at, depth + 1)?;
+        let meta = schema.as_object();
+        let strategy = match meta.and_then(|m| m.get("x-kubernetes-patch-strategy")) {
+            None | Some(Value::Null) => Strategy::DEFAULT,
+            Some(Value::String(text)) => {
+                Strategy::parse(text).map_err(|source| SchemaError::BadStrategy {
+                    at: at.to_owned(),
+                    source,
+                })?
+            }
+            Some(_) => {
+                return Err(SchemaError::BadShape {
+                    at: format!("{at}/x-kubernetes-patch-strategy"),
+                    expected: "a string such as \"merge\" or \"merge,retainKeys\"",
+                });
+            }
+        };
+        let merge_key = match meta.and_then(|m| m.get("x-kubernetes-patch-merge-key")) {
+            None | Some(Value::Null) => None,
+            Some(Value::String(key)) if !key.is_empty() => Some(Str::Owned(key.clone())),
+            Some(_) => {
+                return Err(SchemaError::BadShape {
+                    at: format!("{at}/x-kubernetes-patch-merge-key"),
+                    expected: "a non-empty string",
+                });
+            }
+        };
+        let recommended = recommended_keys(meta, at)?;
+        Ok(FieldDef {
+            name: Cow::Owned(field.to_owned()),
+            ty,
+            strategy,
+            merge_key,
+            recommended: Cow::Owned(recommended),
+        })
+    }
+
+    /// `additionalProperties`: `Some(Map)` when it describes map values, `None` when it does
+    /// not make the schema a map (`false`).
+    fn additional(
+        &mut self,
+        value: &'d Value,
+        name: &str,
+        at: &str,
+        depth: usize,
+    ) -> Result<Option<TypeDef>, SchemaError> {
+        Ok(match value {
+            Value::Bool(false) => None,
+            Value::Bool(true) => Some(TypeDef::Map(opaque())),
+            Value::Object(o) if o.is_empty() => Some(TypeDef::Map(opaque())),
+            Value::Object(_) => {
+                let values = self.type_ref(
+                    value,
+                    &format!("{name}{{}}"),
+                    &format!("{at}/additionalProperties"),
+                    depth + 1,
+                )?;
+                Some(TypeDef::Map(values))
+            }
+            // Not a schema (upstream's own v2 test document has `additionalProperties:
+            // "object"`). The author meant a map; what its values are is unknown.
+            _ => Some(TypeDef::Map(opaque())),
+        })
+    }
+
+    fn list(
+        &mut self,
+        s: &'d Map<String, Value>,
+        name: &str,
+        at: &str,
+        depth: usize,
+    ) -> Result<TypeDef, SchemaError> {
+        let items = match s.get("items") {
+            None | Some(Value::Null) => opaque(),
+            // OpenAPI v2 tuple form: items differ per position, no common metadata.
+            Some(Value::Array(_)) => opaque(),
+            Some(items) => self.type_ref(
+                items,
+                &format!("{name}[]"),
+                &format!("{at}/items"),
+                depth + 1,
+            )?,
+        };
+        Ok(TypeDef::List(items))
+    }
+}
+
+/// The `$ref` a schema stands for: `$ref` itself, or v3's `allOf: [{$ref: ...}]` with exactly
+/// one element (siblings such as `description` or the patch extensions may sit next to it).
+fn reference_of<'v>(schema: &'v Value, at: &str) -> Result<Option<&'v str>, SchemaError> {
+    let Some(s) = schema.as_object() else {
+        return Ok(None);
+    };
+    if let Some(reference) = s.get("$ref") {
+        return match reference {
+            Value::String(r) => Ok(Some(r)),
+            _ => Err(SchemaError::BadShape {
+                at: format!("{at}/$ref"),
+                expected: "a string",
+            }),
+        };
+    }
+    if let Some(Value::Array(all)) = s.get("allOf") {
+        if let [Value::Object(only)] = all.as_slice() {
+            match only.get("$ref") {
+                Some(Value::String(r)) => return Ok(Some(r)),
+                Some(_) => {
+                    return Err(SchemaError::BadShape {
+                        at: format!("{at}/allOf/0/$ref"),
+                        expected: "a string",
+                    });
+                }
+                None => {}
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// The `type` keyword: a string, or (OpenAPI 3.1 / JSON Schema) an array of strings reduced
+/// by dropping `"null"`; several remaining types read as `"mixed"` (opaque).
+fn declared_type<'v>(s: &'v Map<String, Value>, at: &str) -> Result<Option<&'v str>, SchemaError> {
+    match s.get("type") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(t)) => Ok(Some(t)),
+        Some(Value::Array(types)) => {
+            let mut named = Vec::new();
+            for t in types {
+                match t {
+                    Value::String(t) if t == "null" => {}
+                    Value::String(t) => named.push(t.as_str()),
+                    _ => {
+                        return Err(SchemaError::BadShape {
+                            at: format!("{at}/type"),
+                            expected: "a type name or an array of type names",
+                        });
+                    }
+                }
+            }
+            Ok(match named.as_slice() {
+                [] => Some("null"),
+                [one] => Some(one),
+                _ => Some("mixed"),
+            })
+        }
+        Some(_) => Err(SchemaError::BadShape {
+            at: format!("{at}/type"),
+            expected: "a type name or an array of type names",
+        }),
+    }
+}
+
+/// A boolean extension; absent means false.
+fn flag(s: &Map<String, Value>, key: &str, at: &str) -> Result<bool, SchemaError> {
+    match s.get(key) {
+        None | Some(Value::Null) => Ok(false),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(_) => Err(SchemaError::BadShape {
+            at: format!("{at}/{key}"),
+            expected: "a boolean",
+        }),
+    }
+}
+
+/// `x-kubernetes-recommended-patch-merge-key`: a comma-separated string (or, leniently, an
+/// array of strings).
+fn recommended_keys(meta: Option<&Map<String, Value>>, at: &str) -> Result<Vec<Str>, SchemaError> {
+    const KEY: &str = "x-kubernetes-recommended-patch-merge-key";
+    let bad = || SchemaError::BadShape {
+        at: format!("{at}/{KEY}"),
+        expected: "a comma-separated string of field names",
+    };
+    let mut out = Vec::new();
+    let mut push = |part: &str| -> Result<(), SchemaError> {
+        let part = part.trim();
+        if part.is_empty() {
+            return Err(bad());
+        }
+        out.push(Str::Owned(part.to_owned()));
+        Ok(())
+    };
+    match meta.and_then(|m| m.get(KEY)) {
+        None | Some(Value::Null) => {}
+        Some(Value::String(text)) => {
+            for part in text.split(',') {
+                push(part)?;
+            }
+        }
+        Some(Value::Array(parts)) => {
+            for part in parts {
+                push(part.as_str().ok_or_else(bad)?)?;
+            }
+        }
+        Some(_) => return Err(bad()),
+    }
+    Ok(out)
+}
+
+/// JSON pointer escaping of one reference token (RFC 6901).
+fn escape_pointer(token: &str) -> Cow<'_, str> {
+    if token.contains(['~', '/']) {
+        Cow::Owned(token.replace('~', "~0").replace('/', "~1"))
+    } else {
+        Cow::Borrowed(token)
+    }
+}
+
+fn unescape_pointer(token: &str) -> String {
+    token.replace("~1", "/").replace("~0", "~")
+}
+
+/// "did you mean ..." for an unknown root definition: names whose last dotted segment equals
+/// or contains the request (case-insensitively), then near misses by edit distance; otherwise
+/// a sample of what the document defines.
+fn hint(defs: &Map<String, Value>, wanted: &str) -> String {
+    let wanted_lc = wanted.to_lowercase();
+    let wanted_last = wanted_lc
+        .rsplit('.')
+        .next()
+        .unwrap_or(&wanted_lc)
+        .to_owned();
+    let mut scored: Vec<(usize, &str)> = defs
+        .keys()
+        .filter_map(|name| {
+            let lc = name.to_lowercase();
+            let last = lc.rsplit('.').next().unwrap_or(&lc);
+            let score = if lc == wanted_lc {
+                0
+            } else if last == wanted_last {
+                1
+            } else if lc.contains(&wanted_lc) || (!last.is_empty() && wanted_lc.contains(last)) {
+                2
+            } else {
+                let d = edit_distance(last, &wanted_last, 3)?;
+                3 + d
+            };
+            Some((score, name.as_str()))
+        })
+        .collect();
+    scored.sort();
+    scored.truncate(5);
+    let mut out = String::new();
+    if !scored.is_empty() {
+        out.push_str("did you mean ");
+        for (i, (_, name)) in scored.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            let _ = write!(out, "{name:?}");
+        }
+        out.push('?');
+        return out;
+    }
+    let total = defs.len();
+    if total == 0 {
+        return "the document defines no types".to_owned();
+    }
+    let _ = write!(out, "the document defines {total} types, e.g. ");
+    for (i, name) in defs.keys().take(5).enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        let _ = write!(out, "{name:?}");
+    }
+    out
+}
+
+/// Levenshtein distance between `a` and `b` if it is at most `limit`.
+fn edit_distance(a: &str, b: &str, limit: usize) -> Option<usize> {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    if a.len().abs_diff(b.len()) > limit || a.len() > 256 || b.len() > 256 {
+        return None;
+    }
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for (i, ca) in a.iter().enumerate() {
+        cur[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = prev[j] + usize::from(ca != cb);
+            cur[j + 1] = substitution.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    let d = prev[b.len()];
+    (d <= limit).then_some(d)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::schema::{BaseStrategy, Node};
+
+    fn struct_name(node: Node<'_>) -> Option<&str> {
+        match node.def() {
+            TypeDef::Struct(s) => Some(&s.name),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn v2_document() {
+        let doc = json!({
+            "swagger": "2.0",
+            "definitions": {
+                "Pod": {
+                    "type": "object",
+                    "properties": {
+                        "metadata": {"$ref": "#/definitions/Meta"},
+                        "containers": {
+                            "type": "array",
+                            "items": {"$ref": "#/definitions/Container"},
+                            "x-kubernetes-patch-strategy": "merge",
+                            "x-kubernetes-patch-merge-key": "name"
+                        },
+                        "replicas": {"type": "integer", "format": "int32"},
+                        "port": {"x-kubernetes-int-or-string": true},
+                        "raw": {"x-kubernetes-preserve-unknown-fields": true},
+                        "anything": {"description": "no type at all"},
+                        "free": {"type": "object", "additionalProperties": true},
+                        "inline": {
+                            "properties": {"deep": {"type": "array"}}
+                        }
+                    }
+                },
+                "Meta": {
+                    "properties": {
+                        "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+                        "finalizers": {
+                            "type": "array",
+                            "items": {"type": "string"},
+                            "x-kubernetes-patch-strategy": "merge"
+                        }
+                    }
+                },
+                "Container": {
+                    "properties": {"name": {"type": "string"}}
+                }
+            }
+        });
+        let schema = load(&doc, "Pod").unwrap();
+        let root = schema.root();
+        assert_eq!(struct_name(root), Some("Pod"));
+
+        let containers = root.field("containers");
+        assert!(containers.declared);
+        assert_eq!(containers.strategy, Strategy::MERGE);
+        assert_eq!(containers.merge_key, Some("name"));
+        assert!(matches!(containers.node.def(), TypeDef::List(_)));
+        assert_eq!(struct_name(containers.node.items()), Some("Container"));
+        assert!(matches!(
+            containers.node.items().field("name").node.def(),
+            TypeDef::Primitive
+        ));
+
+        let meta = root.field("metadata");
+        assert_eq!(struct_name(meta.node), Some("Meta"));
+        assert_eq!(meta.strategy, Strategy::DEFAULT);
+        assert!(matches!(
+            meta.node.field("labels").node.def(),
+            TypeDef::Map(_)
+        ));
+        assert!(matches!(
+            meta.node.field("labels").node.field("app").node.def(),
+            TypeDef::Primitive
+        ));
+        assert_eq!(meta.node.field("finalizers").strategy, Strategy::MERGE);
+
+        assert!(matches!(
+            root.field("replicas").node.def(),
+            TypeDef::Primitive
+        ));
+        assert!(matches!(root.field("port").node.def(), TypeDef::Primitive));
+        assert!(root.field("raw").node.is_opaque());
+        assert!(root.field("anything").node.is_opaque());
+        let free = root.field("free").node;
+        assert!(matches!(free.def(), TypeDef::Map(_)));
+        assert!(free.field("x").node.is_opaque());
+
+        let inline = root.field("inline").node;
+        assert_eq!(struct_name(inline), Some("Pod.inline"));
+        let deep = inline.field("deep").node;
+        assert!(matches!(deep.def(), TypeDef::List(_)));
+        assert!(deep.items().is_opaque());
+
+        // One table entry per definition, however often it is referenced.
+        let structs: Vec<&str> = schema
+            .types()
+            .iter()
+            .filter_map(|t| match t {
+                TypeDef::Struct(s) => Some(&*s.name),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(structs.iter().filter(|n| **n == "Container").count(), 1);
+        assert!(!root.field("nope").declared);
+    }
+
+    #[test]
+    fn v3_document_with_all_of() {
+        let doc = json!({
+            "openapi": "3.0.0",
+            "components": {"schemas": {
+                "Spec": {
+                    "type": "object",
+                    "properties": {
+                        "template": {
+                            "description": "wrapped",
+                            "default": {},
+                            "allOf": [{"$ref": "#/components/schemas/Template"}],
+                            "x-kubernetes-patch-strategy": "retainKeys"
+                        },
+                        "volumes": {
+                            "type": "array",
+                            "items": {
+                                "default": {},
+                                "allOf": [{"$ref": "#/components/schemas/Volume"}]
+                            },
+                            "x-kubernetes-patch-strategy": "merge,retainKeys",
+                            "x-kubernetes-patch-merge-key": "name"
+                        }
+                    }
+                },
+                "Template": {"type": "object", "properties": {"x": {"type": "string"}}},
+                "Volume": {"type": "object", "properties": {"name": {"type": "string"}}}
+            }}
+        });
+        let schema = Schema::from_openapi(&doc, "Spec").unwrap();
+        let root = schema.root();
+        let template = root.field("template");
+        assert_eq!(template.strategy, Strategy::RETAIN_KEYS);
+        assert_eq!(struct_name(template.node), Some("Template"));
+        let volumes = root.field("volumes");
+        assert_eq!(volumes.strategy, Strategy::MERGE_RETAIN_KEYS);
+        assert_eq!(volumes.strategy.base, BaseStrategy::Merge);
+        assert!(volumes.strategy.retain_keys);
+        assert_eq!(volumes.merge_key, Some("name"));
+        assert_eq!(struct_name(volumes.node.items()), Some("Volume"));
+        // A full reference is accepted as the root name too.
+        assert!(load(&doc, "#/components/schemas/Volume").is_ok());
+    }
+
+    #[test]
+    fn recursion_terminates_and_aliases_share_a_slot() {
+        let doc = json!({"definitions": {
+            "item": {"properties": {
+                "kids": {
+                    "type": "array",
+                    "items": {"$ref": "#/definitions/item"},
+                    "x-kubernetes-patch-strategy": "merge",
+                    "x-kubernetes-patch-merge-key": "name"
+                },
+                "alias": {"$ref": "#/definitions/Alias"},
+                "self": {"$ref": "#/definitions/item"}
+            }},
+            "Alias": {"$ref": "#/definitions/item", "description": "same type"}
+        }});
+        let schema = load(&doc, "item").unwrap();
+        let root = schema.root();
+        let grand = root.field("kids").node.items().field("kids").node.items();
+        assert_eq!(grand.field("kids").merge_key, Some("name"));
+        assert_eq!(struct_name(root.field("alias").node), Some("item"));
+        assert_eq!(struct_name(root.field("self").node), Some("item"));
+        // item itself, and its anonymous `kids` list.
+        assert_eq!(schema.types().len(), 2);
+
+        let cycle = json!({"definitions": {
+            "A": {"$ref": "#/definitions/B"},
+            "B": {"$ref": "#/definitions/A"}
+        }});
+        assert!(matches!(
+            load(&cycle, "A"),
+            Err(SchemaError::BadShape { .. })
+        ));
+    }
+
+    #[test]
+    fn unresolved_reference_names_reference_and_place() {
+        let doc = json!({"definitions": {
+            "A": {"properties": {"b": {"$ref": "#/definitions/Missing"}}}
+        }});
+        let err = load(&doc, "A").unwrap_err();
+        assert_eq!(
+            err,
+            SchemaError::UnresolvedRef {
+                reference: "#/definitions/Missing".into(),
+                at: "#/definitions/A/properties/b".into(),
+            }
+        );
+        assert!(err.to_string().contains("#/definitions/Missing"));
+
+        // A v3-style reference in a v2 document does not resolve either.
+        let doc = json!({"definitions": {
+            "A": {"properties": {"b": {"$ref": "#/components/schemas/A"}}}
+        }});
+        assert!(matches!(
+            load(&doc, "A"),
+            Err(SchemaError::UnresolvedRef { .. })
+        ));
+    }
+
+    #[test]
+    fn unknown_definition_lists_close_names() {
+        let doc = json!({"definitions": {
+            "io.k8s.api.core.v1.Pod": {"properties": {}},
+            "io.k8s.api.core.v1.PodSpec": {"properties": {}},
+            "io.k8s.api.apps.v1.Deployment": {"properties": {}}
+        }});
+        let SchemaError::UnknownDefinition {
+            name,
+            available_hint,
+        } = load(&doc, "pod").unwrap_err()
+        else {
+            panic!("wrong error kind");
+        };
+        assert_eq!(name, "pod");
+        assert!(
+            available_hint.contains("io.k8s.api.core.v1.Pod"),
+            "{available_hint}"
+        );
+        assert!(!available_hint.contains("Deployment"), "{available_hint}");
+
+        let err = load(&doc, "Deploymnet").unwrap_err();
+        assert!(
+            err.to_string().contains("io.k8s.api.apps.v1.Deployment"),
+            "{err}"
+        );
+
+        let err = load(&doc, "zzzzzzzzzzzz").unwrap_err();
+        assert!(err.to_string().contains("defines 3 types"), "{err}");
+    }
+
+    #[test]
+    fn bad_documents() {
+        assert_eq!(load(&json!([]), "A").unwrap_err(), SchemaError::NotOpenApi);
+        assert_eq!(
+            load(&json!({"swagger": "2.0"}), "A").unwrap_err(),
+            SchemaError::NotOpenApi
+        );
+        let doc = json!({"definitions": {"A": {"properties": {
+            "f": {"type": "array", "x-kubernetes-patch-strategy": "merge,replace"}
+        }}}});
+        let err = load(&doc, "A").unwrap_err();
+        assert!(
+            matches!(&err, SchemaError::BadStrategy { at, .. } if at == "#/definitions/A/properties/f"),
+            "{err:?}"
+        );
+        assert!(err.to_string().contains("merge,replace"));
+        let doc = json!({"definitions": {"A": {"properties": {"f": {"type": 3}}}}});
+        assert!(matches!(load(&doc, "A"), Err(SchemaError::BadShape { .. })));
+        let doc = json!({"definitions": {"A": {"properties": []}}});
+        assert!(matches!(load(&doc, "A"), Err(SchemaError::BadShape { .. })));
+        let doc = json!({"definitions": {"A": {"properties": {
+            "f": {"x-kubernetes-patch-merge-key": 7}
+        }}}});
+        assert!(matches!(load(&doc, "A"), Err(SchemaError::BadShape { .. })));
+    }
+
+    #[test]
+    fn recommended_merge_keys() {
+        let doc = json!({"definitions": {"A": {"properties": {
+            "ports": {
+                "type": "array",
+                "items": {"properties": {"port": {"type": "integer"}}},
+                "x-kubernetes-patch-strategy": "merge",
+                "x-kubernetes-patch-merge-key": "port",
+                "x-kubernetes-recommended-patch-merge-key": "port, protocol"
+            }
+        }}}});
+        let schema = load(&doc, "A").unwrap();
+        let TypeDef::Struct(a) = schema.root().def() else {
+            panic!("not a struct");
+        };
+        let ports = a.fields.iter().find(|f| f.name == "ports").unwrap();
+        assert_eq!(ports.recommended.as_ref(), ["port", "protocol"]);
+        assert_eq!(
+            struct_name(schema.root().field("ports").node.items()),
+            Some("A.ports[]")
+        );
+    }
+
+    #[test]
+    fn deep_inline_nesting_is_an_error_not_a_crash() {
+        let mut schema = json!({"type": "string"});
+        for _ in 0..400 {
+            schema = json!({"properties": {"x": schema}});
+        }
+        let doc = json!({"definitions": {"A": schema}});
+        assert!(matches!(load(&doc, "A"), Err(SchemaError::BadShape { .. })));
+    }
+
+    // ---- upstream test schemas (FORMAT.md §8), when the corpus is present ----
+
+    fn upstream(file: &str) -> Option<Value> {
+        let path = format!(
+            "{}/../../shared/conformance/upstream/{file}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let mut text = std::fs::read_to_string(path).ok()?;
+        if file == "swagger-merge-item.json" {
+            // The upstream v2 file is not strict JSON: one trailing comma after the description
+            // of `jsonItem` (FORMAT.md §1). Drop exactly that comma.
+            let bad = "\"description\": \"JSON field\",";
+            assert_eq!(text.matches(bad).count(), 1, "upstream file changed");
+            text = text.replace(bad, "\"description\": \"JSON field\"");
+        }
+        Some(serde_json::from_str(&text).expect("upstream schema parses"))
+    }
+
+    fn check_merge_item(schema: &Schema) {
+        let root = schema.root();
+        assert_eq!(struct_name(root), Some("mergeItem"));
+        for name in ["name", "value", "other"] {
+            let f = root.field(name);
+            assert!(matches!(f.node.def(), TypeDef::Primitive), "{name}");
+            assert_eq!(f.strategy, Strategy::DEFAULT, "{name}");
+        }
+
+        let f = root.field("mergingList");
+        assert_eq!((f.strategy, f.merge_key), (Strategy::MERGE, Some("name")));
+        assert!(matches!(f.node.def(), TypeDef::List(_)));
+        assert_eq!(struct_name(f.node.items()), Some("mergeItem"));
+
+        let f = root.field("nonMergingList");
+        assert_eq!((f.strategy, f.merge_key), (Strategy::DEFAULT, None));
+        assert!(matches!(f.node.def(), TypeDef::List(_)));
+        assert_eq!(struct_name(f.node.items()), Some("mergeItem"));
+
+        let f = root.field("mergingIntList");
+        assert_eq!((f.strategy, f.merge_key), (Strategy::MERGE, None));
+        assert!(matches!(f.node.items().def(), TypeDef::Primitive));
+
+        let f = root.field("nonMergingIntList");
+        assert_eq!((f.strategy, f.merge_key), (Strategy::DEFAULT, None));
+        assert!(matches!(f.node.items().def(), TypeDef::Primitive));
+
+        // A single mergeItem in the schema, used as a list of them by the data.
+        let f = root.field("mergeItemPtr");
+        assert_eq!((f.strategy, f.merge_key), (Strategy::MERGE, Some("name")));
+        assert_eq!(struct_name(f.node), Some("mergeItem"));
+        assert_eq!(struct_name(f.node.items()), Some("mergeItem"));
+
+        let f = root.field("replacingItem");
+        assert_eq!((f.strategy, f.merge_key), (Strategy::REPLACE, None));
+        assert_eq!(
+            struct_name(f.node),
+            Some("io.k8s.apimachinery.pkg.runtime.RawExtension")
+        );
+
+        let f = root.field("retainKeysMap");
+        assert_eq!((f.strategy, f.merge_key), (Strategy::RETAIN_KEYS, None));
+        assert_eq!(struct_name(f.node), Some("retainKeysMergeItem"));
+        let inner = f.node;
+        let g = inner.field("mergingList");
+        assert_eq!((g.strategy, g.merge_key), (Strategy::MERGE, Some("name")));
+        assert_eq!(inner.field("mergingIntList").strategy, Strategy::MERGE);
+        assert_eq!(inner.field("nonMergingList").strategy, Strategy::DEFAULT);
+        assert!(inner.field("simpleMap").declared);
+
+        let f = root.field("retainKeysMergingList");
+        assert_eq!(
+            (f.strategy, f.merge_key),
+            (Strategy::MERGE_RETAIN_KEYS, Some("name"))
+        );
+        assert_eq!(struct_name(f.node.items()), Some("mergeItem"));
+
+        let f = root.field("simpleMap");
+        assert_eq!(f.strategy, Strategy::DEFAULT);
+        assert!(matches!(f.node.def(), TypeDef::Map(_)));
+        assert!(matches!(f.node.field("k").node.def(), TypeDef::Primitive));
+
+        let f = root.field("jsonItem");
+        assert!(f.declared);
+        assert_eq!(f.strategy, Strategy::DEFAULT);
+        assert!(f.node.is_opaque());
+    }
+
+    #[test]
+    fn upstream_merge_item_v3() {
+        let Some(doc) = upstream("swagger-merge-item-v3.json") else {
+            return;
+        };
+        let schema = load(&doc, "mergeItem").unwrap();
+        check_merge_item(&schema);
+        // v3's retainKeysMergeItem.simpleMap has only `items`: a list of strings.
+        let simple = schema.root().field("retainKeysMap").node.field("simpleMap");
+        assert!(matches!(simple.node.def(), TypeDef::List(_)));
+    }
+
+    #[test]
+    fn upstream_merge_item_v2() {
+        let Some(doc) = upstream("swagger-merge-item.json") else {
+            return;
+        };
+        let schema = load(&doc, "mergeItem").unwrap();
+        check_merge_item(&schema);
+        // v2's retainKeysMergeItem.simpleMap has `additionalProperties: "object"`, not a schema.
+        let simple = schema.root().field("retainKeysMap").node.field("simpleMap");
+        assert!(matches!(simple.node.def(), TypeDef::Map(_)));
+        assert!(simple.node.field("k").node.is_opaque());
+    }
+
+    #[test]
+    fn upstream_precision_item() {
+        for file in [
+            "swagger-precision-item.json",
+            "swagger-precision-item-v3.json",
+        ] {
+            let Some(doc) = upstream(file) else {
+                return;
+            };
+            let schema = load(&doc, "precisionItem").unwrap();
+            let root = schema.root();
+            assert_eq!(struct_name(root), Some("precisionItem"));
+            for name in ["name", "int32", "int64", "float32", "float64"] {
+                let f = root.field(name);
+                assert!(f.declared, "{file}: {name}");
+                assert!(matches!(f.node.def(), TypeDef::Primitive), "{file}: {name}");
+                assert_eq!(f.strategy, Strategy::DEFAULT);
+                assert_eq!(f.merge_key, None);
+            }
+            assert!(matches!(
+                load(&doc, "mergeItem"),
+                Err(SchemaError::UnknownDefinition { .. })
+            ));
+        }
+    }
+}
