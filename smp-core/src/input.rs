@@ -1,0 +1,364 @@
+//! Reading documents the way kubectl does: JSON, or YAML with YAML 1.1 scalar rules.
+//!
+//! Nothing here panics or drops data silently: a duplicate key, a number JSON cannot hold, or
+//! nesting past 128 levels is a [`PatchError::InvalidDocument`] naming where it happened.
+
+mod json;
+
+use serde_json::Value;
+
+use crate::error::{DocRole, PatchError};
+use crate::yaml::parse_yaml_documents;
+
+/// Deepest nesting of lists and objects a document may have. Readers check it while parsing
+/// with explicit stacks, so hostile input costs neither stack nor much time.
+pub(crate) const MAX_NESTING: usize = 128;
+
+/// Parses one document given as JSON or YAML text. Empty/whitespace-only text and a document
+/// that is `null` yield `Value::Null` (callers treat that as `{}`).
+///
+/// Text starting with `{` or `[` is read as strict JSON; if that fails it is retried as YAML
+/// (whose flow syntax forgives e.g. a trailing comma), and if YAML fails too the JSON error is
+/// the one reported. A root that is a scalar is returned as is; callers check for objects.
+pub fn parse_document(text: &str, role: DocRole) -> Result<Value, PatchError> {
+    let docs = match json_or_yaml(text, role)? {
+        Parsed::Json(value) => return Ok(value),
+        Parsed::Yaml(docs) => docs,
+    };
+    let count = docs.len();
+    let mut docs = docs.into_iter();
+    match (docs.next(), count) {
+        (None, _) => Ok(Value::Null),
+        (Some(doc), 1) => Ok(doc),
+        _ => Err(invalid(
+            role,
+            format!("expected one document, found {count}"),
+        )),
+    }
+}
+
+/// Parses a multi-document YAML stream (`---` separators) or a single JSON document.
+///
+/// Empty documents are kept as `Value::Null` so the caller decides what they mean; text with
+/// no document at all (empty, or only comments) gives an empty list.
+pub fn parse_documents(text: &str, role: DocRole) -> Result<Vec<Value>, PatchError> {
+    Ok(match json_or_yaml(text, role)? {
+        Parsed::Json(value) => vec![value],
+        Parsed::Yaml(docs) => docs,
+    })
+}
+
+/// Strict JSON: like `serde_json::from_str`, but a duplicate key in any object is an error
+/// naming the key and its JSON path (e.g. `spec.containers[0]`), and nesting deeper than 128
+/// is an error that says so ("nesting deeper than 128 levels").
+pub fn parse_json(text: &str, role: DocRole) -> Result<Value, PatchError> {
+    json::parse(text).map_err(|detail| invalid(role, detail))
+}
+
+enum Parsed {
+    Json(Value),
+    Yaml(Vec<Value>),
+}
+
+fn json_or_yaml(text: &str, role: DocRole) -> Result<Parsed, PatchError> {
+    // A byte-order mark is an encoding marker, never content.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if !text.trim_start().starts_with(['{', '[']) {
+        return parse_yaml_documents(text, role).map(Parsed::Yaml);
+    }
+    match json::parse(text) {
+        Ok(value) => Ok(Parsed::Json(value)),
+        Err(json_error) => parse_yaml_documents(text, role)
+            .map_or(Err(invalid(role, json_error)), |docs| {
+                Ok(Parsed::Yaml(docs))
+            }),
+    }
+}
+
+fn invalid(role: DocRole, detail: String) -> PatchError {
+    PatchError::InvalidDocument { role, detail }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    /// Runs `f` on a thread with an ordinary 2 MiB stack, proving it needs no deep recursion.
+    pub(crate) fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+        let handle = std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(f)
+            .unwrap_or_else(|e| panic!("spawn: {e}"));
+        handle.join().unwrap_or_else(|_| panic!("thread panicked"))
+    }
+
+    pub(crate) fn detail(result: Result<impl std::fmt::Debug, PatchError>) -> String {
+        match result {
+            Err(PatchError::InvalidDocument { detail, .. }) => detail,
+            other => panic!("expected InvalidDocument, got {other:?}"),
+        }
+    }
+
+    fn json_ok(text: &str) -> Value {
+        parse_json(text, DocRole::Patch).unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
+    #[test]
+    fn json_matches_serde_json() {
+        let text = r#" {"a": [1, -2, 1.5, 1.0, 1e3, true, false, null, "x\n\u00e9\ud83d\ude00"],
+                        "b": {}, "c": [], "d": "", "e": -0.0, "f": 12345678901234567890123} "#;
+        let ours = json_ok(text);
+        let theirs: Value = serde_json::from_str(text).unwrap_or_default();
+        assert_eq!(ours, theirs);
+        assert_eq!(ours.to_string(), theirs.to_string());
+    }
+
+    #[test]
+    fn json_integers_are_exact() {
+        assert_eq!(json_ok("9223372036854775807").as_i64(), Some(i64::MAX));
+        assert_eq!(json_ok("-9223372036854775808").as_i64(), Some(i64::MIN));
+        assert_eq!(json_ok("18446744073709551615").as_u64(), Some(u64::MAX));
+        assert!(
+            json_ok("1.0").is_f64(),
+            "strict JSON keeps serde_json's number kinds"
+        );
+        assert!(json_ok("-0").is_f64());
+        assert!(json_ok("-9223372036854775809").is_f64());
+        assert!(json_ok("18446744073709551616").is_f64());
+        // Correctly rounded, unlike serde_json's default float parser.
+        let v = json_ok("3.0670306782690813e-301");
+        assert_eq!(v.as_f64(), Some(3.0670306782690813e-301));
+    }
+
+    #[test]
+    fn json_duplicate_keys_name_key_and_path() {
+        let text = "{\"spec\": {\"containers\": [{\"name\": \"a\",\n \"name\": \"b\"}]}}";
+        let d = detail(parse_json(text, DocRole::Patch));
+        assert!(d.contains("duplicate key \"name\""), "{d}");
+        assert!(d.contains("spec.containers[0]"), "{d}");
+        assert!(d.contains("line 2, column 2"), "{d}");
+        let d = detail(parse_json(r#"{"a": 1, "a": 1}"#, DocRole::Patch));
+        assert!(d.contains("\"a\"") && d.contains("(root)"), "{d}");
+    }
+
+    #[test]
+    fn json_syntax_errors_have_positions() {
+        for (text, want) in [
+            ("", "unexpected end of input"),
+            ("{\"a\": 1,}", "expected a string key at line 1, column 9"),
+            ("[1, 2", "expected `,` or `]` at line 1, column 6"),
+            ("{\"a\" 1}", "expected `:`"),
+            ("{\"a\": 1} x", "trailing characters"),
+            ("[01]", "expected `,` or `]`"),
+            ("[1.]", "expected a digit after `.`"),
+            ("[1e]", "expected a digit in the exponent"),
+            ("[-]", "invalid number"),
+            ("[tru]", "expected a value"),
+            ("\"a\tb\"", "control character"),
+            ("\"abc", "unterminated string"),
+            ("[\"\\x\"]", "invalid escape at line 1, column 2"),
+            ("[\"\\ud800\"]", "hex escape at line 1, column 2"),
+            ("[1e999]", "number out of range"),
+            ("\u{feff}{}", "expected a value"),
+            ("[\n  {\"a\": NaN}]", "expected a value at line 2, column 9"),
+        ] {
+            let d = detail(parse_json(text, DocRole::Original));
+            assert!(d.contains(want), "{text:?}: {d}");
+        }
+    }
+
+    fn nested(depth: usize) -> String {
+        "[".repeat(depth) + &"]".repeat(depth)
+    }
+
+    #[test]
+    fn json_nesting_limit() {
+        assert!(parse_json(&nested(MAX_NESTING), DocRole::Patch).is_ok());
+        let d = detail(parse_json(&nested(MAX_NESTING + 1), DocRole::Patch));
+        assert!(d.contains("nesting deeper than 128 levels"), "{d}");
+        let objects = "{\"a\":".repeat(200) + "1" + &"}".repeat(200);
+        let d = detail(parse_json(&objects, DocRole::Patch));
+        assert!(d.contains("nesting deeper than 128 levels at a.a.a"), "{d}");
+    }
+
+    #[test]
+    fn deep_json_fails_on_a_small_stack() {
+        let d = on_small_stack(|| {
+            let text = nested(10_000);
+            let json = detail(parse_json(&text, DocRole::Patch));
+            let doc = detail(parse_document(&text, DocRole::Patch));
+            (json, doc)
+        });
+        assert!(d.0.contains("nesting deeper than 128 levels"), "{}", d.0);
+        assert!(d.1.contains("nesting deeper than 128 levels"), "{}", d.1);
+    }
+
+    #[test]
+    fn document_detection() {
+        let doc = |t: &str| parse_document(t, DocRole::Original);
+        assert_eq!(doc(""), Ok(Value::Null));
+        assert_eq!(doc(" \n\t\n"), Ok(Value::Null));
+        assert_eq!(doc("# only a comment\n"), Ok(Value::Null));
+        assert_eq!(doc("null"), Ok(Value::Null));
+        assert_eq!(doc("~\n"), Ok(Value::Null));
+        assert_eq!(doc("---\n"), Ok(Value::Null));
+        assert_eq!(doc("  {\"a\": 1.0}"), Ok(json!({"a": 1.0})));
+        assert_eq!(doc("a: 1.0\nb: on"), Ok(json!({"a": 1, "b": true})));
+        assert_eq!(doc("\u{feff}a: 1"), Ok(json!({"a": 1})));
+        assert_eq!(
+            doc("[1, 2,]"),
+            Ok(json!([1, 2])),
+            "YAML flow forgives the comma"
+        );
+        assert_eq!(doc("{a: yes}"), Ok(json!({"a": true})));
+        assert_eq!(doc("\"text\""), Ok(json!("text")));
+        assert_eq!(doc("42"), Ok(json!(42)));
+        let d = detail(doc("a: 1\n---\nb: 2\n"));
+        assert_eq!(d, "expected one document, found 2");
+        let d = detail(doc("{\"a\": 1}\n---\n{\"b\": 2}\n"));
+        assert_eq!(d, "expected one document, found 2");
+    }
+
+    #[test]
+    fn json_error_wins_when_yaml_also_fails() {
+        let d = detail(parse_document("{\"a\": [1, 2}", DocRole::Modified));
+        assert!(
+            d.starts_with("expected `,` or `]` at line 1, column 12"),
+            "{d}"
+        );
+        let d = detail(parse_document("{\"a\": 1, \"a\": 2}", DocRole::Modified));
+        assert!(d.starts_with("duplicate key \"a\""), "{d}");
+        let err = parse_document("[", DocRole::Current);
+        assert!(matches!(
+            err,
+            Err(PatchError::InvalidDocument {
+                role: DocRole::Current,
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn documents_stream() {
+        let docs = |t: &str| parse_documents(t, DocRole::Original);
+        assert_eq!(docs(""), Ok(vec![]));
+        assert_eq!(docs("{\"a\": 1}"), Ok(vec![json!({"a": 1})]));
+        assert_eq!(docs("[1]\n"), Ok(vec![json!([1])]));
+        assert_eq!(
+            docs("a: 1\n---\n---\nb: 2\n"),
+            Ok(vec![json!({"a": 1}), Value::Null, json!({"b": 2})])
+        );
+        assert_eq!(
+            docs("{\"a\": 1}\n---\n{\"b\": 2}\n"),
+            Ok(vec![json!({"a": 1}), json!({"b": 2})])
+        );
+    }
+
+    #[test]
+    fn upstream_swagger_file_with_trailing_comma_loads() {
+        let path = "/work/shared/conformance/upstream/swagger-merge-item.json";
+        let Ok(text) = std::fs::read_to_string(path) else {
+            println!("skipped: {path} is not present");
+            return;
+        };
+        assert!(
+            parse_json(&text, DocRole::Schema).is_err(),
+            "the file is not strict JSON"
+        );
+        let doc = parse_document(&text, DocRole::Schema).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(doc["swagger"], json!("2.0"));
+        assert!(doc["definitions"].is_object());
+    }
+
+    /// Arbitrary JSON values, depth at most 5, with strings chosen to stress YAML quoting.
+    pub(crate) fn arb_value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            any::<u64>().prop_map(Value::from),
+            any::<f64>()
+                .prop_filter("JSON numbers are finite", |f| f.is_finite())
+                .prop_map(Value::from),
+            arb_string().prop_map(Value::String),
+        ];
+        leaf.prop_recursive(5, 64, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+                prop::collection::btree_map(arb_string(), inner, 0..6)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    pub(crate) fn arb_string() -> impl Strategy<Value = String> {
+        prop_oneof![
+            any::<String>(),
+            "[ -~\n\t]{0,16}",
+            "[-:#&*!|>'\"%@`{}\\[\\],? .~0-9a-zA-Z\n]{0,8}",
+            prop::sample::select(vec![
+                "",
+                "yes",
+                "No",
+                "on",
+                "OFF",
+                "y",
+                "1",
+                "-1",
+                "0x1F",
+                "0755",
+                "1.5",
+                "1e3",
+                ".inf",
+                "null",
+                "~",
+                "<<",
+                "1:20",
+                "2001-12-14",
+                " a",
+                "a ",
+                "a: b",
+                "- x",
+                "-",
+                "#c",
+                "a #c",
+                "---",
+                "...",
+                "a\nb",
+                "a\n",
+                "a\n\n",
+                "\n",
+                " \n",
+                "é ü 😀",
+            ])
+            .prop_map(String::from),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn json_round_trip(v in arb_value()) {
+            let text = serde_json::to_string(&v).unwrap_or_default();
+            prop_assert_eq!(parse_json(&text, DocRole::Patch), Ok(v.clone()));
+            let pretty = serde_json::to_string_pretty(&v).unwrap_or_default();
+            prop_assert_eq!(parse_json(&pretty, DocRole::Patch), Ok(v));
+        }
+
+        #[test]
+        fn json_never_panics(text in "[\\[\\]{}\":,0-9eE.+\\-tfnrul \\\\a-z\n]{0,40}") {
+            let ours = parse_json(&text, DocRole::Patch);
+            let theirs = serde_json::from_str::<Value>(&text);
+            // Same acceptance as serde_json except for duplicate keys. (Values may differ in the
+            // last bit of a float: serde_json's fast float parser is not correctly rounded.)
+            if ours.is_ok() {
+                prop_assert!(theirs.is_ok());
+            } else if let Ok(v) = theirs {
+                let d = detail(ours);
+                prop_assert!(d.contains("duplicate key"), "{:?} {}", v, d);
+            }
+            let _ = parse_document(&text, DocRole::Patch);
+        }
+    }
+}

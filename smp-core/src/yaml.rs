@@ -1,1 +1,0 @@
-//! YAML input. (In progress.)

@@ -1,0 +1,342 @@
+//! Block-style YAML output in the layout `kubectl ... -o yaml` prints.
+//!
+//! Quoting is decided with the same YAML 1.1 table the reader uses (`resolve`), so every string
+//! reads back as the same string: one that would resolve to something else is double-quoted
+//! (`"yes"`, `"1"`, `""`), one that is syntactically unsafe as a plain scalar is single-quoted
+//! (`'a: b'`, `'#c'`), and multi-line text is a literal block when it can be, as go-yaml does.
+//! Nesting is walked with an explicit stack, so any depth is printed without recursion.
+
+use std::fmt::Write as _;
+
+use serde_json::{Map, Value};
+
+use super::resolve::{Scalar, resolve_plain};
+
+/// Keys printed longer than this use the explicit `? key` form: YAML limits implicit keys to
+/// 1024 characters.
+const MAX_IMPLICIT_KEY: usize = 1000;
+
+/// Serializes a value as block-style YAML the way kubectl prints it.
+///
+/// Two-space indentation; a list under a key is not indented further (`containers:\n- name: a`);
+/// strings are quoted only when needed; keys come in the order of the `serde_json::Map`.
+pub fn to_yaml_string(value: &Value) -> String {
+    let mut out = String::new();
+    match value {
+        Value::Object(map) if !map.is_empty() => write_tree(&mut out, Level::entries(map, 0)),
+        Value::Array(items) if !items.is_empty() => write_tree(&mut out, Level::items(items, 0)),
+        _ => write_scalar_line(&mut out, value, 0),
+    }
+    out
+}
+
+enum Walk<'a> {
+    Entries(serde_json::map::Iter<'a>),
+    Items(std::slice::Iter<'a, Value>),
+}
+
+/// One open collection being printed.
+struct Level<'a> {
+    walk: Walk<'a>,
+    indent: usize,
+    /// The first entry continues the current line (after `- `) instead of starting a new one.
+    inline_first: bool,
+}
+
+impl<'a> Level<'a> {
+    fn entries(map: &'a Map<String, Value>, indent: usize) -> Self {
+        Level {
+            walk: Walk::Entries(map.iter()),
+            indent,
+            inline_first: false,
+        }
+    }
+
+    fn items(items: &'a [Value], indent: usize) -> Self {
+        Level {
+            walk: Walk::Items(items.iter()),
+            indent,
+            inline_first: false,
+        }
+    }
+
+    fn inline(mut self) -> Self {
+        self.inline_first = true;
+        self
+    }
+}
+
+fn write_tree<'a>(out: &mut String, root: Level<'a>) {
+    let mut stack = vec![root];
+    while let Some(level) = stack.last_mut() {
+        let indent = level.indent;
+        let inline = std::mem::take(&mut level.inline_first);
+        let child = match &mut level.walk {
+            Walk::Entries(iter) => iter.next().map(|(key, value)| {
+                pad(out, indent, inline);
+                write_key(out, key, indent);
+                write_member_value(out, value, indent)
+            }),
+            Walk::Items(iter) => iter.next().map(|value| {
+                pad(out, indent, inline);
+                out.push('-');
+                write_item(out, value, indent)
+            }),
+        };
+        match child {
+            None => {
+                stack.pop();
+            }
+            Some(Some(child)) => stack.push(child),
+            Some(None) => {}
+        }
+    }
+}
+
+fn pad(out: &mut String, indent: usize, inline: bool) {
+    if !inline {
+        out.extend(std::iter::repeat_n(' ', indent));
+    }
+}
+
+fn write_key(out: &mut String, key: &str, indent: usize) {
+    let mut text = String::new();
+    write_string(&mut text, key, indent, false);
+    if text.len() > MAX_IMPLICIT_KEY {
+        out.push_str("? ");
+        out.push_str(&text);
+        out.push('\n');
+        pad(out, indent, false);
+    } else {
+        out.push_str(&text);
+    }
+    out.push(':');
+}
+
+/// Writes what follows `key:`; returns the collection to print next, if the value is one.
+fn write_member_value<'a>(out: &mut String, value: &'a Value, indent: usize) -> Option<Level<'a>> {
+    match value {
+        Value::Object(map) if !map.is_empty() => {
+            out.push('\n');
+            Some(Level::entries(map, indent + 2))
+        }
+        Value::Array(items) if !items.is_empty() => {
+            // kubectl style: list items line up with their key.
+            out.push('\n');
+            Some(Level::items(items, indent))
+        }
+        _ => {
+            out.push(' ');
+            write_scalar_line(out, value, indent);
+            None
+        }
+    }
+}
+
+/// Writes what follows `-`; a nested collection starts on the same line.
+fn write_item<'a>(out: &mut String, value: &'a Value, indent: usize) -> Option<Level<'a>> {
+    out.push(' ');
+    match value {
+        Value::Object(map) if !map.is_empty() => Some(Level::entries(map, indent + 2).inline()),
+        Value::Array(items) if !items.is_empty() => Some(Level::items(items, indent + 2).inline()),
+        _ => {
+            write_scalar_line(out, value, indent);
+            None
+        }
+    }
+}
+
+/// Writes a scalar or empty collection and ends the line.
+fn write_scalar_line(out: &mut String, value: &Value, indent: usize) {
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => out.push_str(&n.to_string()),
+        Value::String(s) => write_string(out, s, indent, true),
+        Value::Array(_) => out.push_str("[]"),
+        Value::Object(_) => out.push_str("{}"),
+    }
+    // A literal block already ends its last line.
+    if !matches!(value, Value::String(s) if literal_ok(s)) {
+        out.push('\n');
+    }
+}
+
+#[derive(Debug, PartialEq, Eq)]
+enum Style {
+    Plain,
+    Single,
+    Double,
+    Literal,
+}
+
+fn write_string(out: &mut String, s: &str, indent: usize, allow_block: bool) {
+    match style(s, allow_block) {
+        Style::Plain => out.push_str(s),
+        Style::Single => {
+            out.push('\'');
+            out.push_str(&s.replace('\'', "''"));
+            out.push('\'');
+        }
+        Style::Double => write_double(out, s),
+        Style::Literal => write_literal(out, s, indent + 2),
+    }
+}
+
+fn style(s: &str, allow_block: bool) -> Style {
+    if s.chars().any(needs_escape) {
+        Style::Double
+    } else if s.contains('\n') {
+        if allow_block && literal_ok(s) {
+            Style::Literal
+        } else {
+            Style::Double
+        }
+    } else if !reads_as_string(s) {
+        Style::Double
+    } else if plain_ok(s) {
+        Style::Plain
+    } else {
+        Style::Single
+    }
+}
+
+/// Whether the plain text reads back as this same string, for us and for other YAML 1.1
+/// readers: kubectl also quotes timestamps and base-60 numbers, and `=` is YAML 1.1's `!!value`
+/// (PyYAML refuses it).
+fn reads_as_string(s: &str) -> bool {
+    matches!(resolve_plain(s), Ok(Scalar::Str(ref r)) if r == s)
+        && s != "<<"
+        && s != "="
+        && !looks_like_timestamp(s)
+        && !looks_like_base60(s)
+}
+
+/// `2001-12-14...`: the start of every YAML 1.1 timestamp.
+fn looks_like_timestamp(s: &str) -> bool {
+    let mut parts = s.splitn(3, '-');
+    let (Some(y), Some(m), Some(d)) = (parts.next(), parts.next(), parts.next()) else {
+        return false;
+    };
+    let day_digits = d.bytes().take_while(u8::is_ascii_digit).count();
+    y.len() == 4
+        && y.bytes().all(|b| b.is_ascii_digit())
+        && (1..=2).contains(&m.len())
+        && m.bytes().all(|b| b.is_ascii_digit())
+        && (1..=2).contains(&day_digits)
+}
+
+/// `1:20`, `-1:30:00.5`: YAML 1.1 sexagesimal numbers, which go-yaml quotes on output
+/// (`[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?`).
+fn looks_like_base60(s: &str) -> bool {
+    let unsigned = s.strip_prefix(['+', '-']).unwrap_or(s);
+    let (main, fraction) = unsigned.split_once('.').unwrap_or((unsigned, ""));
+    let mut parts = main.split(':');
+    let head_ok = parts.next().is_some_and(|head| {
+        head.starts_with(|c: char| c.is_ascii_digit())
+            && head.bytes().all(|b| b.is_ascii_digit() || b == b'_')
+    });
+    let sixty = |p: &str| match p.as_bytes() {
+        [d] => d.is_ascii_digit(),
+        [t, d] => (b'0'..=b'5').contains(t) && d.is_ascii_digit(),
+        _ => false,
+    };
+    let mut count = 0;
+    let groups_ok = parts.all(|p| {
+        count += 1;
+        sixty(p)
+    });
+    head_ok && groups_ok && count > 0 && fraction.bytes().all(|b| b.is_ascii_digit() || b == b'_')
+}
+
+/// Whether a single-line string can be written unquoted.
+fn plain_ok(s: &str) -> bool {
+    let bytes = s.as_bytes();
+    let (Some(&first), Some(&last)) = (bytes.first(), bytes.last()) else {
+        return false;
+    };
+    let blank_or_end = |i: usize| bytes.get(i).is_none_or(|b| matches!(b, b' ' | b'\t'));
+    let bad_start = match first {
+        b'#' | b',' | b'[' | b']' | b'{' | b'}' | b'&' | b'*' | b'!' | b'|' | b'>' | b'\''
+        | b'"' | b'%' | b'@' | b'`' | b' ' | b'\t' => true,
+        b'-' | b'?' | b':' => blank_or_end(1),
+        _ => false,
+    };
+    let bad_inside = bytes.iter().enumerate().any(|(i, &b)| match b {
+        // Some YAML 1.1 readers (PyYAML) reject tabs in plain scalars.
+        b'\t' => true,
+        b':' => blank_or_end(i + 1),
+        b'#' => i > 0 && bytes.get(i - 1).is_some_and(|p| matches!(p, b' ' | b'\t')),
+        _ => false,
+    });
+    !bad_start
+        && !bad_inside
+        && !matches!(last, b' ' | b'\t')
+        && !s.starts_with("---")
+        && !s.starts_with("...")
+}
+
+/// Characters that only a double-quoted scalar can carry: non-printable ones, and the YAML 1.1
+/// line breaks other than `\n` (which would otherwise be folded away).
+fn needs_escape(c: char) -> bool {
+    let printable = matches!(c, '\t' | '\n' | ' '..='~' | '\u{a0}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}')
+        || c >= '\u{10000}';
+    !printable || matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}')
+}
+
+/// Multi-line text that a literal block carries unchanged. Leading blanks on the first line
+/// would need an indentation indicator; double quotes are simpler there.
+fn literal_ok(s: &str) -> bool {
+    s.contains('\n') && !s.starts_with([' ', '\t', '\n']) && !s.chars().any(needs_escape)
+}
+
+fn write_literal(out: &mut String, s: &str, indent: usize) {
+    let (body, chomp) = match s.strip_suffix('\n') {
+        Some(body) if body.ends_with('\n') => (body, "+"),
+        Some(body) => (body, ""),
+        None => (s, "-"),
+    };
+    out.push('|');
+    out.push_str(chomp);
+    out.push('\n');
+    for line in body.split('\n') {
+        if !line.is_empty() {
+            pad(out, indent, false);
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+}
+
+fn write_double(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            '\0' => out.push_str("\\0"),
+            '\u{7}' => out.push_str("\\a"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{b}' => out.push_str("\\v"),
+            '\u{c}' => out.push_str("\\f"),
+            '\u{1b}' => out.push_str("\\e"),
+            '\u{85}' => out.push_str("\\N"),
+            '\u{2028}' => out.push_str("\\L"),
+            '\u{2029}' => out.push_str("\\P"),
+            c if needs_escape(c) => {
+                let code = u32::from(c);
+                // Writing to a String cannot fail.
+                let _ = match code {
+                    0..=0xff => write!(out, "\\x{code:02X}"),
+                    0x100..=0xffff => write!(out, "\\u{code:04X}"),
+                    _ => write!(out, "\\U{code:08X}"),
+                };
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
