@@ -3,30 +3,47 @@
 //! A patch value that lands where the original has nothing (or something of another type) is
 //! taken as the new content, but a patch is not content: `null` members mean "delete" and have
 //! nothing to delete there, and objects carrying `$patch` are instructions with nothing to act
-//! on. Upstream drops both (kubernetes#107705); so do we, while copying.
+//! on. Upstream drops both (kubernetes#107705); so do we, while copying, with two differences
+//! that keep us from losing data silently: an invalid `$patch` value is an error (upstream
+//! ignores it there), and `$patch: replace` yields its content (upstream drops the object,
+//! which loses what the client asked to write).
 
 use serde_json::{Map, Value};
 
 use crate::error::PatchError;
 
-use super::directive::PATCH;
+use super::directive::{self, PATCH, PatchOp};
 use super::path::Path;
 
-/// Copies `value` without null members and without `$patch` objects. Returns `None` when the
-/// value itself is a `$patch` object (the member is then left out).
+/// Copies `value` without null members and without `$patch: delete` objects. Returns `None`
+/// when the value itself is such an object (the member is then left out).
 pub(crate) fn content_of(value: &Value, path: &Path<'_>) -> Result<Option<Value>, PatchError> {
+    copy(value, path, false)
+}
+
+/// Like [`content_of`] for an item of a list.
+pub(crate) fn content_of_item(value: &Value, path: &Path<'_>) -> Result<Option<Value>, PatchError> {
+    copy(value, path, true)
+}
+
+/// `in_list`: list items carrying `$patch` are list directives (`replace` marks the list,
+/// `delete` names an item), never content.
+fn copy(value: &Value, path: &Path<'_>, in_list: bool) -> Result<Option<Value>, PatchError> {
     path.check_depth()?;
     Ok(match value {
         Value::Object(map) => {
-            if map.contains_key(PATCH) {
-                return Ok(None);
+            if let Some(op) = map.get(PATCH) {
+                let op = directive::patch_op(op, &path.field(PATCH))?;
+                if in_list || op == PatchOp::Delete {
+                    return Ok(None);
+                }
             }
             let mut out = Map::new();
             for (k, v) in map {
-                if v.is_null() {
+                if v.is_null() || k == PATCH {
                     continue;
                 }
-                if let Some(v) = content_of(v, &path.field(k))? {
+                if let Some(v) = copy(v, &path.field(k), false)? {
                     out.insert(k.clone(), v);
                 }
             }
@@ -35,7 +52,7 @@ pub(crate) fn content_of(value: &Value, path: &Path<'_>) -> Result<Option<Value>
         Value::Array(items) => {
             let mut out = Vec::with_capacity(items.len());
             for (i, v) in items.iter().enumerate() {
-                if let Some(v) = content_of(v, &path.index(i))? {
+                if let Some(v) = copy(v, &path.index(i), true)? {
                     out.push(v);
                 }
             }

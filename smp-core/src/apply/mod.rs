@@ -35,7 +35,32 @@ pub fn apply<'s>(
     schema: impl Into<Node<'s>>,
 ) -> Result<Value, PatchError> {
     check_roots(original, patch)?;
+    // Cloning recurses without bound, so refuse what the engine would refuse anyway first.
+    if nests_deeper_than(original, MAX_DEPTH) {
+        return Err(PatchError::TooDeep {
+            path: crate::JsonPath::root(),
+            limit: MAX_DEPTH,
+        });
+    }
     apply_owned(original.clone(), patch, schema)
+}
+
+/// Whether `value` has containers nested more than `limit` deep. Iterative, so it is safe on
+/// any input.
+fn nests_deeper_than(value: &Value, limit: usize) -> bool {
+    let mut stack = vec![(value, 0usize)];
+    while let Some((v, depth)) = stack.pop() {
+        let children: Box<dyn Iterator<Item = &Value>> = match v {
+            Value::Object(m) => Box::new(m.values()),
+            Value::Array(a) => Box::new(a.iter()),
+            _ => continue,
+        };
+        if depth >= limit {
+            return true;
+        }
+        stack.extend(children.map(|c| (c, depth + 1)));
+    }
+    false
 }
 
 /// Like [`apply`], consuming `original` instead of copying it. On error the partly patched

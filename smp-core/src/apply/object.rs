@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use crate::error::{PatchError, kind_of};
 use crate::schema::{BaseStrategy, Node};
 
-use super::clean::{content_of, verbatim};
+use super::clean::{content_of, content_of_item, verbatim};
 use super::directive::{
     self, DELETE_FROM_PRIMITIVE_LIST, Key, PATCH, PatchOp, RETAIN_KEYS, SET_ELEMENT_ORDER,
 };
@@ -215,7 +215,7 @@ fn set_element_order<'p>(
         (_, Some(patch_items)) => patch_items
             .iter()
             .enumerate()
-            .map(|(i, v)| content_of(v, &here.index(i)))
+            .map(|(i, v)| content_of_item(v, &here.index(i)))
             .filter_map(Result::transpose)
             .collect::<Result<_, _>>()?,
         (_, None) => Vec::new(),
