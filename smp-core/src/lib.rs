@@ -6,12 +6,20 @@
 
 pub mod apply;
 pub mod error;
+pub mod input;
 pub mod openapi;
 pub mod schema;
 pub mod yaml;
 
 pub use apply::{MAX_DEPTH, apply, apply_owned};
 pub use error::{DocRole, JsonPath, PatchError, Segment};
+pub use input::{parse_document, parse_documents};
+pub use openapi::SchemaError;
 pub use schema::{
     BaseStrategy, FieldDef, FieldMeta, Node, Schema, Str, Strategy, StructDef, TypeDef, TypeRef,
 };
+
+/// The README's code blocks, compiled and run as doctests.
+#[doc = include_str!("../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
