@@ -188,6 +188,15 @@ pub enum PatchError {
         /// Another type found.
         second: &'static str,
     },
+    /// A typed value could not be converted to or from JSON (typed apply only): the patch made
+    /// the member something its Rust type cannot hold, or removed a required member.
+    #[error("at {path}: {detail}")]
+    Deserialize {
+        /// Where.
+        path: JsonPath,
+        /// The serde message.
+        detail: String,
+    },
     /// Nesting deeper than [`crate::MAX_DEPTH`].
     #[error("at {path}: nesting deeper than {limit} levels")]
     TooDeep {
@@ -213,6 +222,7 @@ impl PatchError {
             | PatchError::OrderMismatch { path, .. }
             | PatchError::ListOfLists { path }
             | PatchError::MixedList { path, .. }
+            | PatchError::Deserialize { path, .. }
             | PatchError::TooDeep { path, .. } => Some(path),
         }
     }

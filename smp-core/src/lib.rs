@@ -8,13 +8,31 @@ pub mod apply;
 pub mod error;
 pub mod input;
 pub mod openapi;
+pub mod patch;
 pub mod schema;
+pub mod typed;
 pub mod yaml;
 
 pub use apply::{MAX_DEPTH, apply, apply_owned};
 pub use error::{DocRole, JsonPath, PatchError, Segment};
 pub use input::{parse_document, parse_documents};
 pub use openapi::SchemaError;
+pub use patch::Patch;
+/// `#[derive(StrategicMerge)]`.
+pub use smp_derive::StrategicMerge;
+pub use typed::{PatchField, StrategicMerge};
+
+/// Items used by code that `#[derive(StrategicMerge)]` generates. Not a public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::apply::Path;
+    pub use crate::schema::declares_field;
+    pub use crate::typed::{
+        AsKey, Commit, Edit, KeyRef, Member, OnRemove, check_unknown, commit_field, fallback,
+        fallback_object, is_whole_object_patch, members, plan_scalar, type_def,
+    };
+    pub use serde_json::{Map, Value};
+}
 pub use schema::{
     BaseStrategy, FieldDef, FieldMeta, Node, Schema, Str, Strategy, StructDef, TypeDef, TypeRef,
 };

@@ -102,6 +102,58 @@ impl StructDef {
     }
 }
 
+impl StructDef {
+    /// A struct whose JSON object also holds the fields of `inlined` (serde `flatten`).
+    pub const fn with_inlined(
+        name: &'static str,
+        fields: &'static [FieldDef],
+        inlined: &'static [TypeRef],
+    ) -> StructDef {
+        StructDef {
+            name: Cow::Borrowed(name),
+            fields: Cow::Borrowed(fields),
+            inlined: Cow::Borrowed(inlined),
+            unions: Cow::Borrowed(&[]),
+        }
+    }
+}
+
+/// Whether a `static` struct definition declares the JSON field `name` (its own fields only).
+/// A `const fn`, so the derive can check `merge_key`s at compile time.
+pub const fn declares_field(def: &TypeDef, name: &str) -> bool {
+    let TypeDef::Struct(s) = def else {
+        return false;
+    };
+    let Cow::Borrowed(fields) = &s.fields else {
+        return false;
+    };
+    let mut i = 0;
+    while i < fields.len() {
+        if let Cow::Borrowed(field) = &fields[i].name {
+            if str_eq(field, name) {
+                return true;
+            }
+        }
+        i += 1;
+    }
+    false
+}
+
+const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 /// Patch metadata of one struct field.
 #[derive(Debug, Clone)]
 pub struct FieldDef {

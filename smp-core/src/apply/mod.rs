@@ -6,18 +6,18 @@
 //! touch, so its cost follows the size of the patch, not of the document.
 
 mod clean;
-mod directive;
+pub(crate) mod directive;
 mod list;
-mod object;
+pub(crate) mod object;
 mod order;
-mod path;
+pub(crate) mod path;
 
 use serde_json::{Map, Value};
 
 use crate::error::{DocRole, PatchError, kind_of};
 use crate::schema::Node;
 
-use path::Path;
+pub use path::Path;
 
 /// Deepest nesting the engine follows before failing with [`PatchError::TooDeep`].
 ///

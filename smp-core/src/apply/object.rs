@@ -73,6 +73,31 @@ pub(crate) fn merge(
     Ok(())
 }
 
+/// Merges what `patch` says about member `name` alone (its value and the `$setElementOrder` /
+/// `$deleteFromPrimitiveList` directives that target it) into `object`, exactly as [`merge`]
+/// does for that member. The typed path uses it for members it does not patch natively; the
+/// caller deals with the whole-object directives `$patch` and `$retainKeys` first.
+pub(crate) fn merge_one(
+    object: &mut Map<String, Value>,
+    patch: &Map<String, Value>,
+    name: &str,
+    node: Node<'_>,
+    path: &Path<'_>,
+) -> Result<(), PatchError> {
+    let mut ordered = false;
+    if let Some((key, value)) = patch.get_key_value(&format!("{SET_ELEMENT_ORDER}/{name}")) {
+        ordered = set_element_order(object, patch, key, value, node, path)?.is_some();
+    }
+    if let Some((key, value)) = patch.get_key_value(&format!("{DELETE_FROM_PRIMITIVE_LIST}/{name}"))
+    {
+        delete_from_list(object, name, key, value, path)?;
+    }
+    match patch.get(name) {
+        Some(value) if !ordered => member(object, name, value, node, path),
+        _ => Ok(()),
+    }
+}
+
 /// Merges one member.
 fn member(
     object: &mut Map<String, Value>,

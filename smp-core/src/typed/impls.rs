@@ -1,0 +1,192 @@
+//! [`PatchField`] for the standard types a Kubernetes-like struct is made of.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::apply::Path;
+use crate::error::PatchError;
+use crate::schema::{Node, TypeDef, TypeRef};
+
+use super::{Edit, KeyRef, Member, PatchField, fallback, from_ref};
+
+/// `T::DEF` as a function, for [`TypeRef::Static`].
+pub fn type_def<T: PatchField>() -> &'static TypeDef {
+    T::DEF
+}
+
+/// Scalars: a scalar patch value is simply taken; anything else goes through the engine.
+#[doc(hidden)]
+pub fn plan_scalar<T: PatchField>(
+    current: Option<&T>,
+    member: &Member<'_>,
+    parent: Node<'static>,
+    path: &Path<'_>,
+) -> Result<Edit<T>, PatchError> {
+    match member.value {
+        _ if member.directed => fallback(current, member, parent, path),
+        None => Ok(Edit::Keep),
+        Some(Value::Null) if current.is_some() => Ok(Edit::Remove),
+        Some(Value::Null) => Ok(Edit::Keep),
+        Some(v @ (Value::Bool(_) | Value::Number(_) | Value::String(_))) => {
+            Ok(Edit::Set(from_ref(v, &path.field(member.name))?))
+        }
+        Some(_) => fallback(current, member, parent, path),
+    }
+}
+
+macro_rules! scalar {
+    ($($t:ty => |$v:ident| $key:expr),* $(,)?) => {$(
+        impl PatchField for $t {
+            const DEF: &'static TypeDef = TypeDef::PRIMITIVE;
+
+            fn plan(
+                current: Option<&Self>,
+                member: &Member<'_>,
+                parent: Node<'static>,
+                path: &Path<'_>,
+            ) -> Result<Edit<Self>, PatchError> {
+                plan_scalar(current, member, parent, path)
+            }
+
+            fn key_field(&self, _name: &str) -> Option<KeyRef<'_>> {
+                None
+            }
+        }
+
+        impl AsKey for $t {
+            fn as_key(&self) -> Option<KeyRef<'_>> {
+                let $v = self;
+                $key
+            }
+        }
+    )*};
+}
+
+/// Types usable as list merge keys.
+#[doc(hidden)]
+pub trait AsKey {
+    /// The key, or `None` when the value cannot be compared without serializing it.
+    fn as_key(&self) -> Option<KeyRef<'_>>;
+}
+
+scalar! {
+    bool => |v| Some(KeyRef::Bool(*v)),
+    String => |v| Some(KeyRef::Str(v.as_str())),
+    i8 => |v| Some(KeyRef::Int(i64::from(*v))),
+    i16 => |v| Some(KeyRef::Int(i64::from(*v))),
+    i32 => |v| Some(KeyRef::Int(i64::from(*v))),
+    i64 => |v| Some(KeyRef::Int(*v)),
+    u8 => |v| Some(KeyRef::Int(i64::from(*v))),
+    u16 => |v| Some(KeyRef::Int(i64::from(*v))),
+    u32 => |v| Some(KeyRef::Int(i64::from(*v))),
+    u64 => |v| Some(i64::try_from(*v).map_or(KeyRef::UInt(*v), KeyRef::Int)),
+    isize => |v| i64::try_from(*v).ok().map(KeyRef::Int),
+    usize => |v| Some(i64::try_from(*v).map_or(KeyRef::UInt(*v as u64), KeyRef::Int)),
+    // Floats compare by JSON number kind; keyed by floats is never sensible, so no fast path.
+    f32 => |_v| None,
+    f64 => |_v| None,
+}
+
+impl<T: AsKey> AsKey for Option<T> {
+    fn as_key(&self) -> Option<KeyRef<'_>> {
+        match self {
+            Some(v) => v.as_key(),
+            None => Some(KeyRef::Null),
+        }
+    }
+}
+
+impl PatchField for Value {
+    const DEF: &'static TypeDef = TypeDef::OPAQUE;
+}
+
+impl<T: PatchField> PatchField for Option<T> {
+    const DEF: &'static TypeDef = T::DEF;
+
+    fn plan(
+        current: Option<&Self>,
+        member: &Member<'_>,
+        parent: Node<'static>,
+        path: &Path<'_>,
+    ) -> Result<Edit<Self>, PatchError> {
+        match current {
+            // Present as JSON `null`: the engine knows what a patch does to a null.
+            Some(None) => fallback(current, member, parent, path),
+            Some(Some(inner)) => Ok(wrap_some(T::plan(Some(inner), member, parent, path)?)),
+            None => Ok(wrap_some(T::plan(None, member, parent, path)?)),
+        }
+    }
+
+    fn key_field(&self, name: &str) -> Option<KeyRef<'_>> {
+        self.as_ref().and_then(|v| v.key_field(name))
+    }
+}
+
+fn wrap_some<T: 'static>(edit: Edit<T>) -> Edit<Option<T>> {
+    match edit {
+        Edit::Keep => Edit::Keep,
+        Edit::Set(v) => Edit::Set(Some(v)),
+        Edit::Remove => Edit::Remove,
+        Edit::Update(f) => Edit::Update(Box::new(move |o: &mut Option<T>| {
+            if let Some(v) = o {
+                f(v);
+            }
+        })),
+    }
+}
+
+impl<T: PatchField> PatchField for Box<T> {
+    const DEF: &'static TypeDef = T::DEF;
+
+    fn plan(
+        current: Option<&Self>,
+        member: &Member<'_>,
+        parent: Node<'static>,
+        path: &Path<'_>,
+    ) -> Result<Edit<Self>, PatchError> {
+        let edit = T::plan(current.map(|b| &**b), member, parent, path)?;
+        Ok(edit.map(Box::new, |b: &mut Box<T>| &mut **b))
+    }
+
+    fn key_field(&self, name: &str) -> Option<KeyRef<'_>> {
+        (**self).key_field(name)
+    }
+
+    fn plan_item(
+        &self,
+        patch: &serde_json::Map<String, Value>,
+        path: &Path<'_>,
+    ) -> Option<Result<Edit<Self>, PatchError>> {
+        (**self)
+            .plan_item(patch, path)
+            .map(|r| r.map(|e| e.map(Box::new, |b: &mut Box<T>| &mut **b)))
+    }
+}
+
+impl<T: PatchField> PatchField for Vec<T> {
+    const DEF: &'static TypeDef = &TypeDef::List(TypeRef::Static(type_def::<T>));
+
+    fn plan(
+        current: Option<&Self>,
+        member: &Member<'_>,
+        parent: Node<'static>,
+        path: &Path<'_>,
+    ) -> Result<Edit<Self>, PatchError> {
+        super::list::plan(current, member, parent, path)
+    }
+}
+
+impl<T: PatchField> PatchField for BTreeMap<String, T> {
+    const DEF: &'static TypeDef = &TypeDef::Map(TypeRef::Static(type_def::<T>));
+}
+
+impl<T: PatchField, S> PatchField for HashMap<String, T, S>
+where
+    S: std::hash::BuildHasher + Default + 'static,
+    HashMap<String, T, S>: Serialize + DeserializeOwned,
+{
+    const DEF: &'static TypeDef = &TypeDef::Map(TypeRef::Static(type_def::<T>));
+}

@@ -1,0 +1,131 @@
+//! Typed lists.
+//!
+//! The native path covers what patches overwhelmingly do to a list merged by key: update some
+//! items in place, naming each once, in live order. Then no item moves (see
+//! [`crate::apply`]'s ordering rules: patch items keep their live slots when the patch lists
+//! them in live order and no two live items share a key), and only the named items are
+//! touched. Everything else — additions, deletions, `$setElementOrder`, replace lists,
+//! malformed input — goes through the engine for this one list, which is exact by
+//! construction.
+
+use std::collections::HashSet;
+
+use serde_json::{Map, Value};
+
+use crate::apply::Path;
+use crate::error::PatchError;
+use crate::schema::{Node, TypeDef};
+
+use super::{Edit, KeyRef, Member, PatchField, fallback};
+
+pub(super) fn plan<T: PatchField>(
+    current: Option<&Vec<T>>,
+    member: &Member<'_>,
+    parent: Node<'static>,
+    path: &Path<'_>,
+) -> Result<Edit<Vec<T>>, PatchError> {
+    match native(current, member, parent, path)? {
+        Some(edit) => Ok(edit),
+        None => fallback(current, member, parent, path),
+    }
+}
+
+/// `Ok(None)`: not a case the native path handles.
+fn native<T: PatchField>(
+    current: Option<&Vec<T>>,
+    member: &Member<'_>,
+    parent: Node<'static>,
+    path: &Path<'_>,
+) -> Result<Option<Edit<Vec<T>>>, PatchError> {
+    let (Some(live), Some(Value::Array(patch)), false) = (current, member.value, member.directed)
+    else {
+        return Ok(None);
+    };
+    let meta = parent.field(member.name);
+    let (true, Some(merge_key), TypeDef::Struct(_)) =
+        (meta.strategy.merges_lists(), meta.merge_key, T::DEF)
+    else {
+        return Ok(None);
+    };
+    if patch.is_empty() {
+        return Ok(None);
+    }
+
+    // Live keys, all present and distinct (duplicates make upstream reorder the list).
+    let Some(live_keys) = live
+        .iter()
+        .map(|item| item.key_field(merge_key))
+        .collect::<Option<Vec<_>>>()
+    else {
+        return Ok(None);
+    };
+    if has_duplicates(&live_keys) {
+        return Ok(None);
+    }
+
+    let here = path.field(member.name);
+    let mut edits: Vec<(usize, Edit<T>)> = Vec::with_capacity(patch.len());
+    let mut last = None;
+    for (i, item) in patch.iter().enumerate() {
+        let Some(map) = plain_item(item) else {
+            return Ok(None);
+        };
+        let Some(key) = map.get(merge_key) else {
+            return Ok(None);
+        };
+        let Some(pos) = live_keys.iter().position(|k| k.matches(key)) else {
+            return Ok(None); // an addition
+        };
+        // In live order, each live item named once: nothing moves.
+        if last.is_some_and(|l| pos <= l) {
+            return Ok(None);
+        }
+        last = Some(pos);
+        let Some(edit) = live[pos].plan_item(map, &here.item(Some(merge_key), item, i)) else {
+            return Ok(None);
+        };
+        edits.push((pos, edit?));
+    }
+    Ok(Some(Edit::Update(Box::new(move |list: &mut Vec<T>| {
+        for (pos, edit) in edits {
+            if let Some(item) = list.get_mut(pos) {
+                // Items are objects: merging into one never removes it.
+                let _ = edit.commit_to(item);
+            }
+        }
+    }))))
+}
+
+/// A patch item with no `$patch` directive.
+fn plain_item(item: &Value) -> Option<&Map<String, Value>> {
+    match item {
+        Value::Object(map) if !map.contains_key(crate::apply::directive::PATCH) => Some(map),
+        _ => None,
+    }
+}
+
+fn has_duplicates(keys: &[KeyRef<'_>]) -> bool {
+    if keys.len() <= 16 {
+        return keys.iter().enumerate().any(|(i, k)| keys[..i].contains(k));
+    }
+    let mut seen = HashSet::with_capacity(keys.len());
+    !keys.iter().all(|k| seen.insert(HashKey(*k)))
+}
+
+/// Hashing for [`KeyRef`] (which holds no floats, so equality is total).
+#[derive(PartialEq)]
+struct HashKey<'a>(KeyRef<'a>);
+
+impl Eq for HashKey<'_> {}
+
+impl std::hash::Hash for HashKey<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        match self.0 {
+            KeyRef::Str(s) => (0u8, s).hash(state),
+            KeyRef::Int(i) => (1u8, i).hash(state),
+            KeyRef::UInt(u) => (2u8, u).hash(state),
+            KeyRef::Bool(b) => (3u8, b).hash(state),
+            KeyRef::Null => 4u8.hash(state),
+        }
+    }
+}
