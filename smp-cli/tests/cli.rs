@@ -1,0 +1,399 @@
+//! End-to-end tests of the `smp` binary: output formats, stdin, and the error contract (one
+//! `error: ` line on stderr and status 1; usage errors status 2).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::{Value, json};
+
+const SCHEMA: &str = "examples/pod-schema.json#io.k8s.api.core.v1.Pod";
+
+/// The workspace root, so `examples/...` paths work as they do in the README.
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("smp-cli sits in the workspace")
+        .to_path_buf()
+}
+
+/// Runs `smp` in the workspace root with `stdin` (if any) on standard input.
+fn smp(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_smp"))
+        .args(args)
+        .current_dir(root())
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn smp");
+    // Write from another thread: large inputs must not block on a full pipe while smp writes.
+    let writer = stdin.map(|text| {
+        let mut pipe = child.stdin.take().expect("piped stdin");
+        let text = text.to_owned();
+        std::thread::spawn(move || {
+            // smp may exit before reading everything (usage errors): ignore broken pipes.
+            let _ = pipe.write_all(text.as_bytes());
+        })
+    });
+    let out = child.wait_with_output().expect("wait for smp");
+    if let Some(w) = writer {
+        w.join().expect("stdin writer");
+    }
+    out
+}
+
+/// A file under the test's scratch directory holding `text`.
+fn temp_file(name: &str, text: &str) -> String {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("smp-cli-tests");
+    std::fs::create_dir_all(&dir).expect("create scratch dir");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write scratch file");
+    path.to_str().expect("UTF-8 scratch path").to_owned()
+}
+
+fn stdout_json(out: &Output) -> Value {
+    assert_success(out);
+    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
+}
+
+fn assert_success(out: &Output) {
+    assert!(
+        out.status.success(),
+        "smp failed: {:?}\nstderr: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Status 1, nothing on stdout, one `error: ` line on stderr mentioning each of `needles`.
+#[track_caller]
+fn assert_error(out: &Output, needles: &[&str]) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "stderr: {stderr}");
+    assert!(out.stdout.is_empty(), "stdout: {:?}", out.stdout);
+    assert!(
+        stderr.starts_with("error: ") && stderr.ends_with('\n') && stderr.lines().count() == 1,
+        "not one error line: {stderr:?}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    for needle in needles {
+        assert!(
+            stderr.contains(needle),
+            "{needle:?} missing from {stderr:?}"
+        );
+    }
+}
+
+#[track_caller]
+fn assert_usage_error(out: &Output) {
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.stdout.is_empty());
+}
+
+fn readme_example() -> Output {
+    smp(
+        &[
+            "apply",
+            "--schema",
+            SCHEMA,
+            "examples/pod.yaml",
+            "examples/patch.yaml",
+        ],
+        None,
+    )
+}
+
+#[test]
+fn readme_example_patches_the_pod() {
+    let out = readme_example();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let pod = stdout_json(&out);
+    assert!(
+        text.starts_with("{\n  \"") && text.ends_with("}\n"),
+        "{text}"
+    );
+
+    let containers = &pod["spec"]["containers"];
+    assert_eq!(containers.as_array().map(Vec::len), Some(1), "{containers}");
+    let app = &containers[0];
+    assert_eq!(app["name"], "app");
+    assert_eq!(app["image"], "registry.example.com/web:1.5.0");
+    // Order follows upstream's rule for merged lists; `readme_shows_the_real_output` pins it.
+    let env = app["env"].as_array().expect("env list");
+    assert_eq!(env.len(), 2, "{env:?}");
+    assert!(env.contains(&json!({"name": "LOG_LEVEL", "value": "info"})));
+    assert!(env.contains(&json!({"name": "FEATURE_FLAGS", "value": "fast-path"})));
+    assert_eq!(
+        app["ports"],
+        json!([{"name": "http", "containerPort": 8080}])
+    );
+    let finalizers = pod["metadata"]["finalizers"].as_array().expect("list");
+    assert!(finalizers.contains(&json!("example.com/protect")));
+    assert!(finalizers.contains(&json!("example.com/audit")));
+    assert_eq!(finalizers.len(), 2);
+    assert_eq!(pod["spec"]["volumes"].as_array().map(Vec::len), Some(2));
+}
+
+/// The README shows the example's output verbatim after a marker comment; keep them in step.
+#[test]
+fn readme_shows_the_real_output() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let marker = "<!-- output of the first set-up command -->\n```json\n";
+    let start = readme.find(marker).expect("marker in README") + marker.len();
+    let len = readme[start..].find("```\n").expect("closing fence");
+    let out = readme_example();
+    assert_success(&out);
+    assert_eq!(
+        readme[start..start + len],
+        *String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+#[test]
+fn yaml_out_has_the_same_content() {
+    let json_out = stdout_json(&readme_example());
+    let yaml = smp(
+        &[
+            "apply",
+            "--schema",
+            SCHEMA,
+            "examples/pod.yaml",
+            "examples/patch.yaml",
+            "-o",
+            "yaml",
+        ],
+        None,
+    );
+    assert_success(&yaml);
+    let text = String::from_utf8(yaml.stdout).expect("UTF-8");
+    assert!(!text.trim_start().starts_with('{'), "not YAML: {text}");
+    assert!(text.ends_with('\n'));
+    let parsed =
+        smp_core::input::parse_document(&text, smp_core::DocRole::Original).expect("output parses");
+    assert_eq!(parsed, json_out);
+}
+
+#[test]
+fn json_and_yaml_inputs_mix() {
+    let original = temp_file("mix-original.json", r#"{"a": {"b": 1, "c": [1, 2]}}"#);
+    let patch = temp_file("mix-patch.yaml", "a:\n  b: 2\n  c: [3]\n  d: x\n");
+    let out = smp(&["apply", &original, &patch], None);
+    assert_eq!(
+        stdout_json(&out),
+        json!({"a": {"b": 2, "c": [3], "d": "x"}})
+    );
+}
+
+#[test]
+fn stdin_as_patch_or_original() {
+    let from_stdin = smp(
+        &["apply", "examples/pod.yaml", "-"],
+        Some(r#"{"metadata": {"labels": {"tier": "web"}}}"#),
+    );
+    let pod = stdout_json(&from_stdin);
+    assert_eq!(
+        pod["metadata"]["labels"],
+        json!({"app": "web", "tier": "web"})
+    );
+
+    let patch = temp_file("stdin-patch.json", r#"{"kind": "Other"}"#);
+    let original_from_stdin = smp(&["apply", "-", &patch], Some("kind: Pod\nx: 1\n"));
+    assert_eq!(
+        stdout_json(&original_from_stdin),
+        json!({"kind": "Other", "x": 1})
+    );
+}
+
+#[test]
+fn empty_and_null_documents_are_empty_objects() {
+    let empty = temp_file("empty.yaml", "");
+    let null = temp_file("null.json", "null");
+    let patch = temp_file("small-patch.json", r#"{"a": 1, "b": null}"#);
+    assert_eq!(
+        stdout_json(&smp(&["apply", &empty, &patch], None)),
+        json!({"a": 1})
+    );
+    assert_eq!(
+        stdout_json(&smp(&["apply", &null, &patch], None)),
+        json!({"a": 1})
+    );
+    assert_eq!(
+        stdout_json(&smp(&["apply", &patch, &empty], None)),
+        json!({"a": 1, "b": null})
+    );
+    let out = smp(&["apply", &patch, "-"], Some("null\n"));
+    assert_eq!(stdout_json(&out), json!({"a": 1, "b": null}));
+}
+
+#[test]
+fn non_object_documents_are_errors() {
+    let list = temp_file("list.json", "[1, 2]");
+    let scalar = temp_file("scalar.yaml", "just a string\n");
+    let object = temp_file("object.json", "{}");
+    assert_error(
+        &smp(&["apply", &list, &object], None),
+        &["original", "list.json", "found list"],
+    );
+    assert_error(
+        &smp(&["apply", &object, &scalar], None),
+        &["patch", "scalar.yaml", "found string"],
+    );
+}
+
+#[test]
+fn bad_json_original() {
+    let bad = temp_file("bad-original.json", r#"{"metadata": {"name": "x",}"#);
+    assert_error(
+        &smp(&["apply", &bad, "examples/patch.yaml"], None),
+        &["original", "bad-original.json"],
+    );
+}
+
+#[test]
+fn bad_patch() {
+    let out = smp(
+        &["apply", "examples/pod.yaml", "-"],
+        Some("{\"spec\": [}\n"),
+    );
+    assert_error(&out, &["patch", "<stdin>"]);
+}
+
+#[test]
+fn unknown_patch_directive_value() {
+    let out = smp(
+        &["apply", "--schema", SCHEMA, "examples/pod.yaml", "-"],
+        Some(r#"{"spec": {"$patch": "bogus"}}"#),
+    );
+    assert_error(&out, &["bogus", "spec"]);
+}
+
+#[test]
+fn retain_keys_list_missing_a_patch_key() {
+    let patch = r#"{"spec": {"volumes": [
+        {"name": "logs", "$retainKeys": ["name"], "emptyDir": {}}
+    ]}}"#;
+    let out = smp(
+        &["apply", "--schema", SCHEMA, "examples/pod.yaml", "-"],
+        Some(patch),
+    );
+    assert_error(&out, &["retainKeys", "spec.volumes"]);
+}
+
+fn deep_json(depth: usize) -> String {
+    format!("{}{{}}{}", r#"{"a":"#.repeat(depth), "}".repeat(depth))
+}
+
+#[test]
+fn deep_nesting_is_an_error_not_a_crash() {
+    let deep = deep_json(10_000);
+    let deep_file = temp_file("deep.json", &deep);
+    let object = temp_file("deep-other.json", "{}");
+    assert_error(&smp(&["apply", &deep_file, &object], None), &["original"]);
+    assert_error(&smp(&["apply", &object, "-"], Some(&deep)), &["patch"]);
+    let deep_yaml = format!("a: {}{}\n", "[".repeat(10_000), "]".repeat(10_000));
+    assert_error(&smp(&["apply", &object, "-"], Some(&deep_yaml)), &["patch"]);
+}
+
+#[test]
+fn missing_file() {
+    assert_error(
+        &smp(
+            &["apply", "examples/no-such-pod.yaml", "examples/patch.yaml"],
+            None,
+        ),
+        &["examples/no-such-pod.yaml", "original"],
+    );
+    assert_error(
+        &smp(
+            &[
+                "apply",
+                "--schema",
+                "no-such-schema.json#Pod",
+                "examples/pod.yaml",
+                "examples/patch.yaml",
+            ],
+            None,
+        ),
+        &["no-such-schema.json", "schema"],
+    );
+}
+
+#[test]
+fn unknown_definition() {
+    let out = smp(
+        &[
+            "apply",
+            "--schema",
+            "examples/pod-schema.json#io.k8s.api.core.v1.NoSuchKind",
+            "examples/pod.yaml",
+            "examples/patch.yaml",
+        ],
+        None,
+    );
+    assert_error(&out, &["io.k8s.api.core.v1.NoSuchKind"]);
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_usage_error(&smp(&[], None));
+    assert_usage_error(&smp(&["apply"], None));
+    assert_usage_error(&smp(&["apply", "examples/pod.yaml"], None));
+    assert_usage_error(&smp(&["frobnicate"], None));
+    assert_usage_error(&smp(
+        &[
+            "apply",
+            "--schema",
+            "examples/pod-schema.json",
+            "examples/pod.yaml",
+            "examples/patch.yaml",
+        ],
+        None,
+    ));
+    assert_usage_error(&smp(
+        &[
+            "apply",
+            "examples/pod.yaml",
+            "examples/patch.yaml",
+            "-o",
+            "xml",
+        ],
+        None,
+    ));
+    assert_usage_error(&smp(&["apply", "-", "-"], Some("{}")));
+}
+
+#[test]
+fn version_and_help() {
+    let version = smp(&["--version"], None);
+    assert_success(&version);
+    assert_eq!(
+        String::from_utf8_lossy(&version.stdout),
+        format!("smp {}\n", env!("CARGO_PKG_VERSION"))
+    );
+
+    let help = smp(&["help", "apply"], None);
+    assert_success(&help);
+    let text = String::from_utf8_lossy(&help.stdout);
+    for needle in [
+        "--schema",
+        "FILE#DEFINITION",
+        "Example",
+        "examples/pod.yaml",
+        "untyped",
+    ] {
+        assert!(
+            text.contains(needle),
+            "{needle:?} missing from help:\n{text}"
+        );
+    }
+}
