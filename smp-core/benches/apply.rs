@@ -1,0 +1,133 @@
+//! Applying an image patch to a Pod with 3 and with 50 containers.
+//!
+//! Each pod gets two groups, so that ratios read off directly:
+//! - `apply/podN/in-memory`: `smp` (`apply_owned` on an already-parsed original, the clone done
+//!   outside the timing), `smp-cloning` (`apply`, which clones), and `rfc7386` (RFC 7386 JSON
+//!   merge patch of the same patch with `json_patch::merge`, the floor for any merge);
+//! - `apply/podN/bytes`: parse original and patch from bytes, patch, serialise back to bytes;
+//!   `smp` and `rfc7386`.
+//!
+//! The schema is loaded once, outside the timing, as a long-running process would.
+//! `python3 smp-core/benches/report.py` summarises a run.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use serde_json::Value;
+use smp_core::{Schema, apply, apply_owned};
+
+const SCHEMA: &str = include_str!("../../examples/pod-schema.json");
+const POD: &str = "io.k8s.api.core.v1.Pod";
+
+struct Case {
+    name: &'static str,
+    original: &'static [u8],
+    patch: &'static [u8],
+}
+
+const CASES: [Case; 2] = [
+    Case {
+        name: "pod3",
+        original: include_bytes!("fixtures/pod3.json"),
+        patch: include_bytes!("fixtures/pod3-image-patch.json"),
+    },
+    Case {
+        name: "pod50",
+        original: include_bytes!("fixtures/pod50.json"),
+        patch: include_bytes!("fixtures/pod50-image-patch.json"),
+    },
+];
+
+fn parse(bytes: &[u8]) -> Value {
+    serde_json::from_slice(bytes).expect("fixture is JSON")
+}
+
+/// Fails loudly if the engine does not do what the benchmark claims to measure: one container's
+/// image changes, every other container and field stays.
+fn check(case: &Case, schema: &Schema) {
+    let original = parse(case.original);
+    let patch = parse(case.patch);
+    let out = apply(&original, &patch, schema).expect("fixture patch applies");
+    let target = &patch["spec"]["containers"][0];
+    let mut expected = original.clone();
+    if let Some(containers) = expected["spec"]["containers"].as_array_mut() {
+        for c in containers
+            .iter_mut()
+            .filter(|c| c["name"] == target["name"])
+        {
+            c["image"] = target["image"].clone();
+        }
+    }
+    assert!(
+        out == expected,
+        "{}: unexpected result of the image patch",
+        case.name
+    );
+}
+
+fn bench_case(c: &mut Criterion, case: &Case, schema: &Schema) {
+    let original = parse(case.original);
+    let patch = parse(case.patch);
+
+    let mut group = c.benchmark_group(format!("apply/{}/in-memory", case.name));
+    group.bench_function("smp", |b| {
+        b.iter_batched(
+            || original.clone(),
+            |doc| apply_owned(doc, black_box(&patch), schema),
+            BatchSize::SmallInput,
+        )
+    });
+    group.bench_function("smp-cloning", |b| {
+        b.iter(|| apply(black_box(&original), black_box(&patch), schema))
+    });
+    group.bench_function("rfc7386", |b| {
+        b.iter_batched(
+            || original.clone(),
+            |mut doc| {
+                json_patch::merge(&mut doc, black_box(&patch));
+                doc
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group(format!("apply/{}/bytes", case.name));
+    group.bench_function("smp", |b| {
+        b.iter(|| -> Result<Vec<u8>, Box<dyn std::error::Error>> {
+            let doc: Value = serde_json::from_slice(black_box(case.original))?;
+            let patch: Value = serde_json::from_slice(black_box(case.patch))?;
+            let out = apply_owned(doc, &patch, schema)?;
+            Ok(serde_json::to_vec(&out)?)
+        })
+    });
+    group.bench_function("rfc7386", |b| {
+        b.iter(|| -> Result<Vec<u8>, serde_json::Error> {
+            let mut doc: Value = serde_json::from_slice(black_box(case.original))?;
+            let patch: Value = serde_json::from_slice(black_box(case.patch))?;
+            json_patch::merge(&mut doc, &patch);
+            serde_json::to_vec(&doc)
+        })
+    });
+    group.finish();
+}
+
+fn benches(c: &mut Criterion) {
+    let doc: Value = serde_json::from_str(SCHEMA).expect("examples/pod-schema.json is JSON");
+    let schema = Schema::from_openapi(&doc, POD).expect("example schema loads");
+    for case in &CASES {
+        check(case, &schema);
+        bench_case(c, case, &schema);
+    }
+}
+
+criterion_group! {
+    name = apply_benches;
+    config = Criterion::default()
+        .sample_size(50)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
+    targets = benches
+}
+criterion_main!(apply_benches);

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Summarise the `apply` benchmarks: medians, smp vs the RFC 7386 floor, smp vs Go.
+
+Run after `cargo bench -p smp-core`:
+
+    python3 smp-core/benches/report.py [CRITERION_DIR] [--strict]
+
+CRITERION_DIR defaults to $CARGO_TARGET_DIR/criterion, else target/criterion at the repository
+root. With --strict the exit status is 1 when a target is missed. Standard library only.
+"""
+import json
+import os
+import sys
+from pathlib import Path
+
+# Go reference figures (k8s.io/apimachinery strategicpatch on the same fixtures), in ns.
+GO_NS = {
+    ("pod50", "in-memory"): 250_000,
+    ("pod50", "bytes"): 1_700_000,
+    ("pod3", "bytes"): 118_000,
+}
+# How much faster than Go smp must be, per mode.
+GO_TARGET = {"in-memory": 20.0, "bytes": 5.0}
+# smp may take at most this multiple of the RFC 7386 merge patch time.
+FLOOR_TARGET = 1.5
+
+
+def criterion_dir(args):
+    if args:
+        return Path(args[0])
+    target = os.environ.get("CARGO_TARGET_DIR")
+    if target:
+        return Path(target) / "criterion"
+    return Path(__file__).resolve().parents[2] / "target" / "criterion"
+
+
+def load(root):
+    """{full_id: median ns} for every benchmark with a `new` estimate under root."""
+    medians = {}
+    for estimates in root.glob("**/new/estimates.json"):
+        meta_file = estimates.with_name("benchmark.json")
+        try:
+            meta = json.loads(meta_file.read_text())
+            est = json.loads(estimates.read_text())
+            medians[meta["full_id"]] = float(est["median"]["point_estimate"])
+        except (OSError, KeyError, ValueError) as e:
+            print(f"skipping {estimates}: {e}", file=sys.stderr)
+    return medians
+
+
+def fmt_time(ns):
+    for unit, scale in (("s", 1e9), ("ms", 1e6), ("µs", 1e3)):
+        if ns >= scale:
+            return f"{ns / scale:.3g} {unit}"
+    return f"{ns:.3g} ns"
+
+
+def main(argv):
+    strict = "--strict" in argv
+    args = [a for a in argv if a != "--strict"]
+    root = criterion_dir(args)
+    medians = load(root)
+    if not medians:
+        print(f"no criterion results under {root}; run `cargo bench -p smp-core` first")
+        return 1
+
+    rows = [("benchmark", "median", f"vs rfc7386 (≤{FLOOR_TARGET}x)", "vs Go (faster by)")]
+    missed = []
+    for full_id in sorted(medians):
+        parts = full_id.split("/")
+        if len(parts) != 4 or parts[0] != "apply":
+            rows.append((full_id, fmt_time(medians[full_id]), "", ""))
+            continue
+        _, pod, mode, impl = parts
+        ns = medians[full_id]
+        floor = medians.get(f"apply/{pod}/{mode}/rfc7386")
+        vs_floor = vs_go = ""
+        if impl != "rfc7386" and floor:
+            ratio = ns / floor
+            vs_floor = f"{ratio:.2f}x"
+            # Only `smp` is held to the target: `smp-cloning` also pays for a copy the floor
+            # does not make.
+            if impl == "smp":
+                ok = ratio <= FLOOR_TARGET
+                vs_floor += " ok" if ok else " MISSED"
+                if not ok:
+                    missed.append(f"{full_id}: {ratio:.2f}x the RFC 7386 floor")
+        go = GO_NS.get((pod, mode))
+        if impl == "smp" and go:
+            speedup = go / ns
+            want = GO_TARGET[mode]
+            ok = speedup >= want
+            vs_go = f"{speedup:.1f}x (Go {fmt_time(go)}, want ≥{want:g}x) {'ok' if ok else 'MISSED'}"
+            if not ok:
+                missed.append(f"{full_id}: only {speedup:.1f}x faster than Go")
+        rows.append((full_id, fmt_time(ns), vs_floor, vs_go))
+
+    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+    for r in rows:
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+    if missed:
+        print("\ntargets missed:")
+        for m in missed:
+            print(f"  {m}")
+    return 1 if strict and missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
