@@ -68,7 +68,10 @@ pub trait StrategicMerge: PatchField {
             if Self::DENY_UNKNOWN && member.value.is_some_and(|v| !v.is_null()) {
                 return Err(PatchError::Deserialize {
                     path: path.field(member.name).to_json_path(),
-                    detail: format!("unknown field `{}` (the type denies unknown fields)", member.name),
+                    detail: format!(
+                        "unknown field `{}` (the type denies unknown fields)",
+                        member.name
+                    ),
                 });
             }
         }
