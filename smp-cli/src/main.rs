@@ -9,6 +9,11 @@ mod io;
 
 use std::process::ExitCode;
 
+/// Parsing a document into `serde_json::Value` is allocation-bound; mimalloc roughly halves
+/// the allocator's share compared with glibc malloc. The library leaves the choice to its users.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use clap::{CommandFactory, Parser, Subcommand};
 
 use crate::error::CliError;

@@ -17,6 +17,10 @@ use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use serde_json::Value;
 use smp_core::{Schema, apply, apply_owned};
 
+/// The same allocator as the `smp` binary, for smp and the RFC 7386 floor alike.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const SCHEMA: &str = include_str!("../../examples/pod-schema.json");
 const POD: &str = "io.k8s.api.core.v1.Pod";
 

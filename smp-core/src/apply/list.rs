@@ -144,19 +144,26 @@ fn merge_objects(
         .iter()
         .map(|&(i, _)| key_of(&patch[i], merge_key, &path.item(None, &patch[i], i)))
         .collect::<Result<_, _>>()?;
-    let matches: Vec<Option<usize>> = {
-        let live = KeyIndex::new(target.iter().filter_map(|v| v.get(merge_key)).collect());
-        // The index skips live items without the key; map its positions back.
-        let positions: Vec<usize> = target
+    let (matches, settled) = {
+        let live_keys: Vec<&Value> = target
             .iter()
             .enumerate()
-            .filter(|(_, v)| v.get(merge_key).is_some())
-            .map(|(i, _)| i)
-            .collect();
-        wanted_keys
-            .iter()
-            .map(|k| live.position(k).map(|p| positions[p]))
-            .collect()
+            .map(|(i, item)| key_of(item, merge_key, &path.index(i)))
+            .collect::<Result<_, _>>()?;
+        let live = KeyIndex::new(live_keys);
+        let matches: Vec<Option<usize>> = wanted_keys.iter().map(|k| live.position(k)).collect();
+        // Nothing moves when every patch item updates a distinct live item, named in live
+        // order, and no live key repeats: the ordering step would give the live order back.
+        let mut last = None;
+        let in_live_order = matches.iter().all(|m| match (*m, last) {
+            (Some(p), Some(l)) if p <= l => false,
+            (Some(p), _) => {
+                last = Some(p);
+                true
+            }
+            (None, _) => false,
+        });
+        (matches, in_live_order && !live.has_duplicates())
     };
     for ((&(i, item), key), found) in regular.iter().zip(&wanted_keys).zip(matches) {
         let here = path.item(Some(merge_key), &patch[i], i);
@@ -178,6 +185,9 @@ fn merge_objects(
                 }
             }
         }
+    }
+    if settled {
+        return Ok(());
     }
 
     let perm = {

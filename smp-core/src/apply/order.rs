@@ -22,7 +22,8 @@ use serde_json::Value;
 /// First positions of keys in a list.
 pub(crate) struct KeyIndex<'a> {
     keys: Vec<&'a Value>,
-    map: Option<HashMap<HashedKey<'a>, usize, BuildHasherDefault<Fnv>>>,
+    map: Option<HashMap<HashedKey<'a>, usize, BuildHasherDefault<WordHasher>>>,
+    duplicates: bool,
 }
 
 /// Lists shorter than this are searched linearly; building a hash map costs more.
@@ -30,14 +31,29 @@ const LINEAR_LIMIT: usize = 12;
 
 impl<'a> KeyIndex<'a> {
     pub(crate) fn new(keys: Vec<&'a Value>) -> KeyIndex<'a> {
-        let map = (keys.len() > LINEAR_LIMIT).then(|| {
+        let mut duplicates = false;
+        let map = if keys.len() > LINEAR_LIMIT {
             let mut map = HashMap::with_capacity_and_hasher(keys.len(), Default::default());
             for (i, k) in keys.iter().enumerate() {
-                map.entry(HashedKey(k)).or_insert(i);
+                let fresh = map.try_insert_or_keep(HashedKey(k), i);
+                duplicates |= !fresh;
             }
-            map
-        });
-        KeyIndex { keys, map }
+            Some(map)
+        } else {
+            duplicates = keys.iter().enumerate().any(|(i, k)| keys[..i].contains(k));
+            None
+        };
+        KeyIndex {
+            keys,
+            map,
+            duplicates,
+        }
+    }
+
+    /// Whether some key occurs more than once (upstream then reorders the list by first
+    /// occurrences, so no shortcut applies).
+    pub(crate) fn has_duplicates(&self) -> bool {
+        self.duplicates
     }
 
     pub(crate) fn position(&self, key: &Value) -> Option<usize> {
@@ -154,23 +170,61 @@ impl Hash for HashedKey<'_> {
     }
 }
 
-/// FNV-1a: keys are short strings, where SipHash's setup cost dominates.
-struct Fnv(u64);
+/// A multiply-rotate hash over 8-byte words: keys are short strings, where SipHash's setup
+/// cost dominates, and not attacker-sensitive (a collision only costs a comparison).
+#[derive(Default)]
+struct WordHasher(u64);
 
-impl Default for Fnv {
-    fn default() -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
+impl WordHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
     }
 }
 
-impl Hasher for Fnv {
+impl Hasher for WordHasher {
     fn finish(&self) -> u64 {
         self.0
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+        let rest = chunks.remainder();
+        let mut word = [0u8; 8];
+        word[..rest.len()].copy_from_slice(rest);
+        self.add(u64::from_le_bytes(word) ^ ((rest.len() as u64) << 56));
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.add(u64::from(i));
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.add(i as u64);
+    }
+}
+
+/// `HashMap::entry(..).or_insert(..)` reporting whether the key was new.
+trait InsertOrKeep<K, V> {
+    fn try_insert_or_keep(&mut self, key: K, value: V) -> bool;
+}
+
+impl<K: Hash + Eq, V, S: std::hash::BuildHasher> InsertOrKeep<K, V> for HashMap<K, V, S> {
+    fn try_insert_or_keep(&mut self, key: K, value: V) -> bool {
+        match self.entry(key) {
+            std::collections::hash_map::Entry::Occupied(_) => false,
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(value);
+                true
+            }
         }
     }
 }
