@@ -1,13 +1,42 @@
-//! `#[derive(StrategicMerge)]`.
+//! `#[derive(StrategicMerge)]`: typed Kubernetes strategic merge patch.
 //!
-//! For now the derive only reserves the name and the `#[patch]` / `#[union]` helper
-//! attributes so that downstream code can already be annotated; the typed code it will
-//! generate is specified in the derive issue.
+//! Use it through `smp_core`, which re-exports it; the generated code names `::smp_core`. See
+//! [`derive_strategic_merge`] for the attributes.
+
+mod ast;
+mod attr;
+mod case;
+mod check;
+mod ctxt;
+mod expand;
+mod serde;
+mod ty;
 
 use proc_macro::TokenStream;
 
-/// Reserved: generates nothing yet (see the crate documentation).
+/// Derives `smp_core::PatchField` and `smp_core::StrategicMerge` for a struct with named fields,
+/// or `PatchField` and a list-key form for an enum of unit variants (a string on the wire).
+///
+/// Field attributes, `#[patch(...)]`:
+/// - `strategy = "merge" | "replace" | "retainKeys" | "merge|retainKeys"` (`,` also separates,
+///   in any order): the Kubernetes `patchStrategy`;
+/// - `merge_key = "name"`: the `patchMergeKey` of a merged list of structs (checked at compile
+///   time against the element type's fields);
+/// - `atomic`: the same as `strategy = "replace"`.
+///
+/// `recommended = "..."` and `#[union(...)]` are reserved and rejected for now.
+///
+/// serde's attributes are the wire form and are followed: container `rename`, `rename_all`,
+/// `deny_unknown_fields`, `default`; field `rename`, `flatten` (of a struct), `skip`, `default`,
+/// `skip_serializing_if`; variant `rename`, `skip`. Attributes that make the JSON form differ from
+/// what the fields say (`with`, `tag`, `untagged`, `transparent`, one-way skips or renames, ...)
+/// are compile errors.
+///
+/// Typed list merging by key takes a fast path when the key field is a `String`, `bool`, an
+/// integer, or an `Option` of one; other key types (string enums included) are merged through
+/// the engine, with the same result.
 #[proc_macro_derive(StrategicMerge, attributes(patch, union))]
-pub fn derive_strategic_merge(_input: TokenStream) -> TokenStream {
-    TokenStream::new()
+pub fn derive_strategic_merge(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    expand::derive(&input).into()
 }

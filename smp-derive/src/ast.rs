@@ -1,0 +1,183 @@
+//! The derive's model of an item: syn's tree with every attribute parsed and every JSON name
+//! resolved, each node keeping the syntax it came from for spans.
+
+use syn::{Data as SynData, DeriveInput, Fields, Ident, Type};
+
+use crate::attr;
+use crate::case::RenameRule;
+use crate::ctxt::Errors;
+use crate::serde::{self, Directed};
+use crate::ty::TypeInfo;
+
+/// A struct with named fields or an enum (whose variants must be units).
+pub(crate) struct Container<'a> {
+    pub input: &'a DeriveInput,
+    /// The schema's name for the type: serde's (serialize) name.
+    pub name: String,
+    pub serde: serde::Container,
+    pub data: Data<'a>,
+}
+
+pub(crate) enum Data<'a> {
+    Struct(Vec<Field<'a>>),
+    Enum(Vec<Variant<'a>>),
+}
+
+pub(crate) struct Field<'a> {
+    pub member: &'a Ident,
+    /// The JSON name.
+    pub name: String,
+    pub ty: &'a Type,
+    pub info: TypeInfo<'a>,
+    pub patch: attr::PatchField,
+    pub serde: serde::Field,
+}
+
+pub(crate) struct Variant<'a> {
+    pub ident: &'a Ident,
+    /// The JSON string the variant serializes as.
+    pub name: String,
+    /// Skipped when serializing: it has no key form.
+    pub skip: bool,
+}
+
+/// What an item is, when it is something the derive can describe at all.
+pub(crate) enum Kind {
+    Struct,
+    Enum,
+}
+
+impl<'a> Container<'a> {
+    /// The model, or `None` for items with no struct or enum to describe (unions). Shape
+    /// errors are recorded in `cx`; attribute errors are collected all the same.
+    pub(crate) fn from_ast(cx: &Errors, input: &'a DeriveInput) -> Option<Container<'a>> {
+        attr::reject_here(cx, &input.attrs, "a type");
+        let serde = serde::container(cx, &input.attrs);
+        let name = serde
+            .rename
+            .ser
+            .clone()
+            .unwrap_or_else(|| serde::unraw(&input.ident));
+        let data = match &input.data {
+            SynData::Struct(s) => {
+                match &s.fields {
+                    Fields::Named(_) => {}
+                    Fields::Unnamed(f) => cx.at(f, NOT_NAMED),
+                    Fields::Unit => cx.at(&input.ident, NOT_NAMED),
+                }
+                let fields = s.fields.iter().filter_map(|f| {
+                    let member = f.ident.as_ref()?;
+                    Some(field(cx, &serde.rename_all, f, member))
+                });
+                Data::Struct(fields.collect())
+            }
+            SynData::Enum(e) => {
+                let variants = e.variants.iter().map(|v| {
+                    if !matches!(v.fields, Fields::Unit) {
+                        cx.at(
+                            &v.fields,
+                            "#[derive(StrategicMerge)] supports enums of unit variants only (serialized as strings)",
+                        );
+                    }
+                    variant(cx, &serde.rename_all, v)
+                });
+                Data::Enum(variants.collect())
+            }
+            SynData::Union(u) => {
+                cx.at(
+                    u.union_token,
+                    "#[derive(StrategicMerge)] does not support unions: expected a struct with named fields or an enum of unit variants",
+                );
+                return None;
+            }
+        };
+        Some(Container {
+            input,
+            name,
+            serde,
+            data,
+        })
+    }
+
+    pub(crate) fn kind(&self) -> Kind {
+        match self.data {
+            Data::Struct(_) => Kind::Struct,
+            Data::Enum(_) => Kind::Enum,
+        }
+    }
+}
+
+const NOT_NAMED: &str = "#[derive(StrategicMerge)] needs named fields: a patch is a JSON object whose members are the fields";
+
+fn field<'a>(
+    cx: &Errors,
+    rename_all: &Directed<RenameRule>,
+    original: &'a syn::Field,
+    member: &'a Ident,
+) -> Field<'a> {
+    let serde = serde::field(cx, &original.attrs);
+    let name = json_name(
+        cx,
+        &serde.rename,
+        rename_all,
+        &serde::unraw(member),
+        RenameRule::apply_to_field,
+    );
+    Field {
+        member,
+        name,
+        ty: &original.ty,
+        info: TypeInfo::of(&original.ty),
+        patch: attr::field(cx, &original.attrs),
+        serde,
+    }
+}
+
+fn variant<'a>(
+    cx: &Errors,
+    rename_all: &Directed<RenameRule>,
+    original: &'a syn::Variant,
+) -> Variant<'a> {
+    attr::reject_here(cx, &original.attrs, "a variant");
+    let serde = serde::variant(cx, &original.attrs);
+    let name = json_name(
+        cx,
+        &serde.rename,
+        rename_all,
+        &serde::unraw(&original.ident),
+        RenameRule::apply_to_variant,
+    );
+    Variant {
+        ident: &original.ident,
+        name,
+        skip: serde.skip,
+    }
+}
+
+/// The name serde writes and reads. The two must agree: a patch names one JSON member, and the
+/// round trip it is defined by writes one name and reads it back.
+fn json_name(
+    cx: &Errors,
+    rename: &Directed<String>,
+    rename_all: &Directed<RenameRule>,
+    rust: &str,
+    rule: fn(RenameRule, &str) -> String,
+) -> String {
+    let by_rule = |r: Option<RenameRule>| r.map_or_else(|| rust.to_owned(), |r| rule(r, rust));
+    let ser = rename
+        .ser
+        .clone()
+        .unwrap_or_else(|| by_rule(rename_all.ser));
+    let de = rename.de.clone().unwrap_or_else(|| by_rule(rename_all.de));
+    if ser != de {
+        let key = rename.key.as_ref().or(rename_all.key.as_ref());
+        let msg = format!(
+            "different serialize and deserialize names ({ser:?} and {de:?}) are not supported by #[derive(StrategicMerge)]: a patch member names one JSON field"
+        );
+        match key {
+            Some(key) => cx.at(key, msg),
+            None => cx.span(proc_macro2::Span::call_site(), msg),
+        }
+    }
+    ser
+}

@@ -1,0 +1,287 @@
+//! `#[patch(...)]` and `#[union(...)]`: the derive's own attributes, parsed into typed values.
+//!
+//! Parsing never returns early: a bad key records an error and the next key is parsed, so a
+//! user sees every mistake of an item in one build.
+//!
+//! Field grammar:
+//!
+//! ```text
+//! #[patch(strategy = "merge" | "replace" | "retainKeys" | "merge|retainKeys" | ...)]
+//! #[patch(merge_key = "name")]
+//! #[patch(atomic)]                      same as strategy = "replace"
+//! #[patch(recommended = "a,b")]         reserved: an error until supported
+//! #[union(...)]                         reserved, on the container or a field
+//! ```
+
+use proc_macro2::Span;
+use quote::{ToTokens, quote};
+use syn::meta::ParseNestedMeta;
+use syn::{Attribute, LitStr};
+
+use crate::ctxt::Errors;
+
+/// The keys `#[patch(...)]` accepts, for "unknown key" messages.
+const PATCH_KEYS: &str = "`strategy`, `merge_key`, `atomic`";
+
+/// The strategy spellings, for "unknown strategy" messages.
+const SPELLINGS: &str =
+    "\"merge\", \"replace\", \"retainKeys\", \"merge|retainKeys\" (`,` also separates)";
+
+/// A value with the key that gave it, for spans.
+pub(crate) struct Keyed<T> {
+    pub value: T,
+    /// The key as written (`strategy`).
+    pub key: syn::Path,
+    /// The string literal, for keys that take one.
+    pub lit: Option<LitStr>,
+}
+
+impl<T> Keyed<T> {
+    /// The tokens of `key = "lit"`, to span an error over the whole pair.
+    pub(crate) fn pair(&self) -> proc_macro2::TokenStream {
+        let (key, lit) = (&self.key, &self.lit);
+        quote!(#key = #lit)
+    }
+
+    /// The literal's span, or the key's for flags.
+    pub(crate) fn value_span(&self) -> Span {
+        match &self.lit {
+            Some(lit) => lit.span(),
+            None => syn::spanned::Spanned::span(&self.key),
+        }
+    }
+}
+
+/// The patch strategy of a field, as in `smp_core::Strategy`, parsed at compile time.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Strategy {
+    pub base: Base,
+    pub retain_keys: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Base {
+    Default,
+    Merge,
+    Replace,
+}
+
+impl Strategy {
+    pub(crate) const DEFAULT: Strategy = Strategy {
+        base: Base::Default,
+        retain_keys: false,
+    };
+    pub(crate) const REPLACE: Strategy = Strategy {
+        base: Base::Replace,
+        retain_keys: false,
+    };
+
+    /// The Kubernetes spelling, with the rules of `smp_core::Strategy::parse`: parts separated
+    /// by `,` or `|`, at most one of `merge`/`replace`, at most one `retainKeys`.
+    pub(crate) fn parse(text: &str) -> Option<Strategy> {
+        let mut out = Strategy::DEFAULT;
+        let mut base_seen = false;
+        for part in text.split([',', '|']).map(str::trim) {
+            match part {
+                "retainKeys" if !out.retain_keys => out.retain_keys = true,
+                "merge" | "replace" if !base_seen => {
+                    base_seen = true;
+                    out.base = if part == "merge" {
+                        Base::Merge
+                    } else {
+                        Base::Replace
+                    };
+                }
+                "" if text.trim().is_empty() => {}
+                _ => return None,
+            }
+        }
+        Some(out)
+    }
+
+    pub(crate) fn merges(self) -> bool {
+        self.base == Base::Merge
+    }
+}
+
+/// What `#[patch(...)]` says about a field.
+#[derive(Default)]
+pub(crate) struct PatchField {
+    pub strategy: Option<Keyed<Strategy>>,
+    pub merge_key: Option<Keyed<String>>,
+    pub atomic: Option<Keyed<()>>,
+    /// The first `#[patch]` attribute, for "not expected here" errors.
+    pub first_attr: Option<Attribute>,
+}
+
+impl PatchField {
+    /// The strategy in effect: `atomic` is `replace`.
+    pub(crate) fn effective(&self) -> Strategy {
+        match (&self.strategy, &self.atomic) {
+            (Some(s), _) => s.value,
+            (None, Some(_)) => Strategy::REPLACE,
+            (None, None) => Strategy::DEFAULT,
+        }
+    }
+}
+
+/// Parses every `#[patch]` of a field, and reports `#[union]`.
+pub(crate) fn field(cx: &Errors, attrs: &[Attribute]) -> PatchField {
+    let mut out = PatchField::default();
+    for attr in attrs {
+        if attr.path().is_ident("union") {
+            union(cx, attr);
+        }
+        if !attr.path().is_ident("patch") {
+            continue;
+        }
+        if out.first_attr.is_none() {
+            out.first_attr = Some(attr.clone());
+        }
+        if let Err(e) = attr.parse_nested_meta(|meta| field_key(cx, &mut out, meta)) {
+            cx.push(e);
+        }
+    }
+    out
+}
+
+fn field_key(cx: &Errors, out: &mut PatchField, meta: ParseNestedMeta<'_>) -> syn::Result<()> {
+    let key = meta.path.clone();
+    if key.is_ident("strategy") {
+        let lit = string(cx, &meta, "strategy")?;
+        if let Some(lit) = lit {
+            match Strategy::parse(&lit.value()) {
+                Some(value) => set(cx, &mut out.strategy, key, value, Some(lit)),
+                None => cx.at(
+                    &lit,
+                    format_args!(
+                        "unknown patch strategy {:?}, expected one of {SPELLINGS}",
+                        lit.value()
+                    ),
+                ),
+            }
+        }
+    } else if key.is_ident("merge_key") {
+        if let Some(lit) = string(cx, &meta, "merge_key")? {
+            if lit.value().is_empty() {
+                cx.at(&lit, "expected a field name: merge_key must not be empty");
+            } else {
+                set(cx, &mut out.merge_key, key, lit.value(), Some(lit));
+            }
+        }
+    } else if key.is_ident("atomic") {
+        if !meta.input.is_empty() && !meta.input.peek(syn::Token![,]) {
+            skip_value(&meta)?;
+            cx.at(&key, "`atomic` takes no value: write #[patch(atomic)]");
+        }
+        set(cx, &mut out.atomic, key, (), None);
+    } else if key.is_ident("recommended") {
+        skip_value(&meta)?;
+        cx.at(&key, "`recommended` is not supported yet");
+    } else {
+        skip_value(&meta)?;
+        cx.at(
+            &key,
+            format_args!(
+                "unknown key `{}` in #[patch(...)], expected one of {PATCH_KEYS}",
+                key.to_token_stream()
+            ),
+        );
+    }
+    Ok(())
+}
+
+/// Records a key's value, or reports it as given twice.
+fn set<T>(cx: &Errors, slot: &mut Option<Keyed<T>>, key: syn::Path, value: T, lit: Option<LitStr>) {
+    if let Some(first) = slot {
+        let name = key.to_token_stream();
+        let mut e = syn::Error::new_spanned(
+            &key,
+            format_args!("duplicate key `{name}` in #[patch(...)]"),
+        );
+        e.combine(syn::Error::new_spanned(
+            &first.key,
+            format_args!("`{name}` first given here"),
+        ));
+        cx.push(e);
+        return;
+    }
+    *slot = Some(Keyed { value, key, lit });
+}
+
+/// The string literal of `key = "..."`; a missing or non-string value is reported.
+fn string(cx: &Errors, meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Option<LitStr>> {
+    if !meta.input.peek(syn::Token![=]) {
+        skip_value(meta)?;
+        cx.at(
+            &meta.path,
+            format_args!("expected a value: #[patch({key} = \"...\")]"),
+        );
+        return Ok(None);
+    }
+    let expr: syn::Expr = meta.value()?.parse()?;
+    match expr {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(lit),
+            ..
+        }) => Ok(Some(lit)),
+        other => {
+            cx.at(
+                other,
+                format_args!("expected a string literal: #[patch({key} = \"...\")]"),
+            );
+            Ok(None)
+        }
+    }
+}
+
+/// Consumes whatever value a key has (`= expr` or `(...)`), so parsing can go on.
+pub(crate) fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+    if meta.input.peek(syn::Token![=]) {
+        meta.value()?.parse::<syn::Expr>()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        meta.input.parse::<proc_macro2::TokenTree>()?;
+    }
+    Ok(())
+}
+
+/// `#[union(...)]` is reserved for KEP-1027 unions.
+pub(crate) fn union(cx: &Errors, attr: &Attribute) {
+    cx.at(attr.path(), "`#[union]` is not supported yet");
+}
+
+/// Reports `#[patch]` and `#[union]` where no key is defined (containers, variants).
+pub(crate) fn reject_here(cx: &Errors, attrs: &[Attribute], what: &str) {
+    for attr in attrs {
+        if attr.path().is_ident("union") {
+            union(cx, attr);
+        } else if attr.path().is_ident("patch") {
+            cx.at(
+                attr,
+                format_args!("#[patch] is not expected on {what}: it belongs on struct fields"),
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strategy_spellings() {
+        let s = |t| Strategy::parse(t);
+        let merge_retain = Strategy {
+            base: Base::Merge,
+            retain_keys: true,
+        };
+        assert_eq!(s("merge|retainKeys"), Some(merge_retain));
+        assert_eq!(s("retainKeys, merge"), Some(merge_retain));
+        assert_eq!(s("replace"), Some(Strategy::REPLACE));
+        assert_eq!(s(""), Some(Strategy::DEFAULT));
+        assert_eq!(s("merge,replace"), None);
+        assert_eq!(s("retainKeys|retainKeys"), None);
+        assert_eq!(s("merge,"), None);
+        assert_eq!(s("Merge"), None);
+    }
+}

@@ -1,0 +1,49 @@
+//! Enums of unit variants: strings on the wire. They patch as primitives (a patch value
+//! replaces them) and serve as list merge keys by their serialized name.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::ast::{Container, Data};
+
+pub(super) fn expand(c: &Container<'_>) -> TokenStream {
+    let Data::Enum(variants) = &c.data else {
+        unreachable!("enums::expand on a struct")
+    };
+    let ident = &c.input.ident;
+    let arms = variants.iter().map(|v| {
+        let variant = v.ident;
+        let key = if v.skip {
+            // Serializing it fails: no key form, the engine path reports the error.
+            quote!(::core::option::Option::None)
+        } else {
+            let name = &v.name;
+            quote!(::core::option::Option::Some(::smp_core::__private::KeyRef::Str(#name)))
+        };
+        quote!(Self::#variant => #key,)
+    });
+    quote! {
+        #[automatically_derived]
+        impl ::smp_core::PatchField for #ident {
+            const DEF: &'static ::smp_core::TypeDef = ::smp_core::TypeDef::PRIMITIVE;
+
+            fn plan(
+                __smp_current: ::core::option::Option<&Self>,
+                __smp_member: &::smp_core::__private::Member<'_>,
+                __smp_parent: ::smp_core::Node<'static>,
+                __smp_path: &::smp_core::__private::Path<'_>,
+            ) -> ::core::result::Result<::smp_core::__private::Edit<Self>, ::smp_core::PatchError> {
+                ::smp_core::__private::plan_scalar(__smp_current, __smp_member, __smp_parent, __smp_path)
+            }
+        }
+
+        #[automatically_derived]
+        impl ::smp_core::__private::AsKey for #ident {
+            fn as_key(&self) -> ::core::option::Option<::smp_core::__private::KeyRef<'_>> {
+                match *self {
+                    #(#arms)*
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,49 @@
+//! What to emit when the item has errors: the trait impls with placeholder bodies, so that code
+//! using the type reports no follow-on "trait not implemented" errors (thiserror does the same).
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::ast::{Container, Kind};
+
+pub(super) fn expand(c: &Container<'_>) -> TokenStream {
+    let input = c.input;
+    // A generic item would need bounds the derive does not know; its uses will fail anyway.
+    if !input.generics.params.is_empty() || input.generics.where_clause.is_some() {
+        return TokenStream::new();
+    }
+    let ident = &input.ident;
+    let patch_field = quote! {
+        #[automatically_derived]
+        impl ::smp_core::PatchField for #ident {
+            const DEF: &'static ::smp_core::TypeDef = ::smp_core::TypeDef::OPAQUE;
+        }
+    };
+    let more = match c.kind() {
+        Kind::Struct => quote! {
+            #[automatically_derived]
+            impl ::smp_core::StrategicMerge for #ident {
+                fn plan_members(
+                    &self,
+                    _: &mut ::std::vec::Vec<::smp_core::__private::Member<'_>>,
+                    _: &::smp_core::__private::Path<'_>,
+                    _: &mut ::std::vec::Vec<::smp_core::__private::Commit<Self>>,
+                ) -> ::core::result::Result<(), ::smp_core::PatchError> {
+                    ::core::unreachable!("#[derive(StrategicMerge)] failed for this type")
+                }
+            }
+        },
+        Kind::Enum => quote! {
+            #[automatically_derived]
+            impl ::smp_core::__private::AsKey for #ident {
+                fn as_key(&self) -> ::core::option::Option<::smp_core::__private::KeyRef<'_>> {
+                    ::core::option::Option::None
+                }
+            }
+        },
+    };
+    quote! {
+        #patch_field
+        #more
+    }
+}

@@ -1,0 +1,119 @@
+//! Code generation: parse → check → emit, or the errors plus a fallback impl.
+//!
+//! Generated code names everything by absolute path (`::smp_core::…`, `::core::…`, `::std::…`),
+//! prefixes its locals with `__smp_`, and sits in `const _: () = { … };` so that it adds no
+//! names to the user's module.
+
+mod enums;
+mod fallback;
+mod structs;
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::DeriveInput;
+
+use crate::ast::{Container, Kind};
+use crate::check;
+use crate::ctxt::Errors;
+
+pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
+    let cx = Errors::default();
+    let model = Container::from_ast(&cx, input);
+    if let Some(c) = &model {
+        check::check(&cx, c);
+    }
+    let body = match (cx.finish(), model) {
+        (Ok(()), Some(c)) => match c.kind() {
+            Kind::Struct => structs::expand(&c),
+            Kind::Enum => enums::expand(&c),
+        },
+        (Err(e), model) => {
+            let mut out = e.to_compile_error();
+            if let Some(c) = model {
+                out.extend(fallback::expand(&c));
+            }
+            out
+        }
+        // `from_ast` gives no model only after recording an error.
+        (Ok(()), None) => TokenStream::new(),
+    };
+    quote! {
+        const _: () = {
+            #body
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use quote::{ToTokens, quote};
+    use syn::parse_quote;
+
+    /// The items inside `const _: () = { ... };`.
+    fn items(input: syn::DeriveInput) -> Vec<syn::Item> {
+        let out: syn::ItemConst = syn::parse2(super::derive(&input)).unwrap();
+        let syn::Expr::Block(block) = *out.expr else {
+            panic!("not a block")
+        };
+        let stmts = block.block.stmts.into_iter();
+        stmts
+            .map(|s| match s {
+                syn::Stmt::Item(item) => item,
+                other => panic!("not an item: {}", other.to_token_stream()),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn schema_table() {
+        let items = items(parse_quote! {
+            #[serde(rename_all = "camelCase")]
+            struct Spec {
+                #[patch(strategy = "merge", merge_key = "name")]
+                init_containers: Vec<Container>,
+                #[serde(skip)]
+                cache: u8,
+                #[patch(strategy = "retainKeys|replace")]
+                r#type: Option<Kind>,
+            }
+        });
+        let expected = quote! {
+            const __SMP_FIELDS: &[::smp_core::FieldDef] = &[
+                ::smp_core::FieldDef::new(
+                    "initContainers",
+                    ::smp_core::TypeRef::Static(::smp_core::__private::type_def::<Vec<Container> >),
+                    ::smp_core::Strategy::MERGE,
+                    ::core::option::Option::Some("name")
+                ),
+                ::smp_core::FieldDef::new(
+                    "type",
+                    ::smp_core::TypeRef::Static(::smp_core::__private::type_def::<Option<Kind> >),
+                    ::smp_core::Strategy {
+                        base: ::smp_core::BaseStrategy::Replace,
+                        retain_keys: true,
+                    },
+                    ::core::option::Option::None
+                )
+            ];
+        };
+        assert_eq!(items[0].to_token_stream().to_string(), expected.to_string());
+        // Then the merge_key and retainKeys assertions, and the two impls.
+        let consts = items.iter().filter(|i| matches!(i, syn::Item::Const(_)));
+        assert_eq!(consts.count(), 3);
+        let impls = items.iter().filter(|i| matches!(i, syn::Item::Impl(_)));
+        assert_eq!(impls.count(), 2);
+    }
+
+    #[test]
+    fn errors_come_with_a_fallback_impl() {
+        let out = super::derive(&parse_quote! {
+            struct Spec {
+                #[patch(strategy = "bogus")]
+                a: Vec<String>,
+            }
+        })
+        .to_string();
+        assert!(out.contains("compile_error"), "{out}");
+        assert!(out.contains("TypeDef :: OPAQUE"), "{out}");
+    }
+}

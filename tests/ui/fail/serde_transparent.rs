@@ -1,0 +1,10 @@
+use serde::{Deserialize, Serialize};
+use smp_core::StrategicMerge;
+
+#[derive(Serialize, Deserialize, StrategicMerge)]
+#[serde(transparent)]
+struct Name {
+    value: String,
+}
+
+fn main() {}

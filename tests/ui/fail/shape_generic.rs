@@ -1,0 +1,9 @@
+use serde::{Deserialize, Serialize};
+use smp_core::StrategicMerge;
+
+#[derive(Serialize, Deserialize, StrategicMerge)]
+struct List<T> {
+    items: Vec<T>,
+}
+
+fn main() {}
