@@ -6,6 +6,7 @@
 
 pub mod apply;
 pub mod error;
+mod hash;
 pub mod input;
 pub mod openapi;
 pub mod patch;

@@ -17,6 +17,8 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 
+use crate::hash::WordHasher;
+
 use serde_json::Value;
 
 /// First positions of keys in a list.
@@ -167,48 +169,6 @@ impl Hash for HashedKey<'_> {
                 state.write_usize(o.len());
             }
         }
-    }
-}
-
-/// A multiply-rotate hash over 8-byte words: keys are short strings, where SipHash's setup
-/// cost dominates, and not attacker-sensitive (a collision only costs a comparison).
-#[derive(Default)]
-struct WordHasher(u64);
-
-impl WordHasher {
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-impl Hasher for WordHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in &mut chunks {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk);
-            self.add(u64::from_le_bytes(word));
-        }
-        let rest = chunks.remainder();
-        let mut word = [0u8; 8];
-        word[..rest.len()].copy_from_slice(rest);
-        self.add(u64::from_le_bytes(word) ^ ((rest.len() as u64) << 56));
-    }
-
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i));
-    }
-
-    fn write_u64(&mut self, i: u64) {
-        self.add(i);
-    }
-
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
     }
 }
 

@@ -31,6 +31,13 @@ pub fn plan_scalar<T: PatchField>(
         Some(Value::Null) if current.is_some() => Ok(Edit::Remove),
         Some(Value::Null) => Ok(Edit::Keep),
         Some(v @ (Value::Bool(_) | Value::Number(_) | Value::String(_))) => {
+            // Patches repeat values, merge keys always: an unchanged value needs no edit.
+            if current
+                .and_then(PatchField::key_value)
+                .is_some_and(|k| k.matches(v))
+            {
+                return Ok(Edit::Keep);
+            }
             Ok(Edit::Set(from_ref(v, &path.field(member.name))?))
         }
         Some(_) => fallback(current, member, parent, path),
@@ -53,6 +60,10 @@ macro_rules! scalar {
 
             fn key_field(&self, _name: &str) -> Option<KeyRef<'_>> {
                 None
+            }
+
+            fn key_value(&self) -> Option<KeyRef<'_>> {
+                AsKey::as_key(self)
             }
         }
 

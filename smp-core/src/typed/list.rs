@@ -14,6 +14,7 @@ use serde_json::{Map, Value};
 
 use crate::apply::Path;
 use crate::error::PatchError;
+use crate::hash::BuildWordHasher;
 use crate::schema::{Node, TypeDef};
 
 use super::{Edit, KeyRef, Member, PatchField, fallback};
@@ -73,13 +74,17 @@ fn native<T: PatchField>(
         let Some(key) = map.get(merge_key) else {
             return Ok(None);
         };
-        let Some(pos) = live_keys.iter().position(|k| k.matches(key)) else {
-            return Ok(None); // an addition
-        };
-        // In live order, each live item named once: nothing moves.
-        if last.is_some_and(|l| pos <= l) {
+        // In live order, each live item named once: nothing moves. So look only after the
+        // previous match (live keys are distinct, checked above); anything else (an addition,
+        // a reorder) leaves the native path.
+        let from = last.map_or(0, |l| l + 1);
+        let Some(pos) = live_keys[from..]
+            .iter()
+            .position(|k| k.matches(key))
+            .map(|p| p + from)
+        else {
             return Ok(None);
-        }
+        };
         last = Some(pos);
         let Some(edit) = live[pos].plan_item(map, &here.item(Some(merge_key), item, i)) else {
             return Ok(None);
@@ -108,10 +113,55 @@ fn has_duplicates(keys: &[KeyRef<'_>]) -> bool {
     if keys.len() <= 16 {
         return keys.iter().enumerate().any(|(i, k)| keys[..i].contains(k));
     }
-    let mut seen = HashSet::with_capacity(keys.len());
+    if keys.len() <= SMALL_TABLE / 2 {
+        return has_duplicates_small(keys);
+    }
+    let mut seen = HashSet::with_capacity_and_hasher(keys.len(), BuildWordHasher::default());
     !keys.iter().all(|k| seen.insert(HashKey(*k)))
 }
 
+const SMALL_TABLE: usize = 256;
+
+/// Open addressing in a table on the stack: no allocation, and a fingerprint that costs the
+/// same for any key length (keys that share it are told apart by equality).
+fn has_duplicates_small(keys: &[KeyRef<'_>]) -> bool {
+    let mut slots = [u16::MAX; SMALL_TABLE];
+    for (i, key) in keys.iter().enumerate() {
+        let mut slot = fingerprint(key) as usize % SMALL_TABLE;
+        loop {
+            match slots[slot] {
+                u16::MAX => {
+                    slots[slot] = i as u16;
+                    break;
+                }
+                j if keys[usize::from(j)] == *key => return true,
+                _ => slot = (slot + 1) % SMALL_TABLE,
+            }
+        }
+    }
+    false
+}
+
+fn fingerprint(key: &KeyRef<'_>) -> u64 {
+    // Loads without a variable-length copy (which stalls store forwarding).
+    let word = |bytes: &[u8]| match bytes.first_chunk::<8>() {
+        Some(chunk) => u64::from_le_bytes(*chunk),
+        None => bytes.iter().fold(0u64, |acc, &b| (acc << 8) | u64::from(b)),
+    };
+    let raw = match key {
+        KeyRef::Str(s) => {
+            let b = s.as_bytes();
+            let (head, tail) = (&b[..b.len().min(8)], &b[b.len().saturating_sub(8)..]);
+            word(head) ^ word(tail).rotate_left(29) ^ (b.len() as u64).rotate_left(53)
+        }
+        KeyRef::Int(i) => *i as u64,
+        KeyRef::UInt(u) => *u,
+        KeyRef::Bool(b) => u64::from(*b) + 2,
+        KeyRef::Null => 1,
+    };
+    let h = raw.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    h ^ (h >> 31)
+}
 /// Hashing for [`KeyRef`] (which holds no floats, so equality is total).
 #[derive(PartialEq)]
 struct HashKey<'a>(KeyRef<'a>);

@@ -132,6 +132,13 @@ pub trait PatchField: Serialize + DeserializeOwned + 'static {
         None
     }
 
+    /// This value as a key-like scalar, when it is one (used to skip edits that would write the
+    /// value already there).
+    #[doc(hidden)]
+    fn key_value(&self) -> Option<KeyRef<'_>> {
+        None
+    }
+
     /// Plans a patch object merged into this value as a list item. `None` when the type does
     /// not plan objects natively (the list then goes through the engine).
     #[doc(hidden)]

@@ -293,14 +293,20 @@ fn plan_members(c: &Container<'_>, own: &[&Field<'_>], flat: &[&Field<'_>]) -> T
         let arms = own.iter().map(|f| member_arm(c, f));
         quote! {
             let __smp_node = <Self as ::smp_core::StrategicMerge>::schema();
-            let mut __smp_rest = ::std::vec::Vec::with_capacity(__smp_members.len());
-            for __smp_m in __smp_members.drain(..) {
-                match __smp_m.name {
+            // Claimed members are dropped in place; the rest keep their order.
+            let mut __smp_kept = 0;
+            for __smp_i in 0..__smp_members.len() {
+                let __smp_m = __smp_members[__smp_i];
+                let __smp_claimed = match __smp_m.name {
                     #(#arms)*
-                    _ => __smp_rest.push(__smp_m),
+                    _ => false,
+                };
+                if !__smp_claimed {
+                    __smp_members[__smp_kept] = __smp_m;
+                    __smp_kept += 1;
                 }
             }
-            *__smp_members = __smp_rest;
+            __smp_members.truncate(__smp_kept);
         }
     });
     let flat_part = flat.iter().map(|f| {
@@ -366,6 +372,7 @@ fn member_arm(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
                 __smp_path,
                 __smp_edits,
             )?;
+            true
         }
     }
 }
