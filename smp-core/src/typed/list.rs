@@ -64,10 +64,11 @@ fn native<T: PatchField>(
         return Ok(None);
     }
 
-    let here = path.field(member.name);
-    let mut edits: Vec<(usize, Edit<T>)> = Vec::with_capacity(patch.len());
+    // Decide on the whole patch list before planning any item: a later `$patch` item (a
+    // `replace` marker, a deletion of the same key) changes what the earlier items mean.
+    let mut targets: Vec<(usize, &Map<String, Value>)> = Vec::with_capacity(patch.len());
     let mut last = None;
-    for (i, item) in patch.iter().enumerate() {
+    for item in patch {
         let Some(map) = plain_item(item) else {
             return Ok(None);
         };
@@ -86,7 +87,13 @@ fn native<T: PatchField>(
             return Ok(None);
         };
         last = Some(pos);
-        let Some(edit) = live[pos].plan_item(map, &here.item(Some(merge_key), item, i)) else {
+        targets.push((pos, map));
+    }
+
+    let here = path.field(member.name);
+    let mut edits: Vec<(usize, Edit<T>)> = Vec::with_capacity(targets.len());
+    for (i, (pos, map)) in targets.into_iter().enumerate() {
+        let Some(edit) = live[pos].plan_item(map, &here.item(Some(merge_key), &patch[i], i)) else {
             return Ok(None);
         };
         edits.push((pos, edit?));
