@@ -3,7 +3,10 @@
 //! Runs every apply-side operation of the corpus once per OpenAPI schema variant, using the
 //! *stored* patches (patch creation is tested elsewhere), plus the ordering step of the
 //! upstream test suite against `sort-merge-list.json` and the precomputed `upstreamSorted`
-//! documents. Prints one summary line per suite. Fails on any failure that
+//! documents. The same apply steps run once more through the typed path: the original is
+//! deserialized into the typed twin of its schema (`support/merge_item.rs`), patched with
+//! `StrategicMerge::apply`, and serialized (suite `typed apply`, variant `typed`). Prints one
+//! summary line per suite. Fails on any failure that
 //! `tests/conformance/known-gaps.txt` does not list, and on any listed gap that no longer
 //! fails.
 //!
@@ -20,8 +23,10 @@ mod support;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+use serde::Serialize;
 use serde_json::Value;
-use smp_core::{DocRole, Node, PatchError, Schema};
+use smp_core::{DocRole, Node, Patch, PatchError, Schema, StrategicMerge};
+use support::merge_item::{MergeItem, PrecisionItem};
 use support::{Failure, Schemas, Tally, Variant};
 
 fn main() {
@@ -38,6 +43,7 @@ fn upstream_conformance() {
     let Some(dir) = support::corpus_dir() else {
         println!("upstream conformance (apply): skipped, ../shared/conformance not found");
         println!("upstream conformance (sort): skipped, ../shared/conformance not found");
+        println!("upstream conformance (typed apply): skipped, ../shared/conformance not found");
         return;
     };
     let gaps = support::load_gaps().unwrap_or_else(|e| panic!("{e}"));
@@ -50,30 +56,42 @@ fn upstream_conformance() {
     }
 
     let mut apply = Tally::new("apply", &gaps);
-    for file in [
-        "two-and-three-way.json",
-        "raw-cases.json",
-        "raw-extension.json",
-    ] {
-        run_create_tables(&dir, file, &schemas, &mut apply);
+    let mut typed = Tally::new("typed apply", &gaps);
+    for (runners, tally) in [(&ENGINE[..], &mut apply), (&TYPED[..], &mut typed)] {
+        for file in [
+            "two-and-three-way.json",
+            "raw-cases.json",
+            "raw-extension.json",
+        ] {
+            run_create_tables(&dir, file, &schemas, runners, tally);
+        }
+        run_custom_apply(&dir, &schemas, runners, tally);
+        run_exact_text(&dir, "number-conversion.json", &schemas, runners, tally);
+        run_exact_text(&dir, "unknown-field.json", &schemas, runners, tally);
+        run_bad_arguments(&dir, &schemas, runners, tally);
     }
-    run_custom_apply(&dir, &schemas, &mut apply);
-    run_exact_text(&dir, "number-conversion.json", &schemas, &mut apply);
-    run_exact_text(&dir, "unknown-field.json", &schemas, &mut apply);
-    run_bad_arguments(&dir, &schemas, &mut apply);
 
     println!("{}", sort.summary());
     println!("{}", apply.summary());
+    println!("{}", typed.summary());
 
     let mut problems = Vec::new();
-    for f in sort.unexpected.iter().chain(&apply.unexpected) {
+    for f in sort
+        .unexpected
+        .iter()
+        .chain(&apply.unexpected)
+        .chain(&typed.unexpected)
+    {
         problems.push(format!(
             "unlisted failure: {} {} {}",
             f.case, f.variant, f.operation
         ));
     }
     for gap in &gaps {
-        if !sort.used.contains(&gap.line) && !apply.used.contains(&gap.line) {
+        if [&sort, &apply, &typed]
+            .iter()
+            .all(|tally| !tally.used.contains(&gap.line))
+        {
             problems.push(format!(
                 "stale known gap (line {}): {} {} {} now passes or matches nothing; remove it",
                 gap.line, gap.case, gap.variant, gap.operation
@@ -147,6 +165,147 @@ fn run_apply(
     })
 }
 
+/// Runs a typed apply (see [`typed_apply`]), turning a panic into an error message.
+fn run_typed<T: StrategicMerge>(
+    original: &Value,
+    patch: &Value,
+) -> Result<Result<Value, PatchError>, String> {
+    catch_unwind(AssertUnwindSafe(|| typed_apply::<T>(original, patch))).unwrap_or_else(|panic| {
+        let msg = panic
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "(non-string panic)".to_owned());
+        Err(format!("    typed apply panicked: {msg}"))
+    })
+}
+
+/// The typed path: `original` deserialized into `T`, patched with `StrategicMerge::apply`,
+/// serialized. `Err` (a failure of the step) when `T` cannot hold `original` exactly (it would
+/// not read back as the same document), or when a failed apply changed the object.
+fn typed_apply<T: StrategicMerge>(
+    original: &Value,
+    patch: &Value,
+) -> Result<Result<Value, PatchError>, String> {
+    let not_representable = |why: String| {
+        format!(
+            "    original not representable in the typed twin: {why}\n    original: {}",
+            support::short(original, 400)
+        )
+    };
+    // The documents' roots are checked as the engine checks them (`null` is `{}`, anything else
+    // that is not an object is an invalid document): a string or a list is no struct, and the
+    // typed API could not be handed one. `PatchError` is non-exhaustive, so the error is the
+    // engine's own, from a call that does nothing but that check.
+    let original = match original {
+        Value::Null => &Value::Object(serde_json::Map::new()),
+        Value::Object(_) => original,
+        other => return Ok(smp_core::apply(other, &Value::Null, Node::opaque())),
+    };
+    let patch = match Patch::from_value(patch.clone()) {
+        Ok(patch) => patch,
+        Err(e) => return Ok(Err(e)),
+    };
+    let mut object: T =
+        serde_json::from_value(original.clone()).map_err(|e| not_representable(e.to_string()))?;
+    let before = to_json(&object)?;
+    if !support::json_eq(original, &before) {
+        return Err(not_representable(format!(
+            "it reads back as {}",
+            support::short(&before, 400)
+        )));
+    }
+    match object.apply(&patch) {
+        Ok(()) => Ok(Ok(to_json(&object)?)),
+        Err(e) => {
+            let after = to_json(&object)?;
+            if !support::json_eq(&before, &after) {
+                return Err(format!(
+                    "    the failed typed apply ({e}) changed the object\n    before: {}\n    after:  {}",
+                    support::short(&before, 400),
+                    support::short(&after, 400)
+                ));
+            }
+            Ok(Err(e))
+        }
+    }
+}
+
+fn to_json<T: Serialize>(object: &T) -> Result<Value, String> {
+    serde_json::to_value(object).map_err(|e| format!("    cannot serialize the typed object: {e}"))
+}
+
+// ---------------------------------------------------------------------------------------------
+// What runs an apply step
+
+/// What executes the apply steps of a suite.
+#[derive(Debug, Clone, Copy)]
+enum Runner {
+    /// `smp_core::apply` with the schema loaded from one variant's swagger file.
+    Engine(Variant),
+    /// `StrategicMerge::apply` on the typed twin of the case's schema. The twin's derived
+    /// schema equals every OpenAPI variant's (`typed_twin.rs`), so it runs once per case.
+    Typed,
+}
+
+/// The Value suite: once per OpenAPI variant.
+const ENGINE: [Runner; 2] = [
+    Runner::Engine(Variant::OpenapiV2),
+    Runner::Engine(Variant::OpenapiV3),
+];
+
+/// The typed suite.
+const TYPED: [Runner; 1] = [Runner::Typed];
+
+impl Runner {
+    /// The `variant` column of failures and known gaps.
+    fn name(self) -> &'static str {
+        match self {
+            Runner::Engine(variant) => variant.name(),
+            Runner::Typed => "typed",
+        }
+    }
+
+    /// Whether a file or case is run: the typed twin stands for every OpenAPI variant.
+    fn listed_in(self, holder: &Value) -> bool {
+        match self {
+            Runner::Engine(variant) => variant.listed_in(holder),
+            Runner::Typed => Variant::ALL.iter().any(|v| v.listed_in(holder)),
+        }
+    }
+
+    /// Applies `patch` to `original` under the case's schema.
+    fn run(
+        self,
+        case: &Value,
+        schemas: &Schemas,
+        original: &Value,
+        patch: &Value,
+    ) -> Result<Result<Value, PatchError>, String> {
+        match self {
+            Runner::Engine(variant) => {
+                run_apply(original, patch, schema_of(case, schemas, variant))
+            }
+            Runner::Typed => match schema_name(case) {
+                "mergeItem" => run_typed::<MergeItem>(original, patch),
+                "precisionItem" => run_typed::<PrecisionItem>(original, patch),
+                other => panic!("{}: no typed twin for schema {other:?}", case_id(case)),
+            },
+        }
+    }
+
+    /// The schema the order-only diagnostic orders by.
+    fn node<'s>(self, case: &Value, schemas: &'s Schemas) -> Node<'s> {
+        match self {
+            Runner::Engine(variant) => schema_of(case, schemas, variant).root(),
+            Runner::Typed => match schema_name(case) {
+                "precisionItem" => PrecisionItem::schema(),
+                _ => MergeItem::schema(),
+            },
+        }
+    }
+}
+
 /// Judges one apply step; `Err` holds the failure description.
 fn judge(
     outcome: Result<Result<Value, PatchError>, String>,
@@ -203,10 +362,10 @@ fn judge(
     }
 }
 
-fn failure(case: &Value, variant: Variant, operation: &'static str, detail: String) -> Failure {
+fn failure(case: &Value, runner: Runner, operation: &'static str, detail: String) -> Failure {
     Failure {
         case: case_id(case).to_owned(),
-        variant: variant.name(),
+        variant: runner.name(),
         operation,
         detail,
     }
@@ -222,8 +381,12 @@ fn lists(case: &Value, operation: &str) -> bool {
         .is_some_and(|ops| ops.iter().any(|o| o.as_str() == Some(operation)))
 }
 
+fn schema_name(case: &Value) -> &str {
+    case.get("schema").and_then(Value::as_str).unwrap_or("")
+}
+
 fn schema_of<'s>(case: &Value, schemas: &'s Schemas, variant: Variant) -> &'s Schema {
-    let name = case.get("schema").and_then(Value::as_str).unwrap_or("");
+    let name = schema_name(case);
     schemas
         .get(name, variant)
         .unwrap_or_else(|| panic!("{}: unknown schema {name:?}", case_id(case)))
@@ -234,15 +397,20 @@ fn schema_of<'s>(case: &Value, schemas: &'s Schemas, variant: Variant) -> &'s Sc
 
 /// `two-and-three-way.json`, `raw-cases.json`, `raw-extension.json`: the stored two-way patch
 /// applied to `original`, the stored three-way patch applied to `current` (§5.2, §5.5).
-fn run_create_tables(dir: &std::path::Path, file: &str, schemas: &Schemas, tally: &mut Tally<'_>) {
+fn run_create_tables(
+    dir: &std::path::Path,
+    file: &str,
+    schemas: &Schemas,
+    runners: &[Runner],
+    tally: &mut Tally<'_>,
+) {
     let doc = support::load_json(dir, file);
     for case in support::cases(&doc) {
-        for variant in Variant::ALL {
-            if !variant.listed_in(&doc) {
+        for &runner in runners {
+            if !runner.listed_in(&doc) {
                 continue;
             }
-            let schema = schema_of(case, schemas, variant);
-            let reorder = support::sorts_inputs(case).then(|| schema.root());
+            let reorder = support::sorts_inputs(case).then(|| runner.node(case, schemas));
             let error = case.get("expectedError").and_then(Value::as_str);
             let mut failures = Vec::new();
 
@@ -255,14 +423,18 @@ fn run_create_tables(dir: &std::path::Path, file: &str, schemas: &Schemas, tally
                 let verdict = match (support::prepared(case, "twoWay"), expect) {
                     (Some(patch), Some(expect)) => {
                         let original = support::input(case, "original");
-                        judge(run_apply(&original, patch, schema), &expect, reorder)
+                        judge(
+                            runner.run(case, schemas, &original, patch),
+                            &expect,
+                            reorder,
+                        )
                     }
                     _ => {
                         Err("    malformed case: no stored twoWay patch or expectation".to_owned())
                     }
                 };
                 if let Err(detail) = verdict {
-                    failures.push(failure(case, variant, "applyTwoWay", detail));
+                    failures.push(failure(case, runner, "applyTwoWay", detail));
                 }
             }
 
@@ -275,12 +447,12 @@ fn run_create_tables(dir: &std::path::Path, file: &str, schemas: &Schemas, tally
                 let verdict = match (support::prepared(case, "threeWay"), expect) {
                     (Some(patch), Some(expect)) => {
                         let current = support::input(case, "current");
-                        judge(run_apply(&current, patch, schema), &expect, reorder)
+                        judge(runner.run(case, schemas, &current, patch), &expect, reorder)
                     }
                     _ => Err("    malformed case: no stored threeWay patch or result".to_owned()),
                 };
                 if let Err(detail) = verdict {
-                    failures.push(failure(case, variant, "applyThreeWay", detail));
+                    failures.push(failure(case, runner, "applyThreeWay", detail));
                 }
             }
             tally.record(failures);
@@ -289,15 +461,19 @@ fn run_create_tables(dir: &std::path::Path, file: &str, schemas: &Schemas, tally
 }
 
 /// `custom-apply.json`: hand-written patches, some of which must fail (§5.6).
-fn run_custom_apply(dir: &std::path::Path, schemas: &Schemas, tally: &mut Tally<'_>) {
+fn run_custom_apply(
+    dir: &std::path::Path,
+    schemas: &Schemas,
+    runners: &[Runner],
+    tally: &mut Tally<'_>,
+) {
     let doc = support::load_json(dir, "custom-apply.json");
     for case in support::cases(&doc) {
-        for variant in Variant::ALL {
-            if !variant.listed_in(&doc) || !lists(case, "apply") {
+        for &runner in runners {
+            if !runner.listed_in(&doc) || !lists(case, "apply") {
                 continue;
             }
-            let schema = schema_of(case, schemas, variant);
-            let reorder = support::sorts_inputs(case).then(|| schema.root());
+            let reorder = support::sorts_inputs(case).then(|| runner.node(case, schemas));
             let expect = match case.get("expectedError").and_then(Value::as_str) {
                 Some(text) => Some(Expect::ErrorContaining(text)),
                 None => support::expected_two_way_result(case).map(Expect::Doc),
@@ -305,12 +481,16 @@ fn run_custom_apply(dir: &std::path::Path, schemas: &Schemas, tally: &mut Tally<
             let original = support::input(case, "original");
             let patch = support::input(case, "patch");
             let verdict = match expect {
-                Some(expect) => judge(run_apply(&original, &patch, schema), &expect, reorder),
+                Some(expect) => judge(
+                    runner.run(case, schemas, &original, &patch),
+                    &expect,
+                    reorder,
+                ),
                 None => Err("    malformed case: no expectation".to_owned()),
             };
             let failures = match verdict {
                 Ok(()) => Vec::new(),
-                Err(detail) => vec![failure(case, variant, "apply", detail)],
+                Err(detail) => vec![failure(case, runner, "apply", detail)],
             };
             tally.record(failures);
         }
@@ -320,7 +500,13 @@ fn run_custom_apply(dir: &std::path::Path, schemas: &Schemas, tally: &mut Tally<
 /// `number-conversion.json` and `unknown-field.json` (§5.7), apply side: the stored patches
 /// applied to the parsed `text.*` documents (parsed with serde_json, which keeps int64 exact).
 /// A case with neither stored patch (creation must fail) has no apply step and is not counted.
-fn run_exact_text(dir: &std::path::Path, file: &str, schemas: &Schemas, tally: &mut Tally<'_>) {
+fn run_exact_text(
+    dir: &std::path::Path,
+    file: &str,
+    schemas: &Schemas,
+    runners: &[Runner],
+    tally: &mut Tally<'_>,
+) {
     let doc = support::load_json(dir, file);
     let parse = |case: &Value, name: &str| -> Option<Value> {
         let text = case.get("text")?.get(name)?.as_str()?;
@@ -330,11 +516,10 @@ fn run_exact_text(dir: &std::path::Path, file: &str, schemas: &Schemas, tally: &
         )
     };
     for case in support::cases(&doc) {
-        for variant in Variant::ALL {
-            if !variant.listed_in(&doc) {
+        for &runner in runners {
+            if !runner.listed_in(&doc) {
                 continue;
             }
-            let schema = schema_of(case, schemas, variant);
             let mut failures = Vec::new();
             let mut ran = false;
             let steps: [(&'static str, &str, &str, &str); 2] = [
@@ -350,15 +535,17 @@ fn run_exact_text(dir: &std::path::Path, file: &str, schemas: &Schemas, tally: &
                 };
                 ran = true;
                 let verdict = match (parse(case, base), parse(case, result)) {
-                    (Some(base), Some(want)) => {
-                        judge(run_apply(&base, &patch, schema), &Expect::Doc(&want), None)
-                    }
+                    (Some(base), Some(want)) => judge(
+                        runner.run(case, schemas, &base, &patch),
+                        &Expect::Doc(&want),
+                        None,
+                    ),
                     _ => Err(format!(
                         "    malformed case: text.{base} or text.{result} missing"
                     )),
                 };
                 if let Err(detail) = verdict {
-                    failures.push(failure(case, variant, operation, detail));
+                    failures.push(failure(case, runner, operation, detail));
                 }
             }
             if ran {
@@ -370,7 +557,12 @@ fn run_exact_text(dir: &std::path::Path, file: &str, schemas: &Schemas, tally: &
 
 /// `bad-arguments.json`: invalid JSON input must fail with `invalid JSON document`. The
 /// Go-specific cases (no schema value, a non-struct schema value) cannot be expressed here.
-fn run_bad_arguments(dir: &std::path::Path, schemas: &Schemas, tally: &mut Tally<'_>) {
+fn run_bad_arguments(
+    dir: &std::path::Path,
+    schemas: &Schemas,
+    runners: &[Runner],
+    tally: &mut Tally<'_>,
+) {
     let doc = support::load_json(dir, "bad-arguments.json");
     for case in support::cases(&doc) {
         if case.get("goSpecific").and_then(Value::as_bool) == Some(true) {
@@ -385,16 +577,15 @@ fn run_bad_arguments(dir: &std::path::Path, schemas: &Schemas, tally: &mut Tally
         let Some(expected) = case.get("expectedError").and_then(Value::as_str) else {
             panic!("{}: no expectedError", case_id(case));
         };
-        for variant in Variant::ALL {
-            if !variant.listed_in(case) {
+        for &runner in runners {
+            if !runner.listed_in(case) {
                 continue;
             }
-            let schema = schema_of(case, schemas, variant);
             let outcome = match (
                 support::parse_text(text("original"), DocRole::Original),
                 support::parse_text(text("patch"), DocRole::Patch),
             ) {
-                (Ok(original), Ok(patch)) => run_apply(&original, &patch, schema),
+                (Ok(original), Ok(patch)) => runner.run(case, schemas, &original, &patch),
                 (Err(e), _) | (_, Err(e)) => Ok(Err(e)),
             };
             let kind_ok = match &outcome {
@@ -410,7 +601,7 @@ fn run_bad_arguments(dir: &std::path::Path, schemas: &Schemas, tally: &mut Tally
             }
             let failures = match verdict {
                 Ok(()) => Vec::new(),
-                Err(detail) => vec![failure(case, variant, "apply", detail)],
+                Err(detail) => vec![failure(case, runner, "apply", detail)],
             };
             tally.record(failures);
         }
@@ -438,7 +629,7 @@ fn run_sort_file(dir: &std::path::Path, schemas: &Schemas, tally: &mut Tally<'_>
             };
             let failures = match verdict {
                 Ok(()) => Vec::new(),
-                Err(detail) => vec![failure(case, variant, "sort", detail)],
+                Err(detail) => vec![failure(case, Runner::Engine(variant), "sort", detail)],
             };
             tally.record(failures);
         }
@@ -466,7 +657,7 @@ fn run_prepare_check(dir: &std::path::Path, file: &str, schemas: &Schemas, tally
                 let Some(stored) = case.get(name) else {
                     failures.push(failure(
                         case,
-                        variant,
+                        Runner::Engine(variant),
                         "prepare",
                         format!("    upstreamSorted.{name} has no stored document"),
                     ));
@@ -476,13 +667,13 @@ fn run_prepare_check(dir: &std::path::Path, file: &str, schemas: &Schemas, tally
                     Ok(got) if support::json_eq(want, &got) => {}
                     Ok(got) => failures.push(failure(
                         case,
-                        variant,
+                        Runner::Engine(variant),
                         "prepare",
                         format!("    document {name}:\n{}", support::diff(want, &got)),
                     )),
                     Err(e) => failures.push(failure(
                         case,
-                        variant,
+                        Runner::Engine(variant),
                         "prepare",
                         format!("    document {name}: ordering failed: {e}"),
                     )),

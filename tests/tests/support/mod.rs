@@ -1,11 +1,12 @@
 //! Shared harness for the upstream conformance corpus (`shared/conformance/upstream`, described
 //! by its FORMAT.md): locating and loading the corpus, the schema variants, preparing case
-//! documents, comparing documents (FORMAT §2.3), the ordering step (§7, in [`order`]) and the
-//! known-gaps list.
+//! documents, comparing documents (FORMAT §2.3), the ordering step (§7, in [`order`]), the
+//! known-gaps list, and the typed twins of the test schemas ([`merge_item`]).
 //!
 //! Several test binaries include this module and each uses a part of it.
 #![allow(dead_code)]
 
+pub mod merge_item;
 pub mod order;
 
 use std::collections::BTreeSet;
