@@ -205,6 +205,33 @@ pub enum PatchError {
         /// The limit.
         limit: usize,
     },
+    /// Patch creation (three-way, without overwrite): the patch changes something that was
+    /// also changed, differently, between the last-applied and the live document.
+    #[error("at {path}: conflict: {detail}")]
+    Conflict {
+        /// The first conflicting place found (the root when none can be named).
+        path: JsonPath,
+        /// The created patch and the original-to-current changes, as compact JSON.
+        detail: String,
+    },
+    /// Patch creation: a precondition rejected the created patch.
+    #[error("at {path}: precondition failed: the patch changes {key:?}")]
+    PreconditionFailed {
+        /// The object holding the key (`(root)` or `metadata`).
+        path: JsonPath,
+        /// The key the patch must not change.
+        key: String,
+    },
+    /// Patch creation: an object or list member that the schema's struct does not declare
+    /// differs between the two documents, so there is no metadata to diff it by (upstream
+    /// `unable to find api field`).
+    #[error("at {path}: unable to find api field {field:?} in the schema")]
+    UnknownField {
+        /// The member.
+        path: JsonPath,
+        /// Its name.
+        field: String,
+    },
 }
 
 impl PatchError {
@@ -223,7 +250,10 @@ impl PatchError {
             | PatchError::ListOfLists { path }
             | PatchError::MixedList { path, .. }
             | PatchError::Deserialize { path, .. }
-            | PatchError::TooDeep { path, .. } => Some(path),
+            | PatchError::TooDeep { path, .. }
+            | PatchError::Conflict { path, .. }
+            | PatchError::PreconditionFailed { path, .. }
+            | PatchError::UnknownField { path, .. } => Some(path),
         }
     }
 }

@@ -5,6 +5,7 @@
 //! `#[derive(StrategicMerge)]` must agree with it.
 
 pub mod apply;
+pub mod diff;
 pub mod error;
 mod hash;
 pub mod input;
@@ -15,6 +16,10 @@ pub mod typed;
 pub mod yaml;
 
 pub use apply::{MAX_DEPTH, apply, apply_owned};
+pub use diff::{
+    DiffOptions, Precondition, diff, diff_with, has_conflicts, merging_maps_have_conflicts,
+    three_way,
+};
 pub use error::{DocRole, JsonPath, PatchError, Segment};
 pub use input::{parse_document, parse_documents};
 pub use openapi::SchemaError;

@@ -1,12 +1,18 @@
-//! The upstream Kubernetes strategic-merge-patch corpus, apply side (FORMAT.md §5–§7).
+//! The upstream Kubernetes strategic-merge-patch corpus (FORMAT.md §5–§7).
 //!
-//! Runs every apply-side operation of the corpus once per OpenAPI schema variant, using the
-//! *stored* patches (patch creation is tested elsewhere), plus the ordering step of the
+//! Apply side: runs every apply-side operation of the corpus once per OpenAPI schema variant,
+//! using the *stored* patches, plus the ordering step of the
 //! upstream test suite against `sort-merge-list.json` and the precomputed `upstreamSorted`
 //! documents. The same apply steps run once more through the typed path: the original is
 //! deserialized into the typed twin of its schema (`support/merge_item.rs`), patched with
-//! `StrategicMerge::apply`, and serialized (suite `typed apply`, variant `typed`). Prints one
-//! summary line per suite. Fails on any failure that
+//! `StrategicMerge::apply`, and serialized (suite `typed apply`, variant `typed`).
+//!
+//! Create side (`support/create.rs`), once per OpenAPI variant: `createTwoWay` and
+//! `applyTwoWay` with the *created* patch (suite `diff`, including the §5.7 rules of
+//! `number-conversion.json` and `unknown-field.json`); `createThreeWay` (with the conflict
+//! expectation), `createThreeWayOverwrite` and `applyThreeWay` with the created patch (suite
+//! `three-way`); and `has-conflicts.json` in both argument orders (suite `has-conflicts`,
+//! variant `none`). Prints one summary line per suite. Fails on any failure that
 //! `tests/conformance/known-gaps.txt` does not list, and on any listed gap that no longer
 //! fails.
 //!
@@ -44,6 +50,9 @@ fn upstream_conformance() {
         println!("upstream conformance (apply): skipped, ../shared/conformance not found");
         println!("upstream conformance (sort): skipped, ../shared/conformance not found");
         println!("upstream conformance (typed apply): skipped, ../shared/conformance not found");
+        println!("upstream conformance (diff): skipped, ../shared/conformance not found");
+        println!("upstream conformance (three-way): skipped, ../shared/conformance not found");
+        println!("upstream conformance (has-conflicts): skipped, ../shared/conformance not found");
         return;
     };
     let gaps = support::load_gaps().unwrap_or_else(|e| panic!("{e}"));
@@ -71,27 +80,39 @@ fn upstream_conformance() {
         run_bad_arguments(&dir, &schemas, runners, tally);
     }
 
+    // The create side: patches created with `smp_core::diff` / `three_way`, then applied.
+    let mut diff = Tally::new("diff", &gaps);
+    let mut three = Tally::new("three-way", &gaps);
+    let mut conflicts = Tally::new("has-conflicts", &gaps);
+    for file in [
+        "two-and-three-way.json",
+        "raw-cases.json",
+        "raw-extension.json",
+    ] {
+        support::create::run_tables(&dir, file, &schemas, &mut diff, &mut three);
+    }
+    for file in ["number-conversion.json", "unknown-field.json"] {
+        support::create::run_exact_text(&dir, file, &schemas, &mut diff, &mut three);
+    }
+    support::create::run_has_conflicts(&dir, &mut conflicts);
+
     println!("{}", sort.summary());
     println!("{}", apply.summary());
     println!("{}", typed.summary());
+    println!("{}", diff.summary());
+    println!("{}", three.summary());
+    println!("{}", conflicts.summary());
 
+    let tallies = [&sort, &apply, &typed, &diff, &three, &conflicts];
     let mut problems = Vec::new();
-    for f in sort
-        .unexpected
-        .iter()
-        .chain(&apply.unexpected)
-        .chain(&typed.unexpected)
-    {
+    for f in tallies.iter().flat_map(|t| t.unexpected.iter()) {
         problems.push(format!(
             "unlisted failure: {} {} {}",
             f.case, f.variant, f.operation
         ));
     }
     for gap in &gaps {
-        if [&sort, &apply, &typed]
-            .iter()
-            .all(|tally| !tally.used.contains(&gap.line))
-        {
+        if tallies.iter().all(|tally| !tally.used.contains(&gap.line)) {
             problems.push(format!(
                 "stale known gap (line {}): {} {} {} now passes or matches nothing; remove it",
                 gap.line, gap.case, gap.variant, gap.operation

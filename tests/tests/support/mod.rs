@@ -6,6 +6,7 @@
 //! Several test binaries include this module and each uses a part of it.
 #![allow(dead_code)]
 
+pub mod create;
 pub mod merge_item;
 pub mod order;
 

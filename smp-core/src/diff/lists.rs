@@ -1,0 +1,235 @@
+//! The two-way diff of two `merge`-strategy lists.
+
+use std::cmp::Ordering;
+
+use serde_json::{Map, Value};
+
+use crate::apply::Path;
+use crate::error::{PatchError, kind_of};
+use crate::schema::FieldMeta;
+
+use super::DiffOptions;
+use super::printed::{Kind, dedup, item_kind, printed, sort_by_printed};
+use super::two_way::{PATCH, diff_maps};
+
+/// What a merged list contributes to the patch.
+#[derive(Default)]
+pub(crate) struct ListDiff {
+    /// The list itself: changes and additions, then `$patch: delete` items.
+    pub(crate) patch: Vec<Value>,
+    /// `$deleteFromPrimitiveList/<f>`.
+    pub(crate) deletions: Vec<Value>,
+    /// `$setElementOrder/<f>`.
+    pub(crate) order: Vec<Value>,
+}
+
+pub(crate) fn diff_lists(
+    original: &[Value],
+    modified: &[Value],
+    meta: FieldMeta<'_>,
+    options: &DiffOptions,
+    path: &Path<'_>,
+) -> Result<ListDiff, PatchError> {
+    path.check_depth()?;
+    if original.is_empty() {
+        if modified.is_empty() || options.ignore_changes_and_additions {
+            return Ok(ListDiff::default());
+        }
+        return Ok(ListDiff {
+            patch: modified.to_vec(),
+            ..ListDiff::default()
+        });
+    }
+    match item_kind(&[original, modified], path)? {
+        Some(Kind::Object) => objects(original, modified, meta, options, path),
+        _ => Ok(scalars(original, modified, options)),
+    }
+}
+
+/// The merge key's value of an item, with the item as an object.
+pub(crate) fn keyed<'v>(
+    item: &'v Value,
+    merge_key: &str,
+    path: &Path<'_>,
+    index: usize,
+) -> Result<(&'v Map<String, Value>, &'v Value), PatchError> {
+    match item {
+        Value::Object(map) => match map.get(merge_key) {
+            Some(k) => Ok((map, k)),
+            None => Err(PatchError::MissingMergeKey {
+                path: path.index(index).to_json_path(),
+                key: merge_key.to_owned(),
+            }),
+        },
+        other => Err(PatchError::NotAnObjectItem {
+            path: path.index(index).to_json_path(),
+            key: merge_key.to_owned(),
+            found: kind_of(other),
+        }),
+    }
+}
+
+/// The declared merge key of a merged list of objects.
+pub(crate) fn merge_key<'s>(meta: FieldMeta<'s>, path: &Path<'_>) -> Result<&'s str, PatchError> {
+    meta.merge_key.ok_or_else(|| PatchError::WrongType {
+        path: path.to_json_path(),
+        expected: "a declared merge key for a merged list of objects",
+        found: "none in the schema",
+    })
+}
+
+fn objects(
+    original: &[Value],
+    modified: &[Value],
+    meta: FieldMeta<'_>,
+    options: &DiffOptions,
+    path: &Path<'_>,
+) -> Result<ListDiff, PatchError> {
+    let mk = merge_key(meta, path)?;
+    let sorted = |list: &'_ [Value]| -> Result<Vec<(String, usize)>, PatchError> {
+        let mut out = Vec::with_capacity(list.len());
+        for (i, item) in list.iter().enumerate() {
+            let (_, k) = keyed(item, mk, path, i)?;
+            out.push((printed(k), i));
+        }
+        out.sort();
+        Ok(out)
+    };
+    let old = sorted(original)?;
+    let new = sorted(modified)?;
+    let items = meta.node.items();
+
+    // (position in `modified`, patch item) so the patch can follow `modified`'s order.
+    let mut changed: Vec<(usize, Value)> = Vec::new();
+    let mut deleted: Vec<Value> = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while i < old.len() || j < new.len() {
+        let ord = match (old.get(i), new.get(j)) {
+            (Some(o), Some(m)) => o.0.cmp(&m.0),
+            (None, _) => Ordering::Greater,
+            (_, None) => Ordering::Less,
+        };
+        match ord {
+            Ordering::Equal => {
+                let (oi, mi) = (old[i].1, new[j].1);
+                let (a, _) = keyed(&original[oi], mk, path, oi)?;
+                let (b, key) = keyed(&modified[mi], mk, path, mi)?;
+                let here = path.item(Some(mk), &modified[mi], mi);
+                let mut sub = diff_maps(a, b, items, options, meta.strategy.retain_keys, &here)?;
+                if !sub.is_empty() {
+                    sub.insert(mk.to_owned(), key.clone());
+                    changed.push((mi, Value::Object(sub)));
+                }
+                i += 1;
+                j += 1;
+            }
+            Ordering::Greater => {
+                let mi = new[j].1;
+                if !options.ignore_changes_and_additions {
+                    changed.push((mi, modified[mi].clone()));
+                }
+                j += 1;
+            }
+            Ordering::Less => {
+                let oi = old[i].1;
+                if !options.ignore_deletions {
+                    let (_, key) = keyed(&original[oi], mk, path, oi)?;
+                    let mut d = Map::new();
+                    d.insert(mk.to_owned(), key.clone());
+                    d.insert(PATCH.to_owned(), Value::String("delete".to_owned()));
+                    deleted.push(Value::Object(d));
+                }
+                i += 1;
+            }
+        }
+    }
+    // Follow `modified`'s order: by the first item of `modified` with the same key.
+    let first_index = |v: &Value| {
+        let key = v.get(mk);
+        modified
+            .iter()
+            .position(|m| m.get(mk) == key)
+            .unwrap_or(usize::MAX)
+    };
+    changed.sort_by_key(|(_, v)| first_index(v));
+    let mut patch: Vec<Value> = changed.into_iter().map(|(_, v)| v).collect();
+
+    let order_same = original.len() == modified.len()
+        && original
+            .iter()
+            .zip(modified)
+            .all(|(a, b)| a.get(mk) == b.get(mk));
+    patch.extend(deleted);
+    let mut order = Vec::new();
+    let changes = !options.ignore_changes_and_additions;
+    if options.set_element_order
+        && ((changes && (!patch.is_empty() || !order_same))
+            || (!options.ignore_deletions && !patch.is_empty()))
+    {
+        order = modified
+            .iter()
+            .map(|item| {
+                let mut m = Map::new();
+                m.insert(mk.to_owned(), item.get(mk).cloned().unwrap_or(Value::Null));
+                Value::Object(m)
+            })
+            .collect();
+    }
+    Ok(ListDiff {
+        patch,
+        deletions: Vec::new(),
+        order,
+    })
+}
+
+fn scalars(original: &[Value], modified: &[Value], options: &DiffOptions) -> ListDiff {
+    let mut old = original.to_vec();
+    let mut new = modified.to_vec();
+    sort_by_printed(&mut old);
+    sort_by_printed(&mut new);
+    let old: Vec<(String, Value)> = old.into_iter().map(|v| (printed(&v), v)).collect();
+    let new: Vec<(String, Value)> = new.into_iter().map(|v| (printed(&v), v)).collect();
+    let mut added = Vec::new();
+    let mut deleted = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while i < old.len() || j < new.len() {
+        let ord = match (old.get(i), new.get(j)) {
+            (Some(o), Some(m)) => o.0.cmp(&m.0),
+            (None, _) => Ordering::Greater,
+            (_, None) => Ordering::Less,
+        };
+        match ord {
+            Ordering::Equal => {
+                i += 1;
+                j += 1;
+            }
+            Ordering::Greater => {
+                if !options.ignore_changes_and_additions {
+                    added.push(new[j].1.clone());
+                }
+                j += 1;
+            }
+            Ordering::Less => {
+                if !options.ignore_deletions {
+                    deleted.push(old[i].1.clone());
+                }
+                i += 1;
+            }
+        }
+    }
+    let first_index = |v: &Value| modified.iter().position(|m| m == v).unwrap_or(usize::MAX);
+    added.sort_by_key(first_index);
+    let deletions = dedup(deleted);
+    let mut order = Vec::new();
+    if options.set_element_order
+        && ((!options.ignore_deletions && !deletions.is_empty())
+            || (!options.ignore_changes_and_additions && original != modified))
+    {
+        order = modified.to_vec();
+    }
+    ListDiff {
+        patch: added,
+        deletions,
+        order,
+    }
+}

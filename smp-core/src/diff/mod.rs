@@ -1,0 +1,243 @@
+//! Creating strategic merge patches: the client side of SMP.
+//!
+//! * [`diff`] / [`diff_with`]: the two-way patch that turns `original` into `modified`
+//!   (upstream `CreateTwoWayMergePatch`);
+//! * [`three_way`]: the `kubectl apply` patch from the last-applied configuration, the new
+//!   configuration and the live object, with conflict detection (upstream
+//!   `CreateThreeWayMergePatch`);
+//! * [`merging_maps_have_conflicts`] and [`has_conflicts`]: the conflict predicates.
+//!
+//! Every created patch applies with [`crate::apply`]. Inputs: `null` counts as `{}`; any other
+//! non-object root is [`PatchError::InvalidDocument`].
+//!
+//! Schema lookups. The apply engine is lenient about fields its schema does not know; creation
+//! is lenient too, with one exception that upstream's corpus requires: when an object or list
+//! member that a *struct* does not declare differs between the two documents, there is no
+//! metadata to diff it by and creation fails with [`PatchError::UnknownField`] (upstream
+//! `unable to find api field`). Members of maps and of opaque (schema-less) values are never
+//! errors: they diff with the default strategy. Unknown members with equal values, and unknown
+//! scalars, are fine. The conflict predicate looks fields up leniently (default strategy).
+//!
+//! Deliberate differences from upstream's output (none is visible to the corpus):
+//! * a `merge` list of primitives that did not change yields no `$setElementOrder` even when
+//!   it is not in printed-form order (upstream sorts `original` in place before comparing,
+//!   FORMAT §12), so `[2,1]` to `[2,1]` gives `{}`;
+//! * `$deleteFromPrimitiveList` values are de-duplicated keeping their sorted order (upstream's
+//!   de-duplication swaps elements);
+//! * lists whose items mix JSON types are errors whatever the numbers' kinds (upstream also
+//!   rejects mixing integers with floats).
+
+mod conflicts;
+mod lists;
+mod printed;
+mod three_way;
+mod two_way;
+
+use serde_json::{Map, Value};
+
+use crate::apply::Path;
+use crate::error::{DocRole, JsonPath, PatchError, Segment, kind_of};
+use crate::schema::{FieldMeta, Node, TypeDef};
+
+pub use conflicts::{has_conflicts, merging_maps_have_conflicts};
+pub use three_way::three_way;
+
+/// What a two-way diff reports (upstream `DiffOptions`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DiffOptions {
+    /// Leave additions and changes out of the patch (only deletions remain).
+    pub ignore_changes_and_additions: bool,
+    /// Leave deletions out of the patch.
+    pub ignore_deletions: bool,
+    /// Emit `$setElementOrder/<f>` lists for merged lists. Default `true`.
+    pub set_element_order: bool,
+}
+
+impl Default for DiffOptions {
+    fn default() -> Self {
+        DiffOptions {
+            ignore_changes_and_additions: false,
+            ignore_deletions: false,
+            set_element_order: true,
+        }
+    }
+}
+
+/// A check on a created patch (upstream `PreconditionFunc`s).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Precondition {
+    /// The patch must not have this top-level member (upstream `RequireKeyUnchanged`).
+    KeyUnchanged(String),
+    /// The patch must not have this member inside a `metadata` object (upstream
+    /// `RequireMetadataKeyUnchanged`).
+    MetadataKeyUnchanged(String),
+}
+
+impl Precondition {
+    /// Checks `patch`; `Err` names the offending member.
+    pub fn check(&self, patch: &Value) -> Result<(), PatchError> {
+        match self {
+            Precondition::KeyUnchanged(key) => {
+                if patch.get(key).is_some() && patch.is_object() {
+                    return Err(PatchError::PreconditionFailed {
+                        path: JsonPath::root(),
+                        key: key.clone(),
+                    });
+                }
+            }
+            Precondition::MetadataKeyUnchanged(key) => {
+                if let Some(Value::Object(meta)) = patch.get("metadata") {
+                    if meta.contains_key(key) {
+                        return Err(PatchError::PreconditionFailed {
+                            path: JsonPath(vec![Segment::Field("metadata".to_owned())]),
+                            key: key.clone(),
+                        });
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The two-way patch that turns `original` into `modified` (upstream
+/// `CreateTwoWayMergePatch`), with default options.
+pub fn diff<'s>(
+    original: &Value,
+    modified: &Value,
+    schema: impl Into<Node<'s>>,
+) -> Result<Value, PatchError> {
+    diff_with(original, modified, schema, &DiffOptions::default())
+}
+
+/// [`diff`] with explicit options.
+pub fn diff_with<'s>(
+    original: &Value,
+    modified: &Value,
+    schema: impl Into<Node<'s>>,
+    options: &DiffOptions,
+) -> Result<Value, PatchError> {
+    let original = root(original, DocRole::Original)?;
+    let modified = root(modified, DocRole::Modified)?;
+    let patch = two_way::diff_maps(
+        original,
+        modified,
+        schema.into(),
+        options,
+        false,
+        &Path::root(),
+    )?;
+    Ok(Value::Object(patch))
+}
+
+static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
+
+/// The object at the root of an input (`null` is `{}`), after the depth check.
+fn root(doc: &Value, role: DocRole) -> Result<&Map<String, Value>, PatchError> {
+    let map = match doc {
+        Value::Null => EMPTY.get_or_init(Map::new),
+        Value::Object(map) => map,
+        other => {
+            return Err(PatchError::InvalidDocument {
+                role,
+                detail: format!("expected a JSON object, found {}", kind_of(other)),
+            });
+        }
+    };
+    if nests_deeper_than(doc, crate::MAX_DEPTH) {
+        return Err(PatchError::TooDeep {
+            path: JsonPath::root(),
+            limit: crate::MAX_DEPTH,
+        });
+    }
+    Ok(map)
+}
+
+/// Whether `value` has containers nested more than `limit` deep (iterative).
+fn nests_deeper_than(value: &Value, limit: usize) -> bool {
+    let mut stack = vec![(value, 0usize)];
+    while let Some((v, depth)) = stack.pop() {
+        let children: Box<dyn Iterator<Item = &Value>> = match v {
+            Value::Object(m) => Box::new(m.values()),
+            Value::Array(a) => Box::new(a.iter()),
+            _ => continue,
+        };
+        if depth >= limit {
+            return true;
+        }
+        stack.extend(children.map(|c| (c, depth + 1)));
+    }
+    false
+}
+
+/// Metadata for member `key` whose two values are both objects or both lists. `None` when the
+/// schema's struct does not declare it but the values are equal (nothing to diff); an error
+/// when it does not declare it and they differ. See the module documentation.
+fn lookup<'s>(
+    node: Node<'s>,
+    key: &str,
+    a: &Value,
+    b: &Value,
+    path: &Path<'_>,
+) -> Result<Option<FieldMeta<'s>>, PatchError> {
+    let meta = node.field(key);
+    if meta.declared || !matches!(node.def(), TypeDef::Struct(_)) {
+        return Ok(Some(meta));
+    }
+    if a == b {
+        return Ok(None);
+    }
+    Err(PatchError::UnknownField {
+        path: path.field(key).to_json_path(),
+        field: key.to_owned(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn roots_preconditions_and_conflicts() {
+        let node = Node::opaque();
+        assert_eq!(
+            diff(&Value::Null, &json!({"a": 1}), node),
+            Ok(json!({"a": 1}))
+        );
+        assert!(matches!(
+            diff(&json!([1]), &json!({}), node),
+            Err(PatchError::InvalidDocument { .. })
+        ));
+        let pre = [Precondition::MetadataKeyUnchanged("name".into())];
+        let err = three_way(
+            &json!({}),
+            &json!({"metadata": {"name": "b"}}),
+            &json!({"metadata": {"name": "a"}}),
+            node,
+            true,
+            &pre,
+        )
+        .unwrap_err();
+        assert!(
+            matches!(err, PatchError::PreconditionFailed { .. }),
+            "{err}"
+        );
+        let err = three_way(
+            &json!({"a": {"b": 1}}),
+            &json!({"a": {"b": 2}}),
+            &json!({"a": {"b": 3}}),
+            node,
+            false,
+            &[],
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("conflict"), "{err}");
+        assert_eq!(err.path().map(ToString::to_string).as_deref(), Some("a.b"));
+        assert!(has_conflicts(&json!(0), &json!(0.0)));
+        assert!(!has_conflicts(
+            &json!({"a": [1]}),
+            &json!({"a": [1], "b": 2})
+        ));
+    }
+}

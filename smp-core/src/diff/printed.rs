@@ -1,0 +1,148 @@
+//! Go's `%v` rendering of decoded JSON values, which upstream uses to sort and match list
+//! items, and the item kinds of lists.
+
+use serde_json::Value;
+
+use crate::apply::Path;
+use crate::error::{PatchError, kind_of};
+
+/// The printed form of a scalar (containers print Go-style, for completeness).
+pub(crate) fn printed(v: &Value) -> String {
+    match v {
+        Value::Null => "<nil>".to_owned(),
+        Value::Bool(b) => b.to_string(),
+        Value::String(s) => s.clone(),
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                i.to_string()
+            } else if let Some(u) = n.as_u64() {
+                u.to_string()
+            } else {
+                n.as_f64().map(float).unwrap_or_default()
+            }
+        }
+        Value::Array(items) => {
+            let inner: Vec<String> = items.iter().map(printed).collect();
+            format!("[{}]", inner.join(" "))
+        }
+        Value::Object(map) => {
+            let mut entries: Vec<String> = map
+                .iter()
+                .map(|(k, v)| format!("{k}:{}", printed(v)))
+                .collect();
+            entries.sort();
+            format!("map[{}]", entries.join(" "))
+        }
+    }
+}
+
+/// `%v` of a float64: shortest digits; exponent form below 1e-4 and from 1e21 on.
+fn float(f: f64) -> String {
+    if f == 0.0 || !f.is_finite() {
+        return if f.is_nan() {
+            "NaN".to_owned()
+        } else if f.is_infinite() {
+            if f > 0.0 { "+Inf" } else { "-Inf" }.to_owned()
+        } else {
+            "0".to_owned()
+        };
+    }
+    let sci = format!("{f:e}");
+    let Some((mantissa, exp)) = sci.split_once('e') else {
+        return f.to_string();
+    };
+    match exp.parse::<i32>() {
+        Ok(exp) if !(-4..21).contains(&exp) => {
+            let sign = if exp < 0 { '-' } else { '+' };
+            format!("{mantissa}e{sign}{:02}", exp.unsigned_abs())
+        }
+        _ => f.to_string(),
+    }
+}
+
+/// Sorts values by printed form (byte order), stably.
+pub(crate) fn sort_by_printed(values: &mut [Value]) {
+    values.sort_by_cached_key(printed);
+}
+
+/// The common kind of the items of the given lists (`None` when all are empty): lists of lists
+/// and mixed kinds are errors.
+pub(crate) fn item_kind(lists: &[&[Value]], path: &Path<'_>) -> Result<Option<Kind>, PatchError> {
+    let mut seen: Option<(Kind, &Value)> = None;
+    for item in lists.iter().flat_map(|l| l.iter()) {
+        let kind = Kind::of(item);
+        if kind == Kind::List {
+            return Err(PatchError::ListOfLists {
+                path: path.to_json_path(),
+            });
+        }
+        match seen {
+            None => seen = Some((kind, item)),
+            Some((k, first)) if k != kind => {
+                return Err(PatchError::MixedList {
+                    path: path.to_json_path(),
+                    first: kind_of(first),
+                    second: kind_of(item),
+                });
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(seen.map(|(k, _)| k))
+}
+
+/// The JSON kind of a list item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Null,
+    Bool,
+    Number,
+    String,
+    List,
+    Object,
+}
+
+impl Kind {
+    pub(crate) fn of(v: &Value) -> Kind {
+        match v {
+            Value::Null => Kind::Null,
+            Value::Bool(_) => Kind::Bool,
+            Value::Number(_) => Kind::Number,
+            Value::String(_) => Kind::String,
+            Value::Array(_) => Kind::List,
+            Value::Object(_) => Kind::Object,
+        }
+    }
+}
+
+/// Whether two values have the same JSON kind (upstream compares Go types).
+pub(crate) fn same_kind(a: &Value, b: &Value) -> bool {
+    Kind::of(a) == Kind::of(b)
+}
+
+/// Removes repeated values, keeping the first of each.
+pub(crate) fn dedup(values: Vec<Value>) -> Vec<Value> {
+    let mut out: Vec<Value> = Vec::with_capacity(values.len());
+    for v in values {
+        if !out.contains(&v) {
+            out.push(v);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn printed_forms() {
+        assert_eq!(printed(&json!(10)), "10");
+        assert_eq!(printed(&json!(null)), "<nil>");
+        assert_eq!(printed(&json!(1.5)), "1.5");
+        assert_eq!(printed(&json!(1e21)), "1e+21");
+        assert_eq!(printed(&json!(0.00001)), "1e-05");
+        assert_eq!(printed(&json!(1e20)), "100000000000000000000");
+    }
+}

@@ -1,0 +1,141 @@
+//! The two-way diff of two objects.
+
+use serde_json::{Map, Value};
+
+use crate::apply::Path;
+use crate::error::PatchError;
+use crate::schema::{BaseStrategy, Node};
+
+use super::lists::diff_lists;
+use super::printed::same_kind;
+use super::{DiffOptions, lookup};
+
+pub(crate) const PATCH: &str = "$patch";
+pub(crate) const RETAIN_KEYS: &str = "$retainKeys";
+pub(crate) const SET_ELEMENT_ORDER: &str = "$setElementOrder";
+pub(crate) const DELETE_FROM_PRIMITIVE_LIST: &str = "$deleteFromPrimitiveList";
+
+/// The patch turning `original` into `modified` at one object level. `retain_keys`: this level
+/// belongs to a `retainKeys` field (or item of a `merge,retainKeys` list).
+pub(crate) fn diff_maps(
+    original: &Map<String, Value>,
+    modified: &Map<String, Value>,
+    node: Node<'_>,
+    options: &DiffOptions,
+    retain_keys: bool,
+    path: &Path<'_>,
+) -> Result<Map<String, Value>, PatchError> {
+    path.check_depth()?;
+    let mut patch = Map::new();
+    let changes = !options.ignore_changes_and_additions;
+    for (key, new) in modified {
+        let Some(old) = original.get(key) else {
+            if changes {
+                patch.insert(key.clone(), new.clone());
+            }
+            continue;
+        };
+        if key == PATCH {
+            let (Some(a), Some(b)) = (old.as_str(), new.as_str()) else {
+                return Err(PatchError::BadDirective {
+                    path: path.to_json_path(),
+                    directive: PATCH.to_owned(),
+                    expected: "a string",
+                });
+            };
+            if a != b {
+                patch.insert(key.clone(), new.clone());
+            }
+            continue;
+        }
+        if !same_kind(old, new) {
+            if changes {
+                patch.insert(key.clone(), new.clone());
+            }
+            continue;
+        }
+        match (old, new) {
+            (Value::Object(a), Value::Object(b)) => {
+                let Some(meta) = lookup(node, key, old, new, path)? else {
+                    continue;
+                };
+                if meta.strategy.base == BaseStrategy::Replace {
+                    if changes {
+                        patch.insert(key.clone(), new.clone());
+                    }
+                } else {
+                    let sub = diff_maps(
+                        a,
+                        b,
+                        meta.node,
+                        options,
+                        meta.strategy.retain_keys,
+                        &path.field(key),
+                    )?;
+                    if !sub.is_empty() {
+                        patch.insert(key.clone(), Value::Object(sub));
+                    }
+                }
+            }
+            (Value::Array(a), Value::Array(b)) => {
+                let Some(meta) = lookup(node, key, old, new, path)? else {
+                    continue;
+                };
+                if meta.strategy.merges_lists() {
+                    let here = path.field(key);
+                    let lists = diff_lists(a, b, meta, options, &here)?;
+                    if !lists.patch.is_empty() {
+                        patch.insert(key.clone(), Value::Array(lists.patch));
+                    }
+                    if !lists.deletions.is_empty() {
+                        patch.insert(
+                            format!("{DELETE_FROM_PRIMITIVE_LIST}/{key}"),
+                            Value::Array(lists.deletions),
+                        );
+                    }
+                    if !lists.order.is_empty() {
+                        patch.insert(
+                            format!("{SET_ELEMENT_ORDER}/{key}"),
+                            Value::Array(lists.order),
+                        );
+                    }
+                } else if changes && old != new {
+                    patch.insert(key.clone(), new.clone());
+                }
+            }
+            _ => {
+                if changes && old != new {
+                    patch.insert(key.clone(), new.clone());
+                }
+            }
+        }
+    }
+
+    if !options.ignore_deletions {
+        for key in original.keys() {
+            if !modified.contains_key(key) {
+                patch.insert(key.clone(), Value::Null);
+            }
+        }
+    }
+
+    if retain_keys {
+        let mut names: Vec<&String> = modified
+            .iter()
+            .filter(|(_, v)| !v.is_null())
+            .map(|(k, _)| k)
+            .collect();
+        let extra = original
+            .iter()
+            .any(|(k, v)| !v.is_null() && !modified.contains_key(k));
+        if !names.is_empty() && (!patch.is_empty() || extra) {
+            names.sort();
+            let list = names
+                .into_iter()
+                .map(|k| Value::String(k.clone()))
+                .collect();
+            patch.insert(RETAIN_KEYS.to_owned(), Value::Array(list));
+        }
+    }
+    Ok(patch)
+}
