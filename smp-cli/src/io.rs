@@ -117,8 +117,8 @@ pub struct SchemaArgs {
     /// OpenAPI v2 or v3 document (JSON or YAML) and the definition of the document's type,
     /// e.g. `pod-schema.json#io.k8s.api.core.v1.Pod`.
     ///
-    /// Without --schema the patch is applied untyped: objects merge, lists are replaced whole,
-    /// and `$patch` and the other directives still apply.
+    /// Without --schema the documents are handled untyped: objects merge, lists are replaced
+    /// whole, and `$patch` and the other directives still apply.
     #[arg(long, value_name = "FILE#DEFINITION", value_parser = SchemaSpec::parse)]
     pub schema: Option<SchemaSpec>,
 }

@@ -4,8 +4,10 @@
 //! error into one `error: ` line on stderr and exit status 1. Usage errors are clap's (status 2).
 
 mod apply;
+mod diff;
 mod error;
 mod io;
+mod three_way;
 
 use std::process::ExitCode;
 
@@ -28,7 +30,7 @@ use crate::error::CliError;
         patch metadata (x-kubernetes-patch-strategy, x-kubernetes-patch-merge-key) of an \
         OpenAPI schema.",
     after_help = "Errors print one line starting with `error: ` on stderr and exit with status 1; \
-        usage errors exit with status 2.\n\nRun `smp help apply` for an example.",
+        usage errors exit with status 2.\n\nRun `smp help <COMMAND>` (apply, diff, three-way) for an example.",
     propagate_version = true
 )]
 struct Cli {
@@ -39,6 +41,8 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     Apply(apply::ApplyArgs),
+    Diff(diff::DiffArgs),
+    ThreeWay(three_way::ThreeWayArgs),
 }
 
 impl Command {
@@ -46,6 +50,8 @@ impl Command {
     fn validate(&self) -> Result<(), String> {
         match self {
             Command::Apply(args) => args.validate(),
+            Command::Diff(args) => args.validate(),
+            Command::ThreeWay(args) => args.validate(),
         }
     }
 
@@ -53,12 +59,16 @@ impl Command {
     fn name(&self) -> &'static str {
         match self {
             Command::Apply(_) => "apply",
+            Command::Diff(_) => "diff",
+            Command::ThreeWay(_) => "three-way",
         }
     }
 
     fn run(self) -> Result<(), CliError> {
         match self {
             Command::Apply(args) => apply::run(&args),
+            Command::Diff(args) => diff::run(&args),
+            Command::ThreeWay(args) => three_way::run(&args),
         }
     }
 }
