@@ -152,7 +152,8 @@ impl Hash for HashedKey<'_> {
                 } else if let Some(u) = n.as_u64() {
                     state.write_u64(u);
                 } else if let Some(f) = n.as_f64() {
-                    state.write_u64(f.to_bits());
+                    // `0.0 == -0.0`, so they must hash alike.
+                    state.write_u64(if f == 0.0 { 0 } else { f.to_bits() });
                 }
             }
             Value::String(s) => {
@@ -232,6 +233,16 @@ mod tests {
             &[json!(1), json!(2), json!(3)],
         );
         assert_eq!(got, vec![json!(2), json!(3), json!(1)]);
+    }
+
+    #[test]
+    fn float_zeros_are_one_key_in_the_hash_index() {
+        let live: Vec<Value> = (0..20)
+            .map(|i| json!(f64::from(i) + 0.5))
+            .chain([json!(0.0)])
+            .collect();
+        let index = KeyIndex::new(live.iter().collect());
+        assert_eq!(index.position(&json!(-0.0)), Some(20));
     }
 
     #[test]
