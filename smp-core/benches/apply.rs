@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use serde_json::Value;
-use smp_core::{Schema, apply, apply_owned};
+use smp_core::{Schema, apply, apply_json, apply_owned};
 
 /// The same allocator as the `smp` binary, for smp and the RFC 7386 floor alike.
 #[global_allocator]
@@ -124,12 +124,51 @@ fn bench_case(c: &mut Criterion, case: &Case, schema: &Schema) {
     group.finish();
 }
 
+/// Fails loudly unless `apply_json` gives the reference's bytes: strict parse, apply, compact
+/// serialisation.
+fn check_sparse(case: &Case, schema: &Schema) {
+    let text = |bytes| std::str::from_utf8(bytes).expect("fixture is UTF-8");
+    let (original, patch) = (text(case.original), text(case.patch));
+    let reference = {
+        let o = smp_core::input::parse_json(original, smp_core::DocRole::Original);
+        let p = smp_core::input::parse_json(patch, smp_core::DocRole::Patch);
+        let out = apply_owned(
+            o.expect("fixture parses"),
+            &p.expect("patch parses"),
+            schema,
+        );
+        serde_json::to_string(&out.expect("fixture patch applies")).expect("serialises")
+    };
+    let sparse = apply_json(original, patch, schema).expect("fixture patch applies");
+    assert!(
+        sparse == reference,
+        "{}: apply_json differs from the reference",
+        case.name
+    );
+}
+
+/// `apply/podN/bytes/smp-sparse`: bytes in, text out with `apply_json`, which reads the
+/// original once and builds `Value`s only where the patch looks.
+fn bench_sparse(c: &mut Criterion, case: &Case, schema: &Schema) {
+    let mut group = c.benchmark_group(format!("apply/{}/bytes", case.name));
+    group.bench_function("smp-sparse", |b| {
+        b.iter(|| -> Result<String, Box<dyn std::error::Error>> {
+            let original = std::str::from_utf8(black_box(case.original))?;
+            let patch = std::str::from_utf8(black_box(case.patch))?;
+            Ok(apply_json(original, patch, schema)?)
+        })
+    });
+    group.finish();
+}
+
 fn benches(c: &mut Criterion) {
     let doc: Value = serde_json::from_str(SCHEMA).expect("examples/pod-schema.json is JSON");
     let schema = Schema::from_openapi(&doc, POD).expect("example schema loads");
     for case in &CASES {
         check(case, &schema);
+        check_sparse(case, &schema);
         bench_case(c, case, &schema);
+        bench_sparse(c, case, &schema);
     }
 }
 

@@ -12,6 +12,7 @@ pub mod input;
 pub mod openapi;
 pub mod patch;
 pub mod schema;
+pub mod sparse;
 pub mod typed;
 pub mod yaml;
 
@@ -26,6 +27,7 @@ pub use openapi::SchemaError;
 pub use patch::Patch;
 /// `#[derive(StrategicMerge)]`.
 pub use smp_derive::StrategicMerge;
+pub use sparse::apply_json;
 pub use typed::{PatchField, StrategicMerge};
 
 /// Items used by code that `#[derive(StrategicMerge)]` generates. Not a public API.

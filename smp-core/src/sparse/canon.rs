@@ -1,0 +1,170 @@
+//! The canonical text of copied values, and the placeholders that stand for it.
+//!
+//! Values are copied compact, in source order. An object whose members are out of key order is
+//! not rewritten at each level of nesting (that would move its bytes once per enclosing object):
+//! its members' order is recorded, and [`Canon::emit`] writes the members in key order when the
+//! output is assembled, so each byte is copied once more in all.
+
+use serde_json::Value;
+
+/// Placeholders are the numbers `PLACEHOLDER_BASE + id`. The caller falls back to the reference
+/// path when a real number in this range takes part.
+pub(super) const PLACEHOLDER_BASE: u64 = 0xFFFF_FFFF_0000_0000;
+
+/// At most this many placeholders fit in the reserved range.
+const MAX_PLACEHOLDERS: usize = 0xFFFF_FFFF;
+
+/// A range of the copied bytes, with the range of `records` made while copying it (the
+/// objects inside it, in the order they open).
+#[derive(Clone, Copy)]
+pub(super) struct Span {
+    start: usize,
+    end: usize,
+    records: (usize, usize),
+}
+
+/// An object copied. Records are made as objects open, so the records inside any span are
+/// contiguous and in document order.
+struct Record {
+    /// Its content: after `{`, before `}`.
+    start: usize,
+    end: usize,
+    /// The index after this record and the records inside it.
+    skip: usize,
+    /// Its members in key order, `order[first..first + len]`, when that is not the source
+    /// order; `len == 0` when it is (the record is then only a container of records).
+    first: usize,
+    len: usize,
+}
+
+/// How much has been copied, to forget what is copied after.
+#[derive(Clone, Copy)]
+pub(super) struct Extent {
+    bytes: usize,
+    spans: usize,
+    records: usize,
+    order: usize,
+}
+
+#[derive(Default)]
+pub(super) struct Canon {
+    /// Copied values, compact, members in source order.
+    pub(super) bytes: Vec<u8>,
+    /// `spans[id]`: what placeholder `id` stands for.
+    spans: Vec<Span>,
+    records: Vec<Record>,
+    order: Vec<Span>,
+}
+
+impl Canon {
+    pub(super) fn with_capacity(bytes: usize) -> Canon {
+        Canon {
+            bytes: Vec::with_capacity(bytes),
+            ..Canon::default()
+        }
+    }
+
+    pub(super) fn extent(&self) -> Extent {
+        Extent {
+            bytes: self.bytes.len(),
+            spans: self.spans.len(),
+            records: self.records.len(),
+            order: self.order.len(),
+        }
+    }
+
+    /// Forgets everything copied after `extent` was taken.
+    pub(super) fn truncate(&mut self, extent: Extent) {
+        self.bytes.truncate(extent.bytes);
+        self.spans.truncate(extent.spans);
+        self.records.truncate(extent.records);
+        self.order.truncate(extent.order);
+    }
+
+    /// The span from `start` (taken with [`Canon::extent`]) to what is copied now.
+    pub(super) fn span_since(&self, start: Extent) -> Span {
+        Span {
+            start: start.bytes,
+            end: self.bytes.len(),
+            records: (start.records, self.records.len()),
+        }
+    }
+
+    /// The placeholder for the bytes copied since `start`; `None` when the range is full.
+    pub(super) fn placeholder(&mut self, start: Extent) -> Option<Value> {
+        let id = self.spans.len();
+        self.spans.push(self.span_since(start));
+        (id < MAX_PLACEHOLDERS).then(|| Value::from(PLACEHOLDER_BASE + id as u64))
+    }
+
+    /// Makes the record of an object whose content starts now; returns it for
+    /// [`Canon::close_object`].
+    pub(super) fn open_object(&mut self) -> usize {
+        let start = self.bytes.len();
+        self.records.push(Record {
+            start,
+            end: start,
+            skip: 0,
+            first: 0,
+            len: 0,
+        });
+        self.records.len() - 1
+    }
+
+    /// Completes the record of an object whose content ends now, its members being in key
+    /// order.
+    pub(super) fn close_object(&mut self, record: usize) {
+        self.close_object_sorted(record, std::iter::empty());
+    }
+
+    /// Completes the record of an object whose content ends now; `sorted` are its members in
+    /// key order, which is not the source order.
+    pub(super) fn close_object_sorted(
+        &mut self,
+        record: usize,
+        sorted: impl Iterator<Item = Span>,
+    ) {
+        let first = self.order.len();
+        self.order.extend(sorted);
+        let (end, skip, len) = (
+            self.bytes.len(),
+            self.records.len(),
+            self.order.len() - first,
+        );
+        if let Some(r) = self.records.get_mut(record) {
+            (r.end, r.skip, r.first, r.len) = (end, skip, first, len);
+        }
+    }
+
+    /// The span placeholder `value` stands for, if it is one.
+    pub(super) fn span_of(&self, value: &Value) -> Option<Span> {
+        let id = value.as_u64()?.checked_sub(PLACEHOLDER_BASE)?;
+        self.spans.get(usize::try_from(id).ok()?).copied()
+    }
+
+    /// Appends the canonical text of `span`: the copied bytes, with the members of each object
+    /// inside it in key order.
+    pub(super) fn emit(&self, out: &mut Vec<u8>, span: Span) -> Option<()> {
+        let mut at = span.start;
+        let mut next = span.records.0;
+        while next < span.records.1 {
+            let r = self.records.get(next)?;
+            if r.len == 0 {
+                // In order already; the records inside it follow.
+                next += 1;
+                continue;
+            }
+            out.extend_from_slice(self.bytes.get(at..r.start)?);
+            for (i, &member) in self.order.get(r.first..r.first + r.len)?.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                self.emit(out, member)?;
+            }
+            at = r.end;
+            next = r.skip;
+        }
+        out.extend_from_slice(self.bytes.get(at..span.end)?);
+        Some(())
+    }
+}

@@ -1,0 +1,297 @@
+//! Which parts of the original the engine will look at, read off the patch and the schema.
+//!
+//! The invariant: the engine never inspects a placeholder beyond keeping it, removing it, or
+//! dropping it with its parent. So a member is materialized when the patch names it (directly,
+//! or through `$setElementOrder/<f>` / `$deleteFromPrimitiveList/<f>`) *and* the engine will
+//! look inside it:
+//! - a live object under a patch object merges (unless its strategy is `replace`, when the
+//!   engine takes the patch value and only the object's type matters);
+//! - a live list under a patch list is merged by key when the strategy says so: each item is an
+//!   object shell whose merge key (and `$patch`, which `$setElementOrder` reads) is read in full,
+//!   and an item the patch names by key is read as that patch item guides; other lists are taken
+//!   from the patch whole, so only their type matters;
+//! - a list named by a directive, a list without a merge key, and any list item that is not an
+//!   object (primitive sets compare whole values; kinds decide errors) are read in full.
+//!
+//! Everything else is a placeholder: a member the engine replaces or removes whatever it holds,
+//! and every member the patch does not name.
+
+use std::collections::HashMap;
+
+use serde_json::{Map, Value};
+
+use crate::apply::directive::{DELETE_FROM_PRIMITIVE_LIST, PATCH, RETAIN_KEYS, SET_ELEMENT_ORDER};
+use crate::schema::{BaseStrategy, FieldMeta, Node};
+
+use super::scan::{Invalid, Scanner};
+
+/// The member by which an item shell says "I am the whole item, placeholder `n`": the item's
+/// other members are never read, since the engine looks only at its merge key and `$patch`.
+/// A live member of this name is always read in full, so it never holds a placeholder.
+pub(super) const WHOLE_ITEM: &str = "\u{0}smp-sparse:whole-item";
+
+/// Reads the whole original (an object) as `patch` guides, checking that nothing follows it.
+pub(super) fn document(
+    sc: &mut Scanner<'_>,
+    patch: &Map<String, Value>,
+    node: Node<'_>,
+) -> Result<Value, Invalid> {
+    sc.peek_value();
+    let doc = object(sc, patch, node, None)?;
+    sc.finish()?;
+    Ok(doc)
+}
+
+/// The fields a patch object's list directives name.
+#[derive(Default)]
+struct Targets<'p> {
+    /// `$deleteFromPrimitiveList/<f>`: compares whole items, read in full.
+    full: Vec<&'p str>,
+    /// `$setElementOrder/<f>`: merged and ordered by key.
+    ordered: Vec<&'p str>,
+}
+
+impl<'p> Targets<'p> {
+    fn of(patch: &'p Map<String, Value>) -> Targets<'p> {
+        let mut targets = Targets::default();
+        for key in patch.keys().filter(|k| k.starts_with('$')) {
+            // The engine's reading of `<directive>/<field>`; other spellings are its errors.
+            match key.split_once('/') {
+                Some((DELETE_FROM_PRIMITIVE_LIST, field)) => targets.full.push(field),
+                Some((SET_ELEMENT_ORDER, field)) => targets.ordered.push(field),
+                _ => {}
+            }
+        }
+        targets
+    }
+}
+
+/// Reads the object at the scanner as `patch` guides. `item_key` is the merge key when the
+/// object is an item of a list merged by key.
+fn object(
+    sc: &mut Scanner<'_>,
+    patch: &Map<String, Value>,
+    node: Node<'_>,
+    item_key: Option<&str>,
+) -> Result<Value, Invalid> {
+    let targets = Targets::of(patch);
+    let mut map = Map::new();
+    if sc.open()? {
+        return Ok(Value::Object(map));
+    }
+    loop {
+        let key = sc.key()?;
+        let value = member(sc, &key, patch, &targets, node, item_key)?;
+        if map.insert(key.into_owned(), value).is_some() {
+            return Err(Invalid);
+        }
+        if !sc.next_or_close(b'}')? {
+            return Ok(Value::Object(map));
+        }
+    }
+}
+
+/// Reads the value of member `key` of a live object whose patch is `patch`.
+fn member(
+    sc: &mut Scanner<'_>,
+    key: &str,
+    patch: &Map<String, Value>,
+    targets: &Targets<'_>,
+    node: Node<'_>,
+    item_key: Option<&str>,
+) -> Result<Value, Invalid> {
+    let is_item = item_key.is_some();
+    if item_key == Some(key)
+        || (is_item && key == PATCH)
+        || key == WHOLE_ITEM
+        || targets.full.contains(&key)
+    {
+        return sc.value_full();
+    }
+    let next = sc.peek_value();
+    if targets.ordered.contains(&key) {
+        if next != Some(b'[') {
+            // Not a list: the engine fails naming its type.
+            return sc.value_full();
+        }
+        let patch_list = patch.get(key).and_then(Value::as_array);
+        return list(sc, patch_list.map(Vec::as_slice), node.field(key));
+    }
+    // A patch key the engine reads as a directive names no member.
+    let directive = key == PATCH
+        || key == RETAIN_KEYS
+        || key.starts_with(SET_ELEMENT_ORDER)
+        || key.starts_with(DELETE_FROM_PRIMITIVE_LIST);
+    let named = if directive { None } else { patch.get(key) };
+    match (named, next) {
+        (Some(Value::Object(sub)), Some(b'{')) => {
+            let meta = node.field(key);
+            if meta.strategy.base == BaseStrategy::Replace {
+                sc.skip_value()?;
+                Ok(Value::Object(Map::new()))
+            } else {
+                object(sc, sub, meta.node, None)
+            }
+        }
+        (Some(Value::Array(items)), Some(b'[')) => {
+            let meta = node.field(key);
+            if meta.strategy.merges_lists() {
+                list(sc, Some(items), meta)
+            } else {
+                sc.skip_value()?;
+                Ok(Value::Array(Vec::new()))
+            }
+        }
+        _ => sc.placeholder(),
+    }
+}
+
+/// Reads the list at the scanner, to be merged with `patch` (if any) under `meta`.
+fn list(
+    sc: &mut Scanner<'_>,
+    patch: Option<&[Value]>,
+    meta: FieldMeta<'_>,
+) -> Result<Value, Invalid> {
+    let Some(merge_key) = meta.merge_key else {
+        return sc.value_full();
+    };
+    let node = meta.node.items();
+    let mut claims = Claims::new(patch.unwrap_or_default(), merge_key);
+    let mut items = Vec::new();
+    if sc.open()? {
+        return Ok(Value::Array(items));
+    }
+    loop {
+        let item = if sc.peek_value() == Some(b'{') {
+            item(sc, merge_key, &mut claims, node)?
+        } else {
+            sc.value_full()?
+        };
+        items.push(item);
+        if !sc.next_or_close(b']')? {
+            return Ok(Value::Array(items));
+        }
+    }
+}
+
+/// The patch list items with a merge key (those the engine may merge into a live item), and
+/// which keys a live item has claimed.
+struct Claims<'p> {
+    keyed: Vec<(&'p Value, &'p Map<String, Value>, bool)>,
+    /// For long patch lists, the positions in `keyed` of each string key.
+    by_name: Option<HashMap<&'p str, Vec<usize>>>,
+}
+
+impl<'p> Claims<'p> {
+    fn new(patch: &'p [Value], merge_key: &str) -> Claims<'p> {
+        let keyed: Vec<_> = patch
+            .iter()
+            .filter_map(|item| {
+                let map = item.as_object()?;
+                Some((map.get(merge_key)?, map, false))
+            })
+            .collect();
+        let by_name = (keyed.len() > 16).then(|| {
+            let mut index: HashMap<&str, Vec<usize>> = HashMap::new();
+            for (i, (key, _, _)) in keyed.iter().enumerate() {
+                if let Value::String(name) = key {
+                    index.entry(name.as_str()).or_default().push(i);
+                }
+            }
+            index
+        });
+        Claims { keyed, by_name }
+    }
+
+    /// How many patch items have `key`, claimed or not.
+    fn names(&self, key: &Value) -> usize {
+        self.keyed.iter().filter(|entry| entry.0 == key).count()
+    }
+
+    /// Claims `key` for a live item unless an earlier one did: how many patch items have it,
+    /// and one of them.
+    fn claim(&mut self, key: &Value) -> (usize, Option<&'p Map<String, Value>>) {
+        let (mut named, mut guide) = (0, None);
+        let mut take = |entry: &mut (&'p Value, &'p Map<String, Value>, bool)| {
+            if !entry.2 {
+                entry.2 = true;
+                named += 1;
+                guide = Some(entry.1);
+            }
+        };
+        match (&self.by_name, key) {
+            (Some(index), Value::String(name)) => {
+                for &i in index.get(name.as_str()).into_iter().flatten() {
+                    self.keyed.get_mut(i).map(&mut take);
+                }
+            }
+            _ => self
+                .keyed
+                .iter_mut()
+                .filter(|entry| entry.0 == key)
+                .for_each(&mut take),
+        }
+        (named, guide)
+    }
+}
+
+/// Reads an object item of a list merged by `merge_key`.
+///
+/// The engine merges a patch item into the *first* live item with its key. That item is read as
+/// the patch item guides and claims the key; it is read in full when several patch items have
+/// the key. An item whose key is a float that a patch item has is read in full too, first or
+/// not: the engine's key index tells `0.0` from `-0.0` by hash while `==` does not. Every other
+/// item is copied whole and stands as a shell holding its
+/// merge key, its `$patch` and [`WHOLE_ITEM`]: a later item with a claimed key must not be read
+/// as guided, since guided reading leaves out what the merge would replace.
+fn item(
+    sc: &mut Scanner<'_>,
+    merge_key: &str,
+    claims: &mut Claims<'_>,
+    node: Node<'_>,
+) -> Result<Value, Invalid> {
+    if merge_key == WHOLE_ITEM {
+        return object(sc, &Map::new(), node, Some(merge_key));
+    }
+    // The key usually comes first: peek at it. Otherwise copy the item to learn its key, and
+    // read it again if it is named.
+    let mark = sc.mark();
+    let early = sc.first_member(merge_key);
+    let copied = match early {
+        Some(_) => None,
+        None => Some(sc.whole_object([merge_key, PATCH])?),
+    };
+    let key = early
+        .as_ref()
+        .or_else(|| copied.as_ref().and_then(|(shell, _)| shell.get(merge_key)));
+    let (named, guide) = match key {
+        // Whichever live items the engine pairs with a float key, they are read in full.
+        Some(key) if key.as_number().is_some_and(serde_json::Number::is_f64) => {
+            (claims.names(key), None)
+        }
+        Some(key) => claims.claim(key),
+        None => (0, None),
+    };
+    match (named, guide, copied) {
+        (1, Some(guide), _) => {
+            sc.reset(mark);
+            object(sc, guide, node, Some(merge_key))
+        }
+        (0, _, copied) => {
+            let (mut shell, whole) = match (copied, early) {
+                (Some(copied), _) => copied,
+                (None, early) => {
+                    let (mut shell, whole) = sc.whole_object([PATCH, PATCH])?;
+                    shell.extend(early.map(|key| (merge_key.to_owned(), key)));
+                    (shell, whole)
+                }
+            };
+            shell.insert(WHOLE_ITEM.to_owned(), whole);
+            Ok(Value::Object(shell))
+        }
+        _ => {
+            sc.reset(mark);
+            sc.value_full()
+        }
+    }
+}

@@ -1,0 +1,260 @@
+//! A strict JSON scanner over the original document, accepting exactly what
+//! [`crate::input::parse_json`] accepts.
+//!
+//! Each value it reads is either *materialized* into a [`Value`] (same strings, same number
+//! kinds, duplicate keys and nesting past 128 rejected) or *copied* as canonical JSON into a side
+//! buffer: the bytes `serde_json::to_string` would write for the `Value` the strict reader builds
+//! (compact, object members sorted by key, numbers and strings as serde_json writes them). A
+//! copied value stands in the materialized tree as a placeholder number, see [`PLACEHOLDER_BASE`].
+//!
+//! Errors carry no detail: the caller asks the strict reader for its message.
+
+use std::borrow::Cow;
+
+use serde_json::{Map, Value};
+
+use crate::input::MAX_NESTING;
+
+use super::canon::{Canon, Extent, PLACEHOLDER_BASE};
+
+mod copy;
+mod lex;
+
+use copy::{Capture, Member};
+use lex::number_value;
+
+/// The original is not a document the strict reader accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Invalid;
+
+/// Where the scanner is, to read a value again differently.
+pub(super) struct Mark {
+    pos: usize,
+    depth: usize,
+    canon: Extent,
+}
+
+pub(super) struct Scanner<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+    /// Containers open around `pos`.
+    depth: usize,
+    /// Copied values.
+    pub(super) canon: Canon,
+    /// A materialized number fell in the placeholder range, or placeholders ran out.
+    pub(super) collision: bool,
+    /// The members of the objects being copied, innermost last.
+    members: Vec<Member>,
+    /// Their keys that had escapes, unescaped.
+    keys: Vec<u8>,
+}
+
+impl<'a> Scanner<'a> {
+    pub(super) fn new(text: &'a str) -> Scanner<'a> {
+        Scanner {
+            text,
+            bytes: text.as_bytes(),
+            pos: 0,
+            depth: 0,
+            canon: Canon::with_capacity(text.len()),
+            collision: false,
+            members: Vec::new(),
+            keys: Vec::new(),
+        }
+    }
+
+    pub(super) fn mark(&self) -> Mark {
+        Mark {
+            pos: self.pos,
+            depth: self.depth,
+            canon: self.canon.extent(),
+        }
+    }
+
+    /// Goes back to `mark`, forgetting what was copied since.
+    pub(super) fn reset(&mut self, mark: Mark) {
+        self.pos = mark.pos;
+        self.depth = mark.depth;
+        self.canon.truncate(mark.canon);
+    }
+
+    /// The first byte of the next value, after whitespace.
+    pub(super) fn peek_value(&mut self) -> Option<u8> {
+        self.skip_ws();
+        self.bytes.get(self.pos).copied()
+    }
+
+    /// Only whitespace may follow the document.
+    pub(super) fn finish(&mut self) -> Result<(), Invalid> {
+        self.skip_ws();
+        if self.pos == self.bytes.len() {
+            Ok(())
+        } else {
+            Err(Invalid)
+        }
+    }
+
+    /// Opens the container at `pos` (`{` or `[`); `true` when it is empty (and then closed).
+    pub(super) fn open(&mut self) -> Result<bool, Invalid> {
+        let Some(&open) = self.bytes.get(self.pos) else {
+            return Err(Invalid);
+        };
+        if self.depth >= MAX_NESTING {
+            return Err(Invalid);
+        }
+        self.depth += 1;
+        self.pos += 1;
+        self.skip_ws();
+        let close = if open == b'[' { b']' } else { b'}' };
+        if self.bytes.get(self.pos) == Some(&close) {
+            self.pos += 1;
+            self.depth -= 1;
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// After a member or item: `true` at `,` (more follow), `false` at `close` (closed).
+    pub(super) fn next_or_close(&mut self, close: u8) -> Result<bool, Invalid> {
+        self.skip_ws();
+        match self.bytes.get(self.pos) {
+            Some(b',') => {
+                self.pos += 1;
+                Ok(true)
+            }
+            Some(&c) if c == close => {
+                self.pos += 1;
+                self.depth -= 1;
+                Ok(false)
+            }
+            _ => Err(Invalid),
+        }
+    }
+
+    /// Reads `"key":` and returns the key unescaped.
+    pub(super) fn key(&mut self) -> Result<Cow<'a, str>, Invalid> {
+        self.skip_ws();
+        if self.bytes.get(self.pos) != Some(&b'"') {
+            return Err(Invalid);
+        }
+        let key = self.string()?;
+        self.skip_ws();
+        if self.bytes.get(self.pos) != Some(&b':') {
+            return Err(Invalid);
+        }
+        self.pos += 1;
+        Ok(key)
+    }
+
+    /// Reads the next value into a `Value`, exactly as the strict reader would.
+    pub(super) fn value_full(&mut self) -> Result<Value, Invalid> {
+        match self.peek_value() {
+            Some(b'{') => {
+                let mut map = Map::new();
+                if self.open()? {
+                    return Ok(Value::Object(map));
+                }
+                loop {
+                    let key = self.key()?.into_owned();
+                    let value = self.value_full()?;
+                    if map.insert(key, value).is_some() {
+                        return Err(Invalid);
+                    }
+                    if !self.next_or_close(b'}')? {
+                        return Ok(Value::Object(map));
+                    }
+                }
+            }
+            Some(b'[') => {
+                let mut items = Vec::new();
+                if self.open()? {
+                    return Ok(Value::Array(items));
+                }
+                loop {
+                    items.push(self.value_full()?);
+                    if !self.next_or_close(b']')? {
+                        return Ok(Value::Array(items));
+                    }
+                }
+            }
+            Some(b'"') => Ok(Value::String(self.string()?.into_owned())),
+            Some(b'-' | b'0'..=b'9') => {
+                let value = number_value(self.number()?).ok_or(Invalid)?;
+                if value.as_u64().is_some_and(|u| u >= PLACEHOLDER_BASE) {
+                    self.collision = true;
+                }
+                Ok(value)
+            }
+            _ => Ok(match self.literal()? {
+                "true" => Value::Bool(true),
+                "false" => Value::Bool(false),
+                _ => Value::Null,
+            }),
+        }
+    }
+
+    /// The value of the first member of the object at the scanner when that member is `name`;
+    /// the scanner does not move.
+    pub(super) fn first_member(&mut self, name: &str) -> Option<Value> {
+        let (pos, depth) = (self.pos, self.depth);
+        let mut read = || {
+            if self.peek_value() != Some(b'{') || self.open().ok()? {
+                return None;
+            }
+            let key = self.key().ok()?;
+            (key == name).then(|| self.value_full().ok()).flatten()
+        };
+        let value = read();
+        (self.pos, self.depth) = (pos, depth);
+        value
+    }
+
+    /// Copies the next value as canonical JSON and returns its placeholder.
+    pub(super) fn placeholder(&mut self) -> Result<Value, Invalid> {
+        let start = self.canon.extent();
+        self.copy_value()?;
+        Ok(self.span_from(start))
+    }
+
+    /// The placeholder for what was copied since `start`.
+    fn span_from(&mut self, start: Extent) -> Value {
+        self.canon.placeholder(start).unwrap_or_else(|| {
+            self.collision = true;
+            Value::Null
+        })
+    }
+
+    /// Copies the object at the scanner as one placeholder, reading the members `names` in
+    /// full as well. Returns those members and the placeholder.
+    pub(super) fn whole_object(
+        &mut self,
+        names: [&str; 2],
+    ) -> Result<(Map<String, Value>, Value), Invalid> {
+        let start = self.canon.extent();
+        let mut capture = Capture {
+            names,
+            found: Map::new(),
+        };
+        self.copy_object(Some(&mut capture))?;
+        Ok((capture.found, self.span_from(start)))
+    }
+
+    /// Checks the next value and forgets it.
+    pub(super) fn skip_value(&mut self) -> Result<(), Invalid> {
+        let extent = self.canon.extent();
+        self.copy_value()?;
+        self.canon.truncate(extent);
+        Ok(())
+    }
+}
+
+/// The canonical JSON of a whole document (for tests).
+#[cfg(test)]
+pub(super) fn canonical(text: &str) -> Result<String, Invalid> {
+    let mut scanner = Scanner::new(text);
+    let start = scanner.canon.extent();
+    scanner.copy_value()?;
+    scanner.finish()?;
+    copy::emitted(&scanner.canon, scanner.canon.span_since(start))
+}

@@ -1,0 +1,169 @@
+//! Tokens, with the strict reader's rules: whitespace, strings (raw bytes checked here,
+//! escapes decoded by serde_json as the reader decodes them), numbers (grammar and kinds) and
+//! literals.
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+use super::{Invalid, Scanner};
+
+/// Bytes that end the plain run of a string: `"`, `\` and control characters.
+static STOPS: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        table[b] = true;
+        b += 1;
+    }
+    table[b'"' as usize] = true;
+    table[b'\\' as usize] = true;
+    table
+};
+
+impl<'a> Scanner<'a> {
+    /// Moves past the string token at `pos` (which holds `"`) with the reader's rules for raw
+    /// bytes; returns whether the token has escapes (unchecked: see [`Scanner::decode`]).
+    pub(super) fn string_token(&mut self) -> Result<bool, Invalid> {
+        let mut i = self.pos + 1;
+        let mut escaped = false;
+        loop {
+            i = plain_run(self.bytes, i);
+            match self.bytes.get(i) {
+                Some(b'"') => break,
+                Some(b'\\') => {
+                    escaped = true;
+                    i += 2;
+                }
+                // The end of the text, or a raw control character.
+                _ => return Err(Invalid),
+            }
+        }
+        self.pos = i + 1;
+        Ok(escaped)
+    }
+
+    /// The string the token `text[start..pos]` stands for, escapes decoded by serde_json as
+    /// the reader has them decoded.
+    pub(super) fn decode(&self, start: usize) -> Result<String, Invalid> {
+        let token = self.text.get(start..self.pos).ok_or(Invalid)?;
+        serde_json::from_str(token).map_err(|_| Invalid)
+    }
+
+    /// Reads the string token at `pos`; borrowed when it has no escapes.
+    pub(super) fn string(&mut self) -> Result<Cow<'a, str>, Invalid> {
+        let start = self.pos;
+        if self.string_token()? {
+            return self.decode(start).map(Cow::Owned);
+        }
+        let text = self.text;
+        text.get(start + 1..self.pos - 1)
+            .map(Cow::Borrowed)
+            .ok_or(Invalid)
+    }
+
+    /// Moves past a number token with the reader's grammar; returns whether it is an integer
+    /// (no fraction, no exponent).
+    pub(super) fn number_token(&mut self) -> Result<bool, Invalid> {
+        let bytes = self.bytes;
+        let digits = |mut i: usize| {
+            while bytes.get(i).is_some_and(u8::is_ascii_digit) {
+                i += 1;
+            }
+            i
+        };
+        let start = self.pos;
+        let mut i = start + usize::from(bytes.get(start) == Some(&b'-'));
+        i = match bytes.get(i) {
+            Some(b'0') => i + 1,
+            Some(b'1'..=b'9') => digits(i),
+            _ => return Err(Invalid),
+        };
+        let mut integer = true;
+        if bytes.get(i) == Some(&b'.') {
+            let end = digits(i + 1);
+            if end == i + 1 {
+                return Err(Invalid);
+            }
+            (i, integer) = (end, false);
+        }
+        if matches!(bytes.get(i), Some(b'e' | b'E')) {
+            i += 1 + usize::from(matches!(bytes.get(i + 1), Some(b'+' | b'-')));
+            let end = digits(i);
+            if end == i {
+                return Err(Invalid);
+            }
+            (i, integer) = (end, false);
+        }
+        self.pos = i;
+        Ok(integer)
+    }
+
+    /// Reads a number token; returns its text.
+    pub(super) fn number(&mut self) -> Result<&'a str, Invalid> {
+        let start = self.pos;
+        self.number_token()?;
+        let text = self.text;
+        text.get(start..self.pos).ok_or(Invalid)
+    }
+
+    pub(super) fn literal(&mut self) -> Result<&'static str, Invalid> {
+        let word = match self.bytes.get(self.pos) {
+            Some(b't') => "true",
+            Some(b'f') => "false",
+            Some(b'n') => "null",
+            _ => return Err(Invalid),
+        };
+        let rest = self.bytes.get(self.pos..).unwrap_or_default();
+        if !rest.starts_with(word.as_bytes()) {
+            return Err(Invalid);
+        }
+        self.pos += word.len();
+        Ok(word)
+    }
+
+    pub(super) fn skip_ws(&mut self) {
+        while matches!(self.bytes.get(self.pos), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.pos += 1;
+        }
+    }
+}
+
+/// The end of the run of bytes from `i` that are not `"`, `\` or control characters; eight
+/// bytes at a time (the first flagged byte of each mask is exact).
+fn plain_run(bytes: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+    let zero_byte = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    while let Some(chunk) = bytes.get(i..).and_then(<[u8]>::first_chunk::<8>) {
+        let x = u64::from_le_bytes(*chunk);
+        let stops = zero_byte(x ^ u64::from_le_bytes([b'"'; 8]))
+            | zero_byte(x ^ u64::from_le_bytes([b'\\'; 8]))
+            | (x.wrapping_sub(u64::from_le_bytes([0x20; 8])) & !x & HIGH);
+        if stops != 0 {
+            return i + (stops.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while bytes.get(i).is_some_and(|&b| !STOPS[usize::from(b)]) {
+        i += 1;
+    }
+    i
+}
+
+/// The number a well-formed token stands for, with the strict reader's kinds: u64, else a
+/// nonzero i64, else a correctly rounded finite f64 (so `-0` is a float).
+pub(super) fn number_value(token: &str) -> Option<Value> {
+    if !token.contains(['.', 'e', 'E']) {
+        if let Ok(u) = token.parse::<u64>() {
+            return Some(Value::from(u));
+        }
+        if let Ok(i) = token.parse::<i64>() {
+            if i != 0 {
+                return Some(Value::from(i));
+            }
+        }
+    }
+    let f = token.parse::<f64>().ok()?;
+    serde_json::Number::from_f64(f).map(Value::Number)
+}

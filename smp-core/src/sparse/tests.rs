@@ -1,0 +1,428 @@
+use proptest::prelude::*;
+use serde_json::Value;
+
+use super::scan::canonical;
+use super::{Route, apply_json, apply_json_routed};
+use crate::error::{DocRole, PatchError};
+use crate::input::parse_json;
+use crate::schema::Schema;
+
+/// What the reference writes for `text`, or `None` when the strict reader rejects it.
+fn reference_canonical(text: &str) -> Option<String> {
+    let value = parse_json(text, DocRole::Original).ok()?;
+    serde_json::to_string(&value).ok()
+}
+
+fn assert_canonical(text: &str) {
+    assert_eq!(
+        canonical(text).ok(),
+        reference_canonical(text),
+        "canonical form of {text:?}"
+    );
+}
+
+#[test]
+fn canonical_matches_serde_json() {
+    for text in [
+        "{}",
+        "[]",
+        " [ ] ",
+        "null",
+        "true",
+        "false",
+        "0",
+        "-0",
+        "-0.0",
+        "1.0",
+        "1e2",
+        "1E+2",
+        "1e-2",
+        "0.1",
+        "1.5",
+        "-1.5e-7",
+        "1.7976931348623157e308",
+        "4.9e-324",
+        "2.5e-324",
+        "3.0670306782690813e-301",
+        "123456789012345678",
+        "-123456789012345678",
+        "1234567890123456789",
+        "-1234567890123456789",
+        "9223372036854775807",
+        "9223372036854775808",
+        "18446744073709551615",
+        "18446744073709551616",
+        "-9223372036854775808",
+        "-9223372036854775809",
+        "100000000000000000000000",
+        r#""plain""#,
+        r#""é ü 😀""#,
+        r#""a\"b\\c\/d""#,
+        r#""\b\f\n\r\t""#,
+        r#""\u0000\u001f\u007f\u0080""#,
+        r#""\u00e9\ud83d\ude00""#,
+        "\"\u{7f}\"",
+        r#"{"b": 1, "a": 2}"#,
+        r#"{"b": {"d": [1, {"z": 0, "y": null}], "c": true}, "a": "x"}"#,
+        r#"{"\u0062": 1, "a": 2, "\n": 3, "é": 4, "z": 5, "Z": 6, "": 7}"#,
+        r#"{"aa": 1, "a": 2, "a\u0000": 3, "ab": 4}"#,
+        r#"{"k": [ 1 , 2.0 , -0 , "s" , [ ] , { } ] }"#,
+        "\t{\r\n\"a\" :\n[\n]\n}\n",
+    ] {
+        assert_canonical(text);
+    }
+}
+
+#[test]
+fn canonical_rejects_what_the_reader_rejects() {
+    for text in [
+        "",
+        " ",
+        "{",
+        "[1,]",
+        "{\"a\": 1,}",
+        "{\"a\" 1}",
+        "{\"a\": 1} x",
+        "[01]",
+        "[1.]",
+        "[1e]",
+        "[-]",
+        "[tru]",
+        "[truex]",
+        "\"a\tb\"",
+        "\"abc",
+        "\"abc\\",
+        "[\"\\x\"]",
+        "[\"\\ud800\"]",
+        "[\"\\u12\"]",
+        "[1e999]",
+        "[-1e999]",
+        "\u{feff}{}",
+        "[NaN]",
+        r#"{"a": 1, "a": 1}"#,
+        r#"{"a": 1, "b": 2, "a": 3}"#,
+        r#"{"a": 1, "\u0061": 2}"#,
+        r#"{"x": {"b": 1, "c": 2, "b": 3}}"#,
+        r#"{"a": {"b": [1, 2}}"#,
+        "{1: 2}",
+    ] {
+        assert!(reference_canonical(text).is_none(), "{text:?} is invalid");
+        assert_eq!(canonical(text).ok(), None, "{text:?} must be rejected");
+    }
+}
+
+#[test]
+fn canonical_nesting_limit() {
+    for depth in [127, 128, 129, 200] {
+        for (open, close) in [("[", "]"), ("{\"k\":", "}")] {
+            let text = open.repeat(depth) + "1" + &close.repeat(depth);
+            assert_canonical(&text);
+            let empty = if open == "[" {
+                "[".repeat(depth) + &"]".repeat(depth)
+            } else {
+                open.repeat(depth - 1) + "{}" + &close.repeat(depth - 1)
+            };
+            assert_canonical(&empty);
+        }
+    }
+    assert!(canonical(&("[".repeat(129) + &"]".repeat(129))).is_err());
+}
+
+/// A JSON text as a tree of tokens, rendered with chosen whitespace.
+#[derive(Debug, Clone)]
+enum Text {
+    Token(String),
+    Array(Vec<Text>),
+    Object(Vec<(String, Text)>),
+}
+
+fn token() -> impl Strategy<Value = String> {
+    const WORDS: [&str; 36] = [
+        "0",
+        "-0",
+        "7",
+        "-12",
+        "1.0",
+        "-0.0",
+        "1e2",
+        "1E+2",
+        "2e-3",
+        "0.1",
+        "1.5e300",
+        "1.7976931348623157e308",
+        "5e-324",
+        "123456789012345678",
+        "1234567890123456789",
+        "9223372036854775807",
+        "9223372036854775808",
+        "18446744073709551615",
+        "18446744073709551616",
+        "-9223372036854775808",
+        "-9223372036854775809",
+        "100000000000000000000000",
+        "true",
+        "false",
+        "null",
+        "\"\"",
+        "\"x\"",
+        "\"a\\\"b\"",
+        "\"\\u00e9\\ud83d\\ude00\"",
+        "\"\\n\\t\\/\"",
+        "\"é😀\"",
+        "\"\\u001f\\u007f\"",
+        // Invalid ones, rarely.
+        "1e999",
+        "01",
+        "\"\\ud800\"",
+        "tru",
+    ];
+    prop_oneof![
+        8 => prop::sample::select(&WORDS[..32]).prop_map(str::to_owned),
+        1 => prop::sample::select(&WORDS[32..]).prop_map(str::to_owned),
+        3 => any::<String>().prop_map(|s| serde_json::to_string(&s).unwrap_or_default()),
+        2 => any::<f64>().prop_map(|f| format!("{f:e}")).prop_filter("finite", |s| !s.contains("inf") && !s.contains("NaN")),
+        2 => any::<i64>().prop_map(|i| i.to_string()),
+    ]
+}
+
+fn key() -> impl Strategy<Value = String> {
+    prop::sample::select(vec![
+        "\"a\"",
+        "\"b\"",
+        "\"\\u0061\"",
+        "\"name\"",
+        "\"Name\"",
+        "\"\"",
+        "\"é\"",
+        "\"a\\nb\"",
+        "\"aa\"",
+        "\"$patch\"",
+        "\"z\"",
+        "\"\\\"\"",
+    ])
+    .prop_map(str::to_owned)
+}
+
+fn text_tree() -> impl Strategy<Value = Text> {
+    token()
+        .prop_map(Text::Token)
+        .prop_recursive(4, 48, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(Text::Array),
+                prop::collection::vec((key(), inner), 0..6).prop_map(Text::Object),
+            ]
+        })
+}
+
+fn ws(spaces: &mut impl Iterator<Item = u8>, out: &mut String) {
+    for _ in 0..spaces.next().unwrap_or(0) % 3 {
+        out.push([' ', '\n', '\t', '\r'][usize::from(spaces.next().unwrap_or(0) % 4)]);
+    }
+}
+
+fn render(text: &Text, spaces: &mut impl Iterator<Item = u8>, out: &mut String) {
+    ws(spaces, out);
+    match text {
+        Text::Token(t) => out.push_str(t),
+        Text::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                render(item, spaces, out);
+            }
+            ws(spaces, out);
+            out.push(']');
+        }
+        Text::Object(members) => {
+            out.push('{');
+            for (i, (k, v)) in members.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                ws(spaces, out);
+                out.push_str(k);
+                ws(spaces, out);
+                out.push(':');
+                render(v, spaces, out);
+            }
+            ws(spaces, out);
+            out.push('}');
+        }
+    }
+    ws(spaces, out);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2_000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn canonical_agrees_with_the_reader(tree in text_tree(), spaces in prop::collection::vec(any::<u8>(), 64)) {
+        let mut text = String::new();
+        render(&tree, &mut spaces.iter().copied().cycle(), &mut text);
+        prop_assert_eq!(canonical(&text).ok(), reference_canonical(&text), "{}", text);
+    }
+}
+
+fn pod_schema() -> Schema {
+    let doc: Value = serde_json::from_str(include_str!("../../../examples/pod-schema.json"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    Schema::from_openapi(&doc, "io.k8s.api.core.v1.Pod").unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn reference(original: &str, patch: &str, schema: &Schema) -> Result<String, PatchError> {
+    let o = parse_json(original, DocRole::Original)?;
+    let p = parse_json(patch, DocRole::Patch)?;
+    let out = crate::apply_owned(o, &p, schema)?;
+    Ok(serde_json::to_string(&out).unwrap_or_default())
+}
+
+fn check(original: &str, patch: &str, schema: &Schema, route: Route) {
+    let (got, taken) = apply_json_routed(original, patch, schema);
+    assert_eq!(
+        got,
+        reference(original, patch, schema),
+        "{original} + {patch}"
+    );
+    assert_eq!(taken, route, "{original} + {patch}");
+}
+
+#[test]
+fn pod_fixtures_take_the_sparse_path() {
+    let schema = pod_schema();
+    for (original, patch) in [
+        (
+            include_str!("../../benches/fixtures/pod3.json"),
+            include_str!("../../benches/fixtures/pod3-image-patch.json"),
+        ),
+        (
+            include_str!("../../benches/fixtures/pod50.json"),
+            include_str!("../../benches/fixtures/pod50-image-patch.json"),
+        ),
+    ] {
+        check(original, patch, &schema, Route::Sparse);
+        check(original, "{}", &schema, Route::Sparse);
+        check(original, "null", &schema, Route::Sparse);
+        let ordered = r#"{"$setElementOrder/containers": [{"name": "c1"}, {"name": "c0"}],
+            "spec": {"containers": [{"name": "c1", "image": "x"}]}}"#;
+        check(original, ordered, &schema, Route::Sparse);
+        let ordered = r#"{"spec": {"$setElementOrder/containers": [{"name": "c1"}, {"name": "c0"}],
+            "containers": [{"name": "c1", "env": [{"name": "N", "value": "v"}]}]}}"#;
+        check(original, ordered, &schema, Route::Sparse);
+    }
+}
+
+#[test]
+fn errors_are_the_readers_and_the_engines() {
+    let schema = Schema::untyped();
+    check("{\"a\": 1, \"a\": 2}", "{}", &schema, Route::Invalid);
+    check("{\"a\": [1, 2}", "{\"b\": 1}", &schema, Route::Invalid);
+    check("{\"a\": 1", "{", &schema, Route::Invalid);
+    check("{}", "{\"a\": 1, \"a\": 2}", &schema, Route::Invalid);
+    check(
+        "{\"a\": {}}",
+        "{\"a\": {\"$patch\": \"merge\"}}",
+        &schema,
+        Route::Sparse,
+    );
+    check(
+        "[1]",
+        "{}",
+        &schema,
+        Route::Reference("the original is not an object"),
+    );
+    check(
+        "null",
+        "{\"a\": 1}",
+        &schema,
+        Route::Reference("the original is not an object"),
+    );
+    check(
+        "{}",
+        "[1]",
+        &schema,
+        Route::Reference("the patch is not an object"),
+    );
+    assert!(matches!(
+        apply_json("{\"a\": 1,}", "{}", &schema),
+        Err(PatchError::InvalidDocument {
+            role: DocRole::Original,
+            ..
+        })
+    ));
+}
+
+#[test]
+fn placeholder_range_numbers_fall_back() {
+    let schema = Schema::untyped();
+    let big = "18446744073709551615";
+    // Copied as text: no collision.
+    check(
+        &format!("{{\"a\": {big}, \"b\": 1}}"),
+        "{\"b\": 2}",
+        &schema,
+        Route::Sparse,
+    );
+    // Read in full (a list the directive names), or in the patch: the reference runs.
+    check(
+        &format!("{{\"a\": [{big}]}}"),
+        "{\"$deleteFromPrimitiveList/a\": [1]}",
+        &schema,
+        Route::Reference("the original holds a placeholder-range number"),
+    );
+    check(
+        "{\"a\": 1}",
+        &format!("{{\"b\": {big}}}"),
+        &schema,
+        Route::Reference("the patch holds a placeholder-range number"),
+    );
+}
+
+#[test]
+fn deep_documents_on_a_small_stack() {
+    let result = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(|| {
+            let schema = Schema::untyped();
+            for depth in [120, 127, 128, 129] {
+                let nest = |leaf: &str| "{\"a\":".repeat(depth) + leaf + &"}".repeat(depth);
+                let original = nest("{\"b\": [1, {\"c\": 2}], \"z\": 0}");
+                for patch in [
+                    nest("{\"b\": null}"),
+                    nest("{\"y\": [[1]]}"),
+                    "{}".to_owned(),
+                ] {
+                    let (got, _) = apply_json_routed(&original, &patch, &schema);
+                    assert_eq!(got, reference(&original, &patch, &schema), "depth {depth}");
+                }
+            }
+        })
+        .map(|h| h.join().is_ok());
+    assert!(
+        matches!(result, Ok(true)),
+        "deep documents failed or overflowed"
+    );
+}
+
+#[test]
+fn float_merge_keys_are_read_in_full() {
+    // With more than 12 live items the engine's key index hashes floats by their bits, so a
+    // patch item keyed `-0.0` may not merge into the live item keyed `0.0` (`==` says equal);
+    // a live item read as that patch item guides would lose its `args`.
+    let schema = pod_schema();
+    for live in [3, 20] {
+        let containers: Vec<String> = (0..live)
+            .map(|i| format!(r#"{{"name": {i}.0, "args": ["a{i}"], "image": "i{i}"}}"#))
+            .collect();
+        let original = format!(
+            r#"{{"spec": {{"containers": [{}]}}}}"#,
+            containers.join(", ")
+        );
+        for key in ["-0.0", "0.0", "0", "1.0", "-1.0"] {
+            let patch =
+                format!(r#"{{"spec": {{"containers": [{{"name": {key}, "args": ["b"]}}]}}}}"#);
+            check(&original, &patch, &schema, Route::Sparse);
+        }
+    }
+}

@@ -1,0 +1,79 @@
+//! Writing the patched document as compact JSON, with each placeholder replaced by the
+//! canonical bytes it stands for.
+//!
+//! Object members come in the map's order (sorted, as `serde_json::Map` keeps them) and
+//! scalars are written by serde_json, so the output is what `serde_json::to_string` gives for
+//! the document with every placeholder read in full.
+
+use serde_json::Value;
+
+use super::canon::{Canon, PLACEHOLDER_BASE};
+use super::guide::WHOLE_ITEM;
+
+/// The document as text; `None` when a placeholder is unknown (the caller falls back).
+pub(super) fn document(doc: &Value, canon: &Canon) -> Option<String> {
+    let mut out = Vec::with_capacity(canon.bytes.len() + 256);
+    Writer { canon }.value(&mut out, doc)?;
+    String::from_utf8(out).ok()
+}
+
+struct Writer<'c> {
+    canon: &'c Canon,
+}
+
+impl Writer<'_> {
+    fn value(&self, out: &mut Vec<u8>, value: &Value) -> Option<()> {
+        match value {
+            Value::Null => out.extend_from_slice(b"null"),
+            Value::Bool(true) => out.extend_from_slice(b"true"),
+            Value::Bool(false) => out.extend_from_slice(b"false"),
+            Value::Number(n) if is_placeholder(value) => {
+                self.canon.emit(out, self.canon.span_of(value)?)?;
+            }
+            Value::Number(n) => serde_json::to_writer(&mut *out, n).ok()?,
+            Value::String(s) => string(out, s)?,
+            Value::Array(items) => {
+                out.push(b'[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    self.value(out, item)?;
+                }
+                out.push(b']');
+            }
+            Value::Object(map) => {
+                if let Some(whole) = map.get(WHOLE_ITEM).filter(|v| is_placeholder(v)) {
+                    return self.value(out, whole);
+                }
+                out.push(b'{');
+                for (i, (key, item)) in map.iter().enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    string(out, key)?;
+                    out.push(b':');
+                    self.value(out, item)?;
+                }
+                out.push(b'}');
+            }
+        }
+        Some(())
+    }
+}
+
+/// A string as serde_json writes it: text without `"`, `\` or control characters goes as it
+/// is; the rest is escaped by serde_json itself.
+fn string(out: &mut Vec<u8>, s: &str) -> Option<()> {
+    if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+        out.push(b'"');
+        out.extend_from_slice(s.as_bytes());
+        out.push(b'"');
+        return Some(());
+    }
+    serde_json::to_writer(out, s).ok()
+}
+
+fn is_placeholder(value: &Value) -> bool {
+    value.as_u64().is_some_and(|u| u >= PLACEHOLDER_BASE)
+}
