@@ -3,7 +3,7 @@
 //! Nothing here panics or drops data silently: a duplicate key, a number JSON cannot hold, or
 //! nesting past 128 levels is a [`PatchError::InvalidDocument`] naming where it happened.
 
-mod json;
+pub(crate) mod json;
 
 use serde_json::Value;
 

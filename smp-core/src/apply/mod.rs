@@ -47,7 +47,7 @@ pub fn apply<'s>(
 
 /// Whether `value` has containers nested more than `limit` deep. Iterative, so it is safe on
 /// any input.
-fn nests_deeper_than(value: &Value, limit: usize) -> bool {
+pub(crate) fn nests_deeper_than(value: &Value, limit: usize) -> bool {
     let mut stack = vec![(value, 0usize)];
     while let Some((v, depth)) = stack.pop() {
         let children: Box<dyn Iterator<Item = &Value>> = match v {

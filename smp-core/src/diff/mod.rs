@@ -35,7 +35,7 @@ mod two_way;
 
 use serde_json::{Map, Value};
 
-use crate::apply::Path;
+use crate::apply::{Path, nests_deeper_than};
 use crate::error::{DocRole, JsonPath, PatchError, Segment, kind_of};
 use crate::schema::{FieldMeta, Node, TypeDef};
 
@@ -151,23 +151,6 @@ fn root(doc: &Value, role: DocRole) -> Result<&Map<String, Value>, PatchError> {
         });
     }
     Ok(map)
-}
-
-/// Whether `value` has containers nested more than `limit` deep (iterative).
-fn nests_deeper_than(value: &Value, limit: usize) -> bool {
-    let mut stack = vec![(value, 0usize)];
-    while let Some((v, depth)) = stack.pop() {
-        let children: Box<dyn Iterator<Item = &Value>> = match v {
-            Value::Object(m) => Box::new(m.values()),
-            Value::Array(a) => Box::new(a.iter()),
-            _ => continue,
-        };
-        if depth >= limit {
-            return true;
-        }
-        stack.extend(children.map(|c| (c, depth + 1)));
-    }
-    false
 }
 
 /// Metadata for member `key` whose two values are both objects or both lists. `None` when the

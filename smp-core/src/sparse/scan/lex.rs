@@ -4,8 +4,6 @@
 
 use std::borrow::Cow;
 
-use serde_json::Value;
-
 use super::{Invalid, Scanner};
 
 /// Bytes that end the plain run of a string: `"`, `\` and control characters.
@@ -151,19 +149,6 @@ fn plain_run(bytes: &[u8], mut i: usize) -> usize {
     i
 }
 
-/// The number a well-formed token stands for, with the strict reader's kinds: u64, else a
-/// nonzero i64, else a correctly rounded finite f64 (so `-0` is a float).
-pub(super) fn number_value(token: &str) -> Option<Value> {
-    if !token.contains(['.', 'e', 'E']) {
-        if let Ok(u) = token.parse::<u64>() {
-            return Some(Value::from(u));
-        }
-        if let Ok(i) = token.parse::<i64>() {
-            if i != 0 {
-                return Some(Value::from(i));
-            }
-        }
-    }
-    let f = token.parse::<f64>().ok()?;
-    serde_json::Number::from_f64(f).map(Value::Number)
-}
+/// The number a well-formed token stands for: exactly the strict reader's conversion, which
+/// the canonical copy must reproduce byte for byte.
+pub(super) use crate::input::json::number_value;
