@@ -95,6 +95,8 @@ def main(argv):
                 missed.append(f"{full_id}: only {speedup:.1f}x faster than Go")
         rows.append((full_id, fmt_time(ns), vs_floor, vs_go))
 
+    rows += typed_rows(medians, missed)
+
     widths = [max(len(r[i]) for r in rows) for i in range(4)]
     for r in rows:
         print("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
@@ -103,6 +105,39 @@ def main(argv):
         for m in missed:
             print(f"  {m}")
     return 1 if strict and missed else 0
+
+
+# The typed-apply targets (issue: typed at least 5x faster than the JSON round trip on the
+# 50-container Pod, and at least 100x faster than Go's in-memory apply of the image patch).
+TYPED_VS_ROUND_TRIP = 5.0
+TYPED_VS_GO = 100.0
+
+
+def typed_rows(medians, missed):
+    """Ratio rows for `typed/<case>/typed` against the round trip (and Go for pod50/image)."""
+    rows = [("", "", "", ""), ("typed benchmark", "median", "round trip / typed", "vs Go (faster by)")]
+    for full_id in sorted(medians):
+        parts = full_id.split("/")
+        if len(parts) != 4 or parts[0] != "typed" or parts[3] != "typed":
+            continue
+        case = f"{parts[1]}/{parts[2]}"
+        ns = medians[full_id]
+        round_trip = medians.get(f"typed/{case}/round-trip")
+        vs_rt = vs_go = ""
+        if round_trip:
+            ratio = round_trip / ns
+            ok = ratio >= TYPED_VS_ROUND_TRIP or not case.startswith("pod50")
+            vs_rt = f"{ratio:.1f}x" + ("" if not case.startswith("pod50") else (" ok" if ok else " MISSED"))
+            if not ok:
+                missed.append(f"{full_id}: only {ratio:.1f}x faster than the round trip")
+        if case == "pod50/image":
+            speedup = GO_NS[("pod50", "in-memory")] / ns
+            ok = speedup >= TYPED_VS_GO
+            vs_go = f"{speedup:.0f}x (want ≥{TYPED_VS_GO:g}x) {'ok' if ok else 'MISSED'}"
+            if not ok:
+                missed.append(f"{full_id}: only {speedup:.0f}x faster than Go")
+        rows.append((full_id, fmt_time(ns), vs_rt, vs_go))
+    return rows
 
 
 if __name__ == "__main__":
