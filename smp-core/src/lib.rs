@@ -36,8 +36,9 @@ pub mod __private {
     pub use crate::apply::Path;
     pub use crate::schema::declares_field;
     pub use crate::typed::{
-        AsKey, Commit, Edit, KeyRef, Member, OnRemove, check_unknown, commit_field, fallback,
-        fallback_object, is_whole_object_patch, members, plan_scalar, type_def,
+        AsKey, Commit, Edit, KeyRef, Member, OnRemove, check_unknown, commit_field, diff_fallback,
+        diff_field, diff_struct, fallback, fallback_object, is_whole_object_patch, members,
+        merge_list_quiet, plan_scalar, same_json, type_def,
     };
     pub use serde_json::{Map, Value};
 }

@@ -4,13 +4,13 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::apply::Path;
 use crate::error::PatchError;
 use crate::schema::{Node, TypeDef, TypeRef};
 
-use super::{Edit, KeyRef, Member, PatchField, fallback, from_ref};
+use super::{Edit, KeyRef, Member, PatchField, diff_fallback, fallback, from_ref};
 
 /// `T::DEF` as a function, for [`TypeRef::Static`].
 pub fn type_def<T: PatchField>() -> &'static TypeDef {
@@ -65,6 +65,17 @@ macro_rules! scalar {
             fn key_value(&self) -> Option<KeyRef<'_>> {
                 AsKey::as_key(self)
             }
+
+            // Floats: `-0.0 == 0.0` as JSON numbers too; NaN (JSON `null`) is never `==`,
+            // which only sends it to the engine.
+            #[allow(clippy::float_cmp)]
+            fn same(&self, other: &Self) -> bool {
+                self == other
+            }
+
+            fn quiet(&self) -> bool {
+                true
+            }
         }
 
         impl AsKey for $t {
@@ -112,6 +123,14 @@ impl<T: AsKey> AsKey for Option<T> {
 
 impl PatchField for Value {
     const DEF: &'static TypeDef = TypeDef::OPAQUE;
+
+    fn same(&self, other: &Self) -> bool {
+        self == other
+    }
+
+    fn quiet(&self) -> bool {
+        true
+    }
 }
 
 impl<T: PatchField> PatchField for Option<T> {
@@ -133,6 +152,38 @@ impl<T: PatchField> PatchField for Option<T> {
 
     fn key_field(&self, name: &str) -> Option<KeyRef<'_>> {
         self.as_ref().and_then(|v| v.key_field(name))
+    }
+
+    fn same(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Some(a), Some(b)) => a.same(b),
+            (None, None) => true,
+            _ => false,
+        }
+    }
+
+    fn quiet(&self) -> bool {
+        self.as_ref().is_none_or(PatchField::quiet)
+    }
+
+    fn merge_quiet(&self, key: Option<&str>) -> bool {
+        self.as_ref().is_none_or(|v| v.merge_quiet(key))
+    }
+
+    fn diff_member(
+        original: Option<&Self>,
+        modified: Option<&Self>,
+        name: &str,
+        parent: Node<'static>,
+        out: &mut Map<String, Value>,
+        path: &Path<'_>,
+    ) -> Result<(), PatchError> {
+        match (original, modified) {
+            (Some(Some(a)), Some(Some(b))) => {
+                T::diff_member(Some(a), Some(b), name, parent, out, path)
+            }
+            _ => diff_fallback(original, modified, name, parent, out, path),
+        }
     }
 }
 
@@ -166,6 +217,36 @@ impl<T: PatchField> PatchField for Box<T> {
         (**self).key_field(name)
     }
 
+    fn same(&self, other: &Self) -> bool {
+        (**self).same(&**other)
+    }
+
+    fn quiet(&self) -> bool {
+        (**self).quiet()
+    }
+
+    fn merge_quiet(&self, key: Option<&str>) -> bool {
+        (**self).merge_quiet(key)
+    }
+
+    fn diff_member(
+        original: Option<&Self>,
+        modified: Option<&Self>,
+        name: &str,
+        parent: Node<'static>,
+        out: &mut Map<String, Value>,
+        path: &Path<'_>,
+    ) -> Result<(), PatchError> {
+        T::diff_member(
+            original.map(|b| &**b),
+            modified.map(|b| &**b),
+            name,
+            parent,
+            out,
+            path,
+        )
+    }
+
     fn plan_item(
         &self,
         patch: &serde_json::Map<String, Value>,
@@ -188,10 +269,35 @@ impl<T: PatchField> PatchField for Vec<T> {
     ) -> Result<Edit<Self>, PatchError> {
         super::list::plan(current, member, parent, path)
     }
+
+    fn same(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().zip(other).all(|(a, b)| a.same(b))
+    }
+
+    // Equal lists that are not merged are only compared.
+    fn quiet(&self) -> bool {
+        true
+    }
+
+    fn merge_quiet(&self, key: Option<&str>) -> bool {
+        super::merge_list_quiet(self, key)
+    }
 }
 
 impl<T: PatchField> PatchField for BTreeMap<String, T> {
     const DEF: &'static TypeDef = &TypeDef::Map(TypeRef::Static(type_def::<T>));
+
+    fn same(&self, other: &Self) -> bool {
+        self.len() == other.len()
+            && self
+                .iter()
+                .zip(other)
+                .all(|((ka, a), (kb, b))| ka == kb && a.same(b))
+    }
+
+    fn quiet(&self) -> bool {
+        self.values().all(PatchField::quiet)
+    }
 }
 
 impl<T: PatchField, S> PatchField for HashMap<String, T, S>
@@ -200,4 +306,15 @@ where
     HashMap<String, T, S>: Serialize + DeserializeOwned,
 {
     const DEF: &'static TypeDef = &TypeDef::Map(TypeRef::Static(type_def::<T>));
+
+    fn same(&self, other: &Self) -> bool {
+        self.len() == other.len()
+            && self
+                .iter()
+                .all(|(k, a)| other.get(k).is_some_and(|b| a.same(b)))
+    }
+
+    fn quiet(&self) -> bool {
+        self.values().all(PatchField::quiet)
+    }
 }

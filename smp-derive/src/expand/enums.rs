@@ -35,6 +35,22 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
             ) -> ::core::result::Result<::smp_core::__private::Edit<Self>, ::smp_core::PatchError> {
                 ::smp_core::__private::plan_scalar(__smp_current, __smp_member, __smp_parent, __smp_path)
             }
+
+            fn same(&self, __smp_other: &Self) -> bool {
+                match (
+                    ::smp_core::__private::AsKey::as_key(self),
+                    ::smp_core::__private::AsKey::as_key(__smp_other),
+                ) {
+                    (::core::option::Option::Some(__smp_a), ::core::option::Option::Some(__smp_b)) => {
+                        __smp_a == __smp_b
+                    }
+                    _ => ::smp_core::__private::same_json(self, __smp_other),
+                }
+            }
+
+            fn quiet(&self) -> bool {
+                true
+            }
         }
 
         #[automatically_derived]

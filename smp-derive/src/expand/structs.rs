@@ -40,6 +40,8 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
     };
     let key_field = key_field(&own, &flat);
     let plan_members = plan_members(c, &own, &flat);
+    let same = same(&own, &flat);
+    let diff_members = diff_members(&own, &flat);
     let deny = c.serde.deny_unknown_fields.then(|| {
         quote!(
             const DENY_UNKNOWN: bool = true;
@@ -95,12 +97,33 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
             }
 
             #key_field
+
+            #same
+
+            fn diff_member(
+                __smp_original: ::core::option::Option<&Self>,
+                __smp_modified: ::core::option::Option<&Self>,
+                __smp_name: &str,
+                __smp_parent: ::smp_core::Node<'static>,
+                __smp_out: &mut ::smp_core::__private::Map<::std::string::String, ::smp_core::__private::Value>,
+                __smp_path: &::smp_core::__private::Path<'_>,
+            ) -> ::core::result::Result<(), ::smp_core::PatchError> {
+                ::smp_core::__private::diff_struct(
+                    __smp_original,
+                    __smp_modified,
+                    __smp_name,
+                    __smp_parent,
+                    __smp_out,
+                    __smp_path,
+                )
+            }
         }
 
         #[automatically_derived]
         impl ::smp_core::StrategicMerge for #ident {
             #deny
             #plan_members
+            #diff_members
         }
     }
 }
@@ -395,6 +418,129 @@ fn on_remove(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
         }
         (DefaultAttr::None, DefaultAttr::None) => {
             quote!(::smp_core::__private::OnRemove::Required)
+        }
+    }
+}
+
+/// `same`: JSON equality field by field, each field's presence (`skip_serializing_if`) first.
+fn same(own: &[&Field<'_>], flat: &[&Field<'_>]) -> TokenStream {
+    let own_checks = own.iter().map(|f| {
+        let (member, ty) = (f.member, f.ty);
+        let same =
+            quote!(<#ty as ::smp_core::PatchField>::same(&self.#member, &__smp_other.#member));
+        match &f.serde.skip_serializing_if {
+            Some(pred) => quote! {
+                {
+                    let __smp_a = !#pred(&self.#member);
+                    __smp_a == !#pred(&__smp_other.#member) && (!__smp_a || #same)
+                }
+            },
+            None => same,
+        }
+    });
+    let flat_checks = flat.iter().map(|f| {
+        let (member, ty) = (f.member, f.ty);
+        quote!(<#ty as ::smp_core::PatchField>::same(&self.#member, &__smp_other.#member))
+    });
+    let quiet_checks = own.iter().map(|f| {
+        let (member, ty) = (f.member, f.ty);
+        let s = f.patch.effective();
+        let check = if matches!(s.base, Base::Replace) || s.retain_keys {
+            // Diffed through the engine anyway.
+            quote!(true)
+        } else if matches!(s.base, Base::Merge) {
+            let key = match &f.patch.merge_key {
+                Some(k) => {
+                    let k = &k.value;
+                    quote!(::core::option::Option::Some(#k))
+                }
+                None => quote!(::core::option::Option::None),
+            };
+            quote!(<#ty as ::smp_core::PatchField>::merge_quiet(&self.#member, #key))
+        } else {
+            quote!(<#ty as ::smp_core::PatchField>::quiet(&self.#member))
+        };
+        match &f.serde.skip_serializing_if {
+            Some(pred) => quote!((#pred(&self.#member) || #check)),
+            None => check,
+        }
+    });
+    let flat_quiet = flat.iter().map(|f| {
+        let (member, ty) = (f.member, f.ty);
+        quote!(<#ty as ::smp_core::PatchField>::quiet(&self.#member))
+    });
+    quote! {
+        fn same(&self, __smp_other: &Self) -> bool {
+            true #(&& #own_checks)* #(&& #flat_checks)*
+        }
+
+        fn quiet(&self) -> bool {
+            true #(&& #quiet_checks)* #(&& #flat_quiet)*
+        }
+    }
+}
+
+/// `diff_members`: each own field by presence and equality, then each flattened struct into
+/// the same patch object.
+fn diff_members(own: &[&Field<'_>], flat: &[&Field<'_>]) -> TokenStream {
+    let node = (!own.is_empty())
+        .then(|| quote!(let __smp_node = <Self as ::smp_core::StrategicMerge>::schema();));
+    let own_part = own.iter().map(|f| {
+        let (name, member, ty) = (&f.name, f.member, f.ty);
+        let side = |v: TokenStream| match &f.serde.skip_serializing_if {
+            Some(pred) => quote!((!#pred(&#v.#member)).then_some(&#v.#member)),
+            None => quote!(::core::option::Option::Some(&#v.#member)),
+        };
+        let (a, b) = (side(quote!(self)), side(quote!(__smp_modified)));
+        let s = f.patch.effective();
+        let force = matches!(s.base, Base::Replace) || s.retain_keys;
+        let merge = if matches!(s.base, Base::Merge) {
+            let key = match &f.patch.merge_key {
+                Some(k) => {
+                    let k = &k.value;
+                    quote!(::core::option::Option::Some(#k))
+                }
+                None => quote!(::core::option::Option::None),
+            };
+            quote!(::core::option::Option::Some(#key))
+        } else {
+            quote!(::core::option::Option::None)
+        };
+        quote! {
+            ::smp_core::__private::diff_field::<#ty>(
+                #a,
+                #b,
+                #force,
+                #merge,
+                #name,
+                __smp_node,
+                __smp_out,
+                __smp_path,
+            )?;
+        }
+    });
+    let flat_part = flat.iter().map(|f| {
+        let (member, ty) = (f.member, f.ty);
+        quote! {
+            <#ty as ::smp_core::StrategicMerge>::diff_members(
+                &self.#member,
+                &__smp_modified.#member,
+                __smp_out,
+                __smp_path,
+            )?;
+        }
+    });
+    quote! {
+        fn diff_members(
+            &self,
+            __smp_modified: &Self,
+            __smp_out: &mut ::smp_core::__private::Map<::std::string::String, ::smp_core::__private::Value>,
+            __smp_path: &::smp_core::__private::Path<'_>,
+        ) -> ::core::result::Result<(), ::smp_core::PatchError> {
+            #node
+            #(#own_part)*
+            #(#flat_part)*
+            ::core::result::Result::Ok(())
         }
     }
 }
