@@ -48,17 +48,29 @@ pub fn apply<'s>(
 /// Whether `value` has containers nested more than `limit` deep. Iterative, so it is safe on
 /// any input.
 pub(crate) fn nests_deeper_than(value: &Value, limit: usize) -> bool {
-    let mut stack = vec![(value, 0usize)];
+    // Only containers are pushed: scalars cannot nest.
+    let is_container = |v: &Value| matches!(v, Value::Object(_) | Value::Array(_));
+    let mut stack = Vec::new();
+    if is_container(value) {
+        stack.push((value, 0usize));
+    }
     while let Some((v, depth)) = stack.pop() {
-        let children: Box<dyn Iterator<Item = &Value>> = match v {
-            Value::Object(m) => Box::new(m.values()),
-            Value::Array(a) => Box::new(a.iter()),
-            _ => continue,
-        };
         if depth >= limit {
             return true;
         }
-        stack.extend(children.map(|c| (c, depth + 1)));
+        match v {
+            Value::Object(m) => {
+                stack.extend(
+                    m.values()
+                        .filter(|c| is_container(c))
+                        .map(|c| (c, depth + 1)),
+                );
+            }
+            Value::Array(a) => {
+                stack.extend(a.iter().filter(|c| is_container(c)).map(|c| (c, depth + 1)));
+            }
+            _ => {}
+        }
     }
     false
 }
@@ -92,4 +104,30 @@ fn check_roots(original: &Value, patch: &Value) -> Result<(), PatchError> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn nested(levels: usize) -> Value {
+        let mut v = json!(1);
+        for _ in 0..levels {
+            v = Value::Array(vec![v]);
+        }
+        v
+    }
+
+    #[test]
+    fn nesting_check_counts_containers_only() {
+        assert!(!nests_deeper_than(&json!(1), 0));
+        assert!(nests_deeper_than(&json!([]), 0));
+        // `levels` arrays: the innermost container is at depth levels - 1.
+        assert!(!nests_deeper_than(&nested(10), 10));
+        assert!(nests_deeper_than(&nested(11), 10));
+        assert!(!nests_deeper_than(&json!({"a": [1, {"b": "c"}]}), 3));
+        assert!(nests_deeper_than(&json!({"a": [1, {"b": []}]}), 3));
+    }
 }
