@@ -33,56 +33,30 @@ pub(crate) fn first_conflict(
     right: &Value,
     node: Node<'_>,
 ) -> Result<Option<JsonPath>, PatchError> {
-    let root = Path::root();
-    if !fields(left, right, node, Strategy::DEFAULT, None, &root)? {
-        return Ok(None);
-    }
-    Ok(Some(locate(left, right, node, &root)?.unwrap_or_default()))
+    conflict(left, right, node, Strategy::DEFAULT, None, &Path::root())
 }
 
-/// Finds the deepest member path whose values conflict, walking like [`fields`].
-fn locate(
-    left: &Value,
-    right: &Value,
-    node: Node<'_>,
-    path: &Path<'_>,
-) -> Result<Option<JsonPath>, PatchError> {
-    let (Value::Object(l), Value::Object(r)) = (left, right) else {
-        return Ok(None);
-    };
-    for (key, lv) in l {
-        if key == PATCH || key == RETAIN_KEYS {
-            continue;
-        }
-        let Some(rv) = r.get(key) else { continue };
-        let meta = node.field(key);
-        let here = path.field(key);
-        if fields(lv, rv, meta.node, meta.strategy, meta.merge_key, &here)? {
-            return Ok(Some(
-                locate(lv, rv, meta.node, &here)?.unwrap_or_else(|| here.to_json_path()),
-            ));
-        }
-    }
-    Ok(None)
-}
-
-fn fields(
+/// Where two values of one member conflict: the deepest object member whose values conflict
+/// (a list or a scalar is reported at its member; an object whose `$patch` markers differ at
+/// itself). `None` when they do not conflict.
+fn conflict(
     left: &Value,
     right: &Value,
     node: Node<'_>,
     strategy: Strategy,
     merge_key: Option<&str>,
     path: &Path<'_>,
-) -> Result<bool, PatchError> {
+) -> Result<Option<JsonPath>, PatchError> {
     path.check_depth()?;
+    let here = || Some(path.to_json_path());
     match (left, right) {
         (Value::Object(l), Value::Object(r)) => {
             let (lm, rm) = (l.get(PATCH), r.get(PATCH));
             if (lm.is_some() || rm.is_some()) && lm != rm {
-                return Ok(true);
+                return Ok(here());
             }
             if strategy.base == BaseStrategy::Replace {
-                return Ok(false);
+                return Ok(None);
             }
             for (key, lv) in l {
                 if key == PATCH || key == RETAIN_KEYS {
@@ -90,16 +64,25 @@ fn fields(
                 }
                 let Some(rv) = r.get(key) else { continue };
                 let meta = node.field(key);
-                let here = path.field(key);
-                if fields(lv, rv, meta.node, meta.strategy, meta.merge_key, &here)? {
-                    return Ok(true);
+                let found = conflict(
+                    lv,
+                    rv,
+                    meta.node,
+                    meta.strategy,
+                    meta.merge_key,
+                    &path.field(key),
+                )?;
+                if found.is_some() {
+                    return Ok(found);
                 }
             }
-            Ok(false)
+            Ok(None)
         }
-        (Value::Array(l), Value::Array(r)) => lists(l, r, node, strategy, merge_key, path),
-        (Value::Object(_), _) | (Value::Array(_), _) => Ok(true),
-        (_, _) => Ok(!scalar_eq(left, right)),
+        (Value::Array(l), Value::Array(r)) => {
+            Ok(lists(l, r, node, strategy, merge_key, path)?.then(|| path.to_json_path()))
+        }
+        (Value::Object(_), _) | (Value::Array(_), _) => Ok(here()),
+        (_, _) => Ok((!scalar_eq(left, right)).then(|| path.to_json_path())),
     }
 }
 
@@ -136,7 +119,8 @@ fn lists(
         for (k, &li) in &lm {
             if let Some(&ri) = rm.get(k) {
                 let here = path.item(Some(mk), &left[li], li);
-                if fields(&left[li], &right[ri], items, Strategy::DEFAULT, None, &here)? {
+                if conflict(&left[li], &right[ri], items, Strategy::DEFAULT, None, &here)?.is_some()
+                {
                     return Ok(true);
                 }
             }
@@ -158,7 +142,7 @@ fn lists(
         }
     }
     for (i, (a, b)) in l.iter().zip(&r).enumerate() {
-        if fields(a, b, items, Strategy::DEFAULT, None, &path.index(i))? {
+        if conflict(a, b, items, Strategy::DEFAULT, None, &path.index(i))?.is_some() {
             return Ok(true);
         }
     }
