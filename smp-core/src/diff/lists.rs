@@ -104,11 +104,7 @@ fn objects(
     let mut deleted: Vec<Value> = Vec::new();
     let (mut i, mut j) = (0, 0);
     while i < old.len() || j < new.len() {
-        let ord = match (old.get(i), new.get(j)) {
-            (Some(o), Some(m)) => o.0.cmp(&m.0),
-            (None, _) => Ordering::Greater,
-            (_, None) => Ordering::Less,
-        };
+        let ord = heads(old.get(i).map(|o| &o.0), new.get(j).map(|m| &m.0));
         match ord {
             Ordering::Equal => {
                 let (oi, mi) = (old[i].1, new[j].1);
@@ -193,11 +189,7 @@ fn scalars(original: &[Value], modified: &[Value], options: &DiffOptions) -> Lis
     let mut deleted = Vec::new();
     let (mut i, mut j) = (0, 0);
     while i < old.len() || j < new.len() {
-        let ord = match (old.get(i), new.get(j)) {
-            (Some(o), Some(m)) => o.0.cmp(&m.0),
-            (None, _) => Ordering::Greater,
-            (_, None) => Ordering::Less,
-        };
+        let ord = heads(old.get(i).map(|o| &o.0), new.get(j).map(|m| &m.0));
         match ord {
             Ordering::Equal => {
                 i += 1;
@@ -231,5 +223,15 @@ fn scalars(original: &[Value], modified: &[Value], options: &DiffOptions) -> Lis
         patch: added,
         deletions,
         order,
+    }
+}
+
+/// Which side a walk over two lists sorted by printed form takes next: `Equal` when both heads
+/// match, `Less` for the original's head (an item only it has), `Greater` for the modified's.
+fn heads(old: Option<&String>, new: Option<&String>) -> Ordering {
+    match (old, new) {
+        (Some(o), Some(m)) => o.cmp(m),
+        (None, _) => Ordering::Greater,
+        (_, None) => Ordering::Less,
     }
 }
