@@ -3,25 +3,11 @@
 
 mod common;
 
-use std::process::Output;
-
 use common::{
-    SCHEMA, assert_error, assert_success, assert_usage_error, root, smp, stdout_json, temp_file,
+    SCHEMA, assert_error, assert_success, assert_usage_error, readme_example, root, smp,
+    stdout_json, temp_file,
 };
 use serde_json::json;
-
-fn readme_example() -> Output {
-    smp(
-        &[
-            "apply",
-            "--schema",
-            SCHEMA,
-            "examples/pod.yaml",
-            "examples/patch.yaml",
-        ],
-        None,
-    )
-}
 
 #[test]
 fn readme_example_patches_the_pod() {

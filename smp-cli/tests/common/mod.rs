@@ -101,3 +101,17 @@ pub fn assert_usage_error(out: &Output) {
     );
     assert!(out.stdout.is_empty());
 }
+
+/// The README's first set-up command: the example patch applied to the example Pod.
+pub fn readme_example() -> Output {
+    smp(
+        &[
+            "apply",
+            "--schema",
+            SCHEMA,
+            "examples/pod.yaml",
+            "examples/patch.yaml",
+        ],
+        None,
+    )
+}
