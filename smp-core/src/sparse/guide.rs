@@ -203,11 +203,6 @@ impl<'p> Claims<'p> {
         Claims { keyed, by_name }
     }
 
-    /// How many patch items have `key`, claimed or not.
-    fn names(&self, key: &Value) -> usize {
-        self.keyed.iter().filter(|entry| entry.0 == key).count()
-    }
-
     /// Claims `key` for a live item unless an earlier one did: how many patch items have it,
     /// and one of them.
     fn claim(&mut self, key: &Value) -> (usize, Option<&'p Map<String, Value>>) {
@@ -239,10 +234,8 @@ impl<'p> Claims<'p> {
 ///
 /// The engine merges a patch item into the *first* live item with its key. That item is read as
 /// the patch item guides and claims the key; it is read in full when several patch items have
-/// the key. An item whose key is a float that a patch item has is read in full too, first or
-/// not: the engine's key index tells `0.0` from `-0.0` by hash while `==` does not. Every other
-/// item is copied whole and stands as a shell holding its
-/// merge key, its `$patch` and [`WHOLE_ITEM`]: a later item with a claimed key must not be read
+/// the key. Every other item is copied whole and stands as a shell holding its merge key, its
+/// `$patch` and [`WHOLE_ITEM`]: a later item with a claimed key must not be read
 /// as guided, since guided reading leaves out what the merge would replace.
 fn item(
     sc: &mut Scanner<'_>,
@@ -265,10 +258,6 @@ fn item(
         .as_ref()
         .or_else(|| copied.as_ref().and_then(|(shell, _)| shell.get(merge_key)));
     let (named, guide) = match key {
-        // Whichever live items the engine pairs with a float key, they are read in full.
-        Some(key) if key.as_number().is_some_and(serde_json::Number::is_f64) => {
-            (claims.names(key), None)
-        }
         Some(key) => claims.claim(key),
         None => (0, None),
     };

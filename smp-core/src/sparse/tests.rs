@@ -406,10 +406,10 @@ fn deep_documents_on_a_small_stack() {
 }
 
 #[test]
-fn float_merge_keys_are_read_in_full() {
-    // With more than 12 live items the engine's key index hashes floats by their bits, so a
-    // patch item keyed `-0.0` may not merge into the live item keyed `0.0` (`==` says equal);
-    // a live item read as that patch item guides would lose its `args`.
+fn float_merge_keys_match_as_the_engine_matches_them() {
+    // `0.0` and `-0.0` are one key for the engine (by `==` for short lists, by its key index
+    // for lists of more than 12 items); a live item read as a patch item guides that the
+    // engine does not merge into it would lose its `args`.
     let schema = pod_schema();
     for live in [3, 20] {
         let containers: Vec<String> = (0..live)
