@@ -32,6 +32,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use serde::Serialize;
 use serde_json::Value;
 use smp_core::{DocRole, Node, Patch, PatchError, Schema, StrategicMerge};
+use support::create;
 use support::merge_item::{MergeItem, PrecisionItem};
 use support::{Failure, Schemas, Tally, Variant};
 
@@ -52,6 +53,10 @@ fn upstream_conformance() {
         println!("upstream conformance (typed apply): skipped, ../shared/conformance not found");
         println!("upstream conformance (diff): skipped, ../shared/conformance not found");
         println!("upstream conformance (three-way): skipped, ../shared/conformance not found");
+        println!("upstream conformance (typed diff): skipped, ../shared/conformance not found");
+        println!(
+            "upstream conformance (typed three-way): skipped, ../shared/conformance not found"
+        );
         println!("upstream conformance (has-conflicts): skipped, ../shared/conformance not found");
         return;
     };
@@ -81,18 +86,26 @@ fn upstream_conformance() {
     }
 
     // The create side: patches created with `smp_core::diff` / `three_way`, then applied.
+    // The same creation steps through the typed twins: `StrategicMerge::diff` / `three_way`.
     let mut diff = Tally::new("diff", &gaps);
     let mut three = Tally::new("three-way", &gaps);
+    let mut typed_diff = Tally::new("typed diff", &gaps);
+    let mut typed_three = Tally::new("typed three-way", &gaps);
     let mut conflicts = Tally::new("has-conflicts", &gaps);
-    for file in [
-        "two-and-three-way.json",
-        "raw-cases.json",
-        "raw-extension.json",
+    for (makers, diff, three) in [
+        (&create::ENGINE[..], &mut diff, &mut three),
+        (&create::TYPED[..], &mut typed_diff, &mut typed_three),
     ] {
-        support::create::run_tables(&dir, file, &schemas, &mut diff, &mut three);
-    }
-    for file in ["number-conversion.json", "unknown-field.json"] {
-        support::create::run_exact_text(&dir, file, &schemas, &mut diff, &mut three);
+        for file in [
+            "two-and-three-way.json",
+            "raw-cases.json",
+            "raw-extension.json",
+        ] {
+            create::run_tables(&dir, file, &schemas, makers, diff, three);
+        }
+        for file in ["number-conversion.json", "unknown-field.json"] {
+            create::run_exact_text(&dir, file, &schemas, makers, diff, three);
+        }
     }
     support::create::run_has_conflicts(&dir, &mut conflicts);
 
@@ -101,9 +114,20 @@ fn upstream_conformance() {
     println!("{}", typed.summary());
     println!("{}", diff.summary());
     println!("{}", three.summary());
+    println!("{}", typed_diff.summary());
+    println!("{}", typed_three.summary());
     println!("{}", conflicts.summary());
 
-    let tallies = [&sort, &apply, &typed, &diff, &three, &conflicts];
+    let tallies = [
+        &sort,
+        &apply,
+        &typed,
+        &diff,
+        &three,
+        &typed_diff,
+        &typed_three,
+        &conflicts,
+    ];
     let mut problems = Vec::new();
     for f in tallies.iter().flat_map(|t| t.unexpected.iter()) {
         problems.push(format!(

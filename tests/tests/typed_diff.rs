@@ -40,6 +40,16 @@ fn agree<T: StrategicMerge + Clone + Debug>(a: &T, b: &T) -> Result<(), TestCase
         (Err(_), Err(_)) => {}
         _ => prop_assert!(false, "typed {got:?}, engine {want:?}"),
     }
+    // Three-way with the last-applied object as the live one, both ways of conflict checking.
+    for overwrite in [false, true] {
+        let got = T::three_way(a, b, a, overwrite).map(smp_core::Patch::into_value);
+        let want = smp_core::three_way(&va, &vb, &va, T::schema(), overwrite, &[]);
+        prop_assert_eq!(
+            got.ok(),
+            want.ok(),
+            "typed three-way differs from the engine's"
+        );
+    }
     let same = a.diff(a).map(|p| p.as_value().clone());
     let want_same = smp_core::diff(&va, &va, T::schema());
     // Errors may name a different member (the engine visits members in key order).
@@ -216,3 +226,54 @@ fn pod_examples() {
 
 // ---------------------------------------------------------------------------------------------
 // The mergeItem twin: patches
+
+/// Upstream sends a `replace`-strategy object even when it is unchanged, so a struct holding
+/// one is never "quiet": its parent must not skip it when both sides are equal.
+#[test]
+fn unchanged_replace_object_is_sent_at_any_depth() {
+    #[derive(Debug, Clone, serde::Serialize, serde::Deserialize, StrategicMerge)]
+    struct Leaf {
+        a: String,
+    }
+    #[derive(Debug, Clone, serde::Serialize, serde::Deserialize, StrategicMerge)]
+    struct Inner {
+        #[patch(strategy = "replace")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        r: Option<Leaf>,
+        #[patch(strategy = "replace")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        raw: Option<Value>,
+    }
+    #[derive(Debug, Clone, serde::Serialize, serde::Deserialize, StrategicMerge)]
+    struct Outer {
+        p: Inner,
+        #[patch(strategy = "merge", merge_key = "name")]
+        items: Vec<Item>,
+        z: i32,
+    }
+    #[derive(Debug, Clone, serde::Serialize, serde::Deserialize, StrategicMerge)]
+    struct Item {
+        name: String,
+        inner: Inner,
+    }
+    let docs = [
+        json!({"p": {"r": {"a": "x"}}, "items": [{"name": "i", "inner": {"raw": {"k": 1}}}], "z": 1}),
+        json!({"p": {"raw": "scalar"}, "items": [{"name": "i", "inner": {"raw": [1]}}], "z": 1}),
+        json!({"p": {}, "items": [{"name": "i", "inner": {}}, {"name": "j", "inner": {"r": {"a": "y"}}}], "z": 2}),
+    ];
+    for a in &docs {
+        for b in &docs {
+            let (ta, tb): (Outer, Outer) = (
+                serde_json::from_value(a.clone()).unwrap(),
+                serde_json::from_value(b.clone()).unwrap(),
+            );
+            let want = smp_core::diff(a, b, Outer::schema()).unwrap();
+            assert_eq!(ta.diff(&tb).unwrap().as_value(), &want, "{a} -> {b}");
+        }
+    }
+    let a: Outer = serde_json::from_value(docs[0].clone()).unwrap();
+    assert_eq!(
+        a.diff(&a).unwrap().as_value(),
+        &json!({"p": {"r": {"a": "x"}}, "items": [{"name": "i", "inner": {"raw": {"k": 1}}}], "$setElementOrder/items": [{"name": "i"}]})
+    );
+}

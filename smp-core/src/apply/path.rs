@@ -7,6 +7,7 @@
 use serde_json::Value;
 
 use crate::error::{JsonPath, PatchError, Segment};
+use crate::typed::KeyRef;
 
 use super::MAX_DEPTH;
 
@@ -15,6 +16,7 @@ enum Step<'a> {
     Root,
     Field(&'a str),
     Keyed(&'a str, &'a Value),
+    TypedKey(&'a str, KeyRef<'a>),
     Index(usize),
 }
 
@@ -55,6 +57,11 @@ impl<'a> Path<'a> {
         }
     }
 
+    /// A list item of a typed list, named by its merge key (no `Value` needed).
+    pub fn typed_item(&'a self, merge_key: &'a str, key: KeyRef<'a>) -> Path<'a> {
+        self.push(Step::TypedKey(merge_key, key))
+    }
+
     pub fn index(&'a self, index: usize) -> Path<'a> {
         self.push(Step::Index(index))
     }
@@ -86,6 +93,13 @@ impl<'a> Path<'a> {
                     value: match value {
                         Value::String(s) => s.clone(),
                         other => other.to_string(),
+                    },
+                }),
+                Step::TypedKey(key, value) => segments.push(Segment::Keyed {
+                    key: key.to_owned(),
+                    value: match value {
+                        KeyRef::Str(s) => s.to_owned(),
+                        other => other.to_value().to_string(),
                     },
                 }),
                 Step::Index(i) => segments.push(Segment::Index(i)),

@@ -33,6 +33,8 @@ mod printed;
 mod three_way;
 mod two_way;
 
+pub(crate) use two_way::SET_ELEMENT_ORDER;
+
 use serde_json::{Map, Value};
 
 use crate::apply::{Path, nests_deeper_than};

@@ -131,6 +131,10 @@ impl PatchField for Value {
     fn quiet(&self) -> bool {
         true
     }
+
+    fn replace_quiet(&self) -> bool {
+        !self.is_object()
+    }
 }
 
 impl<T: PatchField> PatchField for Option<T> {
@@ -168,6 +172,10 @@ impl<T: PatchField> PatchField for Option<T> {
 
     fn merge_quiet(&self, key: Option<&str>) -> bool {
         self.as_ref().is_none_or(|v| v.merge_quiet(key))
+    }
+
+    fn replace_quiet(&self) -> bool {
+        self.as_ref().is_none_or(PatchField::replace_quiet)
     }
 
     fn diff_member(
@@ -229,6 +237,19 @@ impl<T: PatchField> PatchField for Box<T> {
         (**self).merge_quiet(key)
     }
 
+    fn replace_quiet(&self) -> bool {
+        (**self).replace_quiet()
+    }
+
+    fn diff_item(
+        &self,
+        modified: &Self,
+        out: &mut Map<String, Value>,
+        path: &Path<'_>,
+    ) -> Option<Result<(), PatchError>> {
+        (**self).diff_item(&**modified, out, path)
+    }
+
     fn diff_member(
         original: Option<&Self>,
         modified: Option<&Self>,
@@ -281,6 +302,27 @@ impl<T: PatchField> PatchField for Vec<T> {
 
     fn merge_quiet(&self, key: Option<&str>) -> bool {
         super::merge_list_quiet(self, key)
+    }
+
+    // A replaced list is compared, never sent unchanged.
+    fn replace_quiet(&self) -> bool {
+        true
+    }
+
+    fn diff_member(
+        original: Option<&Self>,
+        modified: Option<&Self>,
+        name: &str,
+        parent: Node<'static>,
+        out: &mut Map<String, Value>,
+        path: &Path<'_>,
+    ) -> Result<(), PatchError> {
+        if let (Some(a), Some(b)) = (original, modified) {
+            if let Some(done) = super::list_diff::diff(a, b, name, parent, out, path) {
+                return done;
+            }
+        }
+        diff_fallback(original, modified, name, parent, out, path)
     }
 }
 

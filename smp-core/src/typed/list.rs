@@ -116,7 +116,7 @@ fn plain_item(item: &Value) -> Option<&Map<String, Value>> {
     }
 }
 
-fn has_duplicates(keys: &[KeyRef<'_>]) -> bool {
+pub(super) fn has_duplicates(keys: &[KeyRef<'_>]) -> bool {
     if keys.len() <= 16 {
         return keys.iter().enumerate().any(|(i, k)| keys[..i].contains(k));
     }

@@ -15,6 +15,7 @@
 mod diff;
 mod impls;
 mod list;
+mod list_diff;
 mod members;
 
 use serde::Serialize;
@@ -120,6 +121,36 @@ pub trait StrategicMerge: PatchField {
         Patch::from_value(Value::Object(out))
     }
 
+    /// The three-way patch `kubectl apply` sends: what makes the live object `live` what
+    /// `desired` asks for, deleting what `last_applied` had and `desired` dropped. With
+    /// `overwrite = false` a change that disagrees with what others changed on `live` is a
+    /// [`PatchError::Conflict`] naming the path.
+    ///
+    /// Exactly `smp_core::three_way` on the JSON forms (no preconditions; use the engine for
+    /// those): the three objects are converted once and the engine does the work, because a
+    /// three-way patch is computed once per `apply`, not per field access, and one
+    /// implementation of its merge and conflict rules is worth more than the conversion.
+    fn three_way(
+        last_applied: &Self,
+        desired: &Self,
+        live: &Self,
+        overwrite: bool,
+    ) -> Result<Patch, PatchError>
+    where
+        Self: Sized,
+    {
+        let at = Path::root();
+        let patch = crate::diff::three_way(
+            &to_value(last_applied, &at)?,
+            &to_value(desired, &at)?,
+            &to_value(live, &at)?,
+            Self::schema(),
+            overwrite,
+            &[],
+        )?;
+        Patch::from_value(patch)
+    }
+
     /// The schema of this type, for the Value engine (`smp_core::apply(&v, &p, T::schema())`).
     fn schema() -> Node<'static> {
         Node::of_static(Self::DEF)
@@ -163,6 +194,17 @@ pub trait PatchField: Serialize + DeserializeOwned + 'static {
         false
     }
 
+    /// [`PatchField::quiet`] for a member with the `replace` strategy: the engine sends a
+    /// replaced *object* even when it is unchanged (as upstream does), so only values whose
+    /// JSON form is not an object are quiet.
+    #[doc(hidden)]
+    fn replace_quiet(&self) -> bool {
+        !matches!(
+            Self::DEF,
+            TypeDef::Struct(_) | TypeDef::Map(_) | TypeDef::Opaque
+        )
+    }
+
     /// [`PatchField::quiet`] for a member with the `merge` strategy and merge key `key`.
     #[doc(hidden)]
     fn merge_quiet(&self, key: Option<&str>) -> bool {
@@ -197,6 +239,20 @@ pub trait PatchField: Serialize + DeserializeOwned + 'static {
     /// value already there).
     #[doc(hidden)]
     fn key_value(&self) -> Option<KeyRef<'_>> {
+        None
+    }
+
+    /// Diffs this value against `modified` as an item of a list merged by key, into the item's
+    /// patch object `out` (as the engine diffs two items with the same key). `None` when the
+    /// type does not diff objects natively (the list then goes through the engine).
+    #[doc(hidden)]
+    fn diff_item(
+        &self,
+        modified: &Self,
+        out: &mut Map<String, Value>,
+        path: &Path<'_>,
+    ) -> Option<Result<(), PatchError>> {
+        let _ = (modified, out, path);
         None
     }
 
@@ -284,7 +340,30 @@ pub enum KeyRef<'a> {
     Null,
 }
 
-impl KeyRef<'_> {
+impl<'a> KeyRef<'a> {
+    /// The key as JSON.
+    pub fn to_value(self) -> Value {
+        match self {
+            KeyRef::Str(s) => Value::String(s.to_owned()),
+            KeyRef::Int(i) => Value::from(i),
+            KeyRef::UInt(u) => Value::from(u),
+            KeyRef::Bool(b) => Value::Bool(b),
+            KeyRef::Null => Value::Null,
+        }
+    }
+
+    /// Go's `%v` of the key, which upstream sorts list items by; equal to the engine's printing
+    /// of [`KeyRef::to_value`] (`Str` is not quoted, as in JSON paths).
+    pub fn printed(self) -> std::borrow::Cow<'a, str> {
+        match self {
+            KeyRef::Str(s) => std::borrow::Cow::Borrowed(s),
+            KeyRef::Int(i) => i.to_string().into(),
+            KeyRef::UInt(u) => u.to_string().into(),
+            KeyRef::Bool(b) => b.to_string().into(),
+            KeyRef::Null => "<nil>".into(),
+        }
+    }
+
     /// Whether the patch value `v` names the same key, with JSON equality (`1` is not `"1"`).
     pub fn matches(self, v: &Value) -> bool {
         match (self, v) {

@@ -96,6 +96,20 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
                 ))
             }
 
+            fn diff_item(
+                &self,
+                __smp_modified: &Self,
+                __smp_out: &mut ::smp_core::__private::Map<::std::string::String, ::smp_core::__private::Value>,
+                __smp_path: &::smp_core::__private::Path<'_>,
+            ) -> ::core::option::Option<::core::result::Result<(), ::smp_core::PatchError>> {
+                ::core::option::Option::Some(::smp_core::StrategicMerge::diff_members(
+                    self,
+                    __smp_modified,
+                    __smp_out,
+                    __smp_path,
+                ))
+            }
+
             #key_field
 
             #same
@@ -445,9 +459,8 @@ fn same(own: &[&Field<'_>], flat: &[&Field<'_>]) -> TokenStream {
     let quiet_checks = own.iter().map(|f| {
         let (member, ty) = (f.member, f.ty);
         let s = f.patch.effective();
-        let check = if matches!(s.base, Base::Replace) || s.retain_keys {
-            // Diffed through the engine anyway.
-            quote!(true)
+        let check = if matches!(s.base, Base::Replace) {
+            quote!(<#ty as ::smp_core::PatchField>::replace_quiet(&self.#member))
         } else if matches!(s.base, Base::Merge) {
             let key = match &f.patch.merge_key {
                 Some(k) => {

@@ -56,38 +56,127 @@ fn same(want: &Value, got: &Value) -> Result<(), String> {
     }
 }
 
-fn apply(doc: &Value, patch: &Value, schema: &Schema) -> Result<Value, String> {
-    guarded("apply", || smp_core::apply(doc, patch, Node::from(schema)))?
-        .map_err(|e| format!("    applying the created patch failed: {e}"))
+/// What creates and applies the patches of a suite.
+#[derive(Debug, Clone, Copy)]
+pub enum Maker {
+    /// `smp_core::diff` / `three_way` / `apply` with one variant's swagger schema.
+    Engine(Variant),
+    /// `StrategicMerge::diff` / `three_way` / `apply` on the typed twin of the case's schema,
+    /// once per case (the twin's schema equals every variant's, `typed_twin.rs`).
+    Typed,
 }
 
-fn two_way(
-    original: &Value,
-    modified: &Value,
-    schema: &Schema,
-) -> Result<Result<Value, PatchError>, String> {
-    guarded("diff", || {
-        smp_core::diff(original, modified, Node::from(schema))
-    })
+/// The Value suites: once per OpenAPI variant.
+pub const ENGINE: [Maker; 2] = [
+    Maker::Engine(Variant::OpenapiV2),
+    Maker::Engine(Variant::OpenapiV3),
+];
+
+/// The typed suites.
+pub const TYPED: [Maker; 1] = [Maker::Typed];
+
+type Outcome = Result<Result<Value, PatchError>, String>;
+
+impl Maker {
+    /// The `variant` column of failures and known gaps.
+    fn name(self) -> &'static str {
+        match self {
+            Maker::Engine(variant) => variant.name(),
+            Maker::Typed => "typed",
+        }
+    }
+
+    fn listed_in(self, holder: &Value) -> bool {
+        match self {
+            Maker::Engine(variant) => variant.listed_in(holder),
+            Maker::Typed => Variant::ALL.iter().any(|v| v.listed_in(holder)),
+        }
+    }
+
+    fn two_way(
+        self,
+        case: &Value,
+        schemas: &Schemas,
+        original: &Value,
+        modified: &Value,
+    ) -> Outcome {
+        match self {
+            Maker::Engine(variant) => {
+                let schema = schema(case, schemas, variant);
+                guarded("diff", || {
+                    smp_core::diff(original, modified, Node::from(schema))
+                })
+            }
+            Maker::Typed => guarded("typed diff", || {
+                super::create_typed::two_way(schema_name(case), original, modified)
+            })?,
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn three_way(
+        self,
+        case: &Value,
+        schemas: &Schemas,
+        original: &Value,
+        modified: &Value,
+        current: &Value,
+        overwrite: bool,
+    ) -> Outcome {
+        match self {
+            Maker::Engine(variant) => {
+                let schema = schema(case, schemas, variant);
+                guarded("three_way", || {
+                    smp_core::three_way(
+                        original,
+                        modified,
+                        current,
+                        Node::from(schema),
+                        overwrite,
+                        &[],
+                    )
+                })
+            }
+            Maker::Typed => guarded("typed three_way", || {
+                super::create_typed::three_way(
+                    schema_name(case),
+                    original,
+                    modified,
+                    current,
+                    overwrite,
+                )
+            })?,
+        }
+    }
+
+    /// Applies a created patch; an error of the apply itself is `Ok(Err(_))`.
+    fn apply_raw(self, case: &Value, schemas: &Schemas, doc: &Value, patch: &Value) -> Outcome {
+        match self {
+            Maker::Engine(variant) => {
+                let schema = schema(case, schemas, variant);
+                guarded("apply", || smp_core::apply(doc, patch, Node::from(schema)))
+            }
+            Maker::Typed => guarded("typed apply", || {
+                super::create_typed::apply(schema_name(case), doc, patch)
+            })?,
+        }
+    }
+
+    /// Applies a created patch that must apply.
+    fn apply(
+        self,
+        case: &Value,
+        schemas: &Schemas,
+        doc: &Value,
+        patch: &Value,
+    ) -> Result<Value, String> {
+        self.apply_raw(case, schemas, doc, patch)?
+            .map_err(|e| format!("    applying the created patch failed: {e}"))
+    }
 }
 
-fn three_way(
-    original: &Value,
-    modified: &Value,
-    current: &Value,
-    schema: &Schema,
-    overwrite: bool,
-) -> Result<Result<Value, PatchError>, String> {
-    guarded("three_way", || {
-        smp_core::three_way(
-            original,
-            modified,
-            current,
-            Node::from(schema),
-            overwrite,
-            &[],
-        )
-    })
+fn schema_name(case: &Value) -> &str {
+    case.get("schema").and_then(Value::as_str).unwrap_or("")
 }
 
 /// `two-and-three-way.json`, `raw-cases.json`, `raw-extension.json`.
@@ -95,17 +184,17 @@ pub fn run_tables(
     dir: &std::path::Path,
     file: &str,
     schemas: &Schemas,
+    makers: &[Maker],
     diff_tally: &mut Tally<'_>,
     three_tally: &mut Tally<'_>,
 ) {
     let doc = super::load_json(dir, file);
     for case in super::cases(&doc) {
-        for variant in Variant::ALL {
-            if !variant.listed_in(&doc) {
+        for &maker in makers {
+            if !maker.listed_in(&doc) {
                 continue;
             }
-            let v = variant.name();
-            let schema = schema(case, schemas, variant);
+            let v = maker.name();
             let original = super::input(case, "original");
             let modified = super::input(case, "modified");
             let current = super::input(case, "current");
@@ -114,7 +203,7 @@ pub fn run_tables(
             // Two-way.
             let mut failures = Vec::new();
             if lists(case, "createTwoWay") {
-                let created = match two_way(&original, &modified, schema) {
+                let created = match maker.two_way(case, schemas, &original, &modified) {
                     Ok(Ok(p)) => Some(p),
                     Ok(Err(e)) => {
                         failures.push(fail(case, v, "createTwoWay", format!("    error: {e}")));
@@ -142,9 +231,7 @@ pub fn run_tables(
                 }
                 if let (Some(patch), true) = (&created, lists(case, "applyTwoWay")) {
                     let verdict = match (error, super::expected_two_way_result(case)) {
-                        (Some(text), _) => match guarded("apply", || {
-                            smp_core::apply(&original, patch, Node::from(schema))
-                        }) {
+                        (Some(text), _) => match maker.apply_raw(case, schemas, &original, patch) {
                             Ok(Err(e)) if e.to_string().contains(text) => Ok(()),
                             Ok(Err(e)) => Err(format!("    expected error {text:?}, got {e}")),
                             Ok(Ok(got)) => Err(format!(
@@ -153,9 +240,9 @@ pub fn run_tables(
                             )),
                             Err(p) => Err(p),
                         },
-                        (None, Some(want)) => {
-                            apply(&original, patch, schema).and_then(|got| same(want, &got))
-                        }
+                        (None, Some(want)) => maker
+                            .apply(case, schemas, &original, patch)
+                            .and_then(|got| same(want, &got)),
                         (None, None) => Err("    malformed case: no expectation".to_owned()),
                     };
                     if let Err(d) = verdict {
@@ -170,7 +257,7 @@ pub fn run_tables(
             if lists(case, "createThreeWay") {
                 let conflict = case.get("expectConflict").and_then(Value::as_bool) == Some(true);
                 let mut created = None;
-                match three_way(&original, &modified, &current, schema, false) {
+                match maker.three_way(case, schemas, &original, &modified, &current, false) {
                     Err(p) => failures.push(fail(case, v, "createThreeWay", p)),
                     Ok(Err(PatchError::Conflict { .. })) if conflict => {}
                     Ok(Err(e)) => {
@@ -185,7 +272,7 @@ pub fn run_tables(
                     Ok(Ok(p)) => created = Some(p),
                 }
                 if conflict && lists(case, "createThreeWayOverwrite") {
-                    match three_way(&original, &modified, &current, schema, true) {
+                    match maker.three_way(case, schemas, &original, &modified, &current, true) {
                         Err(p) => failures.push(fail(case, v, "createThreeWayOverwrite", p)),
                         Ok(Err(e)) => failures.push(fail(
                             case,
@@ -217,9 +304,9 @@ pub fn run_tables(
                     }
                     if lists(case, "applyThreeWay") {
                         let verdict = match super::prepared(case, "result") {
-                            Some(want) => {
-                                apply(&current, patch, schema).and_then(|got| same(want, &got))
-                            }
+                            Some(want) => maker
+                                .apply(case, schemas, &current, patch)
+                                .and_then(|got| same(want, &got)),
                             None => Err("    malformed case: no result".to_owned()),
                         };
                         if let Err(d) = verdict {
@@ -238,6 +325,7 @@ pub fn run_exact_text(
     dir: &std::path::Path,
     file: &str,
     schemas: &Schemas,
+    makers: &[Maker],
     diff_tally: &mut Tally<'_>,
     three_tally: &mut Tally<'_>,
 ) {
@@ -250,12 +338,11 @@ pub fn run_exact_text(
         )
     };
     for case in super::cases(&doc) {
-        for variant in Variant::ALL {
-            if !variant.listed_in(&doc) {
+        for &maker in makers {
+            if !maker.listed_in(&doc) {
                 continue;
             }
-            let v = variant.name();
-            let schema = schema(case, schemas, variant);
+            let v = maker.name();
             let empty = Value::Object(serde_json::Map::new());
             let original = parse(case, "original").unwrap_or_else(|| empty.clone());
             let modified = parse(case, "modified").unwrap_or_else(|| empty.clone());
@@ -283,9 +370,9 @@ pub fn run_exact_text(
                     continue;
                 }
                 let outcome = if three {
-                    three_way(&original, &modified, &current, schema, false)
+                    maker.three_way(case, schemas, &original, &modified, &current, false)
                 } else {
-                    two_way(&original, &modified, schema)
+                    maker.two_way(case, schemas, &original, &modified)
                 };
                 let error = case.get(error_field).and_then(Value::as_str);
                 let verdict = match outcome {
@@ -296,7 +383,9 @@ pub fn run_exact_text(
                     },
                     Ok(Ok(patch)) => match (parse(case, patch_name), parse(case, result_name)) {
                         (Some(want), Some(result)) => same(&want, &patch).and_then(|()| {
-                            apply(base, &patch, schema).and_then(|got| same(&result, &got))
+                            maker
+                                .apply(case, schemas, base, &patch)
+                                .and_then(|got| same(&result, &got))
                         }),
                         _ => Err(format!(
                             "    creation succeeded but the case gives no text.{patch_name}: {}",

@@ -11,7 +11,8 @@
 //! - `name`, `value` and `other` are [`Scalar`]s: the corpus writes `name: 1` (YAML integers);
 //! - every field is optional and skipped when absent, so that absent stays absent and `[]`
 //!   stays `[]`;
-//! - `mergingIntList` is [`Nullable`]: one original holds `mergingIntList: null`;
+//! - `mergingIntList`, `value` and `other` are [`Nullable`]: one original holds
+//!   `mergingIntList: null`, and modified documents set `value: null` / `other: null`;
 //! - `mergeItemPtr` is declared as a single `mergeItem` but the data holds lists of them:
 //!   [`ptr::Vec`] holds either;
 //! - `replacingItem` is a `RawExtension`, which holds any object ([`RawExtension`]);
@@ -38,10 +39,10 @@ use smp_core::{
 pub struct MergeItem {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<Scalar>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub value: Option<Scalar>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub other: Option<Scalar>,
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub value: Nullable<Scalar>,
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub other: Nullable<Scalar>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[patch(strategy = "merge", merge_key = "name")]
     pub merging_list: Option<Vec<MergeItem>>,
@@ -78,10 +79,10 @@ pub struct MergeItem {
 pub struct RetainKeysMergeItem {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<Scalar>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub value: Option<Scalar>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub other: Option<Scalar>,
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub value: Nullable<Scalar>,
+    #[serde(default, skip_serializing_if = "Nullable::is_absent")]
+    pub other: Nullable<Scalar>,
     /// Go's `map[string]string` (FORMAT §8, struct variant), so a map of primitives.
     ///
     /// Neither swagger file says that. v2 writes `additionalProperties: "object"` (not a

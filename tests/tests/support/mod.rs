@@ -7,6 +7,7 @@
 #![allow(dead_code)]
 
 pub mod create;
+pub mod create_typed;
 pub mod docs;
 pub mod merge_item;
 pub mod order;

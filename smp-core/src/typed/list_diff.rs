@@ -1,0 +1,130 @@
+//! Typed diff of a list merged by key.
+//!
+//! What a controller's diff of two objects usually meets: two lists of structs with distinct
+//! keys, mostly equal. The engine serializes both lists whole to compare them; here items are
+//! paired by key, equal items are skipped after a field-by-field comparison, and only changed
+//! items build JSON. The output follows the engine's rules exactly (see
+//! [`crate::diff`]'s list diff): changed and added items in the modified list's order, then
+//! `$patch: delete` items sorted by upstream's printed key, then `$setElementOrder`.
+//! Anything else — duplicate or missing keys, `retainKeys` items, an empty original, types
+//! that do not diff natively — goes through the engine for this one list.
+
+use std::borrow::Cow;
+
+use serde_json::{Map, Value};
+
+use crate::apply::Path;
+use crate::diff::SET_ELEMENT_ORDER;
+use crate::error::PatchError;
+use crate::schema::{Node, TypeDef};
+
+use super::list::has_duplicates;
+use super::{KeyRef, PatchField, to_value};
+
+/// `None`: not a case handled natively, and nothing was written to `out`.
+pub(super) fn diff<T: PatchField>(
+    original: &[T],
+    modified: &[T],
+    name: &str,
+    parent: Node<'static>,
+    out: &mut Map<String, Value>,
+    path: &Path<'_>,
+) -> Option<Result<(), PatchError>> {
+    if original.is_empty() {
+        return None;
+    }
+    let meta = parent.field(name);
+    let (true, false, Some(mk), TypeDef::Struct(_)) = (
+        meta.strategy.merges_lists(),
+        meta.strategy.retain_keys,
+        meta.merge_key,
+        T::DEF,
+    ) else {
+        return None;
+    };
+    let old_keys = distinct_keys(original, mk)?;
+    let new_keys = distinct_keys(modified, mk)?;
+
+    let here = path.field(name);
+    if let Err(e) = here.check_depth() {
+        return Some(Err(e));
+    }
+    let mut patch: Vec<Value> = Vec::new();
+    let mut kept = vec![false; original.len()];
+    for (mi, (b, &key)) in modified.iter().zip(&new_keys).enumerate() {
+        let item_path = here.typed_item(mk, key);
+        // Lists are mostly in the same order: look at the same position first.
+        let found = match old_keys.get(mi) {
+            Some(k) if *k == key => Some(mi),
+            _ => old_keys.iter().position(|k| *k == key),
+        };
+        let Some(oi) = found else {
+            match to_value(b, &item_path) {
+                Ok(v) => patch.push(v),
+                Err(e) => return Some(Err(e)),
+            }
+            continue;
+        };
+        kept[oi] = true;
+        let a = &original[oi];
+        if a.same(b) && a.quiet() {
+            continue;
+        }
+        let mut sub = Map::new();
+        if let Err(e) = item_path.check_depth() {
+            return Some(Err(e));
+        }
+        match a.diff_item(b, &mut sub, &item_path)? {
+            Ok(()) => {}
+            Err(e) => return Some(Err(e)),
+        }
+        if !sub.is_empty() {
+            sub.insert(mk.to_owned(), key.to_value());
+            patch.push(Value::Object(sub));
+        }
+    }
+
+    let mut deleted: Vec<(Cow<'_, str>, usize)> = kept
+        .iter()
+        .enumerate()
+        .filter(|(_, kept)| !**kept)
+        .map(|(oi, _)| (old_keys[oi].printed(), oi))
+        .collect();
+    deleted.sort();
+    for (_, oi) in deleted {
+        let mut d = Map::new();
+        d.insert(mk.to_owned(), old_keys[oi].to_value());
+        d.insert(
+            crate::apply::directive::PATCH.to_owned(),
+            Value::String("delete".to_owned()),
+        );
+        patch.push(Value::Object(d));
+    }
+
+    let order_same = old_keys == new_keys;
+    // An empty order says nothing, and the engine leaves it out.
+    if (!patch.is_empty() || !order_same) && !new_keys.is_empty() {
+        let order = new_keys
+            .iter()
+            .map(|k| {
+                let mut m = Map::new();
+                m.insert(mk.to_owned(), k.to_value());
+                Value::Object(m)
+            })
+            .collect();
+        out.insert(format!("{SET_ELEMENT_ORDER}/{name}"), Value::Array(order));
+    }
+    if !patch.is_empty() {
+        out.insert(name.to_owned(), Value::Array(patch));
+    }
+    Some(Ok(()))
+}
+
+/// Every item's merge key, when all have one and no two are equal.
+fn distinct_keys<'a, T: PatchField>(list: &'a [T], mk: &str) -> Option<Vec<KeyRef<'a>>> {
+    let keys = list
+        .iter()
+        .map(|item| item.key_field(mk))
+        .collect::<Option<Vec<_>>>()?;
+    (!has_duplicates(&keys)).then_some(keys)
+}
