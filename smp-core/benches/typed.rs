@@ -101,51 +101,6 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-/// Typed two-way diff against the Value engine's `diff` on parsed documents and the round
-/// trip (serialize both, then the engine).
-fn bench_diff(c: &mut Criterion) {
-    let base = fixture(include_bytes!("fixtures/pod50.json"));
-    let pod: Pod = serde_json::from_value(base.clone()).expect("fixture fits the Pod type");
-    let cases = [
-        (
-            "image",
-            fixture(include_bytes!("fixtures/pod50-image-modified.json")),
-        ),
-        (
-            "many",
-            fixture(include_bytes!("fixtures/pod50-many-modified.json")),
-        ),
-    ];
-    for (name, doc) in cases {
-        let modified: Pod = serde_json::from_value(doc.clone()).expect("fixture fits the Pod type");
-        // The contract: the engine's diff of the two values' JSON forms (the fixtures are not
-        // exactly what the Pod type serializes, so the raw fixtures are not the reference).
-        let want = smp_core::diff(
-            &serde_json::to_value(&pod).expect("serializes"),
-            &serde_json::to_value(&modified).expect("serializes"),
-            Pod::schema(),
-        )
-        .expect("engine diff");
-        let got = pod.diff(&modified).expect("typed diff");
-        assert_eq!(got.as_value(), &want, "typed diff differs from the engine");
-        let mut group = c.benchmark_group(format!("typed-diff/pod50/{name}"));
-        group.bench_function("typed", |b| {
-            b.iter(|| black_box(&pod).diff(black_box(&modified)))
-        });
-        group.bench_function("value", |b| {
-            b.iter(|| smp_core::diff(black_box(&base), black_box(&doc), Pod::schema()))
-        });
-        group.bench_function("round-trip", |b| {
-            b.iter(|| {
-                let x = serde_json::to_value(black_box(&pod)).expect("serializes");
-                let y = serde_json::to_value(black_box(&modified)).expect("serializes");
-                smp_core::diff(&x, &y, Pod::schema())
-            })
-        });
-        group.finish();
-    }
-}
-
 fn config() -> Criterion {
     Criterion::default()
         .sample_size(50)
@@ -153,5 +108,5 @@ fn config() -> Criterion {
         .warm_up_time(Duration::from_secs(1))
 }
 
-criterion_group! { name = benches; config = config(); targets = bench, bench_diff }
+criterion_group! { name = benches; config = config(); targets = bench }
 criterion_main!(benches);

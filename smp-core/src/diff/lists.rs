@@ -86,6 +86,21 @@ fn objects(
     path: &Path<'_>,
 ) -> Result<ListDiff, PatchError> {
     let mk = merge_key(meta, path)?;
+    if let Some(diff) = same_keys(original, modified, mk, meta, options, path)? {
+        return Ok(diff);
+    }
+    walk(original, modified, mk, meta, options, path)
+}
+
+/// Upstream's general algorithm: items sorted by printed key, walked in step.
+fn walk(
+    original: &[Value],
+    modified: &[Value],
+    mk: &str,
+    meta: FieldMeta<'_>,
+    options: &DiffOptions,
+    path: &Path<'_>,
+) -> Result<ListDiff, PatchError> {
     let sorted = |list: &'_ [Value]| -> Result<Vec<(String, usize)>, PatchError> {
         let mut out = Vec::with_capacity(list.len());
         for (i, item) in list.iter().enumerate() {
@@ -178,6 +193,70 @@ fn objects(
     })
 }
 
+/// The common case, without printing and sorting keys: both lists hold the same keys in the
+/// same order. Upstream pairs items by (printed key, position) in sorted order, which for equal
+/// key sequences is pairing by position, so the result is the general walk's: changes in
+/// `modified`'s order, no deletions, and an order list only when something changed.
+/// `Ok(None)` when the keys differ (nothing has been computed that matters).
+fn same_keys(
+    original: &[Value],
+    modified: &[Value],
+    mk: &str,
+    meta: FieldMeta<'_>,
+    options: &DiffOptions,
+    path: &Path<'_>,
+) -> Result<Option<ListDiff>, PatchError> {
+    if original.len() != modified.len() {
+        return Ok(None);
+    }
+    for (i, (a, b)) in original.iter().zip(modified).enumerate() {
+        let (_, ka) = keyed(a, mk, path, i)?;
+        let (_, kb) = keyed(b, mk, path, i)?;
+        if ka != kb {
+            return Ok(None);
+        }
+    }
+    let items = meta.node.items();
+    let mut patch = Vec::new();
+    for (i, (a, b)) in original.iter().zip(modified).enumerate() {
+        let (a, _) = keyed(a, mk, path, i)?;
+        let (b, key) = keyed(b, mk, path, i)?;
+        let here = path.item(Some(mk), &modified[i], i);
+        let mut sub = diff_maps(a, b, items, options, meta.strategy.retain_keys, &here)?;
+        if !sub.is_empty() {
+            sub.insert(mk.to_owned(), key.clone());
+            patch.push((i, Value::Object(sub)));
+        }
+    }
+    // Items with equal keys (duplicates) go to the first item with that key, as in the walk.
+    let first_index = |i: usize| {
+        let key = modified[i].get(mk);
+        modified
+            .iter()
+            .position(|m| m.get(mk) == key)
+            .unwrap_or(usize::MAX)
+    };
+    patch.sort_by_key(|(i, _)| first_index(*i));
+    let patch: Vec<Value> = patch.into_iter().map(|(_, v)| v).collect();
+    let mut order = Vec::new();
+    let changes = !options.ignore_changes_and_additions;
+    if options.set_element_order && !patch.is_empty() && (changes || !options.ignore_deletions) {
+        order = modified
+            .iter()
+            .map(|item| {
+                let mut m = Map::new();
+                m.insert(mk.to_owned(), item.get(mk).cloned().unwrap_or(Value::Null));
+                Value::Object(m)
+            })
+            .collect();
+    }
+    Ok(Some(ListDiff {
+        patch,
+        deletions: Vec::new(),
+        order,
+    }))
+}
+
 fn scalars(original: &[Value], modified: &[Value], options: &DiffOptions) -> ListDiff {
     let mut old = original.to_vec();
     let mut new = modified.to_vec();
@@ -233,5 +312,64 @@ fn heads(old: Option<&String>, new: Option<&String>) -> Ordering {
         (Some(o), Some(m)) => o.cmp(m),
         (None, _) => Ordering::Greater,
         (_, None) => Ordering::Less,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::schema::{FieldDef, Node, StructDef, TypeDef, TypeRef};
+
+    static ITEM_FIELDS: [FieldDef; 1] = [FieldDef::new(
+        "kids",
+        TypeRef::Static(|| &ITEMS),
+        crate::Strategy::MERGE,
+        Some("k"),
+    )];
+    static ITEM: TypeDef = TypeDef::Struct(StructDef::new("item", &ITEM_FIELDS));
+    static ITEMS: TypeDef = TypeDef::List(TypeRef::Static(|| &ITEM));
+
+    /// The shortcut for equal key sequences gives exactly what the sorted walk gives, with
+    /// duplicates, keys that print alike (`1` and `"1"`), nested lists and every option.
+    #[test]
+    fn same_keys_shortcut_equals_the_walk() {
+        let lists = [
+            json!([{"k": "a", "v": 1}, {"k": "b", "v": 2}]),
+            json!([{"k": "a", "v": 1}, {"k": "b", "v": 3}]),
+            json!([{"k": "a", "v": 9}, {"k": "b", "v": 2}, {"k": "a", "v": 1}]),
+            json!([{"k": "a", "v": 1}, {"k": "b", "v": 2}, {"k": "a", "v": 5}]),
+            json!([{"k": 1, "v": 1}, {"k": "1", "v": 2}]),
+            json!([{"k": 1, "v": 2}, {"k": "1", "v": 2}]),
+            json!([{"k": "a", "kids": [{"k": "x", "v": 1}]}, {"k": "b"}]),
+            json!([{"k": "a", "kids": [{"k": "x", "v": 2}, {"k": "y"}]}, {"k": "b", "w": null}]),
+        ];
+        let meta = Node::of_static(&ITEM).field("kids");
+        let path = Path::root();
+        for (ic, id, so) in [
+            (false, false, true),
+            (true, false, true),
+            (false, true, true),
+            (false, false, false),
+        ] {
+            let options = DiffOptions {
+                ignore_changes_and_additions: ic,
+                ignore_deletions: id,
+                set_element_order: so,
+            };
+            for a in &lists {
+                for b in &lists {
+                    let (a, b) = (a.as_array().unwrap(), b.as_array().unwrap());
+                    let Some(fast) = same_keys(a, b, "k", meta, &options, &path).unwrap() else {
+                        continue;
+                    };
+                    let slow = walk(a, b, "k", meta, &options, &path).unwrap();
+                    assert_eq!(fast.patch, slow.patch, "{a:?} -> {b:?}");
+                    assert_eq!(fast.order, slow.order, "{a:?} -> {b:?}");
+                    assert_eq!(fast.deletions, slow.deletions);
+                }
+            }
+        }
     }
 }

@@ -28,96 +28,26 @@ pub(crate) fn diff_maps(
     path.check_depth()?;
     let mut patch = Map::new();
     let changes = !options.ignore_changes_and_additions;
-    for (key, new) in modified {
-        let Some(old) = original.get(key) else {
-            if changes {
-                patch.insert(key.clone(), new.clone());
+    let deletions = !options.ignore_deletions;
+    join(original, modified, |key, old, new| {
+        let (old, new) = match (old, new) {
+            (Some(_), None) => {
+                if deletions {
+                    patch.insert(key.clone(), Value::Null);
+                }
+                return Ok(());
             }
-            continue;
+            (None, Some(new)) => {
+                if changes {
+                    patch.insert(key.clone(), new.clone());
+                }
+                return Ok(());
+            }
+            (Some(old), Some(new)) => (old, new),
+            (None, None) => return Ok(()),
         };
-        if key == PATCH {
-            let (Some(a), Some(b)) = (old.as_str(), new.as_str()) else {
-                return Err(PatchError::BadDirective {
-                    path: path.to_json_path(),
-                    directive: PATCH.to_owned(),
-                    expected: "a string",
-                });
-            };
-            if a != b {
-                patch.insert(key.clone(), new.clone());
-            }
-            continue;
-        }
-        if !same_kind(old, new) {
-            if changes {
-                patch.insert(key.clone(), new.clone());
-            }
-            continue;
-        }
-        match (old, new) {
-            (Value::Object(a), Value::Object(b)) => {
-                let Some(meta) = lookup(node, key, old, new, path)? else {
-                    continue;
-                };
-                if meta.strategy.base == BaseStrategy::Replace {
-                    if changes {
-                        patch.insert(key.clone(), new.clone());
-                    }
-                } else {
-                    let sub = diff_maps(
-                        a,
-                        b,
-                        meta.node,
-                        options,
-                        meta.strategy.retain_keys,
-                        &path.field(key),
-                    )?;
-                    if !sub.is_empty() {
-                        patch.insert(key.clone(), Value::Object(sub));
-                    }
-                }
-            }
-            (Value::Array(a), Value::Array(b)) => {
-                let Some(meta) = lookup(node, key, old, new, path)? else {
-                    continue;
-                };
-                if meta.strategy.merges_lists() {
-                    let here = path.field(key);
-                    let lists = diff_lists(a, b, meta, options, &here)?;
-                    if !lists.patch.is_empty() {
-                        patch.insert(key.clone(), Value::Array(lists.patch));
-                    }
-                    if !lists.deletions.is_empty() {
-                        patch.insert(
-                            format!("{DELETE_FROM_PRIMITIVE_LIST}/{key}"),
-                            Value::Array(lists.deletions),
-                        );
-                    }
-                    if !lists.order.is_empty() {
-                        patch.insert(
-                            format!("{SET_ELEMENT_ORDER}/{key}"),
-                            Value::Array(lists.order),
-                        );
-                    }
-                } else if changes && old != new {
-                    patch.insert(key.clone(), new.clone());
-                }
-            }
-            _ => {
-                if changes && old != new {
-                    patch.insert(key.clone(), new.clone());
-                }
-            }
-        }
-    }
-
-    if !options.ignore_deletions {
-        for key in original.keys() {
-            if !modified.contains_key(key) {
-                patch.insert(key.clone(), Value::Null);
-            }
-        }
-    }
+        member(key, old, new, node, options, path, &mut patch)
+    })?;
 
     if retain_keys {
         let mut names: Vec<&String> = modified
@@ -138,4 +68,143 @@ pub(crate) fn diff_maps(
         }
     }
     Ok(patch)
+}
+
+/// The patch for member `key`, present on both sides, into `patch`.
+fn member(
+    key: &String,
+    old: &Value,
+    new: &Value,
+    node: Node<'_>,
+    options: &DiffOptions,
+    path: &Path<'_>,
+    patch: &mut Map<String, Value>,
+) -> Result<(), PatchError> {
+    let changes = !options.ignore_changes_and_additions;
+    if key == PATCH {
+        let (Some(a), Some(b)) = (old.as_str(), new.as_str()) else {
+            return Err(PatchError::BadDirective {
+                path: path.to_json_path(),
+                directive: PATCH.to_owned(),
+                expected: "a string",
+            });
+        };
+        if a != b {
+            patch.insert(key.clone(), new.clone());
+        }
+        return Ok(());
+    }
+    if !same_kind(old, new) {
+        if changes {
+            patch.insert(key.clone(), new.clone());
+        }
+        return Ok(());
+    }
+    match (old, new) {
+        (Value::Object(a), Value::Object(b)) => {
+            let Some(meta) = lookup(node, key, old, new, path)? else {
+                return Ok(());
+            };
+            if meta.strategy.base == BaseStrategy::Replace {
+                if changes {
+                    patch.insert(key.clone(), new.clone());
+                }
+            } else {
+                let sub = diff_maps(
+                    a,
+                    b,
+                    meta.node,
+                    options,
+                    meta.strategy.retain_keys,
+                    &path.field(key),
+                )?;
+                if !sub.is_empty() {
+                    patch.insert(key.clone(), Value::Object(sub));
+                }
+            }
+        }
+        (Value::Array(a), Value::Array(b)) => {
+            let Some(meta) = lookup(node, key, old, new, path)? else {
+                return Ok(());
+            };
+            if meta.strategy.merges_lists() {
+                let here = path.field(key);
+                let lists = diff_lists(a, b, meta, options, &here)?;
+                if !lists.patch.is_empty() {
+                    patch.insert(key.clone(), Value::Array(lists.patch));
+                }
+                if !lists.deletions.is_empty() {
+                    patch.insert(
+                        format!("{DELETE_FROM_PRIMITIVE_LIST}/{key}"),
+                        Value::Array(lists.deletions),
+                    );
+                }
+                if !lists.order.is_empty() {
+                    patch.insert(
+                        format!("{SET_ELEMENT_ORDER}/{key}"),
+                        Value::Array(lists.order),
+                    );
+                }
+            } else if changes && old != new {
+                patch.insert(key.clone(), new.clone());
+            }
+        }
+        _ => {
+            if changes && old != new {
+                patch.insert(key.clone(), new.clone());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Visits every key of either map with its value on each side. Maps are sorted by key (the
+/// default `serde_json::Map`), which makes this one merge walk; a map in insertion order
+/// (serde_json's `preserve_order`, which another crate may switch on) is visited with lookups.
+fn join<'a>(
+    original: &'a Map<String, Value>,
+    modified: &'a Map<String, Value>,
+    mut visit: impl FnMut(&'a String, Option<&'a Value>, Option<&'a Value>) -> Result<(), PatchError>,
+) -> Result<(), PatchError> {
+    if !(original.keys().is_sorted() && modified.keys().is_sorted()) {
+        for (key, new) in modified {
+            visit(key, original.get(key), Some(new))?;
+        }
+        for (key, old) in original {
+            if !modified.contains_key(key) {
+                visit(key, Some(old), None)?;
+            }
+        }
+        return Ok(());
+    }
+    let mut a = original.iter().peekable();
+    let mut b = modified.iter().peekable();
+    loop {
+        match (a.peek(), b.peek()) {
+            (None, None) => return Ok(()),
+            (Some(&(ka, va)), None) => {
+                a.next();
+                visit(ka, Some(va), None)?;
+            }
+            (None, Some(&(kb, vb))) => {
+                b.next();
+                visit(kb, None, Some(vb))?;
+            }
+            (Some(&(ka, va)), Some(&(kb, vb))) => match ka.cmp(kb) {
+                std::cmp::Ordering::Less => {
+                    a.next();
+                    visit(ka, Some(va), None)?;
+                }
+                std::cmp::Ordering::Greater => {
+                    b.next();
+                    visit(kb, None, Some(vb))?;
+                }
+                std::cmp::Ordering::Equal => {
+                    a.next();
+                    b.next();
+                    visit(kb, Some(va), Some(vb))?;
+                }
+            },
+        }
+    }
 }
