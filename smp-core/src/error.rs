@@ -232,6 +232,21 @@ pub enum PatchError {
         /// Its name.
         field: String,
     },
+    /// `$patchMergeKey`: a patch item's keys match more than one live item, so it does not say
+    /// which one to merge into.
+    #[error(
+        "at {path}: patch item {item} matches more than one item by $patchMergeKey {keys:?}: live items {candidates:?}"
+    )]
+    AmbiguousMergeKey {
+        /// The list.
+        path: JsonPath,
+        /// The patch item's identity (its merge keys), as compact JSON.
+        item: String,
+        /// The keys the item names.
+        keys: Vec<String>,
+        /// Positions of the matching live items.
+        candidates: Vec<usize>,
+    },
 }
 
 impl PatchError {
@@ -253,7 +268,8 @@ impl PatchError {
             | PatchError::TooDeep { path, .. }
             | PatchError::Conflict { path, .. }
             | PatchError::PreconditionFailed { path, .. }
-            | PatchError::UnknownField { path, .. } => Some(path),
+            | PatchError::UnknownField { path, .. }
+            | PatchError::AmbiguousMergeKey { path, .. } => Some(path),
         }
     }
 }

@@ -9,7 +9,8 @@
 //! #[patch(strategy = "merge" | "replace" | "retainKeys" | "merge|retainKeys" | ...)]
 //! #[patch(merge_key = "name")]
 //! #[patch(atomic)]                      same as strategy = "replace"
-//! #[patch(recommended = "a,b")]         reserved: an error until supported
+//! #[patch(recommended = "a,b")]         multi-field merge keys (`$patchMergeKey`), the
+//!                                       merge key (if any) first
 //! #[union(...)]                         reserved, on the container or a field
 //! ```
 
@@ -21,7 +22,7 @@ use syn::{Attribute, LitStr};
 use crate::ctxt::Errors;
 
 /// The keys `#[patch(...)]` accepts, for "unknown key" messages.
-const PATCH_KEYS: &str = "`strategy`, `merge_key`, `atomic`";
+const PATCH_KEYS: &str = "`strategy`, `merge_key`, `recommended`, `atomic`";
 
 /// The strategy spellings, for "unknown strategy" messages.
 const SPELLINGS: &str =
@@ -109,6 +110,8 @@ impl Strategy {
 pub(crate) struct PatchField {
     pub strategy: Option<Keyed<Strategy>>,
     pub merge_key: Option<Keyed<String>>,
+    /// `recommended = "a,b"`: the keys, trimmed, in order.
+    pub recommended: Option<Keyed<Vec<String>>>,
     pub atomic: Option<Keyed<()>>,
     /// The first `#[patch]` attribute, for "not expected here" errors.
     pub first_attr: Option<Attribute>,
@@ -176,8 +179,18 @@ fn field_key(cx: &Errors, out: &mut PatchField, meta: ParseNestedMeta<'_>) -> sy
         }
         set(cx, &mut out.atomic, key, (), None);
     } else if key.is_ident("recommended") {
-        skip_value(&meta)?;
-        cx.at(&key, "`recommended` is not supported yet");
+        if let Some(lit) = string(cx, &meta, "recommended")? {
+            let text = lit.value();
+            let keys: Vec<String> = text.split(',').map(|k| k.trim().to_owned()).collect();
+            if keys.iter().any(String::is_empty) {
+                cx.at(
+                    &lit,
+                    "expected comma-separated field names: #[patch(recommended = \"port,protocol\")]",
+                );
+            } else {
+                set(cx, &mut out.recommended, key, keys, Some(lit));
+            }
+        }
     } else {
         skip_value(&meta)?;
         cx.at(

@@ -85,6 +85,47 @@ fn check_field(cx: &Errors, f: &Field<'_>) {
     if let Some(k) = &p.merge_key {
         check_merge_key(cx, f, k);
     }
+    if let Some(r) = &p.recommended {
+        check_recommended(cx, f, r);
+    }
+}
+
+// Recommended keys identify items of a list of structs; old clients and servers keep using
+// the merge key, so it must come first (the proposal's backward-compatibility rule).
+fn check_recommended(cx: &Errors, f: &Field<'_>, r: &Keyed<Vec<String>>) {
+    let list_of_structs = f
+        .info
+        .list_elem()
+        .is_some_and(|elem| not_object(&elem).is_none());
+    if !list_of_structs {
+        cx.at(
+            r.pair(),
+            format_args!(
+                "recommended merge keys apply to lists of structs, but field `{}` is not one",
+                f.member
+            ),
+        );
+        return;
+    }
+    for (i, key) in r.value.iter().enumerate() {
+        if r.value[..i].contains(key) {
+            cx.span(
+                r.value_span(),
+                format_args!("recommended key `{key}` is listed twice"),
+            );
+        }
+    }
+    if let (Some(k), Some(first)) = (&f.patch.merge_key, r.value.first()) {
+        if *first != k.value {
+            cx.span(
+                r.value_span(),
+                format_args!(
+                    "the first recommended key must be the merge key `{}` (found `{first}`): servers that ignore `$patchMergeKey` identify items by it",
+                    k.value
+                ),
+            );
+        }
+    }
 }
 
 // serde flattens maps too (catch-all fields), but the typed path plans flattened members

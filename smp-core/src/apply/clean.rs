@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 
 use crate::error::PatchError;
 
-use super::directive::{self, PATCH, PatchOp};
+use super::directive::{self, PATCH, PATCH_MERGE_KEY, PatchOp};
 use super::path::Path;
 
 /// Copies `value` without null members and without `$patch: delete` objects. Returns `None`
@@ -40,7 +40,8 @@ fn copy(value: &Value, path: &Path<'_>, in_list: bool) -> Result<Option<Value>, 
             }
             let mut out = Map::new();
             for (k, v) in map {
-                if v.is_null() || k == PATCH {
+                // `$patchMergeKey` identifies an item; it is never content.
+                if v.is_null() || k == PATCH || k == PATCH_MERGE_KEY {
                     continue;
                 }
                 if let Some(v) = copy(v, &path.field(k), false)? {

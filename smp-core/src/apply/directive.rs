@@ -14,6 +14,8 @@ pub(crate) const RETAIN_KEYS: &str = "$retainKeys";
 pub(crate) const SET_ELEMENT_ORDER: &str = "$setElementOrder";
 /// `$deleteFromPrimitiveList/<field>`: values to remove from list `<field>`.
 pub(crate) const DELETE_FROM_PRIMITIVE_LIST: &str = "$deleteFromPrimitiveList";
+/// `$patchMergeKey`: on list items, the fields that identify the item (multi-field merge keys).
+pub(crate) const PATCH_MERGE_KEY: &str = "$patchMergeKey";
 
 /// What a `$patch` value asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,6 +56,14 @@ pub(crate) fn classify<'a>(key: &'a str, path: &Path<'_>) -> Result<Key<'a>, Pat
     }
     if key == PATCH || key == RETAIN_KEYS || key.starts_with(SET_ELEMENT_ORDER) {
         return Ok(Key::Handled);
+    }
+    // Lists strip it from their items before merging them: anywhere else it is misplaced.
+    if key == PATCH_MERGE_KEY {
+        return Err(PatchError::BadDirective {
+            path: path.to_json_path(),
+            directive: key.to_owned(),
+            expected: "to be on items of a list of objects only",
+        });
     }
     if key.starts_with(DELETE_FROM_PRIMITIVE_LIST) {
         return target_field(key, DELETE_FROM_PRIMITIVE_LIST, path).map(Key::DeleteFrom);

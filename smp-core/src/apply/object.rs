@@ -13,6 +13,7 @@ use crate::error::{PatchError, kind_of};
 use crate::schema::{BaseStrategy, Node};
 
 use super::clean::{content_of, content_of_item, verbatim};
+use super::composite;
 use super::directive::{
     self, DELETE_FROM_PRIMITIVE_LIST, Key, PATCH, PatchOp, RETAIN_KEYS, SET_ELEMENT_ORDER,
 };
@@ -112,6 +113,10 @@ fn member(
     }
     let here = path.field(name);
     let Some(current) = object.get_mut(name) else {
+        if let Value::Array(items) = value {
+            // New content either way; the directive is still checked, as on a live list.
+            composite::keys(Some(items), None, node.field(name), &here)?;
+        }
         if let Some(content) = content_of(value, &here)? {
             object.insert(name.to_owned(), content);
         }
@@ -129,7 +134,9 @@ fn member(
         }
         (Value::Array(items), Value::Array(patch)) => {
             let meta = node.field(name);
-            if meta.strategy.merges_lists() {
+            if let Some(keys) = composite::keys(Some(patch), None, meta, &here)? {
+                composite::merge(items, patch, &keys, meta, &here)
+            } else if meta.strategy.merges_lists() {
                 list::merge(items, patch, meta, &here, None)
             } else {
                 *current = verbatim(value, &here)?;
@@ -211,6 +218,12 @@ fn set_element_order<'p>(
         return Ok(None);
     }
     let meta = node.field(field);
+    if let Some(keys) = composite::keys(patch_list, Some(wanted_list), meta, &here)? {
+        let merged =
+            ordered_by_identity(object, field, patch_list, wanted_list, &keys, meta, &here)?;
+        object.insert(field.to_owned(), Value::Array(merged));
+        return Ok(Some(field));
+    }
     let merge_key = meta.merge_key;
     if let Some(patch_list) = patch_list {
         check_order(patch_list, wanted_list, merge_key, &here)?;
@@ -259,6 +272,57 @@ fn set_element_order<'p>(
     permute(&mut merged, &perm);
     object.insert(field.to_owned(), Value::Array(merged));
     Ok(Some(field))
+}
+
+/// `$setElementOrder` of a list merged by `$patchMergeKey`: merge, then order by identity.
+fn ordered_by_identity(
+    object: &mut Map<String, Value>,
+    field: &str,
+    patch_list: Option<&[Value]>,
+    wanted: &[Value],
+    keys: &[&str],
+    meta: crate::schema::FieldMeta<'_>,
+    path: &Path<'_>,
+) -> Result<Vec<Value>, PatchError> {
+    if let Some(patch_list) = patch_list {
+        let wanted_ids: Vec<Value> = wanted
+            .iter()
+            .map(|v| composite::identity(v, keys))
+            .collect();
+        let mut next = 0;
+        for item in patch_list.iter().filter(|i| i.get(PATCH).is_none()) {
+            let id = composite::identity(item, keys);
+            match wanted_ids[next..].iter().position(|w| *w == id) {
+                Some(p) => next += p + 1,
+                None => {
+                    return Err(PatchError::OrderMismatch {
+                        path: path.to_json_path(),
+                        detail: format!(
+                            "patch item {id} is missing from $setElementOrder or out of its order"
+                        ),
+                    });
+                }
+            }
+        }
+    }
+    let (mut merged, live_ids) = match object.remove(field) {
+        Some(Value::Array(mut items)) => {
+            let live_ids: Vec<Value> = items.iter().map(|v| composite::identity(v, keys)).collect();
+            if let Some(patch_list) = patch_list {
+                composite::merge(&mut items, patch_list, keys, meta, path)?;
+            }
+            (items, live_ids)
+        }
+        _ => {
+            let mut items = Vec::new();
+            for (i, v) in patch_list.unwrap_or(&[]).iter().enumerate() {
+                items.extend(content_of_item(v, &path.index(i))?);
+            }
+            (items, Vec::new())
+        }
+    };
+    composite::order_by(&mut merged, wanted, &live_ids, keys);
+    Ok(merged)
 }
 
 fn list_at<'v>(

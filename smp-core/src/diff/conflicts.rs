@@ -63,7 +63,7 @@ fn conflict(
                     continue;
                 }
                 let Some(rv) = r.get(key) else { continue };
-                let meta = node.field(key);
+                let meta = super::composite::effective(node.field(key));
                 let found = conflict(
                     lv,
                     rv,

@@ -27,6 +27,7 @@
 //! * lists whose items mix JSON types are errors whatever the numbers' kinds (upstream also
 //!   rejects mixing integers with floats).
 
+mod composite;
 mod conflicts;
 mod lists;
 mod printed;
@@ -129,7 +130,9 @@ pub fn diff_with<'s>(
         false,
         &Path::root(),
     )?;
-    Ok(Value::Object(patch))
+    let mut patch = Value::Object(patch);
+    composite::finish(&mut patch);
+    Ok(patch)
 }
 
 static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();

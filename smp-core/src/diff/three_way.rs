@@ -67,6 +67,8 @@ pub fn three_way<'s>(
             });
         }
     }
+    let mut patch = patch;
+    super::composite::finish(&mut patch);
     Ok(patch)
 }
 
@@ -118,7 +120,7 @@ fn merge_map(
         let order = as_list(Some(order), key, &here)?.unwrap_or(&[]);
         let base_list = as_list(base.get(field), field, &here)?;
         let patch_list = as_list(patch.get(field), field, &here)?;
-        let meta = node.field(field);
+        let meta = super::composite::effective(node.field(field));
         let merged = match (base_list, patch_list) {
             (Some(b), None) => b.to_vec(),
             // A list only the delta has is taken as upstream takes new content: without
@@ -163,7 +165,7 @@ fn merge_map(
                 None => continue,
             },
             (Value::Object(cur), Value::Object(new)) => {
-                let meta = node.field(key);
+                let meta = super::composite::effective(node.field(key));
                 if meta.strategy.base == BaseStrategy::Replace {
                     Value::Object(new.clone())
                 } else {
@@ -171,7 +173,7 @@ fn merge_map(
                 }
             }
             (Value::Array(cur), Value::Array(new)) => {
-                let meta = node.field(key);
+                let meta = super::composite::effective(node.field(key));
                 if meta.strategy.merges_lists() {
                     Value::Array(merge_slice(&cur, new, meta, &here)?)
                 } else {

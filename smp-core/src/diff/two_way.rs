@@ -6,6 +6,7 @@ use crate::apply::Path;
 use crate::error::PatchError;
 use crate::schema::{BaseStrategy, Node};
 
+use super::composite;
 use super::lists::diff_lists;
 use super::printed::same_kind;
 use super::{DiffOptions, lookup};
@@ -129,7 +130,15 @@ fn member(
             };
             if meta.strategy.merges_lists() {
                 let here = path.field(key);
-                let lists = diff_lists(a, b, meta, options, &here)?;
+                let tagged = if composite::by_identity(&meta) {
+                    composite::tag(a, meta.recommended).zip(composite::tag(b, meta.recommended))
+                } else {
+                    None
+                };
+                let lists = match &tagged {
+                    Some((a, b)) => diff_lists(a, b, composite::effective(meta), options, &here)?,
+                    None => diff_lists(a, b, meta, options, &here)?,
+                };
                 if !lists.patch.is_empty() {
                     patch.insert(key.clone(), Value::Array(lists.patch));
                 }
@@ -146,7 +155,12 @@ fn member(
                     );
                 }
             } else if changes && old != new {
-                patch.insert(key.clone(), new.clone());
+                let whole = if meta.recommended.is_empty() {
+                    new.clone()
+                } else {
+                    composite::whole(a, b, meta.recommended)
+                };
+                patch.insert(key.clone(), whole);
             }
         }
         _ => {

@@ -410,6 +410,24 @@ impl<'d> Loader<'d> {
             }
         };
         let recommended = recommended_keys(meta, at)?;
+        if let (Some(first), Some(key)) = (recommended.first(), &merge_key) {
+            if first != key {
+                return Err(SchemaError::BadShape {
+                    at: format!("{at}/x-kubernetes-recommended-patch-merge-key"),
+                    expected: "the field's merge key as the first recommended key",
+                });
+            }
+        }
+        if recommended
+            .iter()
+            .enumerate()
+            .any(|(i, k)| recommended[..i].contains(k))
+        {
+            return Err(SchemaError::BadShape {
+                at: format!("{at}/x-kubernetes-recommended-patch-merge-key"),
+                expected: "distinct field names",
+            });
+        }
         Ok(FieldDef {
             name: Cow::Owned(field.to_owned()),
             ty,

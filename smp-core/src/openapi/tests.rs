@@ -292,6 +292,39 @@ fn recommended_merge_keys() {
     );
 }
 
+/// The proposal's backward-compatibility rule: the merge key comes first; and keys are distinct.
+#[test]
+fn recommended_merge_keys_are_checked() {
+    let with = |merge_key: Value, recommended: &str| {
+        json!({"definitions": {"A": {"properties": {
+            "ports": {
+                "type": "array",
+                "items": {"properties": {"port": {"type": "integer"}}},
+                "x-kubernetes-patch-merge-key": merge_key,
+                "x-kubernetes-recommended-patch-merge-key": recommended
+            }
+        }}}})
+    };
+    for bad in [
+        with(json!("port"), "protocol,port"),
+        with(json!("port"), "port,protocol,port"),
+        with(json!("port"), "port,,protocol"),
+    ] {
+        match load(&bad, "A") {
+            Err(SchemaError::BadShape { at, .. }) => {
+                assert!(
+                    at.ends_with("x-kubernetes-recommended-patch-merge-key"),
+                    "{at}"
+                );
+            }
+            other => panic!("expected BadShape, got {other:?}"),
+        }
+    }
+    // Moved keys: no merge key, any first key.
+    let moved = load(&with(Value::Null, "key,effect"), "A").unwrap();
+    assert_eq!(moved.root().field("ports").recommended, ["key", "effect"]);
+}
+
 #[test]
 fn deep_inline_nesting_is_an_error_not_a_crash() {
     let mut schema = json!({"type": "string"});

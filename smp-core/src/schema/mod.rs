@@ -190,6 +190,29 @@ impl FieldDef {
     }
 }
 
+impl FieldDef {
+    /// A field with multi-field "recommended" merge keys (the `$patchMergeKey` proposal):
+    /// `merge_key` must be the first of them when the field has one.
+    pub const fn with_recommended(
+        name: &'static str,
+        ty: TypeRef,
+        strategy: Strategy,
+        merge_key: Option<&'static str>,
+        recommended: &'static [Str],
+    ) -> FieldDef {
+        FieldDef {
+            name: Cow::Borrowed(name),
+            ty,
+            strategy,
+            merge_key: match merge_key {
+                Some(k) => Some(Cow::Borrowed(k)),
+                None => None,
+            },
+            recommended: Cow::Borrowed(recommended),
+        }
+    }
+}
+
 /// A union declared on a struct (KEP-1027). Reserved for the unions work.
 #[derive(Debug, Clone)]
 pub struct UnionDef {
@@ -430,6 +453,7 @@ impl<'s> Node<'s> {
                 node: self.follow(*value),
                 strategy: Strategy::DEFAULT,
                 merge_key: None,
+                recommended: &[],
                 declared: true,
             },
             _ => FieldMeta::unknown(),
@@ -442,6 +466,7 @@ impl<'s> Node<'s> {
                 node: self.follow(f.ty),
                 strategy: f.strategy,
                 merge_key: f.merge_key.as_deref(),
+                recommended: &f.recommended,
                 declared: true,
             });
         }
@@ -497,6 +522,8 @@ pub struct FieldMeta<'s> {
     pub strategy: Strategy,
     /// Its merge key, if any.
     pub merge_key: Option<&'s str>,
+    /// Its recommended (multi-field) merge keys; empty when none.
+    pub recommended: &'s [Str],
     /// False when the schema does not declare the member.
     pub declared: bool,
 }
@@ -507,6 +534,7 @@ impl FieldMeta<'_> {
             node: Node::opaque(),
             strategy: Strategy::DEFAULT,
             merge_key: None,
+            recommended: &[],
             declared: false,
         }
     }

@@ -20,7 +20,9 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use crate::apply::directive::{DELETE_FROM_PRIMITIVE_LIST, PATCH, RETAIN_KEYS, SET_ELEMENT_ORDER};
+use crate::apply::directive::{
+    DELETE_FROM_PRIMITIVE_LIST, PATCH, PATCH_MERGE_KEY, RETAIN_KEYS, SET_ELEMENT_ORDER,
+};
 use crate::schema::{BaseStrategy, FieldMeta, Node};
 
 use super::scan::{Invalid, Scanner};
@@ -108,6 +110,14 @@ fn member(
     {
         return sc.value_full();
     }
+    // A list merged by `$patchMergeKey` compares items by several fields: read it whole.
+    let carries = |v: Option<&Value>| {
+        v.and_then(Value::as_array)
+            .is_some_and(|items| items.iter().any(|i| i.get(PATCH_MERGE_KEY).is_some()))
+    };
+    if carries(patch.get(key)) || carries(patch.get(&format!("{SET_ELEMENT_ORDER}/{key}"))) {
+        return sc.value_full();
+    }
     let next = sc.peek_value();
     if targets.ordered.contains(&key) {
         if next != Some(b'[') {
@@ -120,6 +130,7 @@ fn member(
     // A patch key the engine reads as a directive names no member.
     let directive = key == PATCH
         || key == RETAIN_KEYS
+        || key == PATCH_MERGE_KEY
         || key.starts_with(SET_ELEMENT_ORDER)
         || key.starts_with(DELETE_FROM_PRIMITIVE_LIST);
     let named = if directive { None } else { patch.get(key) };

@@ -108,10 +108,13 @@ fn native<T: PatchField>(
     }))))
 }
 
-/// A patch item with no `$patch` directive.
+/// A patch item with no `$patch` or `$patchMergeKey` directive.
 fn plain_item(item: &Value) -> Option<&Map<String, Value>> {
+    use crate::apply::directive::{PATCH, PATCH_MERGE_KEY};
     match item {
-        Value::Object(map) if !map.contains_key(crate::apply::directive::PATCH) => Some(map),
+        Value::Object(map) if !map.contains_key(PATCH) && !map.contains_key(PATCH_MERGE_KEY) => {
+            Some(map)
+        }
         _ => None,
     }
 }

@@ -6,8 +6,8 @@
 //! items build JSON. The output follows the engine's rules exactly (see
 //! [`crate::diff`]'s list diff): changed and added items in the modified list's order, then
 //! `$patch: delete` items sorted by upstream's printed key, then `$setElementOrder`.
-//! Anything else — duplicate or missing keys, `retainKeys` items, an empty original, types
-//! that do not diff natively — goes through the engine for this one list.
+//! Anything else — duplicate or missing keys, `retainKeys` items, recommended keys, an empty
+//! original, types that do not diff natively — goes through the engine for this one list.
 
 use std::borrow::Cow;
 
@@ -34,6 +34,10 @@ pub(super) fn diff<T: PatchField>(
         return None;
     }
     let meta = parent.field(name);
+    // Recommended keys: identities of several fields, which the engine handles.
+    if !meta.recommended.is_empty() {
+        return None;
+    }
     let (true, false, Some(mk), TypeDef::Struct(_)) = (
         meta.strategy.merges_lists(),
         meta.strategy.retain_keys,

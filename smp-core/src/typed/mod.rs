@@ -458,6 +458,8 @@ pub fn fallback_object<T: PatchField>(
 pub fn is_whole_object_patch(patch: &Map<String, Value>) -> bool {
     patch.contains_key(crate::apply::directive::PATCH)
         || patch.contains_key(crate::apply::directive::RETAIN_KEYS)
+        // Misplaced here, an error the engine reports.
+        || patch.contains_key(crate::apply::directive::PATCH_MERGE_KEY)
 }
 
 /// Runs a patch member the type does not declare through the engine, for its errors only: the

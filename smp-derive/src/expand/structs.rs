@@ -154,7 +154,16 @@ fn field_def(f: &Field<'_>) -> TokenStream {
         }
         None => quote!(::core::option::Option::None),
     };
-    quote!(::smp_core::FieldDef::new(#name, #ty, #strategy, #key))
+    match &f.patch.recommended {
+        Some(r) => {
+            let keys = r.value.iter();
+            quote!(::smp_core::FieldDef::with_recommended(
+                #name, #ty, #strategy, #key,
+                &[#(::std::borrow::Cow::Borrowed(#keys)),*],
+            ))
+        }
+        None => quote!(::smp_core::FieldDef::new(#name, #ty, #strategy, #key)),
+    }
 }
 
 /// A `TypeRef` to a field type's schema; a type without `PatchField` is reported at the field.
@@ -182,15 +191,31 @@ fn strategy(s: Strategy) -> TokenStream {
 /// involved; each is spanned on the attribute value it checks.
 fn assertions(f: &Field<'_>) -> TokenStream {
     let mut out = TokenStream::new();
-    let Some(s) = &f.patch.strategy else {
-        return out;
-    };
     let member = f.member;
     let elem = f
         .info
         .list_elem()
         .filter(|e| matches!(e.shape, Shape::Named));
     let def = |ty: &Type| quote!(<#ty as ::smp_core::PatchField>::DEF);
+    if let (Some(r), Some(elem)) = (&f.patch.recommended, elem) {
+        let def = def(elem.inner);
+        for key in &r.value {
+            let msg = format!(
+                "recommended key `{key}` of field `{member}` is not a field of `{}`",
+                type_name(elem.inner)
+            );
+            out.extend(assert(
+                r.value_span(),
+                quote! {
+                    ::smp_core::__private::declares_field(#def, #key)
+                },
+                &msg,
+            ));
+        }
+    }
+    let Some(s) = &f.patch.strategy else {
+        return out;
+    };
     let span = s.value_span();
     if let (Some(k), Some(elem)) = (&f.patch.merge_key, elem) {
         let def = def(elem.inner);

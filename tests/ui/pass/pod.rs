@@ -95,7 +95,11 @@ pub struct Container {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub image: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[patch(strategy = "merge", merge_key = "containerPort")]
+    #[patch(
+        strategy = "merge",
+        merge_key = "containerPort",
+        recommended = "containerPort,protocol"
+    )]
     pub ports: Vec<ContainerPort>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[patch(strategy = "merge", merge_key = "name")]

@@ -1,0 +1,121 @@
+//! Creating patches for lists with recommended (multi-field) merge keys.
+//!
+//! Such a list is diffed like any list merged by key, with the item's identity — its
+//! recommended keys that have a value — as the key: items are tagged with their identity
+//! under a private member ([`ID`]) that serves as the merge key for the whole computation
+//! (two-way, three-way merging of patches, conflict detection), and [`finish`] turns each tag
+//! in the created patch into the identity's fields plus `$patchMergeKey` listing every
+//! recommended key, as the proposal asks. A change of a key field changes the identity, so it
+//! comes out as `$patch: delete` of the old item plus the new item.
+//!
+//! Lists whose recommended keys "moved" there (no merge strategy: Taints, Tolerations) keep
+//! being sent whole when they change, so that a server that ignores the directive (and
+//! replaces the list) gets the same result; the items carry `$patchMergeKey` (and a new server
+//! merges them) only when that is equivalent: no item of the original disappears.
+
+use serde_json::{Map, Value};
+
+use crate::apply::directive::PATCH_MERGE_KEY;
+use crate::schema::{FieldMeta, Str};
+
+/// The member holding an item's identity while a patch is computed. Documents never have it
+/// (a NUL in a key), and [`finish`] removes it from the patch.
+pub(crate) const ID: &str = "\u{0}smp:identity";
+
+/// Whether member `meta` is diffed by identity.
+pub(crate) fn by_identity(meta: &FieldMeta<'_>) -> bool {
+    meta.strategy.merges_lists() && !meta.recommended.is_empty()
+}
+
+/// `meta` with the identity as merge key, for lists diffed by identity.
+pub(crate) fn effective(meta: FieldMeta<'_>) -> FieldMeta<'_> {
+    if by_identity(&meta) {
+        FieldMeta {
+            merge_key: Some(ID),
+            ..meta
+        }
+    } else {
+        meta
+    }
+}
+
+/// The list with each object item tagged with its identity; `None` when an item is not an
+/// object (the list is then diffed as it is, and fails or not as any list does).
+pub(crate) fn tag(list: &[Value], keys: &[Str]) -> Option<Vec<Value>> {
+    list.iter()
+        .map(|item| {
+            let Value::Object(map) = item else {
+                return None;
+            };
+            let mut tagged = map.clone();
+            tagged.insert(ID.to_owned(), tag_value(map, keys));
+            Some(Value::Object(tagged))
+        })
+        .collect()
+}
+
+/// `[keys, identity]`: what [`finish`] needs to write the item's directive.
+fn tag_value(item: &Map<String, Value>, keys: &[Str]) -> Value {
+    let names = keys.iter().map(|k| Value::String(k.to_string())).collect();
+    let mut id = Map::new();
+    for k in keys {
+        if let Some(v) = item.get(k.as_ref()).filter(|v| !v.is_null()) {
+            id.insert(k.to_string(), v.clone());
+        }
+    }
+    Value::Array(vec![Value::Array(names), Value::Object(id)])
+}
+
+/// Replaces every identity tag in a created patch by the identity's fields and
+/// `$patchMergeKey`.
+pub(crate) fn finish(patch: &mut Value) {
+    match patch {
+        Value::Object(map) => {
+            if let Some(Value::Array(mut tag)) = map.remove(ID) {
+                if let (Some(Value::Object(id)), Some(keys)) = (tag.pop(), tag.pop()) {
+                    for (k, v) in id {
+                        map.entry(k).or_insert(v);
+                    }
+                    map.insert(PATCH_MERGE_KEY.to_owned(), keys);
+                }
+            }
+            map.values_mut().for_each(finish);
+        }
+        Value::Array(items) => items.iter_mut().for_each(finish),
+        _ => {}
+    }
+}
+
+/// A changed list with moved recommended keys, sent whole: its items carry `$patchMergeKey`
+/// when merging them gives what replacing the list gives (every original identity is still
+/// there, and identities are distinct).
+pub(crate) fn whole(original: &[Value], modified: &[Value], keys: &[Str]) -> Value {
+    let ids = |list: &[Value]| -> Option<Vec<Value>> {
+        list.iter()
+            .map(|v| v.as_object().map(|m| tag_value(m, keys)))
+            .collect()
+    };
+    let mergeable = match (ids(original), ids(modified)) {
+        (Some(old), Some(new)) => {
+            let distinct = new.iter().enumerate().all(|(i, id)| !new[..i].contains(id));
+            distinct && old.iter().all(|id| new.contains(id))
+        }
+        _ => false,
+    };
+    if !mergeable {
+        return Value::Array(modified.to_vec());
+    }
+    let names: Vec<Value> = keys.iter().map(|k| Value::String(k.to_string())).collect();
+    Value::Array(
+        modified
+            .iter()
+            .map(|item| {
+                let mut item = item.clone();
+                if let Value::Object(map) = &mut item {
+                    map.insert(PATCH_MERGE_KEY.to_owned(), Value::Array(names.clone()));
+                }
+                item
+            })
+            .collect(),
+    )
+}
