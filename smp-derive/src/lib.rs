@@ -11,6 +11,7 @@ mod ctxt;
 mod expand;
 mod serde;
 mod ty;
+mod union;
 
 use proc_macro::TokenStream;
 

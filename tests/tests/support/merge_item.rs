@@ -275,6 +275,9 @@ pub mod ptr {
     impl<T: PatchField> PatchField for Vec<T> {
         const DEF: &'static TypeDef = T::DEF;
     }
+
+    // The twin holds no unions (KEP-1027): nothing to normalize below it.
+    impl<T> smp_core::Normalize for Vec<T> {}
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -344,3 +347,9 @@ impl StrategicMerge for Unknown {
         Ok(())
     }
 }
+
+// The hand-written types hold no unions (KEP-1027): nothing to normalize in them.
+impl smp_core::Normalize for Scalar {}
+impl<T> smp_core::Normalize for Nullable<T> {}
+impl smp_core::Normalize for RawExtension {}
+impl smp_core::Normalize for Unknown {}
