@@ -8,7 +8,9 @@ use serde_json::json;
 
 /// A Deployment-like schema: a discriminated `strategy`, volumes whose sources form a union
 /// without a discriminator, and env vars with the inline `value`/`valueFrom` union.
-fn schema() -> String {
+///
+/// Written to a file named after the test (`file`): tests run in parallel.
+fn schema(file: &str) -> String {
     let doc = json!({"swagger": "2.0", "definitions": {
         "Deployment": {"type": "object", "properties": {
             "strategy": {"$ref": "#/definitions/Strategy"},
@@ -60,7 +62,7 @@ fn schema() -> String {
     }});
     format!(
         "{}#Deployment",
-        temp_file("normalize-schema.json", &doc.to_string())
+        temp_file(&format!("normalize-schema-{file}.json"), &doc.to_string())
     )
 }
 
@@ -81,7 +83,7 @@ fn normalizes_the_three_shapes_against_old() {
         })
         .to_string(),
     );
-    let schema = schema();
+    let schema = schema("three-shapes");
     let out = smp(&["normalize", "--schema", &schema, &new, &old], None);
     assert_eq!(
         stdout_json(&out),
@@ -95,7 +97,7 @@ fn normalizes_the_three_shapes_against_old() {
 
 #[test]
 fn without_old_is_a_creation_and_new_may_come_from_stdin() {
-    let schema = schema();
+    let schema = schema("creation");
     let out = smp(
         &["normalize", "--schema", &schema, "-", "-o", "json"],
         Some(r#"{"strategy": {"rollingUpdate": {}}}"#),
@@ -108,7 +110,7 @@ fn without_old_is_a_creation_and_new_may_come_from_stdin() {
 
 #[test]
 fn a_union_left_ambiguous_fails_naming_the_path_and_members() {
-    let schema = schema();
+    let schema = schema("ambiguous");
     let out = smp(
         &["normalize", "--schema", &schema, "-"],
         Some(r#"{"volumes": [{"name": "v", "hostPath": {}, "emptyDir": {}}]}"#),
@@ -126,7 +128,7 @@ fn a_union_left_ambiguous_fails_naming_the_path_and_members() {
 
 #[test]
 fn usage_and_input_errors() {
-    let schema = schema();
+    let schema = schema("usage");
     assert_usage_error(&smp(
         &["normalize", "--schema", &schema, "-", "-"],
         Some("{}"),
