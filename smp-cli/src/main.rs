@@ -7,6 +7,7 @@ mod apply;
 mod diff;
 mod error;
 mod io;
+mod normalize;
 mod three_way;
 
 use std::process::ExitCode;
@@ -30,7 +31,7 @@ use crate::error::CliError;
         patch metadata (x-kubernetes-patch-strategy, x-kubernetes-patch-merge-key) of an \
         OpenAPI schema.",
     after_help = "Errors print one line starting with `error: ` on stderr and exit with status 1; \
-        usage errors exit with status 2.\n\nRun `smp help <COMMAND>` (apply, diff, three-way) for an example.",
+        usage errors exit with status 2.\n\nRun `smp help <COMMAND>` (apply, diff, three-way, normalize) for an example.",
     propagate_version = true
 )]
 struct Cli {
@@ -43,6 +44,7 @@ enum Command {
     Apply(apply::ApplyArgs),
     Diff(diff::DiffArgs),
     ThreeWay(three_way::ThreeWayArgs),
+    Normalize(normalize::NormalizeArgs),
 }
 
 impl Command {
@@ -52,6 +54,7 @@ impl Command {
             Command::Apply(args) => args.validate(),
             Command::Diff(args) => args.validate(),
             Command::ThreeWay(args) => args.validate(),
+            Command::Normalize(args) => args.validate(),
         }
     }
 
@@ -61,6 +64,7 @@ impl Command {
             Command::Apply(_) => "apply",
             Command::Diff(_) => "diff",
             Command::ThreeWay(_) => "three-way",
+            Command::Normalize(_) => "normalize",
         }
     }
 
@@ -69,6 +73,7 @@ impl Command {
             Command::Apply(args) => apply::run(&args),
             Command::Diff(args) => diff::run(&args),
             Command::ThreeWay(args) => three_way::run(&args),
+            Command::Normalize(args) => normalize::run(&args),
         }
     }
 }

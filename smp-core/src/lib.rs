@@ -14,6 +14,7 @@ pub mod patch;
 pub mod schema;
 pub mod sparse;
 pub mod typed;
+pub mod union;
 pub mod yaml;
 
 pub use apply::{MAX_DEPTH, apply, apply_owned};
@@ -40,11 +41,16 @@ pub mod __private {
         diff_field, diff_struct, fallback, fallback_object, is_whole_object_patch, members,
         merge_list_quiet, plan_scalar, same_json, type_def,
     };
+    pub use crate::union::{
+        Decision, Segment, check_union, decide, discriminator_accepts, key_of, member_path,
+    };
     pub use serde_json::{Map, Value};
 }
 pub use schema::{
     BaseStrategy, FieldDef, FieldMeta, Node, Schema, Str, Strategy, StructDef, TypeDef, TypeRef,
+    UnionDef, UnionMember,
 };
+pub use union::{Discriminator, Normalize, UnionError, UpdateError};
 
 /// The README's code blocks, compiled and run as doctests.
 #[doc = include_str!("../../README.md")]

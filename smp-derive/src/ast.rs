@@ -8,6 +8,7 @@ use crate::case::RenameRule;
 use crate::ctxt::Errors;
 use crate::serde::{self, Directed};
 use crate::ty::TypeInfo;
+use crate::union;
 
 /// A struct with named fields or an enum (whose variants must be units).
 pub(crate) struct Container<'a> {
@@ -16,6 +17,8 @@ pub(crate) struct Container<'a> {
     pub name: String,
     pub serde: serde::Container,
     pub data: Data<'a>,
+    /// `#[union]` on the struct.
+    pub union: Option<union::ContainerAttr>,
 }
 
 pub(crate) enum Data<'a> {
@@ -31,6 +34,7 @@ pub(crate) struct Field<'a> {
     pub info: TypeInfo<'a>,
     pub patch: attr::PatchField,
     pub serde: serde::Field,
+    pub union: union::FieldAttr,
 }
 
 pub(crate) struct Variant<'a> {
@@ -52,6 +56,7 @@ impl<'a> Container<'a> {
     /// errors are recorded in `cx`; attribute errors are collected all the same.
     pub(crate) fn from_ast(cx: &Errors, input: &'a DeriveInput) -> Option<Container<'a>> {
         attr::reject_here(cx, &input.attrs, "a type");
+        let union = union::container(cx, &input.attrs, matches!(input.data, SynData::Struct(_)));
         let serde = serde::container(cx, &input.attrs);
         let name = serde
             .rename
@@ -96,6 +101,7 @@ impl<'a> Container<'a> {
             name,
             serde,
             data,
+            union,
         })
     }
 
@@ -130,6 +136,7 @@ fn field<'a>(
         info: TypeInfo::of(&original.ty),
         patch: attr::field(cx, &original.attrs),
         serde,
+        union: union::field(cx, &original.attrs),
     }
 }
 
@@ -139,6 +146,7 @@ fn variant<'a>(
     original: &'a syn::Variant,
 ) -> Variant<'a> {
     attr::reject_here(cx, &original.attrs, "a variant");
+    union::reject_on_variant(cx, &original.attrs);
     let serde = serde::variant(cx, &original.attrs);
     let name = json_name(
         cx,

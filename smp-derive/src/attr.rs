@@ -11,8 +11,9 @@
 //! #[patch(atomic)]                      same as strategy = "replace"
 //! #[patch(recommended = "a,b")]         multi-field merge keys (`$patchMergeKey`), the
 //!                                       merge key (if any) first
-//! #[union(...)]                         reserved, on the container or a field
 //! ```
+//!
+//! `#[union(...)]` has its own module, `crate::union`.
 
 use proc_macro2::Span;
 use quote::{ToTokens, quote};
@@ -128,13 +129,10 @@ impl PatchField {
     }
 }
 
-/// Parses every `#[patch]` of a field, and reports `#[union]`.
+/// Parses every `#[patch]` of a field.
 pub(crate) fn field(cx: &Errors, attrs: &[Attribute]) -> PatchField {
     let mut out = PatchField::default();
     for attr in attrs {
-        if attr.path().is_ident("union") {
-            union(cx, attr);
-        }
         if !attr.path().is_ident("patch") {
             continue;
         }
@@ -258,17 +256,11 @@ pub(crate) fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
     Ok(())
 }
 
-/// `#[union(...)]` is reserved for KEP-1027 unions.
-pub(crate) fn union(cx: &Errors, attr: &Attribute) {
-    cx.at(attr.path(), "`#[union]` is not supported yet");
-}
-
-/// Reports `#[patch]` and `#[union]` where no key is defined (containers, variants).
+/// Reports `#[patch]` where no key is defined (containers, variants). `#[union]` is parsed by
+/// `crate::union`.
 pub(crate) fn reject_here(cx: &Errors, attrs: &[Attribute], what: &str) {
     for attr in attrs {
-        if attr.path().is_ident("union") {
-            union(cx, attr);
-        } else if attr.path().is_ident("patch") {
+        if attr.path().is_ident("patch") {
             cx.at(
                 attr,
                 format_args!("#[patch] is not expected on {what}: it belongs on struct fields"),

@@ -82,6 +82,25 @@ impl RenameRule {
     }
 }
 
+/// A JSON name in the style of a Go variable (`rollingUpdate` → `RollingUpdate`,
+/// `host_path` → `HostPath`): the default discriminator value of a union member, which
+/// Kubernetes sets to the Go field name.
+pub(crate) fn go_name(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    let mut upper_next = true;
+    for c in json.chars() {
+        if c == '_' || c == '-' {
+            upper_next = true;
+        } else if upper_next {
+            out.extend(c.to_uppercase());
+            upper_next = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 fn lower_first(s: &str) -> String {
     let mut chars = s.chars();
     match chars.next() {
@@ -128,6 +147,13 @@ mod tests {
         for (rule, want) in cases {
             assert_eq!(rule.apply_to_variant("OutcomeWrapper"), want, "{rule:?}");
         }
+    }
+
+    #[test]
+    fn go_names() {
+        assert_eq!(go_name("rollingUpdate"), "RollingUpdate");
+        assert_eq!(go_name("host_path"), "HostPath");
+        assert_eq!(go_name("a"), "A");
     }
 
     #[test]

@@ -11,6 +11,7 @@ mod ctxt;
 mod expand;
 mod serde;
 mod ty;
+mod union;
 
 use proc_macro::TokenStream;
 
@@ -24,7 +25,12 @@ use proc_macro::TokenStream;
 ///   time against the element type's fields);
 /// - `atomic`: the same as `strategy = "replace"`.
 ///
-/// `recommended = "..."` and `#[union(...)]` are reserved and rejected for now.
+/// `recommended = "..."` is reserved and rejected for now.
+///
+/// Unions (KEP-1027), which also derive `smp_core::Normalize`: `#[union]` on a struct (every
+/// field but the discriminator is a member and must be an `Option`); on fields
+/// `#[union(discriminator)]`, `#[union(member)]` / `#[union(member = "group")]` (inline unions
+/// in an ordinary struct) and `#[union(discriminated_by = "Value")]`.
 ///
 /// serde's attributes are the wire form and are followed: container `rename`, `rename_all`,
 /// `deny_unknown_fields`, `default`; field `rename`, `flatten` (of a struct), `skip`, `default`,

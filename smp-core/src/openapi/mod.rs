@@ -2,7 +2,8 @@
 //!
 //! Only what strategic merge patch needs is read: the shape of each schema (struct, map, list,
 //! primitive, opaque) and, per property, `x-kubernetes-patch-strategy`,
-//! `x-kubernetes-patch-merge-key` and `x-kubernetes-recommended-patch-merge-key`. Validation
+//! `x-kubernetes-patch-merge-key` and `x-kubernetes-recommended-patch-merge-key`, and per object
+//! `x-kubernetes-unions` (KEP-1027). Validation
 //! keywords (`required`, `format`, `enum`, ...) are ignored.
 //!
 //! Each named definition becomes exactly one entry of the schema's table, referred to by
@@ -158,8 +159,10 @@ const V2_PREFIX: &str = "#/definitions/";
 const V3_PREFIX: &str = "#/components/schemas/";
 
 /// Deepest nesting of inline schemas followed (definitions reached by `$ref` do not count: they
-/// are built from a work list). Real documents nest a handful of levels.
-const MAX_INLINE_DEPTH: usize = 256;
+/// are built from a work list). Real documents nest a handful of levels; the bound keeps the
+/// loader's recursion (several frames per level) well inside a 2 MiB thread stack in debug
+/// builds too.
+const MAX_INLINE_DEPTH: usize = 64;
 
 /// Longest chain of definitions that are only a `$ref` to another definition.
 const MAX_ALIAS_CHAIN: usize = 64;
@@ -327,7 +330,8 @@ impl<'d> Loader<'d> {
         let properties = s.get("properties");
         match ty {
             Some("object") | None if properties.is_some() => {
-                self.structure(properties, name, at, depth)
+                let def = self.structure(properties, name, at, depth)?;
+                unions::attach(def, s, at)
             }
             Some("object") | None => {
                 if let Some(value) = s.get("additionalProperties") {
@@ -687,6 +691,11 @@ fn edit_distance(a: &str, b: &str, limit: usize) -> Option<usize> {
     let d = prev[b.len()];
     (d <= limit).then_some(d)
 }
+
+mod unions;
+mod write;
+
+pub use write::{Written, write};
 
 #[cfg(test)]
 mod tests;

@@ -471,3 +471,48 @@ fn upstream_precision_item() {
         ));
     }
 }
+
+#[test]
+fn unions_are_read() {
+    let doc = json!({"definitions": {"Strategy": {
+        "type": "object",
+        "properties": {
+            "type": {"type": "string"},
+            "rollingUpdate": {"type": "object", "properties": {}},
+            "recreate": {"type": "object", "properties": {}}
+        },
+        "x-kubernetes-unions": [{
+            "discriminator": "type",
+            "fields-to-discriminateBy": {"rollingUpdate": "RollingUpdate", "recreate": "Recreate"}
+        }]
+    }}});
+    let schema = Schema::from_openapi(&doc, "Strategy").unwrap();
+    let unions = schema.root().unions();
+    assert_eq!(unions.len(), 1);
+    assert_eq!(unions[0].discriminator.as_deref(), Some("type"));
+    assert_eq!(
+        unions[0]
+            .selected("Recreate")
+            .map(|i| &*unions[0].members[i].field),
+        Some("recreate")
+    );
+}
+
+#[test]
+fn bad_unions_are_refused() {
+    let with = |unions: Value| {
+        let doc = json!({"definitions": {"U": {
+            "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+            "x-kubernetes-unions": unions
+        }}});
+        Schema::from_openapi(&doc, "U").unwrap_err().to_string()
+    };
+    assert!(with(json!({})).contains("a list of unions"));
+    assert!(with(json!([{"discriminator": "a"}])).contains("fields-to-discriminateBy"));
+    assert!(with(json!([{"fields-to-discriminateBy": {"a": "A", "c": "C"}}])).contains("/c"));
+    assert!(with(json!([{"fields-to-discriminateBy": {"a": 1}}])).contains("a string"));
+    assert!(
+        with(json!([{"discriminator": "zz", "fields-to-discriminateBy": {"a": "A"}}]))
+            .contains("discriminator")
+    );
+}

@@ -7,8 +7,8 @@ use super::{FieldDef, Node, Str, Strategy, TypeDef};
 ///
 /// Two schemas are equal when every position has the same shape (struct, map, list, primitive,
 /// opaque); structs declare the same set of field names (order does not matter, and fields of
-/// inlined structs count as the struct's own); and each field has the same strategy, merge key
-/// and recommended keys, and an equal type. Type names are not compared: a derived Rust type
+/// inlined structs count as the struct's own) and the same unions (likewise); and each field
+/// has the same strategy, merge key and recommended keys, and an equal type. Type names are not compared: a derived Rust type
 /// and an OpenAPI definition describe the same thing under different names.
 ///
 /// Recursive schemas terminate: each pair of definitions (identified by address) is compared
@@ -51,6 +51,10 @@ pub fn compare<'a, 'b>(a: Node<'a>, b: Node<'b>) -> Result<(), String> {
                         "{path}: fields differ: only in the first: {only_a:?}; only in the second: {only_b:?}"
                     ));
                 }
+                let (ua, ub) = (union_set(a), union_set(b));
+                if ua != ub {
+                    return Err(format!("{path}: unions differ: {ua:?} vs {ub:?}"));
+                }
                 for (name, x) in &fa {
                     let y = &fb[name];
                     let here = format!("{path}.{name}");
@@ -75,6 +79,28 @@ pub fn compare<'a, 'b>(a: Node<'a>, b: Node<'b>) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// A struct's unions (its own and those of inlined structs) in a canonical order: each as
+/// its discriminator and its sorted `(member, value)` pairs, the list sorted.
+type UnionSet = Vec<(Option<String>, Vec<(String, String)>)>;
+
+fn union_set(node: Node<'_>) -> UnionSet {
+    let mut out: UnionSet = node
+        .unions()
+        .into_iter()
+        .map(|u| {
+            let mut members: Vec<(String, String)> = u
+                .members
+                .iter()
+                .map(|m| (m.field.to_string(), m.discriminated_by.to_string()))
+                .collect();
+            members.sort();
+            (u.discriminator.as_deref().map(str::to_owned), members)
+        })
+        .collect();
+    out.sort();
+    out
 }
 
 /// The shape of a definition, for messages.

@@ -118,6 +118,25 @@ impl StructDef {
     }
 }
 
+impl StructDef {
+    /// A struct with inlined structs and unions: the derive's constructor for `#[union]` types.
+    /// A plain constructor rather than a builder because a `const fn` cannot drop the `Cow` a
+    /// builder would replace.
+    pub const fn with_unions(
+        name: &'static str,
+        fields: &'static [FieldDef],
+        inlined: &'static [TypeRef],
+        unions: &'static [UnionDef],
+    ) -> StructDef {
+        StructDef {
+            name: Cow::Borrowed(name),
+            fields: Cow::Borrowed(fields),
+            inlined: Cow::Borrowed(inlined),
+            unions: Cow::Borrowed(unions),
+        }
+    }
+}
+
 /// Whether a `static` struct definition declares the JSON field `name` (its own fields only).
 /// A `const fn`, so the derive can check `merge_key`s at compile time.
 pub const fn declares_field(def: &TypeDef, name: &str) -> bool {
@@ -213,8 +232,13 @@ impl FieldDef {
     }
 }
 
-/// A union declared on a struct (KEP-1027). Reserved for the unions work.
-#[derive(Debug, Clone)]
+/// A union declared on a struct (KEP-1027): at most one of `members` is set, and the
+/// discriminator, when there is one, names which.
+///
+/// The same shape serves `#[union]` structs and the inline ("deprecated") unions of a struct
+/// whose other fields are not members: the engine only needs the members and the discriminator
+/// within one JSON object, not how the Go or Rust source grouped them.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnionDef {
     /// JSON name of the discriminator field, if the union has one.
     pub discriminator: Option<Str>,
@@ -222,13 +246,47 @@ pub struct UnionDef {
     pub members: Cow<'static, [UnionMember]>,
 }
 
+impl UnionDef {
+    /// A union usable in a `static`.
+    pub const fn new(
+        discriminator: Option<&'static str>,
+        members: &'static [UnionMember],
+    ) -> UnionDef {
+        UnionDef {
+            discriminator: match discriminator {
+                Some(d) => Some(Cow::Borrowed(d)),
+                None => None,
+            },
+            members: Cow::Borrowed(members),
+        }
+    }
+
+    /// The member a discriminator value selects; `None` for a value that selects none (an
+    /// API's "Nothing" value).
+    pub fn selected(&self, value: &str) -> Option<usize> {
+        self.members
+            .iter()
+            .position(|m| m.discriminated_by == value)
+    }
+}
+
 /// One member of a [`UnionDef`].
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnionMember {
     /// JSON name of the member field.
     pub field: Str,
     /// Discriminator value selecting this member.
     pub discriminated_by: Str,
+}
+
+impl UnionMember {
+    /// A member usable in a `static`.
+    pub const fn new(field: &'static str, discriminated_by: &'static str) -> UnionMember {
+        UnionMember {
+            field: Cow::Borrowed(field),
+            discriminated_by: Cow::Borrowed(discriminated_by),
+        }
+    }
 }
 
 /// How a field is patched: a base strategy plus the `retainKeys` flag.
@@ -431,7 +489,7 @@ impl<'s> Node<'s> {
         }
     }
 
-    fn follow(self, r: TypeRef) -> Node<'s> {
+    pub(crate) fn follow(self, r: TypeRef) -> Node<'s> {
         Node::resolve(self.table, r)
     }
 
@@ -481,6 +539,27 @@ impl<'s> Node<'s> {
                 _ => None,
             }
         })
+    }
+
+    /// The unions of the object at this node: its own, then those of inlined structs (their
+    /// members sit in the same JSON object). Empty for anything but a struct.
+    pub fn unions(self) -> Vec<&'s UnionDef> {
+        let mut out = Vec::new();
+        self.collect_unions(&mut out, 0);
+        out
+    }
+
+    fn collect_unions(self, out: &mut Vec<&'s UnionDef>, depth: u8) {
+        let TypeDef::Struct(s) = self.def else {
+            return;
+        };
+        out.extend(s.unions.iter());
+        // The bound of `struct_field`: an inlining cycle is a schema bug.
+        if depth < 16 {
+            for r in s.inlined.iter() {
+                self.follow(*r).collect_unions(out, depth + 1);
+            }
+        }
     }
 
     /// The item type when this node is used as a list.

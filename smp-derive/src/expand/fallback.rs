@@ -18,6 +18,9 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
         impl ::smp_core::PatchField for #ident {
             const DEF: &'static ::smp_core::TypeDef = ::smp_core::TypeDef::OPAQUE;
         }
+
+        #[automatically_derived]
+        impl ::smp_core::Normalize for #ident {}
     };
     let more = match c.kind() {
         Kind::Struct => quote! {

@@ -7,6 +7,7 @@
 mod enums;
 mod fallback;
 mod structs;
+mod union;
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -21,11 +22,20 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
     let model = Container::from_ast(&cx, input);
     if let Some(c) = &model {
         check::check(&cx, c);
+        crate::union::check(&cx, c);
     }
     let body = match (cx.finish(), model) {
         (Ok(()), Some(c)) => match c.kind() {
-            Kind::Struct => structs::expand(&c),
-            Kind::Enum => enums::expand(&c),
+            Kind::Struct => {
+                let mut out = structs::expand(&c);
+                out.extend(union::expand_struct(&c));
+                out
+            }
+            Kind::Enum => {
+                let mut out = enums::expand(&c);
+                out.extend(union::expand_enum(&c));
+                out
+            }
         },
         (Err(e), model) => {
             let mut out = e.to_compile_error();
@@ -97,11 +107,12 @@ mod tests {
             ];
         };
         assert_eq!(items[0].to_token_stream().to_string(), expected.to_string());
-        // Then the merge_key and retainKeys assertions, and the two impls.
+        // Then the merge_key and retainKeys assertions, and the three impls (`PatchField`,
+        // `StrategicMerge`, `Normalize`).
         let consts = items.iter().filter(|i| matches!(i, syn::Item::Const(_)));
         assert_eq!(consts.count(), 3);
         let impls = items.iter().filter(|i| matches!(i, syn::Item::Impl(_)));
-        assert_eq!(impls.count(), 2);
+        assert_eq!(impls.count(), 3);
     }
 
     #[test]

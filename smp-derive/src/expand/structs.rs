@@ -38,6 +38,7 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
             quote!(::smp_core::StructDef::with_inlined(#name, __SMP_FIELDS, __SMP_INLINED)),
         )
     };
+    let struct_def = super::union::struct_def(c, !flat.is_empty(), struct_def);
     let key_field = key_field(&own, &flat);
     let plan_members = plan_members(c, &own, &flat);
     let same = same(&own, &flat);

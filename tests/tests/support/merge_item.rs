@@ -276,6 +276,9 @@ pub mod ptr {
     impl<T: PatchField> PatchField for Vec<T> {
         const DEF: &'static TypeDef = T::DEF;
     }
+
+    // The twin holds no unions (KEP-1027): nothing to normalize below it.
+    impl<T> smp_core::Normalize for Vec<T> {}
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -345,3 +348,9 @@ impl StrategicMerge for Unknown {
         Ok(())
     }
 }
+
+// The hand-written types hold no unions (KEP-1027): nothing to normalize in them.
+impl smp_core::Normalize for Scalar {}
+impl<T> smp_core::Normalize for Nullable<T> {}
+impl smp_core::Normalize for RawExtension {}
+impl smp_core::Normalize for Unknown {}

@@ -2,11 +2,10 @@ use serde::{Deserialize, Serialize};
 use smp_core::StrategicMerge;
 
 #[derive(Serialize, Deserialize, StrategicMerge)]
-#[union(discriminator = "type")]
+#[union]
 struct Source {
-    r#type: String,
-    #[union(member)]
     host_path: Option<String>,
+    empty_dir: String,
 }
 
 fn main() {}

@@ -1,0 +1,15 @@
+use serde::{Deserialize, Serialize};
+use smp_core::StrategicMerge;
+
+#[derive(Serialize, Deserialize, StrategicMerge)]
+#[union]
+struct Strategy {
+    #[union(discriminator)]
+    r#type: Option<String>,
+    #[union(discriminator)]
+    kind: Option<String>,
+    rolling_update: Option<u32>,
+    recreate: Option<u32>,
+}
+
+fn main() {}
