@@ -177,14 +177,7 @@ fn walk(
         && ((changes && (!patch.is_empty() || !order_same))
             || (!options.ignore_deletions && !patch.is_empty()))
     {
-        order = modified
-            .iter()
-            .map(|item| {
-                let mut m = Map::new();
-                m.insert(mk.to_owned(), item.get(mk).cloned().unwrap_or(Value::Null));
-                Value::Object(m)
-            })
-            .collect();
+        order = order_list(modified, mk);
     }
     Ok(ListDiff {
         patch,
@@ -241,20 +234,25 @@ fn same_keys(
     let mut order = Vec::new();
     let changes = !options.ignore_changes_and_additions;
     if options.set_element_order && !patch.is_empty() && (changes || !options.ignore_deletions) {
-        order = modified
-            .iter()
-            .map(|item| {
-                let mut m = Map::new();
-                m.insert(mk.to_owned(), item.get(mk).cloned().unwrap_or(Value::Null));
-                Value::Object(m)
-            })
-            .collect();
+        order = order_list(modified, mk);
     }
     Ok(Some(ListDiff {
         patch,
         deletions: Vec::new(),
         order,
     }))
+}
+
+/// `$setElementOrder` of a list merged by key: `{key: value}` for each modified item.
+fn order_list(modified: &[Value], mk: &str) -> Vec<Value> {
+    modified
+        .iter()
+        .map(|item| {
+            let mut m = Map::new();
+            m.insert(mk.to_owned(), item.get(mk).cloned().unwrap_or(Value::Null));
+            Value::Object(m)
+        })
+        .collect()
 }
 
 fn scalars(original: &[Value], modified: &[Value], options: &DiffOptions) -> ListDiff {

@@ -158,7 +158,8 @@ pub const fn declares_field(def: &TypeDef, name: &str) -> bool {
     false
 }
 
-const fn str_eq(a: &str, b: &str) -> bool {
+/// `a == b` in a `const` context.
+pub(crate) const fn str_eq(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {
         return false;
@@ -196,16 +197,7 @@ impl FieldDef {
         strategy: Strategy,
         merge_key: Option<&'static str>,
     ) -> FieldDef {
-        FieldDef {
-            name: Cow::Borrowed(name),
-            ty,
-            strategy,
-            merge_key: match merge_key {
-                Some(k) => Some(Cow::Borrowed(k)),
-                None => None,
-            },
-            recommended: Cow::Borrowed(&[]),
-        }
+        FieldDef::with_recommended(name, ty, strategy, merge_key, &[])
     }
 }
 

@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::error::{JsonPath, Segment};
-use crate::schema::UnionDef;
+use crate::schema::{UnionDef, str_eq};
 
 use super::UnionError;
 
@@ -152,21 +152,6 @@ pub const fn discriminator_accepts(values: Option<&[&str]>, value: &str) -> bool
         i += 1;
     }
     false
-}
-
-const fn str_eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
 }
 
 #[cfg(test)]

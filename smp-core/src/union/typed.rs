@@ -222,44 +222,30 @@ impl<T: Normalize> Normalize for Vec<T> {
     }
 }
 
-impl<T: Normalize> Normalize for BTreeMap<String, T> {
-    fn normalize_member(&mut self, old: Option<&Self>, _merge_key: Option<&str>) {
-        for (k, v) in self.iter_mut() {
-            v.normalize_member(old.and_then(|o| o.get(k)), None);
-        }
-    }
+/// String-keyed maps: each value against the old value under the same key.
+macro_rules! map_impl {
+    ($($map:ident $(, $s:ident: $bound:path)?);*) => {$(
+        impl<T: Normalize $(, $s: $bound)?> Normalize for $map<String, T $(, $s)?> {
+            fn normalize_member(&mut self, old: Option<&Self>, _merge_key: Option<&str>) {
+                for (k, v) in self.iter_mut() {
+                    v.normalize_member(old.and_then(|o| o.get(k)), None);
+                }
+            }
 
-    fn validate_member(
-        &self,
-        _merge_key: Option<&str>,
-        path: &mut Vec<Segment>,
-        out: &mut Vec<UnionError>,
-    ) {
-        for (k, v) in self {
-            path.push(Segment::Field(k.clone()));
-            v.validate_member(None, path, out);
-            path.pop();
+            fn validate_member(
+                &self,
+                _merge_key: Option<&str>,
+                path: &mut Vec<Segment>,
+                out: &mut Vec<UnionError>,
+            ) {
+                for (k, v) in self {
+                    path.push(Segment::Field(k.clone()));
+                    v.validate_member(None, path, out);
+                    path.pop();
+                }
+            }
         }
-    }
+    )*};
 }
 
-impl<T: Normalize, S: std::hash::BuildHasher> Normalize for HashMap<String, T, S> {
-    fn normalize_member(&mut self, old: Option<&Self>, _merge_key: Option<&str>) {
-        for (k, v) in self.iter_mut() {
-            v.normalize_member(old.and_then(|o| o.get(k)), None);
-        }
-    }
-
-    fn validate_member(
-        &self,
-        _merge_key: Option<&str>,
-        path: &mut Vec<Segment>,
-        out: &mut Vec<UnionError>,
-    ) {
-        for (k, v) in self {
-            path.push(Segment::Field(k.clone()));
-            v.validate_member(None, path, out);
-            path.pop();
-        }
-    }
-}
+map_impl!(BTreeMap; HashMap, S: std::hash::BuildHasher);
