@@ -197,6 +197,25 @@ fn patch_one(
     if !object.is_object() {
         return Err(format!("expected an object, found {}", kind_of(&object)));
     }
+    let patched = apply_patch(object, patch, patch_type, given)?;
+    // kubectl decodes the result as an API object, which needs a kind (a top-level
+    // `$patch: delete` leaves `{}`).
+    if patched
+        .get("kind")
+        .and_then(Value::as_str)
+        .is_none_or(str::is_empty)
+    {
+        return Err("the patched object has no `kind`".to_owned());
+    }
+    Ok(patched)
+}
+
+fn apply_patch(
+    object: Value,
+    patch: &Value,
+    patch_type: PatchType,
+    given: Option<&smp_core::Schema>,
+) -> Result<Value, String> {
     match patch_type {
         PatchType::Strategic => {
             let typing = match given {

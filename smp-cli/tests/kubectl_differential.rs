@@ -45,8 +45,9 @@
 //!   `<f>`. kubectl's result depends on Go's map iteration order (the same input gives
 //!   `finalizers: []` or `["d"]` from one run to the next when the patch map has a few more
 //!   keys); smp always deletes first, then adds. Not comparable.
-//! - directives at the root of the patch (`$patch: delete` at the top): kubectl then fails
-//!   on the missing `kind`; smp does too, with its own message (stderr is not compared).
+//!
+//! Directives at the root of a patch are not generated: a top-level `$patch: delete` leaves an
+//! object without `kind`, which both tools refuse (with their own messages).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
