@@ -1048,3 +1048,63 @@ fn smp_patch_matches_kubectl() {
         );
     }
 }
+
+/// The shipped manifests, and the README's Deployment patch, print exactly as kubectl prints
+/// them, in JSON and in YAML (one document per file, so kubectl's missing YAML separator does
+/// not matter).
+#[test]
+fn examples_print_like_kubectl() {
+    let Some(kubectl) = kubectl() else {
+        println!("SKIPPED: kubectl not found");
+        return;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let examples = root.join("examples");
+    let mut runs = vec![(
+        "examples/deployment.yaml".to_owned(),
+        root.join("examples/deployment-patch.yaml")
+            .display()
+            .to_string(),
+    )];
+    let empty = Path::new(env!("CARGO_TARGET_TMPDIR")).join("empty-patch.json");
+    std::fs::write(&empty, "{}").expect("write");
+    for entry in std::fs::read_dir(&examples).expect("examples/") {
+        let name = entry
+            .expect("entry")
+            .file_name()
+            .to_string_lossy()
+            .into_owned();
+        if name.ends_with(".yaml") && !name.contains("patch") {
+            runs.push((format!("examples/{name}"), empty.display().to_string()));
+        }
+    }
+    for (file, patch) in &runs {
+        let file = root.join(file).display().to_string();
+        for format in ["json", "yaml"] {
+            let k = run(
+                &kubectl,
+                &[
+                    "patch",
+                    "--local",
+                    "-f",
+                    &file,
+                    "--patch-file",
+                    patch,
+                    "-o",
+                    format,
+                ],
+            );
+            let s = run(
+                Path::new(env!("CARGO_BIN_EXE_smp")),
+                &["patch", "-f", &file, "--patch-file", patch, "-o", format],
+            );
+            assert!(
+                k.ok && s.ok,
+                "{file}: kubectl {}, smp {}",
+                k.stderr,
+                s.stderr
+            );
+            assert_eq!(s.stdout, k.stdout, "{file} -o {format}");
+        }
+    }
+}
