@@ -7,6 +7,7 @@ use smp_core::DocRole;
 
 use crate::error::CliError;
 use crate::io::{self, OutputArgs, SchemaArgs, Source};
+use crate::kinds;
 
 const EXAMPLE: &str = "\
 Example:
@@ -51,10 +52,11 @@ impl ApplyArgs {
 
 /// Runs `smp apply`.
 pub fn run(args: &ApplyArgs) -> Result<(), CliError> {
-    let schema = args.schema.load()?;
+    let given = args.schema.load_given()?;
     let original = io::read_object(&args.original, DocRole::Original)?;
     let patch = io::read_object(&args.patch, DocRole::Patch)?;
-    let patched = smp_core::apply_owned(original, &patch, &schema).map_err(|e| {
+    let typing = kinds::resolve(given.as_ref(), &[&original]);
+    let patched = smp_core::apply_owned(original, &patch, typing.node()).map_err(|e| {
         CliError::new(
             format_args!(
                 "applying {} to {}",

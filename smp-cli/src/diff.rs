@@ -7,6 +7,7 @@ use smp_core::DocRole;
 
 use crate::error::CliError;
 use crate::io::{self, OutputArgs, SchemaArgs, Source};
+use crate::kinds;
 
 const EXAMPLE: &str = "\
 Example:
@@ -54,10 +55,11 @@ impl DiffArgs {
 
 /// Runs `smp diff`.
 pub fn run(args: &DiffArgs) -> Result<(), CliError> {
-    let schema = args.schema.load()?;
+    let given = args.schema.load_given()?;
     let original = io::read_object(&args.original, DocRole::Original)?;
     let modified = io::read_object(&args.modified, DocRole::Modified)?;
-    let patch = smp_core::diff(&original, &modified, &schema).map_err(|e| {
+    let typing = kinds::resolve(given.as_ref(), &[&original, &modified]);
+    let patch = smp_core::diff(&original, &modified, typing.node()).map_err(|e| {
         CliError::new(
             format_args!(
                 "creating a patch from {} to {}",

@@ -71,6 +71,14 @@ pub fn read_document(path: &Path, role: DocRole) -> Result<Value, CliError> {
         .map_err(|e| CliError::new(format_args!("{role} {source}"), e))
 }
 
+/// Reads every document of a JSON or multi-document YAML file (empty documents are `null`).
+pub fn read_documents(path: &Path, role: DocRole) -> Result<Vec<Value>, CliError> {
+    let source = Source::new(path);
+    let text = source.read_text(role)?;
+    smp_core::input::parse_documents(&text, role)
+        .map_err(|e| CliError::new(format_args!("{role} {source}"), e))
+}
+
 /// Reads a document that must be an object; an empty document or `null` counts as `{}`.
 pub fn read_object(path: &Path, role: DocRole) -> Result<Value, CliError> {
     match read_document(path, role)? {
@@ -117,8 +125,10 @@ pub struct SchemaArgs {
     /// OpenAPI v2 or v3 document (JSON or YAML) and the definition of the document's type,
     /// e.g. `pod-schema.json#io.k8s.api.core.v1.Pod`.
     ///
-    /// Without --schema the documents are handled untyped: objects merge, lists are replaced
-    /// whole, and `$patch` and the other directives still apply.
+    /// Without --schema a document's `apiVersion`/`kind` picks a built-in type (v1 Pod,
+    /// Service, Node, ConfigMap, Secret; apps/v1 Deployment). Other documents are handled
+    /// untyped: objects merge, lists are replaced whole, and `$patch` and the other directives
+    /// still apply.
     #[arg(long, value_name = "FILE#DEFINITION", value_parser = SchemaSpec::parse)]
     pub schema: Option<SchemaSpec>,
 }
@@ -129,18 +139,21 @@ impl SchemaArgs {
         self.schema.as_ref().map(|s| s.file.as_path())
     }
 
-    /// Loads the named definition, or the untyped schema when `--schema` is absent.
-    pub fn load(&self) -> Result<Schema, CliError> {
+    /// Loads the named definition; `None` when `--schema` is absent (the documents' kinds
+    /// decide then, see `kinds`).
+    pub fn load_given(&self) -> Result<Option<Schema>, CliError> {
         let Some(spec) = &self.schema else {
-            return Ok(Schema::untyped());
+            return Ok(None);
         };
         let doc = read_document(&spec.file, DocRole::Schema)?;
-        Schema::from_openapi(&doc, &spec.definition).map_err(|e| {
-            CliError::new(
-                format_args!("schema {}#{}", Source::new(&spec.file), spec.definition),
-                e,
-            )
-        })
+        Schema::from_openapi(&doc, &spec.definition)
+            .map(Some)
+            .map_err(|e| {
+                CliError::new(
+                    format_args!("schema {}#{}", Source::new(&spec.file), spec.definition),
+                    e,
+                )
+            })
     }
 }
 

@@ -6,8 +6,11 @@
 mod apply;
 mod diff;
 mod error;
+mod gojson;
 mod io;
+mod kinds;
 mod normalize;
+mod patch;
 mod three_way;
 
 use std::process::ExitCode;
@@ -31,7 +34,7 @@ use crate::error::CliError;
         patch metadata (x-kubernetes-patch-strategy, x-kubernetes-patch-merge-key) of an \
         OpenAPI schema.",
     after_help = "Errors print one line starting with `error: ` on stderr and exit with status 1; \
-        usage errors exit with status 2.\n\nRun `smp help <COMMAND>` (apply, diff, three-way, normalize) for an example.",
+        usage errors exit with status 2.\n\nRun `smp help <COMMAND>` (patch, apply, diff, three-way, normalize) for an example.",
     propagate_version = true
 )]
 struct Cli {
@@ -41,6 +44,7 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    Patch(patch::PatchArgs),
     Apply(apply::ApplyArgs),
     Diff(diff::DiffArgs),
     ThreeWay(three_way::ThreeWayArgs),
@@ -51,6 +55,7 @@ impl Command {
     /// Checks what clap cannot express declaratively; a failure is a usage error.
     fn validate(&self) -> Result<(), String> {
         match self {
+            Command::Patch(args) => args.validate(),
             Command::Apply(args) => args.validate(),
             Command::Diff(args) => args.validate(),
             Command::ThreeWay(args) => args.validate(),
@@ -61,6 +66,7 @@ impl Command {
     /// The subcommand's name, as typed.
     fn name(&self) -> &'static str {
         match self {
+            Command::Patch(_) => "patch",
             Command::Apply(_) => "apply",
             Command::Diff(_) => "diff",
             Command::ThreeWay(_) => "three-way",
@@ -70,6 +76,7 @@ impl Command {
 
     fn run(self) -> Result<(), CliError> {
         match self {
+            Command::Patch(args) => patch::run(&args),
             Command::Apply(args) => apply::run(&args),
             Command::Diff(args) => diff::run(&args),
             Command::ThreeWay(args) => three_way::run(&args),

@@ -8,12 +8,14 @@ use smp_core::{DocRole, union};
 
 use crate::error::CliError;
 use crate::io::{self, OutputArgs, SchemaArgs, Source};
+use crate::kinds;
 
 const EXAMPLE: &str = "\
 Example:
   smp normalize --schema deployment-schema.json#Deployment new.yaml old.yaml
 
-Unions are read from the schema's `x-kubernetes-unions`. With OLD (the object before the
+Unions are read from the schema's `x-kubernetes-unions`, or, without --schema, from the
+smp-types type that NEW's apiVersion/kind names. With OLD (the object before the
 update), a member newly set clears the others and a changed discriminator keeps only the member
 it selects; without OLD the document is treated as a creation. Prints the normalized NEW, or
 fails naming each union left with more than one member set (or a discriminator that names
@@ -52,14 +54,15 @@ impl NormalizeArgs {
 
 /// Runs `smp normalize`.
 pub fn run(args: &NormalizeArgs) -> Result<(), CliError> {
-    let schema = args.schema.load()?;
+    let given = args.schema.load_given()?;
     let mut new = io::read_object(&args.new, DocRole::Modified)?;
     let old = match &args.old {
         Some(path) => Some(io::read_object(path, DocRole::Original)?),
         None => None,
     };
-    union::normalize(&mut new, old.as_ref(), &schema);
-    union::validate(&new, &schema).map_err(|errors| {
+    let typing = kinds::resolve(given.as_ref(), &[&new]);
+    union::normalize(&mut new, old.as_ref(), typing.node());
+    union::validate(&new, typing.node()).map_err(|errors| {
         CliError::new(
             format_args!("normalizing {}", Source::new(&args.new)),
             union::UpdateError::Invalid(errors),

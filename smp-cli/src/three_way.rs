@@ -7,6 +7,7 @@ use smp_core::DocRole;
 
 use crate::error::CliError;
 use crate::io::{self, OutputArgs, SchemaArgs, Source};
+use crate::kinds;
 
 const EXAMPLE: &str = "\
 Example:
@@ -75,12 +76,20 @@ impl ThreeWayArgs {
 
 /// Runs `smp three-way`.
 pub fn run(args: &ThreeWayArgs) -> Result<(), CliError> {
-    let schema = args.schema.load()?;
+    let given = args.schema.load_given()?;
     let original = io::read_object(&args.original, DocRole::Original)?;
     let modified = io::read_object(&args.modified, DocRole::Modified)?;
     let current = io::read_object(&args.current, DocRole::Current)?;
-    let patch = smp_core::three_way(&original, &modified, &current, &schema, args.overwrite, &[])
-        .map_err(|e| {
+    let typing = kinds::resolve(given.as_ref(), &[&original, &modified, &current]);
+    let patch = smp_core::three_way(
+        &original,
+        &modified,
+        &current,
+        typing.node(),
+        args.overwrite,
+        &[],
+    )
+    .map_err(|e| {
         CliError::new(
             format_args!(
                 "creating a three-way patch from {}, {} and {}",

@@ -4,14 +4,14 @@
 mod common;
 
 use common::{
-    SCHEMA, assert_error, assert_success, assert_usage_error, readme_example, root, smp,
-    stdout_json, temp_file,
+    SCHEMA, assert_error, assert_success, assert_usage_error, pod_example, readme_example, root,
+    smp, stdout_json, temp_file,
 };
 use serde_json::json;
 
 #[test]
-fn readme_example_patches_the_pod() {
-    let out = readme_example();
+fn pod_example_patches_the_pod() {
+    let out = pod_example();
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     let pod = stdout_json(&out);
     assert!(
@@ -24,7 +24,7 @@ fn readme_example_patches_the_pod() {
     let app = &containers[0];
     assert_eq!(app["name"], "app");
     assert_eq!(app["image"], "registry.example.com/web:1.5.0");
-    // Order follows upstream's rule for merged lists; `readme_shows_the_real_output` pins it.
+    // Order follows upstream's rule for merged lists.
     let env = app["env"].as_array().expect("env list");
     assert_eq!(env.len(), 2, "{env:?}");
     assert!(env.contains(&json!({"name": "LOG_LEVEL", "value": "info"})));
@@ -57,7 +57,7 @@ fn readme_shows_the_real_output() {
 
 #[test]
 fn yaml_out_has_the_same_content() {
-    let json_out = stdout_json(&readme_example());
+    let json_out = stdout_json(&pod_example());
     let yaml = smp(
         &[
             "apply",

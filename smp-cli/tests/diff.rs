@@ -4,7 +4,7 @@
 mod common;
 
 use common::{
-    SCHEMA, assert_error, assert_success, assert_usage_error, readme_example, smp, stdout_json,
+    SCHEMA, assert_error, assert_success, assert_usage_error, pod_example, smp, stdout_json,
     temp_file,
 };
 use serde_json::{Value, json};
@@ -49,7 +49,7 @@ fn assert_round_trip(schema: Option<&str>, original: &str, modified: &str, name:
 #[test]
 fn diff_round_trips_the_example() {
     // The modified document is the README example's output.
-    let out = readme_example();
+    let out = pod_example();
     let modified = temp_file("diff-modified.json", &stdout_json(&out).to_string());
     assert_round_trip(
         Some(SCHEMA),

@@ -354,11 +354,18 @@ fn check_group(cx: &Errors, c: &Container<'_>, g: &Group<'_, '_>) {
             return;
         }
     }
-    if g.members.len() < 2 {
-        let msg = format!(
-            "a union needs at least two members, found {}",
-            g.members.len()
-        );
+    // A discriminator gives a single member alternatives: values that select nothing
+    // (DeploymentStrategy's `Recreate` beside `rollingUpdate`, which the KEP lists).
+    let needed = if g.discriminator.is_some() { 1 } else { 2 };
+    if g.members.len() < needed {
+        let msg = if needed == 1 {
+            "a union needs at least one member besides its discriminator, found 0".to_owned()
+        } else {
+            format!(
+                "a union without a discriminator needs at least two members, found {}",
+                g.members.len()
+            )
+        };
         match (&c.union, g.members.first()) {
             (Some(attr), _) if g.name.is_none() => cx.at(&attr.path, msg),
             (_, Some((f, _))) => match &f.union.member {

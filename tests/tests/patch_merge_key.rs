@@ -517,6 +517,13 @@ fn moved_keys_are_sent_whole_and_merge_only_when_equivalent() {
         patch,
         json!({"taints": [{"foo": "k1", "bar": "NoSchedule"}]})
     );
+    // A field removed from an item: merging would keep it, so no directive either.
+    let c = json!({"taints": [{"foo": "k1", "bar": "NoSchedule", "other": 5}]});
+    let patch = diff_and_apply(&c, &a);
+    assert_eq!(
+        patch,
+        json!({"taints": [{"foo": "k1", "bar": "NoSchedule"}]})
+    );
 }
 
 #[test]
@@ -598,6 +605,40 @@ fn doc(ports: Vec<Value>) -> Value {
     }
 }
 
+/// Taint-like items (moved key `foo,bar`) with distinct identities.
+fn taints() -> impl Strategy<Value = Value> {
+    let item = (
+        prop::sample::select(vec!["k1", "k2", "k3"]),
+        prop::option::of(prop::sample::select(vec!["NoSchedule", "NoExecute"])),
+        prop::option::of(0..3i32),
+    )
+        .prop_map(|(key, effect, other)| {
+            let mut m = serde_json::Map::new();
+            m.insert("foo".into(), json!(key));
+            if let Some(b) = effect {
+                m.insert("bar".into(), json!(b));
+            }
+            if let Some(o) = other {
+                m.insert("other".into(), json!(o));
+            }
+            Value::Object(m)
+        });
+    prop::collection::vec(item, 0..4).prop_map(|items| {
+        let id = |v: &Value| (v["foo"].clone(), v.get("bar").cloned());
+        let mut out: Vec<Value> = Vec::new();
+        for item in items {
+            if !out.iter().any(|o| id(o) == id(&item)) {
+                out.push(item);
+            }
+        }
+        if out.is_empty() {
+            json!({})
+        } else {
+            json!({ "taints": out })
+        }
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(1_000))]
 
@@ -619,5 +660,14 @@ proptest! {
             let old = smp_core::apply(&a, &strip_directive(&patch), OldServiceSpec::schema()).unwrap();
             prop_assert_eq!(old, b);
         }
+    }
+
+    /// Moved keys: the same round trip, and an old server (which replaces the list) always
+    /// gets `b`.
+    #[test]
+    fn moved_keys_round_trip(a in taints(), b in taints()) {
+        let patch = diff_and_apply(&a, &b);
+        let old = smp_core::apply(&a, &strip_directive(&patch), OldServiceSpec::schema()).unwrap();
+        prop_assert_eq!(old, b);
     }
 }

@@ -102,8 +102,8 @@ pub fn assert_usage_error(out: &Output) {
     assert!(out.stdout.is_empty());
 }
 
-/// The README's first set-up command: the example patch applied to the example Pod.
-pub fn readme_example() -> Output {
+/// The example patch applied to the example Pod with the example OpenAPI schema.
+pub fn pod_example() -> Output {
     smp(
         &[
             "apply",
@@ -111,6 +111,21 @@ pub fn readme_example() -> Output {
             SCHEMA,
             "examples/pod.yaml",
             "examples/patch.yaml",
+        ],
+        None,
+    )
+}
+
+/// The README's first set-up command: the example patch applied to the example Deployment,
+/// typed by its kind.
+pub fn readme_example() -> Output {
+    smp(
+        &[
+            "patch",
+            "-f",
+            "examples/deployment.yaml",
+            "--patch-file",
+            "examples/deployment-patch.yaml",
         ],
         None,
     )

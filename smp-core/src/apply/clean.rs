@@ -18,17 +18,25 @@ use super::path::Path;
 /// Copies `value` without null members and without `$patch: delete` objects. Returns `None`
 /// when the value itself is such an object (the member is then left out).
 pub(crate) fn content_of(value: &Value, path: &Path<'_>) -> Result<Option<Value>, PatchError> {
-    copy(value, path, false)
+    copy(value, path, false, false)
 }
 
-/// Like [`content_of`] for an item of a list.
-pub(crate) fn content_of_item(value: &Value, path: &Path<'_>) -> Result<Option<Value>, PatchError> {
-    copy(value, path, true)
+/// A patch item appended to a merged list (one whose key the live list lacks, or any item of a
+/// `$setElementOrder` list with no live list). Upstream appends such items as they are, so
+/// their `null` members stay (kubectl prints `"reason": null`); directives are handled as in
+/// [`content_of`]. `None` for an item carrying `$patch` (a list directive, not content).
+pub(crate) fn appended_item(value: &Value, path: &Path<'_>) -> Result<Option<Value>, PatchError> {
+    copy(value, path, true, true)
 }
 
 /// `in_list`: list items carrying `$patch` are list directives (`replace` marks the list,
-/// `delete` names an item), never content.
-fn copy(value: &Value, path: &Path<'_>, in_list: bool) -> Result<Option<Value>, PatchError> {
+/// `delete` names an item), never content. `keep_nulls`: `null` members are content too.
+fn copy(
+    value: &Value,
+    path: &Path<'_>,
+    in_list: bool,
+    keep_nulls: bool,
+) -> Result<Option<Value>, PatchError> {
     path.check_depth()?;
     Ok(match value {
         Value::Object(map) => {
@@ -41,10 +49,10 @@ fn copy(value: &Value, path: &Path<'_>, in_list: bool) -> Result<Option<Value>, 
             let mut out = Map::new();
             for (k, v) in map {
                 // `$patchMergeKey` identifies an item; it is never content.
-                if v.is_null() || k == PATCH || k == PATCH_MERGE_KEY {
+                if (v.is_null() && !keep_nulls) || k == PATCH || k == PATCH_MERGE_KEY {
                     continue;
                 }
-                if let Some(v) = copy(v, &path.field(k), false)? {
+                if let Some(v) = copy(v, &path.field(k), false, keep_nulls)? {
                     out.insert(k.clone(), v);
                 }
             }
@@ -53,7 +61,7 @@ fn copy(value: &Value, path: &Path<'_>, in_list: bool) -> Result<Option<Value>, 
         Value::Array(items) => {
             let mut out = Vec::with_capacity(items.len());
             for (i, v) in items.iter().enumerate() {
-                if let Some(v) = copy(v, &path.index(i), true)? {
+                if let Some(v) = copy(v, &path.index(i), true, keep_nulls)? {
                     out.push(v);
                 }
             }

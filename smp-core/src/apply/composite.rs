@@ -26,7 +26,7 @@ use serde_json::{Map, Value};
 use crate::error::{PatchError, kind_of};
 use crate::schema::FieldMeta;
 
-use super::clean::{content_of_item, verbatim};
+use super::clean::{appended_item, verbatim};
 use super::directive::{self, PATCH, PATCH_MERGE_KEY, PatchOp};
 use super::object;
 use super::order::{KeyIndex, permute, settle};
@@ -231,7 +231,7 @@ pub(crate) fn merge(
                 object::merge(&mut target[pos], &item, meta.node.items(), &here)?;
             }
             None => {
-                if let Some(content) = content_of_item(&patch[i], &here)? {
+                if let Some(content) = appended_item(&patch[i], &here)? {
                     target.push(content);
                 }
             }

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use crate::error::{PatchError, kind_of};
 use crate::schema::FieldMeta;
 
-use super::clean::{content_of, verbatim};
+use super::clean::{appended_item, verbatim};
 use super::directive::{self, PATCH, PatchOp};
 use super::object;
 use super::order::{KeyIndex, permute, settle};
@@ -177,7 +177,7 @@ fn merge_objects(
         match found {
             Some(pos) => object::merge(&mut target[pos], item, meta.node.items(), &here)?,
             None => {
-                if let Some(content) = content_of(&patch[i], &here)? {
+                if let Some(content) = appended_item(&patch[i], &here)? {
                     target.push(content);
                     if let Some(view) = view.as_deref_mut() {
                         view.append(key);

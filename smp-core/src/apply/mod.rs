@@ -112,6 +112,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::Schema;
 
     fn nested(levels: usize) -> Value {
         let mut v = json!(1);
@@ -119,6 +120,61 @@ mod tests {
             v = Value::Array(vec![v]);
         }
         v
+    }
+
+    fn conditions() -> Schema {
+        let doc = json!({"definitions": {"S": {"properties": {
+            "conditions": {"type": "array", "items": {"properties": {"type": {"type": "string"}}},
+                "x-kubernetes-patch-strategy": "merge", "x-kubernetes-patch-merge-key": "type"},
+            "finalizers": {"type": "array", "items": {"type": "string"},
+                "x-kubernetes-patch-strategy": "merge"}
+        }}}});
+        Schema::from_openapi(&doc, "S").unwrap()
+    }
+
+    /// Cases the kubectl differential test found, each as kubectl v1.33 behaves.
+    #[test]
+    fn kubectl_parity() {
+        let s = conditions();
+        // An appended item keeps its nulls, as upstream appends it as it is; new content
+        // elsewhere does not.
+        let got = apply(
+            &json!({"conditions": []}),
+            &json!({"conditions": [{"type": "d", "reason": null}]}),
+            &s,
+        );
+        assert_eq!(
+            got.unwrap(),
+            json!({"conditions": [{"type": "d", "reason": null}]})
+        );
+        let got = apply(
+            &json!({}),
+            &json!({"conditions": [{"type": "d", "reason": null}]}),
+            &s,
+        );
+        assert_eq!(got.unwrap(), json!({"conditions": [{"type": "d"}]}));
+        // Ordering a list that has no element anywhere fails.
+        let err = apply(
+            &json!({"finalizers": []}),
+            &json!({"$setElementOrder/finalizers": []}),
+            &s,
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("no elements"), "{err}");
+        // A `$patch: replace` marker after the last ordered item fails the order check; one
+        // before it is skipped.
+        let late = json!({
+            "$setElementOrder/conditions": [{"type": "d"}],
+            "conditions": [{"type": "d", "reason": "b"}, {"$patch": "replace"}]
+        });
+        let err = apply(&json!({"conditions": []}), &late, &s).unwrap_err();
+        assert!(matches!(err, PatchError::OrderMismatch { .. }), "{err}");
+        let early = json!({
+            "$setElementOrder/conditions": [{"type": "b"}, {"type": "d"}],
+            "conditions": [{"type": "b"}, {"$patch": "replace"}]
+        });
+        let got = apply(&json!({"conditions": [{"type": "d"}]}), &early, &s).unwrap();
+        assert_eq!(got, json!({"conditions": [{"type": "b"}]}));
     }
 
     #[test]

@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use crate::error::{PatchError, kind_of};
 use crate::schema::{BaseStrategy, Node};
 
-use super::clean::{content_of, content_of_item, verbatim};
+use super::clean::{appended_item, content_of, verbatim};
 use super::composite;
 use super::directive::{
     self, DELETE_FROM_PRIMITIVE_LIST, Key, PATCH, PatchOp, RETAIN_KEYS, SET_ELEMENT_ORDER,
@@ -217,6 +217,13 @@ fn set_element_order<'p>(
     if live_list.is_none() && patch_list.is_none() {
         return Ok(None);
     }
+    // Upstream reads the item type off the two lists and fails when there is none.
+    if live_list.unwrap_or(&[]).is_empty() && patch_list.unwrap_or(&[]).is_empty() {
+        return Err(PatchError::OrderMismatch {
+            path: here.to_json_path(),
+            detail: "no elements in any of the given slices: the list to order is empty".to_owned(),
+        });
+    }
     let meta = node.field(field);
     if let Some(keys) = composite::keys(patch_list, Some(wanted_list), meta, &here)? {
         let merged =
@@ -253,7 +260,7 @@ fn set_element_order<'p>(
         (_, Some(patch_items)) => patch_items
             .iter()
             .enumerate()
-            .map(|(i, v)| content_of_item(v, &here.index(i)))
+            .map(|(i, v)| appended_item(v, &here.index(i)))
             .filter_map(Result::transpose)
             .collect::<Result<_, _>>()?,
         (_, None) => Vec::new(),
@@ -316,7 +323,7 @@ fn ordered_by_identity(
         _ => {
             let mut items = Vec::new();
             for (i, v) in patch_list.unwrap_or(&[]).iter().enumerate() {
-                items.extend(content_of_item(v, &path.index(i))?);
+                items.extend(appended_item(v, &path.index(i))?);
             }
             (items, Vec::new())
         }
@@ -373,26 +380,39 @@ fn check_order(
             None => Ok(item.clone()),
         }
     };
-    let mut next = 0;
-    for (i, item) in patch_list.iter().enumerate() {
+    // Upstream's walk, quirk included: deletions are left out, and other directive items
+    // (`$patch: replace`) are skipped only while `$setElementOrder` items remain, so a marker
+    // after the last ordered item fails the check.
+    let items: Vec<(usize, &Value)> = patch_list
+        .iter()
+        .enumerate()
+        .filter(|(_, item)| {
+            merge_key.is_none() || item.get(PATCH).and_then(Value::as_str) != Some("delete")
+        })
+        .collect();
+    let (mut p, mut s) = (0, 0);
+    while p < items.len() && s < wanted.len() {
+        let (i, item) = items[p];
         if item.get(PATCH).is_some() {
+            p += 1;
             continue;
         }
-        let key = identity(item, i)?;
-        loop {
-            let Some(candidate) = wanted.get(next) else {
-                return Err(PatchError::OrderMismatch {
-                    path: path.to_json_path(),
-                    detail: format!(
-                        "patch item {key} is missing from $setElementOrder or out of its order"
-                    ),
-                });
-            };
-            next += 1;
-            if identity(candidate, next - 1)? == key {
-                break;
-            }
+        if identity(item, i)? == identity(&wanted[s], s)? {
+            p += 1;
         }
+        s += 1;
+    }
+    if let Some(&(i, item)) = items.get(p) {
+        let shown = match item.get(PATCH) {
+            Some(_) => item.clone(),
+            None => identity(item, i)?,
+        };
+        return Err(PatchError::OrderMismatch {
+            path: path.to_json_path(),
+            detail: format!(
+                "patch item {shown} is missing from $setElementOrder or out of its order"
+            ),
+        });
     }
     Ok(())
 }

@@ -16,7 +16,7 @@
 use serde_json::{Map, Value};
 
 use crate::apply::directive::PATCH_MERGE_KEY;
-use crate::schema::{FieldMeta, Str};
+use crate::schema::{FieldMeta, Node, Str};
 
 /// The member holding an item's identity while a patch is computed. Documents never have it
 /// (a NUL in a key), and [`finish`] removes it from the patch.
@@ -87,9 +87,15 @@ pub(crate) fn finish(patch: &mut Value) {
 }
 
 /// A changed list with moved recommended keys, sent whole: its items carry `$patchMergeKey`
-/// when merging them gives what replacing the list gives (every original identity is still
-/// there, and identities are distinct).
-pub(crate) fn whole(original: &[Value], modified: &[Value], keys: &[Str]) -> Value {
+/// when merging them gives what replacing the list gives: identities are distinct, every
+/// original identity is still there, and merging each modified item into its original gives
+/// the modified item (nothing is removed from it).
+pub(crate) fn whole(
+    original: &[Value],
+    modified: &[Value],
+    keys: &[Str],
+    items: Node<'_>,
+) -> Value {
     let ids = |list: &[Value]| -> Option<Vec<Value>> {
         list.iter()
             .map(|v| v.as_object().map(|m| tag_value(m, keys)))
@@ -98,7 +104,12 @@ pub(crate) fn whole(original: &[Value], modified: &[Value], keys: &[Str]) -> Val
     let mergeable = match (ids(original), ids(modified)) {
         (Some(old), Some(new)) => {
             let distinct = new.iter().enumerate().all(|(i, id)| !new[..i].contains(id));
-            distinct && old.iter().all(|id| new.contains(id))
+            distinct
+                && old.iter().zip(original).all(|(id, o)| {
+                    new.iter().position(|n| n == id).is_some_and(|p| {
+                        crate::apply::apply(o, &modified[p], items).is_ok_and(|m| m == modified[p])
+                    })
+                })
         }
         _ => false,
     };

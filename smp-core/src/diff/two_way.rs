@@ -158,7 +158,7 @@ fn member(
                 let whole = if meta.recommended.is_empty() {
                     new.clone()
                 } else {
-                    composite::whole(a, b, meta.recommended)
+                    composite::whole(a, b, meta.recommended, meta.node.items())
                 };
                 patch.insert(key.clone(), whole);
             }

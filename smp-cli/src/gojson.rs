@@ -1,0 +1,164 @@
+//! JSON printed byte for byte as `kubectl ... -o json` prints it.
+//!
+//! kubectl marshals with Go's `json.MarshalIndent(obj, "", "    ")`: four-space indent, keys
+//! sorted (a `serde_json::Map` is sorted too), `<`, `>`, `&`, U+2028 and U+2029 escaped as
+//! `\u003c`-style sequences (Go's HTML-safe default), and floats in Go's shortest form: `1`
+//! for 1.0, exponent form only below 1e-6 or from 1e21 on (`1e+21`, `1e-7`).
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+use serde_json::ser::{CharEscape, Formatter, PrettyFormatter};
+use serde_json::{Serializer, Value};
+
+/// `value` as kubectl prints it, with a final newline.
+pub fn to_string(value: &Value) -> String {
+    let mut out = Vec::new();
+    let mut ser = Serializer::with_formatter(&mut out, GoFormatter::new());
+    // Serializing a `Value` into memory cannot fail: keys are strings, numbers are finite.
+    if value.serialize(&mut ser).is_err() {
+        out.clear();
+        out.extend_from_slice(b"null");
+    }
+    out.push(b'\n');
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+struct GoFormatter(PrettyFormatter<'static>);
+
+impl GoFormatter {
+    fn new() -> GoFormatter {
+        GoFormatter(PrettyFormatter::with_indent(b"    "))
+    }
+}
+
+impl Formatter for GoFormatter {
+    fn write_f64<W: ?Sized + Write>(&mut self, writer: &mut W, value: f64) -> io::Result<()> {
+        writer.write_all(go_float(value).as_bytes())
+    }
+
+    fn write_f32<W: ?Sized + Write>(&mut self, writer: &mut W, value: f32) -> io::Result<()> {
+        writer.write_all(go_float(f64::from(value)).as_bytes())
+    }
+
+    fn write_string_fragment<W: ?Sized + Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        let mut start = 0;
+        for (i, c) in fragment.char_indices() {
+            let escape = match c {
+                '<' => "\\u003c",
+                '>' => "\\u003e",
+                '&' => "\\u0026",
+                '\u{2028}' => "\\u2028",
+                '\u{2029}' => "\\u2029",
+                _ => continue,
+            };
+            writer.write_all(&fragment.as_bytes()[start..i])?;
+            writer.write_all(escape.as_bytes())?;
+            start = i + c.len_utf8();
+        }
+        writer.write_all(&fragment.as_bytes()[start..])
+    }
+
+    fn write_char_escape<W: ?Sized + Write>(
+        &mut self,
+        writer: &mut W,
+        char_escape: CharEscape,
+    ) -> io::Result<()> {
+        self.0.write_char_escape(writer, char_escape)
+    }
+
+    fn begin_array<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.begin_array(writer)
+    }
+
+    fn end_array<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.end_array(writer)
+    }
+
+    fn begin_array_value<W: ?Sized + Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        self.0.begin_array_value(writer, first)
+    }
+
+    fn end_array_value<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.end_array_value(writer)
+    }
+
+    fn begin_object<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.begin_object(writer)
+    }
+
+    fn end_object<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.end_object(writer)
+    }
+
+    fn begin_object_key<W: ?Sized + Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        self.0.begin_object_key(writer, first)
+    }
+
+    fn begin_object_value<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.begin_object_value(writer)
+    }
+
+    fn end_object_value<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.end_object_value(writer)
+    }
+}
+
+/// Go's `encoding/json` float form (`strconv.FormatFloat` with `'f'` or `'e'`, shortest).
+fn go_float(f: f64) -> String {
+    let abs = f.abs();
+    if abs != 0.0 && !(1e-6..1e21).contains(&abs) {
+        // Rust prints `1e21` / `1e-7`; Go prints `1e+21` / `1e-07`, then trims the `0`.
+        let text = format!("{f:e}");
+        match text.split_once('e') {
+            Some((mantissa, exp)) if !exp.starts_with('-') => format!("{mantissa}e+{exp}"),
+            _ => text,
+        }
+    } else {
+        // Shortest round-trip digits without an exponent; `1.0` prints as `1`, as in Go.
+        format!("{f}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn prints_like_go() {
+        let v = json!({"b": [1, {}], "a": "<x&y>\u{2028}", "c": [], "d": "tab\there\u{1}"});
+        assert_eq!(
+            to_string(&v),
+            "{\n    \"a\": \"\\u003cx\\u0026y\\u003e\\u2028\",\n    \"b\": [\n        1,\n        {}\n    ],\n    \"c\": [],\n    \"d\": \"tab\\there\\u0001\"\n}\n"
+        );
+    }
+
+    #[test]
+    fn floats_like_go() {
+        for (f, go) in [
+            (1.0, "1"),
+            (1.5, "1.5"),
+            (-0.25, "-0.25"),
+            (1e20, "100000000000000000000"),
+            (1e21, "1e+21"),
+            (1.5e-7, "1.5e-7"),
+            (0.000001, "0.000001"),
+            (0.0, "0"),
+        ] {
+            assert_eq!(go_float(f), go, "{f}");
+        }
+    }
+}

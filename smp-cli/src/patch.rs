@@ -1,0 +1,279 @@
+//! `smp patch`: `kubectl patch --local` without a cluster.
+//!
+//! Every document of FILE (a multi-document YAML stream, JSON, or a `List`, whose items are
+//! taken one by one as kubectl does) is patched on its own and printed. The schema of a
+//! strategic patch comes from `--schema` or from the document's `apiVersion`/`kind`
+//! ([`crate::kinds`]). A document that fails (an unknown kind, a patch error) prints one
+//! `error: ` line naming it; the others are still printed, and the status is 1.
+
+use std::fmt;
+use std::io::Write;
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+use serde_json::Value;
+use smp_core::DocRole;
+use smp_core::error::kind_of;
+
+use crate::error::CliError;
+use crate::io::{self, Format, SchemaArgs, Source};
+use crate::kinds::{self, TypeMeta, Typing};
+
+const EXAMPLE: &str = "\
+Example:
+  smp patch -f examples/deployment.yaml --patch-file examples/deployment-patch.yaml -o yaml
+
+  # inline, like kubectl:
+  smp patch -f examples/pod.yaml -p '{\"metadata\":{\"labels\":{\"tier\":\"web\"}}}'
+  smp patch -f examples/pod.yaml --type json -p '[{\"op\":\"remove\",\"path\":\"/spec/tolerations\"}]'
+
+Output is kubectl's: JSON with 4-space indent and sorted keys, one object after the other
+(the items of a List are printed one by one); with `-o yaml` the documents are separated by
+`---`. Kinds with a built-in type: v1 Pod, Service, Node, ConfigMap, Secret; apps/v1
+Deployment. Another kind needs --schema, or --type merge/json.";
+
+/// How the patch is interpreted (`kubectl patch --type`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PatchType {
+    /// Kubernetes strategic merge patch.
+    Strategic,
+    /// JSON merge patch (RFC 7386).
+    Merge,
+    /// JSON patch (RFC 6902).
+    Json,
+}
+
+/// Patch the objects of a file the way `kubectl patch --local` does, and print them.
+#[derive(Debug, Args)]
+#[command(after_long_help = EXAMPLE)]
+pub struct PatchArgs {
+    /// The objects to patch (JSON or YAML, several documents or a List; `-` for stdin).
+    #[arg(short = 'f', long = "filename", value_name = "FILE")]
+    file: PathBuf,
+
+    /// The patch, inline (JSON or YAML).
+    #[arg(
+        short = 'p',
+        long = "patch",
+        value_name = "PATCH",
+        required_unless_present = "patch_file",
+        conflicts_with = "patch_file"
+    )]
+    patch: Option<String>,
+
+    /// The patch, from a file (JSON or YAML; `-` for stdin).
+    #[arg(long = "patch-file", value_name = "FILE")]
+    patch_file: Option<PathBuf>,
+
+    /// The patch type.
+    #[arg(long = "type", value_enum, default_value_t = PatchType::Strategic)]
+    patch_type: PatchType,
+
+    #[command(flatten)]
+    schema: SchemaArgs,
+
+    /// Output format.
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = Format::Json)]
+    format: Format,
+}
+
+impl PatchArgs {
+    /// Usage checks clap cannot express.
+    pub fn validate(&self) -> Result<(), String> {
+        io::check_single_stdin(
+            [Some(self.file.as_path()), self.patch_file.as_deref()]
+                .into_iter()
+                .flatten()
+                .chain(self.schema.path()),
+        )
+    }
+}
+
+/// Where an object sits in FILE, for messages: `deploy.yaml document 2`, `... item 3`.
+struct Place<'a> {
+    source: Source<'a>,
+    document: usize,
+    item: Option<usize>,
+}
+
+impl fmt::Display for Place<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} document {}", self.source, self.document)?;
+        if let Some(item) = self.item {
+            write!(f, " item {item}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Runs `smp patch`.
+pub fn run(args: &PatchArgs) -> Result<(), CliError> {
+    let given = args.schema.load_given()?;
+    let patch = read_patch(args)?;
+    let source = Source::new(&args.file);
+    let docs = io::read_documents(&args.file, DocRole::Original)?;
+
+    let mut printed = Vec::new();
+    let mut errors = Vec::new();
+    for (i, doc) in docs.into_iter().enumerate() {
+        for (item, object) in objects(doc) {
+            let place = Place {
+                source,
+                document: i + 1,
+                item,
+            };
+            match patch_one(object, &patch, args.patch_type, given.as_ref()) {
+                Ok(v) => printed.push(v),
+                Err(e) => errors.push(CliError::new(place, e)),
+            }
+        }
+    }
+
+    print(&printed, args.format)?;
+    // One line per failed object; the last is returned so `main` prints it and exits 1.
+    let last = errors.pop();
+    for e in errors {
+        eprintln!("error: {e}");
+    }
+    last.map_or(Ok(()), Err)
+}
+
+/// The patch: an object for strategic and merge patches, a list of operations for JSON patch.
+fn read_patch(args: &PatchArgs) -> Result<Value, CliError> {
+    let (patch, origin) = match (&args.patch, &args.patch_file) {
+        (Some(text), _) => (
+            smp_core::input::parse_document(text, DocRole::Patch)
+                .map_err(|e| CliError::new("patch (-p)", e))?,
+            "patch (-p)".to_owned(),
+        ),
+        (None, Some(path)) => (
+            io::read_document(path, DocRole::Patch)?,
+            format!("patch {}", Source::new(path)),
+        ),
+        // clap requires one of the two.
+        (None, None) => (Value::Null, "patch".to_owned()),
+    };
+    let ok = match args.patch_type {
+        PatchType::Strategic | PatchType::Merge => patch.is_object() || patch.is_null(),
+        PatchType::Json => patch.is_array(),
+    };
+    if !ok {
+        let expected = match args.patch_type {
+            PatchType::Json => "a list of operations",
+            _ => "an object",
+        };
+        return Err(CliError::new(
+            origin,
+            format_args!("expected {expected}, found {}", kind_of(&patch)),
+        ));
+    }
+    Ok(patch)
+}
+
+/// The objects of one document: itself, or the items of a List. Empty documents give none.
+fn objects(doc: Value) -> Vec<(Option<usize>, Value)> {
+    let is_list = doc.get("kind").and_then(Value::as_str) == Some("List")
+        && doc.get("items").is_some_and(Value::is_array);
+    match doc {
+        Value::Null => Vec::new(),
+        Value::Object(mut map) if is_list => match map.remove("items") {
+            Some(Value::Array(items)) => items
+                .into_iter()
+                .enumerate()
+                .map(|(i, item)| (Some(i + 1), item))
+                .collect(),
+            _ => Vec::new(),
+        },
+        other => vec![(None, other)],
+    }
+}
+
+fn patch_one(
+    object: Value,
+    patch: &Value,
+    patch_type: PatchType,
+    given: Option<&smp_core::Schema>,
+) -> Result<Value, String> {
+    if !object.is_object() {
+        return Err(format!("expected an object, found {}", kind_of(&object)));
+    }
+    let patched = apply_patch(object, patch, patch_type, given)?;
+    // kubectl decodes the result as an API object, which needs a kind (a top-level
+    // `$patch: delete` leaves `{}`).
+    if patched
+        .get("kind")
+        .and_then(Value::as_str)
+        .is_none_or(str::is_empty)
+    {
+        return Err("the patched object has no `kind`".to_owned());
+    }
+    Ok(patched)
+}
+
+fn apply_patch(
+    object: Value,
+    patch: &Value,
+    patch_type: PatchType,
+    given: Option<&smp_core::Schema>,
+) -> Result<Value, String> {
+    match patch_type {
+        PatchType::Strategic => {
+            let typing = match given {
+                Some(schema) => Typing::Given(schema),
+                None => strategic_kind(&object)?,
+            };
+            smp_core::apply_owned(object, patch, typing.node()).map_err(|e| e.to_string())
+        }
+        PatchType::Merge => {
+            let mut object = object;
+            json_patch::merge(&mut object, patch);
+            Ok(object)
+        }
+        PatchType::Json => {
+            let ops: json_patch::Patch =
+                serde_json::from_value(patch.clone()).map_err(|e| format!("json patch: {e}"))?;
+            let mut object = object;
+            json_patch::patch(&mut object, &ops).map_err(|e| format!("json patch: {e}"))?;
+            Ok(object)
+        }
+    }
+}
+
+/// The built-in type of a document for a strategic patch, or kubectl's refusal.
+fn strategic_kind(object: &Value) -> Result<Typing<'static>, String> {
+    let Some(meta) = TypeMeta::of(object) else {
+        return Err(
+            "no apiVersion and kind to choose a schema by (give --schema, or use --type merge)"
+                .to_owned(),
+        );
+    };
+    match meta.lookup() {
+        Some(kind) => Ok(kinds::Typing::Kind(kind)),
+        None => Err(format!(
+            "strategic merge patch is not supported for {meta} locally, try --type merge \
+             (or give its schema with --schema)"
+        )),
+    }
+}
+
+fn print(objects: &[Value], format: Format) -> Result<(), CliError> {
+    let mut text = String::new();
+    for (i, object) in objects.iter().enumerate() {
+        match format {
+            Format::Json => text.push_str(&crate::gojson::to_string(object)),
+            Format::Yaml => {
+                if i > 0 {
+                    text.push_str("---\n");
+                }
+                text.push_str(&smp_core::yaml::to_yaml_string(object));
+                if !text.ends_with('\n') {
+                    text.push('\n');
+                }
+            }
+        }
+    }
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|e| CliError::new("cannot write output", e))
+}

@@ -1,0 +1,292 @@
+//! `smp patch`: kubectl's `patch --local` contract (documents, kinds, output, errors) and the
+//! documented differences from kubectl, pinned.
+
+mod common;
+
+use common::{assert_success, readme_example, smp, stdout_json, temp_file};
+use serde_json::{Value, json};
+
+/// The JSON objects printed one after the other, as kubectl prints them.
+fn objects(stdout: &[u8]) -> Vec<Value> {
+    serde_json::Deserializer::from_slice(stdout)
+        .into_iter::<Value>()
+        .collect::<Result<_, _>>()
+        .expect("a stream of JSON objects")
+}
+
+const POD: &str = r#"{"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "a"},
+    "spec": {"containers": [{"name": "app", "image": "a:1"}, {"name": "side", "image": "s:1"}]}}"#;
+
+#[test]
+fn readme_example_patches_the_deployment() {
+    let out = readme_example();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    // kubectl's printing: four-space indent, sorted keys.
+    assert!(text.starts_with("{\n    \"apiVersion\""), "{text}");
+    let d = stdout_json(&out);
+    assert_eq!(d["spec"]["strategy"], json!({"type": "Recreate"}));
+    let containers = d["spec"]["template"]["spec"]["containers"]
+        .as_array()
+        .expect("containers");
+    assert_eq!(containers.len(), 1, "log-shipper is deleted");
+    assert_eq!(
+        containers[0]["image"],
+        "registry.example.com/shop/web:2.4.0"
+    );
+    assert_eq!(
+        d["spec"]["template"]["spec"]["volumes"][1]["emptyDir"],
+        json!({"medium": "Memory", "sizeLimit": "1Gi"})
+    );
+}
+
+#[test]
+fn kinds_choose_the_schema() {
+    let pod = temp_file("patch-pod.json", POD);
+    let out = smp(
+        &[
+            "patch",
+            "-f",
+            &pod,
+            "-p",
+            r#"{"spec":{"containers":[{"name":"app","image":"a:2"}]}}"#,
+        ],
+        None,
+    );
+    // Containers merge by name: `side` stays.
+    assert_eq!(
+        stdout_json(&out)["spec"]["containers"],
+        json!([{"name": "app", "image": "a:2"}, {"name": "side", "image": "s:1"}])
+    );
+}
+
+#[test]
+fn documents_and_list_items_are_patched_one_by_one() {
+    let file = temp_file(
+        "patch-multi.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\n---\n\
+         apiVersion: v1\nkind: List\nitems:\n\
+         - {apiVersion: v1, kind: Secret, metadata: {name: b}}\n\
+         - {apiVersion: apps/v1, kind: Deployment, metadata: {name: c}}\n",
+    );
+    let out = smp(
+        &["patch", "-f", &file, "-p", "metadata: {labels: {x: z}}"],
+        None,
+    );
+    assert_success(&out);
+    let docs = objects(&out.stdout);
+    let names: Vec<&str> = docs
+        .iter()
+        .map(|d| d["metadata"]["name"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(names, ["a", "b", "c"]);
+    assert!(
+        docs.iter()
+            .all(|d| d["metadata"]["labels"] == json!({"x": "z"}))
+    );
+
+    let yaml = smp(&["patch", "-f", &file, "-p", "{}", "-o", "yaml"], None);
+    assert_success(&yaml);
+    let text = String::from_utf8(yaml.stdout).expect("UTF-8");
+    assert_eq!(text.matches("\n---\n").count(), 2, "{text}");
+    let parsed = smp_core::parse_documents(&text, smp_core::DocRole::Original).expect("YAML");
+    assert_eq!(parsed.len(), 3);
+}
+
+#[test]
+fn unknown_kind_fails_alone() {
+    let file = temp_file(
+        "patch-unknown.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\n\
+         apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n---\n\
+         apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n",
+    );
+    let out = smp(&["patch", "-f", &file, "-p", "{}"], None);
+    assert_eq!(out.status.code(), Some(1));
+    let names: Vec<Value> = objects(&out.stdout)
+        .iter()
+        .map(|d| d["metadata"]["name"].clone())
+        .collect();
+    assert_eq!(
+        names,
+        [json!("a"), json!("c")],
+        "the other documents are printed"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with("error: ")
+            && stderr.contains("patch-unknown.yaml document 2")
+            && stderr
+                .contains("strategic merge patch is not supported for example.com/v1, Kind=Widget"),
+        "{stderr}"
+    );
+    // A merge patch needs no schema.
+    let merged = smp(&["patch", "-f", &file, "--type", "merge", "-p", "{}"], None);
+    assert_success(&merged);
+    assert_eq!(objects(&merged.stdout).len(), 3);
+}
+
+#[test]
+fn merge_and_json_patch_types() {
+    let pod = temp_file("patch-types.json", POD);
+    let merged = stdout_json(&smp(
+        &[
+            "patch",
+            "-f",
+            &pod,
+            "--type",
+            "merge",
+            "-p",
+            r#"{"spec":{"containers":[{"name":"only"}]}}"#,
+        ],
+        None,
+    ));
+    assert_eq!(
+        merged["spec"]["containers"],
+        json!([{"name": "only"}]),
+        "RFC 7386 replaces lists"
+    );
+    let patched = stdout_json(&smp(
+        &[
+            "patch",
+            "-f",
+            &pod,
+            "--type",
+            "json",
+            "-p",
+            r#"[{"op":"replace","path":"/spec/containers/1/image","value":"s:2"}]"#,
+        ],
+        None,
+    ));
+    assert_eq!(patched["spec"]["containers"][1]["image"], "s:2");
+    let bad = smp(
+        &[
+            "patch",
+            "-f",
+            &pod,
+            "--type",
+            "json",
+            "-p",
+            r#"[{"op":"remove","path":"/nope"}]"#,
+        ],
+        None,
+    );
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("json patch"));
+    let not_ops = smp(&["patch", "-f", &pod, "--type", "json", "-p", "{}"], None);
+    assert_eq!(not_ops.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&not_ops.stderr).contains("expected a list of operations"));
+}
+
+#[test]
+fn json_is_printed_like_kubectl() {
+    let file = temp_file(
+        "patch-print.json",
+        r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"},"data":{"k":"<a&b>"},"z":1.0}"#,
+    );
+    let out = smp(&["patch", "-f", &file, "-p", "{}"], None);
+    assert_success(&out);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "{\n    \"apiVersion\": \"v1\",\n    \"data\": {\n        \"k\": \"\\u003ca\\u0026b\\u003e\"\n    },\n    \"kind\": \"ConfigMap\",\n    \"metadata\": {\n        \"name\": \"a\"\n    },\n    \"z\": 1\n}\n"
+    );
+}
+
+#[test]
+fn usage_and_input_errors() {
+    let pod = temp_file("patch-usage.json", POD);
+    // -p or --patch-file, not both, not neither.
+    assert_eq!(smp(&["patch", "-f", &pod], None).status.code(), Some(2));
+    let p = temp_file("patch-usage-p.json", "{}");
+    assert_eq!(
+        smp(&["patch", "-f", &pod, "-p", "{}", "--patch-file", &p], None)
+            .status
+            .code(),
+        Some(2)
+    );
+    let out = smp(&["patch", "-f", &pod, "-p", "[1]"], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("expected an object, found list"));
+    let no_kind = temp_file("patch-nokind.json", r#"{"metadata":{"name":"a"}}"#);
+    let out = smp(&["patch", "-f", &no_kind, "-p", "{}"], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no apiVersion and kind"));
+    // A top-level `$patch: delete` leaves no kind: refused, as kubectl refuses it.
+    let out = smp(&["patch", "-f", &pod, "-p", r#"{"$patch":"delete"}"#], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no `kind`"));
+}
+
+// ---- Documented differences from kubectl (README, "Differences from kubectl").
+
+/// kubectl fails with `unable to find api field in struct PodSpec for the json field "zzz"`
+/// when an unknown field is an object on both sides; smp merges it without metadata.
+#[test]
+fn difference_unknown_fields_merge() {
+    let pod = temp_file(
+        "patch-diff-unknown.json",
+        r#"{"apiVersion":"v1","kind":"Pod","metadata":{"name":"a"},"spec":{"zzz":{"a":1}}}"#,
+    );
+    let out = stdout_json(&smp(
+        &["patch", "-f", &pod, "-p", r#"{"spec":{"zzz":{"b":2}}}"#],
+        None,
+    ));
+    assert_eq!(out["spec"]["zzz"], json!({"a": 1, "b": 2}));
+}
+
+/// kubectl drops a `$patch: replace` map whose field the object lacks; smp keeps its content.
+#[test]
+fn difference_replace_in_added_content() {
+    let cm = temp_file(
+        "patch-diff-added.json",
+        r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}}"#,
+    );
+    let out = stdout_json(&smp(
+        &[
+            "patch",
+            "-f",
+            &cm,
+            "-p",
+            r#"{"metadata":{"annotations":{"$patch":"replace","a":"b"}}}"#,
+        ],
+        None,
+    ));
+    assert_eq!(out["metadata"]["annotations"], json!({"a": "b"}));
+}
+
+/// kubectl prints YAML documents with nothing between them (not a valid stream); smp
+/// separates them with `---`.
+#[test]
+fn difference_yaml_documents_are_separated() {
+    let file = temp_file(
+        "patch-diff-yaml.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n",
+    );
+    let out = smp(&["patch", "-f", &file, "-p", "{}", "-o", "yaml"], None);
+    assert_success(&out);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\n"
+    );
+}
+
+/// One value both deleted and added: kubectl's result depends on Go's map order; smp deletes
+/// first, then adds.
+#[test]
+fn difference_delete_then_add() {
+    let cm = temp_file(
+        "patch-diff-delete-add.json",
+        r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","finalizers":["a","d"]}}"#,
+    );
+    let out = stdout_json(&smp(
+        &[
+            "patch",
+            "-f",
+            &cm,
+            "-p",
+            r#"{"metadata":{"$deleteFromPrimitiveList/finalizers":["a","d"],"finalizers":["d"],"uid":"u"}}"#,
+        ],
+        None,
+    ));
+    assert_eq!(out["metadata"]["finalizers"], json!(["d"]));
+}
