@@ -277,3 +277,22 @@ fn unchanged_replace_object_is_sent_at_any_depth() {
         &json!({"p": {"r": {"a": "x"}}, "items": [{"name": "i", "inner": {"raw": {"k": 1}}}], "$setElementOrder/items": [{"name": "i"}]})
     );
 }
+
+/// An error from a member the typed diff hands to the engine names the whole path, as the
+/// engine's own diff of the documents does.
+#[test]
+fn errors_name_the_full_path() {
+    let a = json!({"mergingList": [{"name": "a", "mergingList": [{"value": 1}]}]});
+    let b = json!({"mergingList": [{"name": "a", "mergingList": [{"value": 2}]}]});
+    let want = smp_core::diff(&a, &b, MergeItem::schema()).unwrap_err();
+    let (ta, tb): (MergeItem, MergeItem) = (
+        serde_json::from_value(a).unwrap(),
+        serde_json::from_value(b).unwrap(),
+    );
+    let got = ta.diff(&tb).unwrap_err();
+    assert_eq!(got, want);
+    assert_eq!(
+        got.path().map(ToString::to_string).as_deref(),
+        Some("mergingList[name=a].mergingList[0]")
+    );
+}

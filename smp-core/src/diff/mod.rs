@@ -135,6 +135,31 @@ pub fn diff_with<'s>(
     Ok(patch)
 }
 
+/// [`diff`] of two objects found at `path` of larger documents (the typed diff hands the
+/// engine one member at a time): errors name the full path. The caller guarantees the depth
+/// (its values come from serializing typed values that are being diffed level by level).
+pub(crate) fn diff_at(
+    original: &Map<String, Value>,
+    modified: &Map<String, Value>,
+    node: Node<'_>,
+    path: &Path<'_>,
+) -> Result<Map<String, Value>, PatchError> {
+    let patch = two_way::diff_maps(
+        original,
+        modified,
+        node,
+        &DiffOptions::default(),
+        false,
+        path,
+    )?;
+    let mut patch = Value::Object(patch);
+    composite::finish(&mut patch);
+    match patch {
+        Value::Object(map) => Ok(map),
+        _ => Ok(Map::new()),
+    }
+}
+
 static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
 
 /// The object at the root of an input (`null` is `{}`), after the depth check.

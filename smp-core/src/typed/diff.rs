@@ -36,8 +36,8 @@ pub fn diff_fallback<T: PatchField>(
         Ok(Value::Object(map))
     };
     let (a, b) = (one(original)?, one(modified)?);
-    if let Value::Object(patch) = crate::diff::diff(&a, &b, parent)? {
-        out.extend(patch);
+    if let (Value::Object(a), Value::Object(b)) = (&a, &b) {
+        out.extend(crate::diff::diff_at(a, b, parent, path)?);
     }
     Ok(())
 }
@@ -77,8 +77,16 @@ pub fn diff_object<T: StrategicMerge>(
 ) -> Result<(), PatchError> {
     let a = to_value(original, path)?;
     let b = to_value(modified, path)?;
-    if let Value::Object(patch) = crate::diff::diff(&a, &b, T::schema())? {
-        out.extend(patch);
+    match (&a, &b) {
+        (Value::Object(a), Value::Object(b)) => {
+            out.extend(crate::diff::diff_at(a, b, T::schema(), path)?);
+        }
+        // What the engine does with documents that are not objects (`null` is `{}`).
+        _ => {
+            if let Value::Object(patch) = crate::diff::diff(&a, &b, T::schema())? {
+                out.extend(patch);
+            }
+        }
     }
     Ok(())
 }
