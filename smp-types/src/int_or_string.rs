@@ -4,9 +4,7 @@
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
-use smp_core::apply::Path;
-use smp_core::typed::{Edit, KeyRef, Member};
-use smp_core::{Node, PatchError, PatchField, TypeDef};
+use smp_core::typed::KeyRef;
 
 /// An integer or a string, serialized as whichever it holds.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -46,34 +44,7 @@ impl From<&str> for IntOrString {
     }
 }
 
-// A scalar to the patch engine: a patch value replaces it whole, as for any primitive.
-impl PatchField for IntOrString {
-    const DEF: &'static TypeDef = TypeDef::PRIMITIVE;
-
-    fn plan(
-        current: Option<&Self>,
-        member: &Member<'_>,
-        parent: Node<'static>,
-        path: &Path<'_>,
-    ) -> Result<Edit<Self>, PatchError> {
-        smp_core::typed::plan_scalar(current, member, parent, path)
-    }
-
-    fn same(&self, other: &Self) -> bool {
-        self == other
-    }
-
-    fn quiet(&self) -> bool {
-        true
-    }
-
-    fn key_value(&self) -> Option<KeyRef<'_>> {
-        Some(match self {
-            IntOrString::Int(i) => KeyRef::Int(i64::from(*i)),
-            IntOrString::String(s) => KeyRef::Str(s),
-        })
-    }
-}
-
-// A scalar holds no unions.
-impl smp_core::Normalize for IntOrString {}
+crate::scalar::scalar_patch_field!(IntOrString, |v| match v {
+    IntOrString::Int(i) => KeyRef::Int(i64::from(*i)),
+    IntOrString::String(s) => KeyRef::Str(s),
+});

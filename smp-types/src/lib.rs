@@ -27,6 +27,7 @@ pub mod core;
 pub mod int_or_string;
 pub mod meta;
 pub mod quantity;
+mod scalar;
 
 pub use int_or_string::IntOrString;
 pub use quantity::Quantity;

@@ -9,9 +9,7 @@ use std::fmt;
 
 use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use smp_core::apply::Path;
-use smp_core::typed::{Edit, KeyRef, Member};
-use smp_core::{Node, PatchError, PatchField, TypeDef};
+use smp_core::typed::KeyRef;
 
 /// A resource quantity in its textual form.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
@@ -60,30 +58,4 @@ impl<'de> Deserialize<'de> for Quantity {
     }
 }
 
-impl PatchField for Quantity {
-    const DEF: &'static TypeDef = TypeDef::PRIMITIVE;
-
-    fn plan(
-        current: Option<&Self>,
-        member: &Member<'_>,
-        parent: Node<'static>,
-        path: &Path<'_>,
-    ) -> Result<Edit<Self>, PatchError> {
-        smp_core::typed::plan_scalar(current, member, parent, path)
-    }
-
-    fn same(&self, other: &Self) -> bool {
-        self == other
-    }
-
-    fn quiet(&self) -> bool {
-        true
-    }
-
-    fn key_value(&self) -> Option<KeyRef<'_>> {
-        Some(KeyRef::Str(&self.0))
-    }
-}
-
-// A scalar holds no unions.
-impl smp_core::Normalize for Quantity {}
+crate::scalar::scalar_patch_field!(Quantity, |v| KeyRef::Str(&v.0));
