@@ -129,10 +129,12 @@ fn agree<'p>(
     Ok(())
 }
 
-/// The identity of an item: its listed keys that have a non-null value.
-pub(crate) fn identity(item: &Value, keys: &[&str]) -> Value {
+/// The identity of an item: its listed keys that have a non-null value. Patch creation
+/// (`diff::composite`) identifies items the same way.
+pub(crate) fn identity<K: AsRef<str>>(item: &Value, keys: &[K]) -> Value {
     let mut id = Map::new();
-    for &k in keys {
+    for k in keys {
+        let k = k.as_ref();
         if let Some(v) = item.get(k).filter(|v| !v.is_null()) {
             id.insert(k.to_owned(), v.clone());
         }

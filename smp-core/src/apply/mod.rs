@@ -6,7 +6,7 @@
 //! touch, so its cost follows the size of the patch, not of the document.
 
 mod clean;
-mod composite;
+pub(crate) mod composite;
 pub(crate) mod directive;
 mod list;
 pub(crate) mod object;

@@ -13,8 +13,9 @@
 //! replaces the list) gets the same result; the items carry `$patchMergeKey` (and a new server
 //! merges them) only when that is equivalent: no item of the original disappears.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
+use crate::apply::composite::identity;
 use crate::apply::directive::PATCH_MERGE_KEY;
 use crate::schema::{FieldMeta, Node, Str};
 
@@ -48,22 +49,16 @@ pub(crate) fn tag(list: &[Value], keys: &[Str]) -> Option<Vec<Value>> {
                 return None;
             };
             let mut tagged = map.clone();
-            tagged.insert(ID.to_owned(), tag_value(map, keys));
+            tagged.insert(ID.to_owned(), tag_value(item, keys));
             Some(Value::Object(tagged))
         })
         .collect()
 }
 
 /// `[keys, identity]`: what [`finish`] needs to write the item's directive.
-fn tag_value(item: &Map<String, Value>, keys: &[Str]) -> Value {
+fn tag_value(item: &Value, keys: &[Str]) -> Value {
     let names = keys.iter().map(|k| Value::String(k.to_string())).collect();
-    let mut id = Map::new();
-    for k in keys {
-        if let Some(v) = item.get(k.as_ref()).filter(|v| !v.is_null()) {
-            id.insert(k.to_string(), v.clone());
-        }
-    }
-    Value::Array(vec![Value::Array(names), Value::Object(id)])
+    Value::Array(vec![Value::Array(names), identity(item, keys)])
 }
 
 /// Replaces every identity tag in a created patch by the identity's fields and
@@ -98,7 +93,7 @@ pub(crate) fn whole(
 ) -> Value {
     let ids = |list: &[Value]| -> Option<Vec<Value>> {
         list.iter()
-            .map(|v| v.as_object().map(|m| tag_value(m, keys)))
+            .map(|v| v.is_object().then(|| tag_value(v, keys)))
             .collect()
     };
     let mergeable = match (ids(original), ids(modified)) {

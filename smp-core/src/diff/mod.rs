@@ -122,17 +122,8 @@ pub fn diff_with<'s>(
 ) -> Result<Value, PatchError> {
     let original = root(original, DocRole::Original)?;
     let modified = root(modified, DocRole::Modified)?;
-    let patch = two_way::diff_maps(
-        original,
-        modified,
-        schema.into(),
-        options,
-        false,
-        &Path::root(),
-    )?;
-    let mut patch = Value::Object(patch);
-    composite::finish(&mut patch);
-    Ok(patch)
+    let patch = diff_at(original, modified, schema.into(), options, &Path::root())?;
+    Ok(Value::Object(patch))
 }
 
 /// [`diff`] of two objects found at `path` of larger documents (the typed diff hands the
@@ -142,16 +133,10 @@ pub(crate) fn diff_at(
     original: &Map<String, Value>,
     modified: &Map<String, Value>,
     node: Node<'_>,
+    options: &DiffOptions,
     path: &Path<'_>,
 ) -> Result<Map<String, Value>, PatchError> {
-    let patch = two_way::diff_maps(
-        original,
-        modified,
-        node,
-        &DiffOptions::default(),
-        false,
-        path,
-    )?;
+    let patch = two_way::diff_maps(original, modified, node, options, false, path)?;
     let mut patch = Value::Object(patch);
     composite::finish(&mut patch);
     match patch {

@@ -37,7 +37,13 @@ pub fn diff_fallback<T: PatchField>(
     };
     let (a, b) = (one(original)?, one(modified)?);
     if let (Value::Object(a), Value::Object(b)) = (&a, &b) {
-        out.extend(crate::diff::diff_at(a, b, parent, path)?);
+        out.extend(crate::diff::diff_at(
+            a,
+            b,
+            parent,
+            &Default::default(),
+            path,
+        )?);
     }
     Ok(())
 }
@@ -79,7 +85,13 @@ pub fn diff_object<T: StrategicMerge>(
     let b = to_value(modified, path)?;
     match (&a, &b) {
         (Value::Object(a), Value::Object(b)) => {
-            out.extend(crate::diff::diff_at(a, b, T::schema(), path)?);
+            out.extend(crate::diff::diff_at(
+                a,
+                b,
+                T::schema(),
+                &Default::default(),
+                path,
+            )?);
         }
         // What the engine does with documents that are not objects (`null` is `{}`).
         _ => {

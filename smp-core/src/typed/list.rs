@@ -53,16 +53,9 @@ fn native<T: PatchField>(
     }
 
     // Live keys, all present and distinct (duplicates make upstream reorder the list).
-    let Some(live_keys) = live
-        .iter()
-        .map(|item| item.key_field(merge_key))
-        .collect::<Option<Vec<_>>>()
-    else {
+    let Some(live_keys) = distinct_keys(live, merge_key) else {
         return Ok(None);
     };
-    if has_duplicates(&live_keys) {
-        return Ok(None);
-    }
 
     // Decide on the whole patch list before planning any item: a later `$patch` item (a
     // `replace` marker, a deletion of the same key) changes what the earlier items mean.
@@ -119,7 +112,16 @@ fn plain_item(item: &Value) -> Option<&Map<String, Value>> {
     }
 }
 
-pub(super) fn has_duplicates(keys: &[KeyRef<'_>]) -> bool {
+/// Every item's merge key, when all have one and no two are equal.
+pub(super) fn distinct_keys<'a, T: PatchField>(list: &'a [T], mk: &str) -> Option<Vec<KeyRef<'a>>> {
+    let keys = list
+        .iter()
+        .map(|item| item.key_field(mk))
+        .collect::<Option<Vec<_>>>()?;
+    (!has_duplicates(&keys)).then_some(keys)
+}
+
+fn has_duplicates(keys: &[KeyRef<'_>]) -> bool {
     if keys.len() <= 16 {
         return keys.iter().enumerate().any(|(i, k)| keys[..i].contains(k));
     }

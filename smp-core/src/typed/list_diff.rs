@@ -18,8 +18,8 @@ use crate::diff::SET_ELEMENT_ORDER;
 use crate::error::PatchError;
 use crate::schema::{Node, TypeDef};
 
-use super::list::has_duplicates;
-use super::{KeyRef, PatchField, to_value};
+use super::list::distinct_keys;
+use super::{PatchField, to_value};
 
 /// `None`: not a case handled natively, and nothing was written to `out`.
 pub(super) fn diff<T: PatchField>(
@@ -122,13 +122,4 @@ pub(super) fn diff<T: PatchField>(
         out.insert(name.to_owned(), Value::Array(patch));
     }
     Some(Ok(()))
-}
-
-/// Every item's merge key, when all have one and no two are equal.
-fn distinct_keys<'a, T: PatchField>(list: &'a [T], mk: &str) -> Option<Vec<KeyRef<'a>>> {
-    let keys = list
-        .iter()
-        .map(|item| item.key_field(mk))
-        .collect::<Option<Vec<_>>>()?;
-    (!has_duplicates(&keys)).then_some(keys)
 }
