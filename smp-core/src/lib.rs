@@ -37,9 +37,11 @@ pub mod __private {
     pub use crate::apply::Path;
     pub use crate::schema::declares_field;
     pub use crate::typed::{
-        AsKey, Commit, Edit, KeyRef, Member, OnRemove, check_unknown, commit_field, diff_fallback,
-        diff_field, diff_struct, fallback, fallback_object, is_whole_object_patch, members,
-        merge_list_quiet, plan_scalar, same_json, type_def,
+        AsKey, Commit, Edit, KeyRef, Member, OnRemove, Visit, Visit2, VisitMut, check_unknown,
+        commit_field, diff_fallback, diff_field, diff_fields, diff_struct, fallback,
+        fallback_object, is_whole_object_patch, key_field, key_of_field, members, merge_list_quiet,
+        normalize_fields, plan_fields, plan_scalar, plan_struct, quiet_fields, same_fields,
+        same_json, type_def, validate_fields,
     };
     pub use crate::union::{
         Decision, Segment, check_union, decide, discriminator_accepts, key_of, member_path,

@@ -238,7 +238,7 @@ impl Found {
 
 fn not_object(info: &TypeInfo<'_>) -> Option<Found> {
     match info.shape {
-        Shape::Scalar(_) => Some(Found::Primitive),
+        Shape::Scalar => Some(Found::Primitive),
         Shape::Opaque => Some(Found::Value),
         Shape::Map => Some(Found::Map),
         Shape::List(_) | Shape::Named | Shape::Unknown => None,

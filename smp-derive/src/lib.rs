@@ -38,9 +38,15 @@ use proc_macro::TokenStream;
 /// what the fields say (`with`, `tag`, `untagged`, `transparent`, one-way skips or renames, ...)
 /// are compile errors.
 ///
-/// Typed list merging by key takes a fast path when the key field is a `String`, `bool`, an
-/// integer, or an `Option` of one; other key types (string enums included) are merged through
-/// the engine, with the same result.
+/// Typed list merging by key takes a fast path when the key field's type has a key form
+/// (`String`, `bool`, integers, string enums, and `Option`s of them, or any type whose
+/// `PatchField::key_value` answers); other key types are merged through the engine, with the
+/// same result.
+///
+/// The generated code is small: a static table of the fields' patch metadata, three walks over
+/// the fields (one call per field each), and one-line trait methods; every per-field operation
+/// is written once in `smp_core` and reached through the walks. Its methods are `#[inline]`, so
+/// their machine code is built in the crates that call them, for the types they use.
 #[proc_macro_derive(StrategicMerge, attributes(patch, union))]
 pub fn derive_strategic_merge(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);

@@ -13,7 +13,7 @@ use syn::{GenericArgument, PathArguments, Type};
 #[derive(Clone, Copy)]
 pub(crate) enum Shape<'a> {
     /// `String`, `bool`, integers, floats, `char`.
-    Scalar(Scalar),
+    Scalar,
     /// `serde_json::Value`: anything, no metadata below it.
     Opaque,
     /// `BTreeMap<..>`, `HashMap<..>`, `IndexMap<..>`.
@@ -24,15 +24,6 @@ pub(crate) enum Shape<'a> {
     Named,
     /// Tuples, arrays, references, ...: nothing the runtime implements `PatchField` for.
     Unknown,
-}
-
-/// Scalars, split by whether `AsKey` gives them a cheap key form.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Scalar {
-    /// `String`, `bool`, integers: `AsKey` answers with the value.
-    Keyed,
-    /// Floats, `char`, 128-bit integers: no key form.
-    Unkeyed,
 }
 
 /// A field type classified.
@@ -65,12 +56,6 @@ impl<'a> TypeInfo<'a> {
     }
 }
 
-/// Whether `AsKey` is certainly implemented: a keyed scalar, or an `Option` of one.
-pub(crate) fn has_key_form(ty: &Type) -> bool {
-    let ty = generic_arg(ty, "Option").unwrap_or(ty);
-    matches!(shape(ty), Shape::Scalar(Scalar::Keyed))
-}
-
 /// Strips `Option<..>` and `Box<..>` wrappers.
 fn unwrap(mut ty: &Type) -> &Type {
     while let Some(inner) = generic_arg(ty, "Option").or_else(|| generic_arg(ty, "Box")) {
@@ -93,13 +78,10 @@ fn shape(ty: &Type) -> Shape<'_> {
     let name = last.ident.to_string();
     match name.as_str() {
         "String" | "bool" | "i8" | "i16" | "i32" | "i64" | "isize" | "u8" | "u16" | "u32"
-        | "u64" | "usize"
+        | "u64" | "usize" | "f32" | "f64" | "char" | "i128" | "u128"
             if last.arguments.is_none() =>
         {
-            Shape::Scalar(Scalar::Keyed)
-        }
-        "f32" | "f64" | "char" | "i128" | "u128" if last.arguments.is_none() => {
-            Shape::Scalar(Scalar::Unkeyed)
+            Shape::Scalar
         }
         "Value" if last.arguments.is_none() => Shape::Opaque,
         "BTreeMap" | "HashMap" | "IndexMap" => Shape::Map,
@@ -153,8 +135,7 @@ mod tests {
         let ty: &'static Type = Box::leak(Box::new(ty));
         let i = TypeInfo::of(ty);
         let shape = match i.shape {
-            Shape::Scalar(Scalar::Keyed) => "keyed",
-            Shape::Scalar(Scalar::Unkeyed) => "scalar",
+            Shape::Scalar => "scalar",
             Shape::Opaque => "opaque",
             Shape::Map => "map",
             Shape::List(_) => "list",
@@ -166,8 +147,8 @@ mod tests {
 
     #[test]
     fn classifies() {
-        assert_eq!(info("String"), (false, "keyed"));
-        assert_eq!(info("Option<Box<i32>>"), (true, "keyed"));
+        assert_eq!(info("String"), (false, "scalar"));
+        assert_eq!(info("Option<Box<i32>>"), (true, "scalar"));
         assert_eq!(info("Box<Option<f64>>"), (false, "scalar"));
         assert_eq!(
             info("std::collections::BTreeMap<String, u8>"),
@@ -180,12 +161,9 @@ mod tests {
     }
 
     #[test]
-    fn list_elements_and_keys() {
+    fn list_elements() {
         let ty: Type = syn::parse_str("Option<Vec<Box<Container>>>").unwrap();
         let i = TypeInfo::of(&ty);
         assert!(matches!(i.list_elem().unwrap().shape, Shape::Named));
-        let key = |s: &str| has_key_form(&syn::parse_str(s).unwrap());
-        assert!(key("String") && key("Option<u64>") && key("bool"));
-        assert!(!key("Box<String>") && !key("f64") && !key("Protocol") && !key("Vec<String>"));
     }
 }

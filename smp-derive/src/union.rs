@@ -325,7 +325,7 @@ pub(crate) fn check(cx: &Errors, c: &Container<'_>) {
 
 fn check_discriminator_type(cx: &Errors, f: &Field<'_>) {
     let wrong = match f.info.shape {
-        Shape::Scalar(_) => !last_ident_is(f.info.inner, "String"),
+        Shape::Scalar => !last_ident_is(f.info.inner, "String"),
         Shape::Named => false,
         Shape::Opaque | Shape::Map | Shape::List(_) | Shape::Unknown => true,
     };

@@ -386,6 +386,51 @@ mod hygiene {
     }
 }
 
+/// A struct field with `strategy = "replace"` is replaced by an object patch, not merged into
+/// (found by smp-types' random patches: `PodDisruptionBudgetSpec.selector`).
+#[test]
+fn replace_strategy_structs_are_replaced() {
+    #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+    #[serde(rename_all = "camelCase")]
+    struct Budget {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[patch(strategy = "replace")]
+        selector: Option<Selector>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[patch(atomic)]
+        required: Option<Box<Selector>>,
+    }
+
+    #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+    #[serde(rename_all = "camelCase")]
+    struct Selector {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        match_labels: Option<std::collections::BTreeMap<String, String>>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        match_expressions: Option<Vec<String>>,
+    }
+
+    let budget: Budget = from(json!({
+        "selector": {"matchLabels": {"app": "a"}, "matchExpressions": ["x"]},
+        "required": {"matchLabels": {"app": "a"}}
+    }));
+    let patches = [
+        json!({"selector": {"matchExpressions": ["y"]}}),
+        json!({"selector": {"matchLabels": {}}, "required": {"matchExpressions": []}}),
+        json!({"selector": {"matchLabels": {"b": "c"}, "$patch": "replace"}}),
+        json!({"required": {"$patch": "delete"}}),
+    ];
+    assert_agree(&budget, &patches);
+    let mut replaced = budget.clone();
+    replaced
+        .apply(&Patch::from_value(patches[0].clone()).unwrap())
+        .unwrap();
+    assert_eq!(
+        replaced.selector,
+        Some(from(json!({"matchExpressions": ["y"]})))
+    );
+}
+
 /// Removing a member gives what deserializing without it gives: the field's serde default,
 /// the container's, `None` for an `Option`, or an error for a required field.
 #[test]

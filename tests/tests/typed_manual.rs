@@ -1,7 +1,9 @@
 //! The typed runtime with a hand-written expansion of `#[derive(StrategicMerge)]`.
 //!
 //! This is what the derive generates for the two types below (kept by hand so the runtime
-//! contract is tested independently of the macro, and as the macro's reference output).
+//! contract is tested independently of the macro, and as the macro's reference output): a
+//! static table of the fields' patch metadata, three walks over the fields, and trait methods
+//! that hand the work to the visitors of `smp_core`.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -29,7 +31,7 @@ struct Container {
 // ---- expansion for `Spec` (#[patch(strategy = "merge", merge_key = "name")] on containers,
 // #[patch(strategy = "merge")] on finalizers)
 const _: () = {
-    const FIELDS: &[smp_core::FieldDef] = &[
+    static FIELDS: [smp_core::FieldDef; 3] = [
         smp_core::FieldDef::new(
             "containers",
             smp_core::TypeRef::Static(p::type_def::<Vec<Container>>),
@@ -57,7 +59,7 @@ const _: () = {
 
     impl PatchField for Spec {
         const DEF: &'static smp_core::TypeDef =
-            &smp_core::TypeDef::Struct(smp_core::StructDef::new("Spec", FIELDS));
+            &smp_core::TypeDef::Struct(smp_core::StructDef::new("Spec", &FIELDS));
 
         fn plan(
             current: Option<&Self>,
@@ -65,12 +67,7 @@ const _: () = {
             parent: smp_core::Node<'static>,
             path: &p::Path<'_>,
         ) -> Result<p::Edit<Self>, PatchError> {
-            match (current, member.value, member.directed) {
-                (Some(cur), Some(Value::Object(map)), false) => {
-                    cur.plan_object(map, &path.field(member.name))
-                }
-                _ => p::fallback(current, member, parent, path),
-            }
+            p::plan_struct(current, member, parent, path)
         }
 
         fn plan_item(
@@ -81,13 +78,36 @@ const _: () = {
             Some(self.plan_object(patch, path))
         }
 
+        fn diff_item(
+            &self,
+            modified: &Self,
+            out: &mut p::Map<String, Value>,
+            path: &p::Path<'_>,
+        ) -> Option<Result<(), PatchError>> {
+            Some(self.diff_members(modified, out, path))
+        }
+
         fn key_field(&self, name: &str) -> Option<p::KeyRef<'_>> {
-            match name {
-                "containers" | "finalizers" => None,
-                "replicas" if Option::is_none(&self.replicas) => None,
-                "replicas" => p::AsKey::as_key(&self.replicas),
-                _ => None,
-            }
+            p::key_field(self, name)
+        }
+
+        fn same(&self, other: &Self) -> bool {
+            p::same_fields(self, other)
+        }
+
+        fn quiet(&self) -> bool {
+            p::quiet_fields(self)
+        }
+
+        fn diff_member(
+            original: Option<&Self>,
+            modified: Option<&Self>,
+            name: &str,
+            parent: smp_core::Node<'static>,
+            out: &mut p::Map<String, Value>,
+            path: &p::Path<'_>,
+        ) -> Result<(), PatchError> {
+            p::diff_struct(original, modified, name, parent, out, path)
         }
     }
 
@@ -98,73 +118,103 @@ const _: () = {
             path: &p::Path<'_>,
             edits: &mut Vec<p::Commit<Self>>,
         ) -> Result<(), PatchError> {
-            let node = <Self as StrategicMerge>::schema();
-            let mut rest = Vec::with_capacity(members.len());
-            for m in members.drain(..) {
-                match m.name {
-                    "containers" => {
-                        let present = !Vec::is_empty(&self.containers);
-                        let edit = <Vec<Container> as PatchField>::plan(
-                            present.then_some(&self.containers),
-                            &m,
-                            node,
-                            path,
-                        )?;
-                        p::commit_field(
-                            edit,
-                            |s: &mut Self| &mut s.containers,
-                            p::OnRemove::Default(Default::default),
-                            m.name,
-                            path,
-                            edits,
-                        )?;
-                    }
-                    "replicas" => {
-                        let present = !Option::is_none(&self.replicas);
-                        let edit = <Option<i32> as PatchField>::plan(
-                            present.then_some(&self.replicas),
-                            &m,
-                            node,
-                            path,
-                        )?;
-                        p::commit_field(
-                            edit,
-                            |s: &mut Self| &mut s.replicas,
-                            p::OnRemove::Default(Default::default),
-                            m.name,
-                            path,
-                            edits,
-                        )?;
-                    }
-                    "finalizers" => {
-                        let present = !Vec::is_empty(&self.finalizers);
-                        let edit = <Vec<String> as PatchField>::plan(
-                            present.then_some(&self.finalizers),
-                            &m,
-                            node,
-                            path,
-                        )?;
-                        p::commit_field(
-                            edit,
-                            |s: &mut Self| &mut s.finalizers,
-                            p::OnRemove::Default(Default::default),
-                            m.name,
-                            path,
-                            edits,
-                        )?;
-                    }
-                    _ => rest.push(m),
-                }
-            }
-            *members = rest;
-            Ok(())
+            p::plan_fields(self, members, path, edits)
+        }
+
+        fn diff_members(
+            &self,
+            modified: &Self,
+            out: &mut p::Map<String, Value>,
+            path: &p::Path<'_>,
+        ) -> Result<(), PatchError> {
+            p::diff_fields(self, modified, out, path)
+        }
+
+        // One call per field; `None` where `skip_serializing_if` leaves the field out.
+        fn visit<'a, V: p::Visit<'a, Self>>(&'a self, v: &mut V) {
+            v.field(
+                &FIELDS[0],
+                (!Vec::is_empty(&self.containers)).then_some(&self.containers),
+                |s: &mut Self| &mut s.containers,
+                p::OnRemove::Default(Default::default),
+            );
+            v.field(
+                &FIELDS[1],
+                (!Option::is_none(&self.replicas)).then_some(&self.replicas),
+                |s: &mut Self| &mut s.replicas,
+                p::OnRemove::Default(Default::default),
+            );
+            v.field(
+                &FIELDS[2],
+                (!Vec::is_empty(&self.finalizers)).then_some(&self.finalizers),
+                |s: &mut Self| &mut s.finalizers,
+                p::OnRemove::Default(Default::default),
+            );
+        }
+
+        fn visit2<V: p::Visit2>(&self, o: &Self, v: &mut V) {
+            v.field(
+                &FIELDS[0],
+                (!Vec::is_empty(&self.containers)).then_some(&self.containers),
+                (!Vec::is_empty(&o.containers)).then_some(&o.containers),
+            );
+            v.field(
+                &FIELDS[1],
+                (!Option::is_none(&self.replicas)).then_some(&self.replicas),
+                (!Option::is_none(&o.replicas)).then_some(&o.replicas),
+            );
+            v.field(
+                &FIELDS[2],
+                (!Vec::is_empty(&self.finalizers)).then_some(&self.finalizers),
+                (!Vec::is_empty(&o.finalizers)).then_some(&o.finalizers),
+            );
+        }
+
+        fn visit_mut<V: p::VisitMut>(&mut self, old: Option<&Self>, v: &mut V) {
+            let present = !Vec::is_empty(&self.containers);
+            v.field(
+                &FIELDS[0],
+                present.then_some(&mut self.containers),
+                old.and_then(|o| (!Vec::is_empty(&o.containers)).then_some(&o.containers)),
+            );
+            let present = !Option::is_none(&self.replicas);
+            v.field(
+                &FIELDS[1],
+                present.then_some(&mut self.replicas),
+                old.and_then(|o| (!Option::is_none(&o.replicas)).then_some(&o.replicas)),
+            );
+            let present = !Vec::is_empty(&self.finalizers);
+            v.field(
+                &FIELDS[2],
+                present.then_some(&mut self.finalizers),
+                old.and_then(|o| (!Vec::is_empty(&o.finalizers)).then_some(&o.finalizers)),
+            );
+        }
+    }
+
+    impl smp_core::Normalize for Spec {
+        fn normalize_member(&mut self, old: Option<&Self>, _: Option<&str>) {
+            p::normalize_fields(self, old);
+        }
+
+        fn validate_member(
+            &self,
+            _: Option<&str>,
+            path: &mut Vec<p::Segment>,
+            out: &mut Vec<smp_core::UnionError>,
+        ) {
+            p::validate_fields(self, path, out);
+        }
+
+        fn key_of(&self, name: &str) -> Option<Value> {
+            p::key_of_field(self, name)
         }
     }
 };
 
 // ---- expansion for `Container` (`name` is required: no serde default)
 const _: () = {
-    const FIELDS: &[smp_core::FieldDef] = &[
+    static FIELDS: [smp_core::FieldDef; 2] = [
         smp_core::FieldDef::new(
             "name",
             smp_core::TypeRef::Static(p::type_def::<String>),
@@ -181,7 +231,7 @@ const _: () = {
 
     impl PatchField for Container {
         const DEF: &'static smp_core::TypeDef =
-            &smp_core::TypeDef::Struct(smp_core::StructDef::new("Container", FIELDS));
+            &smp_core::TypeDef::Struct(smp_core::StructDef::new("Container", &FIELDS));
 
         fn plan(
             current: Option<&Self>,
@@ -189,12 +239,7 @@ const _: () = {
             parent: smp_core::Node<'static>,
             path: &p::Path<'_>,
         ) -> Result<p::Edit<Self>, PatchError> {
-            match (current, member.value, member.directed) {
-                (Some(cur), Some(Value::Object(map)), false) => {
-                    cur.plan_object(map, &path.field(member.name))
-                }
-                _ => p::fallback(current, member, parent, path),
-            }
+            p::plan_struct(current, member, parent, path)
         }
 
         fn plan_item(
@@ -205,13 +250,36 @@ const _: () = {
             Some(self.plan_object(patch, path))
         }
 
+        fn diff_item(
+            &self,
+            modified: &Self,
+            out: &mut p::Map<String, Value>,
+            path: &p::Path<'_>,
+        ) -> Option<Result<(), PatchError>> {
+            Some(self.diff_members(modified, out, path))
+        }
+
         fn key_field(&self, name: &str) -> Option<p::KeyRef<'_>> {
-            match name {
-                "name" => p::AsKey::as_key(&self.name),
-                "image" if Option::is_none(&self.image) => None,
-                "image" => p::AsKey::as_key(&self.image),
-                _ => None,
-            }
+            p::key_field(self, name)
+        }
+
+        fn same(&self, other: &Self) -> bool {
+            p::same_fields(self, other)
+        }
+
+        fn quiet(&self) -> bool {
+            p::quiet_fields(self)
+        }
+
+        fn diff_member(
+            original: Option<&Self>,
+            modified: Option<&Self>,
+            name: &str,
+            parent: smp_core::Node<'static>,
+            out: &mut p::Map<String, Value>,
+            path: &p::Path<'_>,
+        ) -> Result<(), PatchError> {
+            p::diff_struct(original, modified, name, parent, out, path)
         }
     }
 
@@ -222,43 +290,69 @@ const _: () = {
             path: &p::Path<'_>,
             edits: &mut Vec<p::Commit<Self>>,
         ) -> Result<(), PatchError> {
-            let node = <Self as StrategicMerge>::schema();
-            let mut rest = Vec::with_capacity(members.len());
-            for m in members.drain(..) {
-                match m.name {
-                    "name" => {
-                        let edit = <String as PatchField>::plan(Some(&self.name), &m, node, path)?;
-                        p::commit_field(
-                            edit,
-                            |s: &mut Self| &mut s.name,
-                            p::OnRemove::Required,
-                            m.name,
-                            path,
-                            edits,
-                        )?;
-                    }
-                    "image" => {
-                        let present = !Option::is_none(&self.image);
-                        let edit = <Option<String> as PatchField>::plan(
-                            present.then_some(&self.image),
-                            &m,
-                            node,
-                            path,
-                        )?;
-                        p::commit_field(
-                            edit,
-                            |s: &mut Self| &mut s.image,
-                            p::OnRemove::Default(Default::default),
-                            m.name,
-                            path,
-                            edits,
-                        )?;
-                    }
-                    _ => rest.push(m),
-                }
-            }
-            *members = rest;
-            Ok(())
+            p::plan_fields(self, members, path, edits)
+        }
+
+        fn diff_members(
+            &self,
+            modified: &Self,
+            out: &mut p::Map<String, Value>,
+            path: &p::Path<'_>,
+        ) -> Result<(), PatchError> {
+            p::diff_fields(self, modified, out, path)
+        }
+
+        fn visit<'a, V: p::Visit<'a, Self>>(&'a self, v: &mut V) {
+            v.field(
+                &FIELDS[0],
+                Some(&self.name),
+                |s: &mut Self| &mut s.name,
+                p::OnRemove::Required,
+            );
+            v.field(
+                &FIELDS[1],
+                (!Option::is_none(&self.image)).then_some(&self.image),
+                |s: &mut Self| &mut s.image,
+                p::OnRemove::Default(Default::default),
+            );
+        }
+
+        fn visit2<V: p::Visit2>(&self, o: &Self, v: &mut V) {
+            v.field(&FIELDS[0], Some(&self.name), Some(&o.name));
+            v.field(
+                &FIELDS[1],
+                (!Option::is_none(&self.image)).then_some(&self.image),
+                (!Option::is_none(&o.image)).then_some(&o.image),
+            );
+        }
+
+        fn visit_mut<V: p::VisitMut>(&mut self, old: Option<&Self>, v: &mut V) {
+            v.field(&FIELDS[0], Some(&mut self.name), old.map(|o| &o.name));
+            let present = !Option::is_none(&self.image);
+            v.field(
+                &FIELDS[1],
+                present.then_some(&mut self.image),
+                old.and_then(|o| (!Option::is_none(&o.image)).then_some(&o.image)),
+            );
+        }
+    }
+
+    impl smp_core::Normalize for Container {
+        fn normalize_member(&mut self, old: Option<&Self>, _: Option<&str>) {
+            p::normalize_fields(self, old);
+        }
+
+        fn validate_member(
+            &self,
+            _: Option<&str>,
+            path: &mut Vec<p::Segment>,
+            out: &mut Vec<smp_core::UnionError>,
+        ) {
+            p::validate_fields(self, path, out);
+        }
+
+        fn key_of(&self, name: &str) -> Option<Value> {
+            p::key_of_field(self, name)
         }
     }
 };
@@ -347,4 +441,27 @@ fn typed_errors_leave_the_object_unchanged() {
         assert!(t.is_err(), "typed accepted {patch}: {t:?}");
         assert!(r.is_err(), "round trip accepted {patch}: {r:?}");
     }
+}
+
+#[test]
+fn typed_diff_and_normalize_go_through_the_visits() {
+    let a = spec();
+    let mut b = spec();
+    b.replicas = Some(4);
+    b.containers[0].image = None;
+    b.finalizers.push("y".into());
+    let engine = smp_core::diff(
+        &serde_json::to_value(&a).unwrap(),
+        &serde_json::to_value(&b).unwrap(),
+        Spec::schema(),
+    )
+    .unwrap();
+    assert_eq!(a.diff(&b).unwrap().as_value(), &engine);
+    assert!(a.same(&spec()) && !a.same(&b));
+    assert_eq!(a.containers[0].key_field("name"), Some(p::KeyRef::Str("a")));
+    assert_eq!(a.containers[1].key_field("image"), None, "absent");
+    let mut n = b.clone();
+    smp_core::Normalize::normalize(&mut n, Some(&a));
+    assert_eq!(n, b, "no unions: nothing to normalize");
+    assert!(smp_core::Normalize::validate(&b).is_ok());
 }

@@ -110,6 +110,11 @@ scalar! {
     // Floats compare by JSON number kind; keyed by floats is never sensible, so no fast path.
     f32 => |_v| None,
     f64 => |_v| None,
+    // A JSON number as written (`1` stays `1`, `1.5` stays `1.5`): integers key as integers.
+    serde_json::Number => |v| v
+        .as_i64()
+        .map(KeyRef::Int)
+        .or_else(|| v.as_u64().map(KeyRef::UInt)),
 }
 
 impl<T: AsKey> AsKey for Option<T> {
@@ -156,6 +161,14 @@ impl<T: PatchField> PatchField for Option<T> {
 
     fn key_field(&self, name: &str) -> Option<KeyRef<'_>> {
         self.as_ref().and_then(|v| v.key_field(name))
+    }
+
+    // `None` is JSON `null` (when it is in the JSON form at all, which the owner decides).
+    fn key_value(&self) -> Option<KeyRef<'_>> {
+        match self {
+            Some(v) => v.key_value(),
+            None => Some(KeyRef::Null),
+        }
     }
 
     fn same(&self, other: &Self) -> bool {
@@ -223,6 +236,10 @@ impl<T: PatchField> PatchField for Box<T> {
 
     fn key_field(&self, name: &str) -> Option<KeyRef<'_>> {
         (**self).key_field(name)
+    }
+
+    fn key_value(&self) -> Option<KeyRef<'_>> {
+        (**self).key_value()
     }
 
     fn same(&self, other: &Self) -> bool {

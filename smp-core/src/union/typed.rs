@@ -137,7 +137,24 @@ macro_rules! leaf {
 }
 
 leaf!(
-    String, bool, char, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64
+    String,
+    bool,
+    char,
+    i8,
+    i16,
+    i32,
+    i64,
+    i128,
+    isize,
+    u8,
+    u16,
+    u32,
+    u64,
+    u128,
+    usize,
+    f32,
+    f64,
+    serde_json::Number,
 );
 
 impl Normalize for Value {

@@ -27,6 +27,7 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
         impl ::smp_core::PatchField for #ident {
             const DEF: &'static ::smp_core::TypeDef = ::smp_core::TypeDef::PRIMITIVE;
 
+            #[inline]
             fn plan(
                 __smp_current: ::core::option::Option<&Self>,
                 __smp_member: &::smp_core::__private::Member<'_>,
@@ -36,6 +37,7 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
                 ::smp_core::__private::plan_scalar(__smp_current, __smp_member, __smp_parent, __smp_path)
             }
 
+            #[inline]
             fn same(&self, __smp_other: &Self) -> bool {
                 match (
                     ::smp_core::__private::AsKey::as_key(self),
@@ -48,13 +50,20 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
                 }
             }
 
+            #[inline]
             fn quiet(&self) -> bool {
                 true
+            }
+
+            #[inline]
+            fn key_value(&self) -> ::core::option::Option<::smp_core::__private::KeyRef<'_>> {
+                ::smp_core::__private::AsKey::as_key(self)
             }
         }
 
         #[automatically_derived]
         impl ::smp_core::__private::AsKey for #ident {
+            #[inline]
             fn as_key(&self) -> ::core::option::Option<::smp_core::__private::KeyRef<'_>> {
                 match *self {
                     #(#arms)*

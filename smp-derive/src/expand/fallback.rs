@@ -26,6 +26,7 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
         Kind::Struct => quote! {
             #[automatically_derived]
             impl ::smp_core::StrategicMerge for #ident {
+                #[inline]
                 fn plan_members(
                     &self,
                     _: &mut ::std::vec::Vec<::smp_core::__private::Member<'_>>,
@@ -39,6 +40,7 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
         Kind::Enum => quote! {
             #[automatically_derived]
             impl ::smp_core::__private::AsKey for #ident {
+                #[inline]
                 fn as_key(&self) -> ::core::option::Option<::smp_core::__private::KeyRef<'_>> {
                     ::core::option::Option::None
                 }

@@ -12,7 +12,7 @@ use syn::{LitStr, Type};
 use crate::ast::{Container, Data, Field};
 use crate::attr::{Base, Strategy};
 use crate::serde::DefaultAttr;
-use crate::ty::{self, Shape};
+use crate::ty::Shape;
 
 pub(super) fn expand(c: &Container<'_>) -> TokenStream {
     let Data::Struct(fields) = &c.data else {
@@ -24,25 +24,23 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
 
     let ident = &c.input.ident;
     let name = &c.name;
+    let count = own.len();
     let field_defs = own.iter().map(|f| field_def(f));
     let assertions = own.iter().map(|f| assertions(f));
     let (inlined, struct_def) = if flat.is_empty() {
         (
             TokenStream::new(),
-            quote!(::smp_core::StructDef::new(#name, __SMP_FIELDS)),
+            quote!(::smp_core::StructDef::new(#name, &__SMP_FIELDS)),
         )
     } else {
         let refs = flat.iter().map(|f| type_ref(f.ty));
         (
             quote!(const __SMP_INLINED: &[::smp_core::TypeRef] = &[#(#refs),*];),
-            quote!(::smp_core::StructDef::with_inlined(#name, __SMP_FIELDS, __SMP_INLINED)),
+            quote!(::smp_core::StructDef::with_inlined(#name, &__SMP_FIELDS, __SMP_INLINED)),
         )
     };
     let struct_def = super::union::struct_def(c, !flat.is_empty(), struct_def);
-    let key_field = key_field(&own, &flat);
-    let plan_members = plan_members(c, &own, &flat);
-    let same = same(&own, &flat);
-    let diff_members = diff_members(&own, &flat);
+    let visits = visits(c, &own, &flat);
     let deny = c.serde.deny_unknown_fields.then(|| {
         quote!(
             const DENY_UNKNOWN: bool = true;
@@ -50,7 +48,8 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
     });
 
     quote! {
-        const __SMP_FIELDS: &[::smp_core::FieldDef] = &[#(#field_defs),*];
+        // A `static`, so that the visits can hand out `&'static FieldDef`s of it.
+        static __SMP_FIELDS: [::smp_core::FieldDef; #count] = [#(#field_defs),*];
         #inlined
         #(#assertions)*
 
@@ -58,31 +57,17 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
         impl ::smp_core::PatchField for #ident {
             const DEF: &'static ::smp_core::TypeDef = &::smp_core::TypeDef::Struct(#struct_def);
 
+            #[inline]
             fn plan(
                 __smp_current: ::core::option::Option<&Self>,
                 __smp_member: &::smp_core::__private::Member<'_>,
                 __smp_parent: ::smp_core::Node<'static>,
                 __smp_path: &::smp_core::__private::Path<'_>,
             ) -> ::core::result::Result<::smp_core::__private::Edit<Self>, ::smp_core::PatchError> {
-                match (__smp_current, __smp_member.value, __smp_member.directed) {
-                    (
-                        ::core::option::Option::Some(__smp_cur),
-                        ::core::option::Option::Some(::smp_core::__private::Value::Object(__smp_map)),
-                        false,
-                    ) => ::smp_core::StrategicMerge::plan_object(
-                        __smp_cur,
-                        __smp_map,
-                        &__smp_path.field(__smp_member.name),
-                    ),
-                    _ => ::smp_core::__private::fallback(
-                        __smp_current,
-                        __smp_member,
-                        __smp_parent,
-                        __smp_path,
-                    ),
-                }
+                ::smp_core::__private::plan_struct(__smp_current, __smp_member, __smp_parent, __smp_path)
             }
 
+            #[inline]
             fn plan_item(
                 &self,
                 __smp_patch: &::smp_core::__private::Map<::std::string::String, ::smp_core::__private::Value>,
@@ -90,13 +75,10 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
             ) -> ::core::option::Option<
                 ::core::result::Result<::smp_core::__private::Edit<Self>, ::smp_core::PatchError>,
             > {
-                ::core::option::Option::Some(::smp_core::StrategicMerge::plan_object(
-                    self,
-                    __smp_patch,
-                    __smp_path,
-                ))
+                ::core::option::Option::Some(::smp_core::StrategicMerge::plan_object(self, __smp_patch, __smp_path))
             }
 
+            #[inline]
             fn diff_item(
                 &self,
                 __smp_modified: &Self,
@@ -111,10 +93,25 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
                 ))
             }
 
-            #key_field
+            #[inline]
+            fn key_field(
+                &self,
+                __smp_name: &str,
+            ) -> ::core::option::Option<::smp_core::__private::KeyRef<'_>> {
+                ::smp_core::__private::key_field(self, __smp_name)
+            }
 
-            #same
+            #[inline]
+            fn same(&self, __smp_other: &Self) -> bool {
+                ::smp_core::__private::same_fields(self, __smp_other)
+            }
 
+            #[inline]
+            fn quiet(&self) -> bool {
+                ::smp_core::__private::quiet_fields(self)
+            }
+
+            #[inline]
             fn diff_member(
                 __smp_original: ::core::option::Option<&Self>,
                 __smp_modified: ::core::option::Option<&Self>,
@@ -137,8 +134,28 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
         #[automatically_derived]
         impl ::smp_core::StrategicMerge for #ident {
             #deny
-            #plan_members
-            #diff_members
+
+            #[inline]
+            fn plan_members(
+                &self,
+                __smp_members: &mut ::std::vec::Vec<::smp_core::__private::Member<'_>>,
+                __smp_path: &::smp_core::__private::Path<'_>,
+                __smp_edits: &mut ::std::vec::Vec<::smp_core::__private::Commit<Self>>,
+            ) -> ::core::result::Result<(), ::smp_core::PatchError> {
+                ::smp_core::__private::plan_fields(self, __smp_members, __smp_path, __smp_edits)
+            }
+
+            #[inline]
+            fn diff_members(
+                &self,
+                __smp_modified: &Self,
+                __smp_out: &mut ::smp_core::__private::Map<::std::string::String, ::smp_core::__private::Value>,
+                __smp_path: &::smp_core::__private::Path<'_>,
+            ) -> ::core::result::Result<(), ::smp_core::PatchError> {
+                ::smp_core::__private::diff_fields(self, __smp_modified, __smp_out, __smp_path)
+            }
+
+            #visits
         }
     }
 }
@@ -302,144 +319,6 @@ fn type_name(ty: &Type) -> String {
         .replace(" ,", ",")
 }
 
-/// `key_field`: the field's value as a list key. Only fields whose type certainly has a key
-/// form (`String`, `bool`, integers, `Option` of one) answer; the others answer `None`, which
-/// sends a list keyed by them through the engine (same result, slower).
-fn key_field(own: &[&Field<'_>], flat: &[&Field<'_>]) -> TokenStream {
-    let mut arms = Vec::new();
-    let mut unkeyed = Vec::new();
-    for f in own {
-        let (name, member) = (&f.name, f.member);
-        if !ty::has_key_form(f.ty) {
-            unkeyed.push(name);
-            continue;
-        }
-        if let Some(pred) = &f.serde.skip_serializing_if {
-            arms.push(quote!(#name if #pred(&self.#member) => ::core::option::Option::None,));
-        }
-        arms.push(quote!(#name => ::smp_core::__private::AsKey::as_key(&self.#member),));
-    }
-    // Own fields shadow flattened ones: list them so they do not fall through.
-    if !flat.is_empty() && !unkeyed.is_empty() {
-        arms.push(quote!(#(#unkeyed)|* => ::core::option::Option::None,));
-    }
-    // Then each flattened struct in turn.
-    let mut calls = flat.iter().map(|f| {
-        let (ty, member) = (f.ty, f.member);
-        quote!(<#ty as ::smp_core::PatchField>::key_field(&self.#member, __smp_name))
-    });
-    let rest = match calls.next() {
-        Some(first) => calls.fold(first, |acc, call| quote!(#acc.or_else(|| #call))),
-        None => quote!(::core::option::Option::None),
-    };
-    if arms.is_empty() && flat.is_empty() {
-        return TokenStream::new();
-    }
-    let body = if arms.is_empty() {
-        rest
-    } else {
-        quote!(match __smp_name { #(#arms)* _ => #rest, })
-    };
-    quote! {
-        fn key_field(
-            &self,
-            __smp_name: &str,
-        ) -> ::core::option::Option<::smp_core::__private::KeyRef<'_>> {
-            #body
-        }
-    }
-}
-
-/// `plan_members`: own fields by JSON name, then what is left to each flattened struct.
-fn plan_members(c: &Container<'_>, own: &[&Field<'_>], flat: &[&Field<'_>]) -> TokenStream {
-    let own_part = (!own.is_empty()).then(|| {
-        let arms = own.iter().map(|f| member_arm(c, f));
-        quote! {
-            let __smp_node = <Self as ::smp_core::StrategicMerge>::schema();
-            // Claimed members are dropped in place; the rest keep their order.
-            let mut __smp_kept = 0;
-            for __smp_i in 0..__smp_members.len() {
-                let __smp_m = __smp_members[__smp_i];
-                let __smp_claimed = match __smp_m.name {
-                    #(#arms)*
-                    _ => false,
-                };
-                if !__smp_claimed {
-                    __smp_members[__smp_kept] = __smp_m;
-                    __smp_kept += 1;
-                }
-            }
-            __smp_members.truncate(__smp_kept);
-        }
-    });
-    let flat_part = flat.iter().map(|f| {
-        let (ty, member) = (f.ty, f.member);
-        quote! {
-            {
-                let mut __smp_inner = ::std::vec::Vec::new();
-                <#ty as ::smp_core::StrategicMerge>::plan_members(
-                    &self.#member,
-                    __smp_members,
-                    __smp_path,
-                    &mut __smp_inner,
-                )?;
-                for __smp_c in __smp_inner {
-                    __smp_edits.push(::std::boxed::Box::new(move |__smp_s: &mut Self| {
-                        __smp_c(&mut __smp_s.#member)
-                    }));
-                }
-            }
-        }
-    });
-    quote! {
-        fn plan_members(
-            &self,
-            __smp_members: &mut ::std::vec::Vec<::smp_core::__private::Member<'_>>,
-            __smp_path: &::smp_core::__private::Path<'_>,
-            __smp_edits: &mut ::std::vec::Vec<::smp_core::__private::Commit<Self>>,
-        ) -> ::core::result::Result<(), ::smp_core::PatchError> {
-            #own_part
-            #(#flat_part)*
-            ::core::result::Result::Ok(())
-        }
-    }
-}
-
-fn member_arm(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
-    let (name, member, ty) = (&f.name, f.member, f.ty);
-    let (present, current) = match &f.serde.skip_serializing_if {
-        Some(pred) => (
-            quote!(let __smp_present = !#pred(&self.#member);),
-            quote!(__smp_present.then_some(&self.#member)),
-        ),
-        None => (
-            TokenStream::new(),
-            quote!(::core::option::Option::Some(&self.#member)),
-        ),
-    };
-    let on_remove = on_remove(c, f);
-    quote! {
-        #name => {
-            #present
-            let __smp_edit = <#ty as ::smp_core::PatchField>::plan(
-                #current,
-                &__smp_m,
-                __smp_node,
-                __smp_path,
-            )?;
-            ::smp_core::__private::commit_field(
-                __smp_edit,
-                |__smp_s: &mut Self| &mut __smp_s.#member,
-                #on_remove,
-                __smp_m.name,
-                __smp_path,
-                __smp_edits,
-            )?;
-            true
-        }
-    }
-}
-
 /// What removing the member means, as deserializing a JSON object without it would decide.
 fn on_remove(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
     let member = f.member;
@@ -462,124 +341,103 @@ fn on_remove(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
     }
 }
 
-/// `same`: JSON equality field by field, each field's presence (`skip_serializing_if`) first.
-fn same(own: &[&Field<'_>], flat: &[&Field<'_>]) -> TokenStream {
-    let own_checks = own.iter().map(|f| {
-        let (member, ty) = (f.member, f.ty);
-        let same =
-            quote!(<#ty as ::smp_core::PatchField>::same(&self.#member, &__smp_other.#member));
-        match &f.serde.skip_serializing_if {
+/// The three field walks: one visitor call per own field, then one per flattened struct.
+fn visits(c: &Container<'_>, own: &[&Field<'_>], flat: &[&Field<'_>]) -> TokenStream {
+    let visit = own.iter().enumerate().map(|(i, f)| {
+        let member = f.member;
+        let value = present(f, quote!(self));
+        let on_remove = on_remove(c, f);
+        quote! {
+            __smp_v.field(&__SMP_FIELDS[#i], #value, |__smp_s: &mut Self| &mut __smp_s.#member, #on_remove);
+        }
+    });
+    let visit2 = own.iter().enumerate().map(|(i, f)| {
+        let (a, b) = (present(f, quote!(self)), present(f, quote!(__smp_o)));
+        quote!(__smp_v.field(&__SMP_FIELDS[#i], #a, #b);)
+    });
+    let visit_mut = own.iter().enumerate().map(|(i, f)| {
+        let member = f.member;
+        let value = match &f.serde.skip_serializing_if {
             Some(pred) => quote! {
-                {
-                    let __smp_a = !#pred(&self.#member);
-                    __smp_a == !#pred(&__smp_other.#member) && (!__smp_a || #same)
+                if #pred(&self.#member) {
+                    ::core::option::Option::None
+                } else {
+                    ::core::option::Option::Some(&mut self.#member)
                 }
             },
-            None => same,
-        }
-    });
-    let flat_checks = flat.iter().map(|f| {
-        let (member, ty) = (f.member, f.ty);
-        quote!(<#ty as ::smp_core::PatchField>::same(&self.#member, &__smp_other.#member))
-    });
-    let quiet_checks = own.iter().map(|f| {
-        let (member, ty) = (f.member, f.ty);
-        let s = f.patch.effective();
-        let check = if matches!(s.base, Base::Replace) {
-            quote!(<#ty as ::smp_core::PatchField>::replace_quiet(&self.#member))
-        } else if matches!(s.base, Base::Merge) {
-            let key = match &f.patch.merge_key {
-                Some(k) => {
-                    let k = &k.value;
-                    quote!(::core::option::Option::Some(#k))
-                }
-                None => quote!(::core::option::Option::None),
-            };
-            quote!(<#ty as ::smp_core::PatchField>::merge_quiet(&self.#member, #key))
-        } else {
-            quote!(<#ty as ::smp_core::PatchField>::quiet(&self.#member))
+            None => quote!(::core::option::Option::Some(&mut self.#member)),
         };
-        match &f.serde.skip_serializing_if {
-            Some(pred) => quote!((#pred(&self.#member) || #check)),
-            None => check,
+        let old = present(f, quote!(__smp_o));
+        quote! {
+            __smp_v.field(
+                &__SMP_FIELDS[#i],
+                #value,
+                match __smp_old {
+                    ::core::option::Option::Some(__smp_o) => #old,
+                    ::core::option::Option::None => ::core::option::Option::None,
+                },
+            );
         }
     });
-    let flat_quiet = flat.iter().map(|f| {
-        let (member, ty) = (f.member, f.ty);
-        quote!(<#ty as ::smp_core::PatchField>::quiet(&self.#member))
+    let flat_visit = flat.iter().map(|f| {
+        let member = f.member;
+        quote!(__smp_v.flat(&self.#member, |__smp_s: &mut Self| &mut __smp_s.#member);)
+    });
+    let flat_visit2 = flat.iter().map(|f| {
+        let member = f.member;
+        quote!(__smp_v.flat(&self.#member, &__smp_o.#member);)
+    });
+    let flat_visit_mut = flat.iter().map(|f| {
+        let member = f.member;
+        quote! {
+            __smp_v.flat(
+                &mut self.#member,
+                match __smp_old {
+                    ::core::option::Option::Some(__smp_o) => ::core::option::Option::Some(&__smp_o.#member),
+                    ::core::option::Option::None => ::core::option::Option::None,
+                },
+            );
+        }
     });
     quote! {
-        fn same(&self, __smp_other: &Self) -> bool {
-            true #(&& #own_checks)* #(&& #flat_checks)*
+        #[inline]
+        fn visit<'__smp_a, __SmpV: ::smp_core::__private::Visit<'__smp_a, Self>>(
+            &'__smp_a self,
+            __smp_v: &mut __SmpV,
+        ) {
+            #(#visit)*
+            #(#flat_visit)*
         }
 
-        fn quiet(&self) -> bool {
-            true #(&& #quiet_checks)* #(&& #flat_quiet)*
+        #[inline]
+        fn visit2<__SmpV: ::smp_core::__private::Visit2>(&self, __smp_o: &Self, __smp_v: &mut __SmpV) {
+            #(#visit2)*
+            #(#flat_visit2)*
+        }
+
+        #[inline]
+        fn visit_mut<__SmpV: ::smp_core::__private::VisitMut>(
+            &mut self,
+            __smp_old: ::core::option::Option<&Self>,
+            __smp_v: &mut __SmpV,
+        ) {
+            #(#visit_mut)*
+            #(#flat_visit_mut)*
         }
     }
 }
 
-/// `diff_members`: each own field by presence and equality, then each flattened struct into
-/// the same patch object.
-fn diff_members(own: &[&Field<'_>], flat: &[&Field<'_>]) -> TokenStream {
-    let node = (!own.is_empty())
-        .then(|| quote!(let __smp_node = <Self as ::smp_core::StrategicMerge>::schema();));
-    let own_part = own.iter().map(|f| {
-        let (name, member, ty) = (&f.name, f.member, f.ty);
-        let side = |v: TokenStream| match &f.serde.skip_serializing_if {
-            Some(pred) => quote!((!#pred(&#v.#member)).then_some(&#v.#member)),
-            None => quote!(::core::option::Option::Some(&#v.#member)),
-        };
-        let (a, b) = (side(quote!(self)), side(quote!(__smp_modified)));
-        let s = f.patch.effective();
-        let force = matches!(s.base, Base::Replace) || s.retain_keys;
-        let merge = if matches!(s.base, Base::Merge) {
-            let key = match &f.patch.merge_key {
-                Some(k) => {
-                    let k = &k.value;
-                    quote!(::core::option::Option::Some(#k))
-                }
-                None => quote!(::core::option::Option::None),
-            };
-            quote!(::core::option::Option::Some(#key))
-        } else {
-            quote!(::core::option::Option::None)
-        };
-        quote! {
-            ::smp_core::__private::diff_field::<#ty>(
-                #a,
-                #b,
-                #force,
-                #merge,
-                #name,
-                __smp_node,
-                __smp_out,
-                __smp_path,
-            )?;
-        }
-    });
-    let flat_part = flat.iter().map(|f| {
-        let (member, ty) = (f.member, f.ty);
-        quote! {
-            <#ty as ::smp_core::StrategicMerge>::diff_members(
-                &self.#member,
-                &__smp_modified.#member,
-                __smp_out,
-                __smp_path,
-            )?;
-        }
-    });
-    quote! {
-        fn diff_members(
-            &self,
-            __smp_modified: &Self,
-            __smp_out: &mut ::smp_core::__private::Map<::std::string::String, ::smp_core::__private::Value>,
-            __smp_path: &::smp_core::__private::Path<'_>,
-        ) -> ::core::result::Result<(), ::smp_core::PatchError> {
-            #node
-            #(#own_part)*
-            #(#flat_part)*
-            ::core::result::Result::Ok(())
-        }
+/// `Some(&v.field)` when the field is in `v`'s JSON form (`skip_serializing_if`).
+pub(super) fn present(f: &Field<'_>, v: TokenStream) -> TokenStream {
+    let member = f.member;
+    match &f.serde.skip_serializing_if {
+        Some(pred) => quote! {
+            if #pred(&#v.#member) {
+                ::core::option::Option::None
+            } else {
+                ::core::option::Option::Some(&#v.#member)
+            }
+        },
+        None => quote!(::core::option::Option::Some(&#v.#member)),
     }
 }

@@ -23,7 +23,7 @@ pub(super) fn struct_def(c: &Container<'_>, inlined: bool, plain: TokenStream) -
     } else {
         quote!(&[])
     };
-    quote!(::smp_core::StructDef::with_unions(#name, __SMP_FIELDS, #inlined, __SMP_UNIONS))
+    quote!(::smp_core::StructDef::with_unions(#name, &__SMP_FIELDS, #inlined, __SMP_UNIONS))
 }
 
 /// The union table, its compile-time checks and `Normalize` for a struct.
@@ -35,65 +35,29 @@ pub(super) fn expand_struct(c: &Container<'_>) -> TokenStream {
     let groups = groups(c);
     let table = table(&groups);
     let checks = groups.iter().flat_map(discriminator_checks);
-    let fields: Vec<&Field<'_>> = fields.iter().filter(|f| f.serde.skip.is_none()).collect();
-    let (flat, own): (Vec<&Field<'_>>, Vec<&Field<'_>>) =
-        fields.iter().partition(|f| f.serde.flatten.is_some());
+    let _ = fields;
     let normalize_unions = groups
         .iter()
         .enumerate()
         .map(|(i, g)| normalize_union(i, g));
     let validate_unions = groups.iter().enumerate().map(|(i, g)| validate_union(i, g));
-    let normalize_fields = own.iter().map(|f| normalize_field(f));
-    let normalize_flat = flat.iter().map(|f| {
-        let (member, ty) = (f.member, f.ty);
-        quote! {
-            <#ty as ::smp_core::Normalize>::normalize_member(
-                &mut self.#member,
-                __smp_old.map(|__smp_o| &__smp_o.#member),
-                ::core::option::Option::None,
-            );
-        }
-    });
-    let validate_fields = own.iter().map(|f| {
-        let (name, member, ty, key) = (&f.name, f.member, f.ty, merge_key(f));
-        let body = quote! {
-            __smp_path.push(::smp_core::__private::Segment::Field(::std::string::String::from(#name)));
-            <#ty as ::smp_core::Normalize>::validate_member(&self.#member, #key, __smp_path, __smp_out);
-            __smp_path.pop();
-        };
-        match &f.serde.skip_serializing_if {
-            Some(pred) => quote!(if !#pred(&self.#member) { #body }),
-            None => body,
-        }
-    });
-    let validate_flat = flat.iter().map(|f| {
-        let (member, ty) = (f.member, f.ty);
-        quote! {
-            <#ty as ::smp_core::Normalize>::validate_member(
-                &self.#member,
-                ::core::option::Option::None,
-                __smp_path,
-                __smp_out,
-            );
-        }
-    });
-    let key_of = key_of(&own, &flat);
     quote! {
         #table
         #(#checks)*
 
         #[automatically_derived]
         impl ::smp_core::Normalize for #ident {
+            #[inline]
             fn normalize_member(
                 &mut self,
                 __smp_old: ::core::option::Option<&Self>,
                 _: ::core::option::Option<&str>,
             ) {
                 #(#normalize_unions)*
-                #(#normalize_fields)*
-                #(#normalize_flat)*
+                ::smp_core::__private::normalize_fields(self, __smp_old);
             }
 
+            #[inline]
             fn validate_member(
                 &self,
                 _: ::core::option::Option<&str>,
@@ -101,11 +65,13 @@ pub(super) fn expand_struct(c: &Container<'_>) -> TokenStream {
                 __smp_out: &mut ::std::vec::Vec<::smp_core::UnionError>,
             ) {
                 #(#validate_unions)*
-                #(#validate_fields)*
-                #(#validate_flat)*
+                ::smp_core::__private::validate_fields(self, __smp_path, __smp_out);
             }
 
-            #key_of
+            #[inline]
+            fn key_of(&self, __smp_name: &str) -> ::core::option::Option<::smp_core::__private::Value> {
+                ::smp_core::__private::key_of_field(self, __smp_name)
+            }
         }
     }
 }
@@ -173,38 +139,12 @@ fn discriminator_checks(g: &Group<'_, '_>) -> Vec<TokenStream> {
         .collect()
 }
 
-/// The merge key pairing list items of a field: only lists merged by a key have one.
-fn merge_key(f: &Field<'_>) -> TokenStream {
-    match &f.patch.merge_key {
-        Some(k) if f.patch.effective().merges() => {
-            let k = &k.value;
-            quote!(::core::option::Option::Some(#k))
-        }
-        _ => quote!(::core::option::Option::None),
-    }
-}
-
 /// `Some(&v.field)` when the field is in `v`'s JSON form (`skip_serializing_if`).
 fn present(f: &Field<'_>, v: TokenStream) -> TokenStream {
     let member = f.member;
     match &f.serde.skip_serializing_if {
         Some(pred) => quote!((!#pred(&#v.#member)).then_some(&#v.#member)),
         None => quote!(::core::option::Option::Some(&#v.#member)),
-    }
-}
-
-fn normalize_field(f: &Field<'_>) -> TokenStream {
-    let (member, ty, key) = (f.member, f.ty, merge_key(f));
-    let old = present(f, quote!(__smp_o));
-    let visible = match &f.serde.skip_serializing_if {
-        Some(pred) => quote!(!#pred(&self.#member)),
-        None => quote!(true),
-    };
-    quote! {
-        if #visible {
-            let __smp_o = __smp_old.and_then(|__smp_o| #old);
-            <#ty as ::smp_core::Normalize>::normalize_member(&mut self.#member, __smp_o, #key);
-        }
     }
 }
 
@@ -283,31 +223,6 @@ fn validate_union(i: usize, g: &Group<'_, '_>) -> TokenStream {
     }
 }
 
-/// `key_of`: a field's JSON form by name, own fields first, then each flattened struct.
-fn key_of(own: &[&Field<'_>], flat: &[&Field<'_>]) -> TokenStream {
-    let arms = own.iter().map(|f| {
-        let name = &f.name;
-        let present = present(f, quote!(self));
-        quote!(#name => #present.and_then(::smp_core::__private::key_of),)
-    });
-    let mut calls = flat.iter().map(|f| {
-        let (ty, member) = (f.ty, f.member);
-        quote!(<#ty as ::smp_core::Normalize>::key_of(&self.#member, __smp_name))
-    });
-    let rest = match calls.next() {
-        Some(first) => calls.fold(first, |acc, call| quote!(#acc.or_else(|| #call))),
-        None => quote!(::core::option::Option::None),
-    };
-    quote! {
-        fn key_of(&self, __smp_name: &str) -> ::core::option::Option<::smp_core::__private::Value> {
-            match __smp_name {
-                #(#arms)*
-                _ => #rest,
-            }
-        }
-    }
-}
-
 /// `Normalize` (nothing to do) and `Discriminator` for a string enum.
 pub(super) fn expand_enum(c: &Container<'_>) -> TokenStream {
     let Data::Enum(variants) = &c.data else {
@@ -338,12 +253,14 @@ pub(super) fn expand_enum(c: &Container<'_>) -> TokenStream {
             const VALUES: ::core::option::Option<&'static [&'static str]> =
                 ::core::option::Option::Some(&[#(#names),*]);
 
+            #[inline]
             fn discriminator(&self) -> ::core::option::Option<&str> {
                 match *self {
                     #(#to_str)*
                 }
             }
 
+            #[inline]
             fn from_discriminator(__smp_v: &str) -> ::core::option::Option<Self> {
                 match __smp_v {
                     #(#from_str)*
