@@ -44,7 +44,7 @@ impl From<&str> for IntOrString {
     }
 }
 
-crate::scalar::scalar_patch_field!(IntOrString, |v| match v {
+crate::macros::scalar_patch_field!(IntOrString, |v| match v {
     IntOrString::Int(i) => KeyRef::Int(i64::from(*i)),
     IntOrString::String(s) => KeyRef::Str(s),
 });

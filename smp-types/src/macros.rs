@@ -1,13 +1,16 @@
-//! Hand-written scalar types (`IntOrString`, `Quantity`): to the patch engine a primitive that a
-//! patch value replaces whole; usable as a list merge key; no unions inside.
+//! `PatchField` for the types that do not derive it: hand-written scalars (`IntOrString`,
+//! `Quantity`, `Time`, `MicroTime`) and the generated newtypes over `serde_json::Value` for
+//! definitions the document gives no structure (`RawExtension`, `FieldsV1`, `JSON`, ...).
 
-/// Implements `PatchField` and `Normalize` for a scalar type with `PartialEq`; `$key` turns a
-/// `&Self` into its merge-key form.
+/// Implements `PatchField` and `Normalize` for a scalar type with `PartialEq`: to the patch
+/// engine a primitive that a patch value replaces whole, usable as a list merge key (`$key`
+/// turns a `&Self` into its key form), with no unions inside.
 macro_rules! scalar_patch_field {
     ($ty:ty, |$v:ident| $key:expr) => {
         impl ::smp_core::PatchField for $ty {
             const DEF: &'static ::smp_core::TypeDef = ::smp_core::TypeDef::PRIMITIVE;
 
+            #[inline]
             fn plan(
                 current: Option<&Self>,
                 member: &::smp_core::typed::Member<'_>,
@@ -17,14 +20,17 @@ macro_rules! scalar_patch_field {
                 ::smp_core::typed::plan_scalar(current, member, parent, path)
             }
 
+            #[inline]
             fn same(&self, other: &Self) -> bool {
                 self == other
             }
 
+            #[inline]
             fn quiet(&self) -> bool {
                 true
             }
 
+            #[inline]
             fn key_value(&self) -> Option<::smp_core::typed::KeyRef<'_>> {
                 let $v = self;
                 Some($key)
@@ -35,4 +41,37 @@ macro_rules! scalar_patch_field {
     };
 }
 
-pub(crate) use scalar_patch_field;
+/// Implements `PatchField` and `Normalize` for a newtype over `serde_json::Value`: opaque to
+/// the patch engine (objects merge without metadata, lists are replaced), as the value it
+/// wraps.
+macro_rules! opaque_patch_field {
+    ($ty:ident) => {
+        impl ::smp_core::PatchField for $ty {
+            const DEF: &'static ::smp_core::TypeDef = ::smp_core::TypeDef::OPAQUE;
+
+            #[inline]
+            fn same(&self, other: &Self) -> bool {
+                self.0 == other.0
+            }
+
+            #[inline]
+            fn quiet(&self) -> bool {
+                true
+            }
+
+            #[inline]
+            fn replace_quiet(&self) -> bool {
+                !self.0.is_object()
+            }
+        }
+
+        impl ::smp_core::Normalize for $ty {
+            #[inline]
+            fn is_null(&self) -> bool {
+                self.0.is_null()
+            }
+        }
+    };
+}
+
+pub(crate) use {opaque_patch_field, scalar_patch_field};

@@ -58,4 +58,4 @@ impl<'de> Deserialize<'de> for Quantity {
     }
 }
 
-crate::scalar::scalar_patch_field!(Quantity, |v| KeyRef::Str(&v.0));
+crate::macros::scalar_patch_field!(Quantity, |v| KeyRef::Str(&v.0));

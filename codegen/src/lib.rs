@@ -1,0 +1,194 @@
+//! smp-codegen: generates the Rust source of `smp-types` from the Kubernetes OpenAPI document.
+//!
+//! The pipeline, one module per step:
+//!
+//! 1. [`overlay`]: read `overlay.toml`, the one reviewed file of facts the document lacks, and
+//!    write each entry into the document as the OpenAPI extension it stands for;
+//! 2. [`model`]: read every definition of the (overlaid) document into a model of Rust items:
+//!    structs with typed fields and their patch metadata, opaque values, hand-written types;
+//! 3. [`emit`]: write one module per group/version, the module tree above them, and the
+//!    registry of definitions and kinds;
+//! 4. [`format`]: format the files with `rustfmt`, so that the output is what `cargo fmt` keeps.
+//!
+//! The output is deterministic: the same inputs give the same bytes. `smp-codegen` (the binary)
+//! writes it into `smp-types/src`; `smp-codegen --check` and the `up_to_date` test compare
+//! instead.
+
+pub mod emit;
+pub mod format;
+pub mod model;
+pub mod names;
+pub mod overlay;
+
+mod docs;
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+/// An error of the generator: what went wrong, in words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error(pub String);
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl Error {
+    pub(crate) fn new(message: impl Into<String>) -> Error {
+        Error(message.into())
+    }
+}
+
+/// Where the inputs and the output live, relative to this crate's directory.
+pub struct Paths {
+    /// The OpenAPI v2 document.
+    pub spec: PathBuf,
+    /// The overlay.
+    pub overlay: PathBuf,
+    /// `smp-types/src`.
+    pub out: PathBuf,
+}
+
+impl Default for Paths {
+    fn default() -> Paths {
+        let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+        Paths {
+            spec: here.join("openapi/swagger.json"),
+            overlay: here.join("overlay.toml"),
+            out: here.join("../smp-types/src"),
+        }
+    }
+}
+
+/// The top-level modules of smp-types that the generator owns entirely (every file below them
+/// is generated), and the generated files beside them.
+pub const GENERATED_ROOTS: &[&str] = &[
+    "api",
+    "apiextensions_apiserver",
+    "apimachinery",
+    "kube_aggregator",
+];
+
+/// The generated file next to the module trees.
+pub const REGISTRY_FILE: &str = "registry.rs";
+
+/// The generated source: file path (relative to `smp-types/src`) to its formatted text.
+pub struct Output {
+    pub files: BTreeMap<PathBuf, String>,
+}
+
+/// Reads the document, applies the overlay, and returns the OpenAPI document as smp-types sees
+/// it. The metadata test uses this too.
+pub fn overlaid_document(paths: &Paths) -> Result<Value, Error> {
+    let mut doc = read_json(&paths.spec)?;
+    let overlay = overlay::Overlay::read(&paths.overlay)?;
+    overlay.apply(&mut doc)?;
+    Ok(doc)
+}
+
+/// Generates every file.
+pub fn generate(paths: &Paths) -> Result<Output, Error> {
+    let doc = read_json(&paths.spec)?;
+    let overlay = overlay::Overlay::read(&paths.overlay)?;
+    let mut overlaid = doc.clone();
+    overlay.apply(&mut overlaid)?;
+    let api = model::Api::read(&overlaid, &overlay)?;
+    let files = emit::files(&api)?;
+    let files = format::rustfmt(files)?;
+    Ok(Output { files })
+}
+
+fn read_json(path: &Path) -> Result<Value, Error> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Error::new(format!("reading {}: {e}", path.display())))?;
+    serde_json::from_str(&text).map_err(|e| Error::new(format!("parsing {}: {e}", path.display())))
+}
+
+impl Output {
+    /// Replaces the generated part of `out` (the [`GENERATED_ROOTS`] trees and
+    /// [`REGISTRY_FILE`]) with this output.
+    pub fn write(&self, out: &Path) -> Result<(), Error> {
+        for root in GENERATED_ROOTS {
+            let dir = out.join(root);
+            if dir.exists() {
+                std::fs::remove_dir_all(&dir)
+                    .map_err(|e| Error::new(format!("removing {}: {e}", dir.display())))?;
+            }
+        }
+        for (path, text) in &self.files {
+            let full = out.join(path);
+            if let Some(parent) = full.parent() {
+                std::fs::create_dir_all(parent)
+                    .map_err(|e| Error::new(format!("creating {}: {e}", parent.display())))?;
+            }
+            std::fs::write(&full, text)
+                .map_err(|e| Error::new(format!("writing {}: {e}", full.display())))?;
+        }
+        Ok(())
+    }
+
+    /// The differences between this output and the generated part of `out`: files that differ,
+    /// are missing, or are there but not generated. Empty when `out` is up to date.
+    pub fn differences(&self, out: &Path) -> Result<Vec<String>, Error> {
+        let mut found = BTreeMap::new();
+        for root in GENERATED_ROOTS {
+            collect_files(out, Path::new(root), &mut found)?;
+        }
+        let registry = out.join(REGISTRY_FILE);
+        if registry.exists() {
+            let text = std::fs::read_to_string(&registry)
+                .map_err(|e| Error::new(format!("reading {}: {e}", registry.display())))?;
+            found.insert(PathBuf::from(REGISTRY_FILE), text);
+        }
+        let mut out_of_date = Vec::new();
+        for (path, text) in &self.files {
+            match found.get(path) {
+                None => out_of_date.push(format!("missing: {}", path.display())),
+                Some(existing) if existing != text => {
+                    out_of_date.push(format!("differs: {}", path.display()));
+                }
+                Some(_) => {}
+            }
+        }
+        for path in found.keys() {
+            if !self.files.contains_key(path) {
+                out_of_date.push(format!("not generated: {}", path.display()));
+            }
+        }
+        Ok(out_of_date)
+    }
+}
+
+/// Every file under `base/rel`, keyed by its path relative to `base`.
+fn collect_files(
+    base: &Path,
+    rel: &Path,
+    found: &mut BTreeMap<PathBuf, String>,
+) -> Result<(), Error> {
+    let dir = base.join(rel);
+    if !dir.exists() {
+        return Ok(());
+    }
+    let entries = std::fs::read_dir(&dir)
+        .map_err(|e| Error::new(format!("listing {}: {e}", dir.display())))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| Error::new(format!("listing {}: {e}", dir.display())))?;
+        let rel = rel.join(entry.file_name());
+        let path = base.join(&rel);
+        if path.is_dir() {
+            collect_files(base, &rel, found)?;
+        } else {
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| Error::new(format!("reading {}: {e}", path.display())))?;
+            found.insert(rel, text);
+        }
+    }
+    Ok(())
+}
