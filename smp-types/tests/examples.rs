@@ -1,5 +1,8 @@
-//! The shipped manifests under `examples/` through the typed structs, and typed apply against
-//! the Value engine with each kind's schema.
+//! The shipped manifests (`examples/*.yaml` and one per kind under `examples/manifests/`)
+//! through their generated types: each round-trips unchanged, and typed apply equals the Value
+//! engine with the kind's schema on hand-written and on random patches.
+
+mod support;
 
 use std::path::{Path, PathBuf};
 
@@ -7,16 +10,42 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use smp_core::{DocRole, Patch, StrategicMerge};
-use smp_types::apps::Deployment;
-use smp_types::core::{ConfigMap, Node, Pod, Secret, Service};
+use smp_types::api::apps::v1::Deployment;
+use smp_types::api::core::v1::{ConfigMap, Node, Pod, Secret, Service};
+
+use support::kinds::{self, Check};
+use support::patches::{self, Rng};
 
 fn examples() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples")
 }
 
-fn read(name: &str) -> Value {
-    let text = std::fs::read_to_string(examples().join(name)).expect("example");
+fn read_path(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path).expect("example");
     smp_core::parse_document(&text, DocRole::Original).expect("parses")
+}
+
+fn read(name: &str) -> Value {
+    read_path(&examples().join(name))
+}
+
+/// Every manifest: `examples/*.yaml` but patches, and `examples/manifests/*.yaml`.
+fn manifests() -> Vec<(String, Value)> {
+    let mut out = Vec::new();
+    for dir in [examples(), examples().join("manifests")] {
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .expect("examples directory")
+            .map(|e| e.expect("entry").path())
+            .collect();
+        paths.sort();
+        for path in paths {
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if name.ends_with(".yaml") && !name.contains("patch") {
+                out.push((name.to_owned(), read_path(&path)));
+            }
+        }
+    }
+    out
 }
 
 /// Deserialized into `T` and serialized again.
@@ -25,44 +54,156 @@ fn through<T: Serialize + DeserializeOwned>(doc: &Value) -> Value {
     serde_json::to_value(&typed).expect("serializes")
 }
 
-/// The typed round trip of a document, chosen by its kind.
-fn round_trip(doc: &Value) -> Value {
-    let api_version = doc["apiVersion"].as_str().expect("apiVersion");
-    let kind = doc["kind"].as_str().expect("kind");
-    assert!(
-        smp_types::lookup(api_version, kind).is_some(),
-        "{api_version} {kind} is not a known kind"
-    );
-    match kind {
-        "Deployment" => through::<Deployment>(doc),
-        "Pod" => through::<Pod>(doc),
-        "Service" => through::<Service>(doc),
-        "Node" => through::<Node>(doc),
-        "ConfigMap" => through::<ConfigMap>(doc),
-        "Secret" => through::<Secret>(doc),
-        other => panic!("no round trip for {other}"),
+struct RoundTrip(Option<Value>);
+
+impl Check for RoundTrip {
+    fn run<T: StrategicMerge + Clone + PartialEq + std::fmt::Debug>(&mut self, doc: &Value) {
+        self.0 = Some(through::<T>(doc));
     }
 }
 
 #[test]
-fn every_example_manifest_round_trips_unchanged() {
-    let mut seen = 0;
-    for entry in std::fs::read_dir(examples()).expect("examples/") {
-        let path = entry.expect("entry").path();
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        // Patches and the OpenAPI schema are not manifests.
-        if !name.ends_with(".yaml") || name.contains("patch") {
-            continue;
-        }
-        let doc = read(name);
+fn every_manifest_round_trips_unchanged() {
+    let all = manifests();
+    let mut kinds_seen = std::collections::BTreeSet::new();
+    for (name, doc) in &all {
+        let api_version = doc["apiVersion"].as_str().expect("apiVersion");
+        let kind = doc["kind"].as_str().expect("kind");
+        assert!(
+            smp_types::lookup(api_version, kind).is_some(),
+            "{name}: {api_version} {kind} is not a known kind"
+        );
+        let mut check = RoundTrip(None);
+        assert!(
+            kinds::dispatch(doc, &mut check),
+            "{name}: add {api_version} {kind} to tests/support/kinds.rs"
+        );
         assert_eq!(
-            round_trip(&doc),
-            doc,
+            check.0.as_ref(),
+            Some(doc),
             "{name} changed in the typed round trip"
         );
-        seen += 1;
+        kinds_seen.insert((api_version.to_owned(), kind.to_owned()));
     }
-    assert!(seen >= 7, "only {seen} manifests under examples/");
+    assert!(
+        kinds_seen.len() >= 41,
+        "only {} kinds among the manifests",
+        kinds_seen.len()
+    );
+    // Every kind the dispatch table names has a manifest.
+    for (api_version, kind) in kinds::KINDS {
+        assert!(
+            kinds_seen.contains(&(api_version.to_string(), kind.to_string())),
+            "no manifest of {api_version} {kind}"
+        );
+    }
+}
+
+/// Typed apply against the Value engine, with the typed contract: `x.apply(p)` gives what
+/// `from_value(engine::apply(to_value(x), p))` gives, compared on the JSON form, and fails
+/// exactly when that round trip fails, leaving `x` unchanged.
+struct TypedEqualsValue {
+    patch: Value,
+}
+
+impl Check for TypedEqualsValue {
+    fn run<T: StrategicMerge + Clone + PartialEq + std::fmt::Debug>(&mut self, doc: &Value) {
+        let original: T = serde_json::from_value(doc.clone()).expect("typed");
+        let json = serde_json::to_value(&original).expect("serializes");
+        let want = smp_core::apply(&json, &self.patch, T::schema())
+            .map_err(|e| e.to_string())
+            .and_then(|v| serde_json::from_value::<T>(v).map_err(|e| e.to_string()))
+            .map(|t| serde_json::to_value(&t).expect("serializes"));
+        let mut typed = original.clone();
+        let patch = Patch::from_value(self.patch.clone()).expect("patch");
+        match (typed.apply(&patch), want) {
+            (Ok(()), Ok(want)) => assert_eq!(
+                serde_json::to_value(&typed).expect("serializes"),
+                want,
+                "patch: {}",
+                self.patch
+            ),
+            (Err(_), Err(_)) => assert_eq!(typed, original, "a failed apply changed the value"),
+            (got, want) => panic!(
+                "typed apply {got:?}, Value apply {:?}; patch: {}",
+                want.map(|_| ()),
+                self.patch
+            ),
+        }
+    }
+}
+
+fn assert_typed_apply(doc: &Value, patch: Value) {
+    assert!(kinds::dispatch(doc, &mut TypedEqualsValue { patch }));
+}
+
+#[test]
+fn typed_apply_equals_value_apply_on_random_patches() {
+    let cases: usize = std::env::var("SMP_TYPES_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(60);
+    let mut rng = Rng(0x5eed_0011);
+    let mut total = 0;
+    for (name, doc) in manifests() {
+        let kind = smp_types::lookup(
+            doc["apiVersion"].as_str().unwrap_or_default(),
+            doc["kind"].as_str().unwrap_or_default(),
+        )
+        .unwrap_or_else(|| panic!("{name}: unknown kind"));
+        for _ in 0..cases {
+            let patch = patches::patch(&mut rng, &doc, kind.schema());
+            let result = std::panic::catch_unwind(|| assert_typed_apply(&doc, patch.clone()));
+            if let Err(e) = result {
+                eprintln!("{name}: patch {patch}");
+                std::panic::resume_unwind(e);
+            }
+            total += 1;
+        }
+    }
+    assert!(total >= 59 * cases.min(1));
+}
+
+#[test]
+fn typed_apply_equals_value_apply() {
+    let deployment = read("deployment.yaml");
+    assert_typed_apply(&deployment, read("deployment-patch.yaml"));
+    assert_typed_apply(
+        &deployment,
+        json!({"spec": {"template": {"spec": {
+            "$setElementOrder/containers": [{"name": "log-shipper"}, {"name": "app"}],
+            "containers": [{"name": "app", "ports": [{"containerPort": 9090, "$patch": "delete"}],
+                            "$setElementOrder/env": [{"name": "DB_PASSWORD"}, {"name": "LOG_LEVEL"}, {"name": "POD_NAME"}]}],
+            "volumes": [{"name": "config", "$retainKeys": ["name", "secret"], "secret": {"secretName": "web-config"}}]
+        }}}}),
+    );
+    assert_typed_apply(&read("pod.yaml"), read("patch.yaml"));
+    assert_typed_apply(
+        &read("pod-running.yaml"),
+        json!({"status": {"conditions": [{"type": "Ready", "status": "False"}],
+                           "containerStatuses": [{"name": "app", "ready": false, "restartCount": 2,
+                               "image": "i", "imageID": "d",
+                               "state": {"$retainKeys": ["waiting"], "waiting": {"reason": "CrashLoopBackOff"}}}]},
+                "metadata": {"$deleteFromPrimitiveList/finalizers": ["x"], "labels": {"pod-template-hash": null}}}),
+    );
+    assert_typed_apply(
+        &read("service.yaml"),
+        json!({"spec": {"ports": [{"port": 8080, "name": "alt", "targetPort": 8080}], "selector": {"tier": "web"}}}),
+    );
+    assert_typed_apply(
+        &read("node.yaml"),
+        json!({"spec": {"taints": [], "unschedulable": true, "$deleteFromPrimitiveList/podCIDRs": ["10.244.1.0/24"]},
+                "status": {"conditions": [{"type": "Ready", "status": "False", "reason": "KubeletNotReady"}],
+                           "addresses": [{"type": "ExternalIP", "address": "198.51.100.7"}]}}),
+    );
+    assert_typed_apply(
+        &read("configmap.yaml"),
+        json!({"data": {"LOG_FORMAT": null, "NEW": "1"}}),
+    );
+    assert_typed_apply(
+        &read("secret.yaml"),
+        json!({"data": {"$patch": "replace", "token": "dG9r"}}),
+    );
 }
 
 #[test]
@@ -86,68 +227,12 @@ fn quantities_read_numbers_as_text() {
     );
 }
 
-/// `obj.apply(patch)` equals the Value engine with `T::schema()`, compared as JSON after the
-/// engine's result went through `T` too (the typed contract: the struct drops what it does not
-/// declare, such as a directive inside a list that is replaced whole).
-fn assert_typed_apply<T: StrategicMerge + Serialize + DeserializeOwned>(
-    doc: &Value,
-    patch: &Value,
-) {
-    let want = through::<T>(&smp_core::apply(doc, patch, T::schema()).expect("Value apply"));
-    let mut typed: T = serde_json::from_value(doc.clone()).expect("typed");
-    typed
-        .apply(&Patch::from_value(patch.clone()).expect("patch"))
-        .expect("typed apply");
-    assert_eq!(
-        serde_json::to_value(&typed).expect("serializes"),
-        want,
-        "patch: {patch}"
-    );
-}
-
 #[test]
-fn typed_apply_equals_value_apply() {
-    let deployment = read("deployment.yaml");
-    assert_typed_apply::<Deployment>(&deployment, &read("deployment-patch.yaml"));
-    assert_typed_apply::<Deployment>(
-        &deployment,
-        &json!({"spec": {"template": {"spec": {
-            "$setElementOrder/containers": [{"name": "log-shipper"}, {"name": "app"}],
-            "containers": [{"name": "app", "ports": [{"containerPort": 9090, "$patch": "delete"}],
-                            "$setElementOrder/env": [{"name": "DB_PASSWORD"}, {"name": "LOG_LEVEL"}, {"name": "POD_NAME"}]}],
-            "volumes": [{"name": "config", "$retainKeys": ["name", "secret"], "secret": {"secretName": "web-config"}}]
-        }}}}),
-    );
-    let pod = read("pod.yaml");
-    assert_typed_apply::<Pod>(&pod, &read("patch.yaml"));
-    assert_typed_apply::<Pod>(
-        &read("pod-running.yaml"),
-        &json!({"status": {"conditions": [{"type": "Ready", "status": "False"}],
-                           "containerStatuses": [{"name": "app", "ready": false, "restartCount": 2,
-                               "image": "i", "imageID": "d",
-                               "state": {"$retainKeys": ["waiting"], "waiting": {"reason": "CrashLoopBackOff"}}}]},
-                "metadata": {"$deleteFromPrimitiveList/finalizers": ["x"], "labels": {"pod-template-hash": null}}}),
-    );
-    let service = read("service.yaml");
-    assert_typed_apply::<Service>(
-        &service,
-        &json!({"spec": {"ports": [{"port": 8080, "name": "alt", "targetPort": 8080}], "selector": {"tier": "web"}}}),
-    );
-    let node = read("node.yaml");
-    assert_typed_apply::<Node>(
-        &node,
-        &json!({"spec": {"taints": [], "unschedulable": true, "$deleteFromPrimitiveList/podCIDRs": ["10.244.1.0/24"]},
-                "status": {"conditions": [{"type": "Ready", "status": "False", "reason": "KubeletNotReady"}],
-                           "addresses": [{"type": "ExternalIP", "address": "198.51.100.7"}]}}),
-    );
-    assert_typed_apply::<ConfigMap>(
-        &read("configmap.yaml"),
-        &json!({"data": {"LOG_FORMAT": null, "NEW": "1"}}),
-    );
-    assert_typed_apply::<Secret>(
-        &read("secret.yaml"),
-        &json!({"data": {"$patch": "replace", "token": "dG9r"}}),
-    );
+fn numbers_keep_their_form() {
+    use smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSONSchemaProps;
+    let doc = json!({"type": "integer", "minimum": 1, "maximum": 1.5, "multipleOf": 2.0,
+                     "properties": {"a": {"not": {"minimum": -3}}}});
+    assert_eq!(through::<JSONSchemaProps>(&doc), doc);
 }
 
 #[test]
@@ -179,10 +264,17 @@ fn deployment_example_patch_does_what_it_says() {
 }
 
 #[test]
-fn every_kind_is_registered_once() {
-    for kind in smp_types::KINDS {
-        let found = smp_types::lookup(kind.api_version(), kind.kind()).expect("registered");
-        assert_eq!(found.type_name(), kind.type_name());
-        assert!(kind.type_name().ends_with(kind.kind()));
+fn typed_paths_are_the_registry_paths() {
+    fn short<T>() -> String {
+        std::any::type_name::<T>().replacen("smp_types::", "", 1)
+    }
+    for (path, definition) in [
+        (short::<Pod>(), "io.k8s.api.core.v1.Pod"),
+        (short::<Service>(), "io.k8s.api.core.v1.Service"),
+        (short::<Secret>(), "io.k8s.api.core.v1.Secret"),
+        (short::<Deployment>(), "io.k8s.api.apps.v1.Deployment"),
+    ] {
+        let d = smp_types::definition(definition).expect("registered");
+        assert_eq!(d.type_name(), format!("smp_types::{path}"));
     }
 }
