@@ -170,17 +170,104 @@ enum Style {
     Literal,
 }
 
-fn write_string(out: &mut String, s: &str, indent: usize, allow_block: bool) {
-    match style(s, allow_block) {
-        Style::Plain => out.push_str(s),
-        Style::Single => {
-            out.push('\'');
-            out.push_str(&s.replace('\'', "''"));
-            out.push('\'');
-        }
-        Style::Double => write_double(out, s),
+/// Writes a string in the style it needs. A value (`is_value`; a key is not) may be a literal
+/// block, and its long lines are folded as go-yaml folds them (see [`Fold`]); its continuation
+/// lines are indented by two more than `indent`, the indentation of its key or `-`.
+fn write_string(out: &mut String, s: &str, indent: usize, is_value: bool) {
+    let mut fold = is_value.then(|| Fold::at(out, indent + 2));
+    match style(s, is_value) {
+        Style::Plain => write_plain(out, s, fold.as_mut()),
+        Style::Single => write_single(out, s, fold.as_mut()),
+        Style::Double => write_double(out, s, fold.as_mut()),
         Style::Literal => write_literal(out, s, indent + 2),
     }
+}
+
+/// go-yaml's line folding (`best_width` 80), which kubectl's `-o yaml` output has: while
+/// writing a scalar value, a space reached when the line already holds more than 80 characters
+/// becomes a line break plus the scalar's indentation, unless it follows another space or (plain
+/// scalars) precedes one, or (quoted scalars) is the first or last character. Keys are never
+/// folded. Reading the folded text back gives the same string.
+struct Fold {
+    /// Characters on the current line.
+    column: usize,
+    /// Indentation of continuation lines.
+    indent: usize,
+    /// The previous character written was a space.
+    spaces: bool,
+}
+
+/// go-yaml's `best_width`.
+const BEST_WIDTH: usize = 80;
+
+impl Fold {
+    fn at(out: &str, indent: usize) -> Fold {
+        let line = out.rfind('\n').map_or(out, |i| &out[i + 1..]);
+        Fold {
+            column: line.chars().count(),
+            indent,
+            spaces: false,
+        }
+    }
+
+    /// Writes a space, or breaks the line there when `allowed` and the line is long.
+    fn space(&mut self, out: &mut String, allowed: bool) -> bool {
+        let broke = allowed && !self.spaces && self.column > BEST_WIDTH;
+        if broke {
+            out.push('\n');
+            pad(out, self.indent, false);
+            self.column = self.indent;
+        } else {
+            out.push(' ');
+            self.column += 1;
+        }
+        self.spaces = true;
+        broke
+    }
+
+    /// Counts text written that is not a space.
+    fn text(&mut self, chars: usize) {
+        self.column += chars;
+        self.spaces = false;
+    }
+}
+
+fn write_plain(out: &mut String, s: &str, fold: Option<&mut Fold>) {
+    let Some(fold) = fold else {
+        out.push_str(s);
+        return;
+    };
+    for (i, c) in s.char_indices() {
+        if c == ' ' {
+            fold.space(out, !s[i + 1..].starts_with(' '));
+        } else {
+            out.push(c);
+            fold.text(1);
+        }
+    }
+}
+
+fn write_single(out: &mut String, s: &str, fold: Option<&mut Fold>) {
+    out.push('\'');
+    match fold {
+        None => out.push_str(&s.replace('\'', "''")),
+        Some(fold) => {
+            fold.text(1);
+            for (i, c) in s.char_indices() {
+                if c == ' ' {
+                    let inner = i > 0 && i + 1 < s.len();
+                    fold.space(out, inner && !s[i + 1..].starts_with(' '));
+                } else if c == '\'' {
+                    out.push_str("''");
+                    fold.text(2);
+                } else {
+                    out.push(c);
+                    fold.text(1);
+                }
+            }
+        }
+    }
+    out.push('\'');
 }
 
 fn style(s: &str, allow_block: bool) -> Style {
@@ -308,9 +395,24 @@ fn write_literal(out: &mut String, s: &str, indent: usize) {
     }
 }
 
-fn write_double(out: &mut String, s: &str) {
+fn write_double(out: &mut String, s: &str, mut fold: Option<&mut Fold>) {
     out.push('"');
-    for c in s.chars() {
+    if let Some(fold) = fold.as_deref_mut() {
+        fold.text(1);
+    }
+    for (i, c) in s.char_indices() {
+        if c == ' ' {
+            if let Some(fold) = fold.as_deref_mut() {
+                // A break folds into nothing, so a space that follows it is escaped.
+                let inner = i > 0 && i + 1 < s.len();
+                if fold.space(out, inner) && s[i + 1..].starts_with(' ') {
+                    out.push('\\');
+                    fold.column += 1;
+                }
+                continue;
+            }
+        }
+        let before = out.len();
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
@@ -336,6 +438,9 @@ fn write_double(out: &mut String, s: &str) {
                 };
             }
             c => out.push(c),
+        }
+        if let Some(fold) = fold.as_deref_mut() {
+            fold.text(out[before..].chars().count());
         }
     }
     out.push('"');

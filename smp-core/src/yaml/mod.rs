@@ -276,6 +276,42 @@ mod tests {
         }
     }
 
+    /// go-yaml folds long values at a space once a line holds more than 80 characters, and
+    /// kubectl's `-o yaml` shows it; these are kubectl's own outputs.
+    #[test]
+    fn long_values_fold_as_go_yaml_folds_them() {
+        let v = json!({"spec": {"validations": [{
+            "messageExpression": "'replicas must be at most ' + string(variables.maxReplicas) + ' for team ' + variables.team",
+            "reason": "Invalid"
+        }]}, "status": {"typeChecking": {"expressionWarnings": [{
+            "fieldRef": "spec.auditAnnotations[0].valueExpression",
+            "warning": "apps/v1, Kind=Deployment: estimated cost exceeds budget by factor of 1.2x"
+        }]}}});
+        let want = "spec:\n  validations:\n  - messageExpression: '''replicas must be at most '' + string(variables.maxReplicas)\n      + '' for team '' + variables.team'\n    reason: Invalid\nstatus:\n  typeChecking:\n    expressionWarnings:\n    - fieldRef: spec.auditAnnotations[0].valueExpression\n      warning: 'apps/v1, Kind=Deployment: estimated cost exceeds budget by factor\n        of 1.2x'\n";
+        assert_eq!(to_yaml_string(&v), want);
+        assert_eq!(one(want), v);
+    }
+
+    #[test]
+    fn folding_keeps_every_string() {
+        let words = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor";
+        for s in [
+            format!("{words} {words} {words}"),
+            format!("{words}  {words}   {words} "),
+            format!("'{words}': {words} {words} x"),
+            format!("{words}\u{7} {words}  {words} \u{85} {words}"),
+            "x".repeat(200),
+            format!("{} {}", "x".repeat(100), "y".repeat(100)),
+        ] {
+            let v = json!({"key": s, "list": [s, {"k": s}]});
+            let text = to_yaml_string(&v);
+            assert_eq!(one(&text), v, "{text}");
+            let key = json!({s.clone(): 1});
+            let text = to_yaml_string(&key);
+            assert_eq!(text.lines().count(), 1, "keys are never folded: {text}");
+        }
+    }
+
     #[test]
     fn tricky_strings_round_trip() {
         let long_key = "k".repeat(2000);
