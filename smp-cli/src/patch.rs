@@ -28,9 +28,10 @@ Example:
   smp patch -f examples/pod.yaml --type json -p '[{\"op\":\"remove\",\"path\":\"/spec/tolerations\"}]'
 
 Output is kubectl's: JSON with 4-space indent and sorted keys, one object after the other
-(the items of a List are printed one by one); with `-o yaml` the documents are separated by
-`---`. Kinds with a built-in type: v1 Pod, Service, Node, ConfigMap, Secret; apps/v1
-Deployment. Another kind needs --schema, or --type merge/json.";
+(the items of a List are printed one by one), without `metadata.managedFields` unless
+--show-managed-fields; with `-o yaml` the documents are separated by `---`. Every kind of the
+Kubernetes v1.34 API has a built-in type (smp-types); another kind (a custom resource) needs
+--schema, or --type merge/json.";
 
 /// How the patch is interpreted (`kubectl patch --type`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -75,6 +76,11 @@ pub struct PatchArgs {
     /// Output format.
     #[arg(short = 'o', long = "output", value_enum, default_value_t = Format::Json)]
     format: Format,
+
+    /// Keep `metadata.managedFields` in the output (kubectl's flag: without it, kubectl prints
+    /// objects without them).
+    #[arg(long = "show-managed-fields")]
+    show_managed_fields: bool,
 }
 
 impl PatchArgs {
@@ -123,7 +129,12 @@ pub fn run(args: &PatchArgs) -> Result<(), CliError> {
                 item,
             };
             match patch_one(object, &patch, args.patch_type, given.as_ref()) {
-                Ok(v) => printed.push(v),
+                Ok(mut v) => {
+                    if !args.show_managed_fields {
+                        hide_managed_fields(&mut v);
+                    }
+                    printed.push(v);
+                }
                 Err(e) => errors.push(CliError::new(place, e)),
             }
         }
@@ -253,6 +264,14 @@ fn strategic_kind(object: &Value) -> Result<Typing<'static>, String> {
             "strategic merge patch is not supported for {meta} locally, try --type merge \
              (or give its schema with --schema)"
         )),
+    }
+}
+
+/// What kubectl's printer does unless `--show-managed-fields`: server-side apply's bookkeeping
+/// is left out of printed objects.
+fn hide_managed_fields(object: &mut Value) {
+    if let Some(Value::Object(metadata)) = object.get_mut("metadata") {
+        metadata.remove("managedFields");
     }
 }
 

@@ -92,6 +92,55 @@ fn documents_and_list_items_are_patched_one_by_one() {
     assert_eq!(parsed.len(), 3);
 }
 
+/// Every built-in kind is typed: a StatefulSet's containers merge by name (kubectl patches it
+/// so; smp refused it while smp-types knew six kinds), and a CronJob's nested job template too.
+#[test]
+fn every_built_in_kind_is_strategic() {
+    let file = common::root().join("examples/manifests/apps-v1-statefulset.yaml");
+    let out = smp(
+        &[
+            "patch",
+            "-f",
+            &file.display().to_string(),
+            "-p",
+            r#"{"spec":{"template":{"spec":{"containers":[{"name":"postgres","image":"postgres:16"}]}}}}"#,
+        ],
+        None,
+    );
+    assert_success(&out);
+    let containers = &stdout_json(&out)["spec"]["template"]["spec"]["containers"];
+    let names: Vec<&str> = containers
+        .as_array()
+        .expect("containers")
+        .iter()
+        .filter_map(|c| c["name"].as_str())
+        .collect();
+    assert!(names.len() > 1 && names[0] == "postgres", "{names:?}");
+    assert_eq!(containers[0]["image"], "postgres:16");
+
+    let cron = temp_file(
+        "patch-cronjob.yaml",
+        "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: c}\nspec:\n  schedule: '@daily'\n  \
+         jobTemplate:\n    spec:\n      template:\n        spec:\n          containers:\n          \
+         - {name: a, image: a:1}\n          - {name: b, image: b:1}\n",
+    );
+    let out = smp(
+        &[
+            "patch",
+            "-f",
+            &cron,
+            "-p",
+            r#"{"spec":{"jobTemplate":{"spec":{"template":{"spec":{"containers":[{"name":"b","image":"b:2"}]}}}}}}"#,
+        ],
+        None,
+    );
+    assert_success(&out);
+    assert_eq!(
+        stdout_json(&out)["spec"]["jobTemplate"]["spec"]["template"]["spec"]["containers"],
+        json!([{"name": "a", "image": "a:1"}, {"name": "b", "image": "b:2"}])
+    );
+}
+
 #[test]
 fn unknown_kind_fails_alone() {
     let file = temp_file(
@@ -289,4 +338,55 @@ fn difference_delete_then_add() {
         None,
     ));
     assert_eq!(out["metadata"]["finalizers"], json!(["d"]));
+}
+
+/// kubectl prints objects without `metadata.managedFields` unless `--show-managed-fields`.
+#[test]
+fn managed_fields_are_hidden_as_kubectl_hides_them() {
+    let file = temp_file(
+        "patch-managed.json",
+        r#"{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a", "managedFields": [
+            {"manager": "m", "operation": "Update", "apiVersion": "v1", "fieldsType": "FieldsV1",
+             "fieldsV1": {"f:data": {}}}]}, "data": {"a": "b"}}"#,
+    );
+    let out = smp(&["patch", "-f", &file, "-p", "{}"], None);
+    assert_success(&out);
+    assert_eq!(stdout_json(&out)["metadata"], json!({"name": "a"}));
+    let shown = smp(
+        &["patch", "-f", &file, "-p", "{}", "--show-managed-fields"],
+        None,
+    );
+    assert_success(&shown);
+    assert_eq!(
+        stdout_json(&shown)["metadata"]["managedFields"][0]["manager"],
+        "m"
+    );
+}
+
+/// Deliberate difference: a list at a key of a map of lists, in both the object and the
+/// patch, is replaced; kubectl fails (`merging an object in json but data type is not struct,
+/// instead is: map`), a limit of upstream's metadata lookup rather than a rule.
+#[test]
+fn difference_lists_in_maps_of_lists_are_replaced() {
+    let file = temp_file(
+        "patch-csr.json",
+        r#"{"apiVersion": "certificates.k8s.io/v1", "kind": "CertificateSigningRequest",
+            "metadata": {"name": "a"}, "spec": {"request": "", "signerName": "s",
+            "extra": {"a": ["x"], "b": ["z"]}}}"#,
+    );
+    let out = smp(
+        &[
+            "patch",
+            "-f",
+            &file,
+            "-p",
+            r#"{"spec":{"extra":{"a":["y"]}}}"#,
+        ],
+        None,
+    );
+    assert_success(&out);
+    assert_eq!(
+        stdout_json(&out)["spec"]["extra"],
+        json!({"a": ["y"], "b": ["z"]})
+    );
 }
