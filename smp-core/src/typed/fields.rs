@@ -86,6 +86,7 @@ struct Plan<'m, 'p, 'a, S> {
 }
 
 impl<S: 'static> Visit<'_, S> for Plan<'_, '_, '_, S> {
+    #[inline]
     fn field<T: PatchField + Normalize>(
         &mut self,
         def: &'static FieldDef,
@@ -93,14 +94,14 @@ impl<S: 'static> Visit<'_, S> for Plan<'_, '_, '_, S> {
         get: fn(&mut S) -> &mut T,
         on_remove: OnRemove<T>,
     ) {
-        if self.error.is_some() {
+        // Once every member is claimed (a patch names a few fields of many), the rest of the
+        // fields cost one check each.
+        if self.error.is_some() || self.members.is_empty() {
             return;
         }
-        let Some(i) = self.members.iter().position(|m| m.name == def.name) else {
+        let Some(member) = claim(self.members, &def.name) else {
             return;
         };
-        // Claimed members leave the list; the rest keep their order.
-        let member = self.members.remove(i);
         // A struct whose field says `replace` is replaced by the patch value, not merged into:
         // the engine does that (a struct's own `plan` merges, not knowing the parent's
         // strategy). Lists and maps read the strategy themselves.
@@ -119,6 +120,7 @@ impl<S: 'static> Visit<'_, S> for Plan<'_, '_, '_, S> {
         }
     }
 
+    #[inline]
     fn flat<T: StrategicMerge + Normalize>(&mut self, value: &T, get: fn(&mut S) -> &mut T) {
         if self.error.is_some() {
             return;
@@ -132,6 +134,14 @@ impl<S: 'static> Visit<'_, S> for Plan<'_, '_, '_, S> {
             self.edits.push(Box::new(move |s: &mut S| commit(get(s))));
         }
     }
+}
+
+/// Takes the member called `name` out of the list, if there is one; the rest keep their order.
+/// Not generic: the visitors are built once per field type, this once.
+#[inline(never)]
+fn claim<'p>(members: &mut Vec<Member<'p>>, name: &str) -> Option<Member<'p>> {
+    let i = members.iter().position(|m| m.name == name)?;
+    Some(members.remove(i))
 }
 
 /// [`StrategicMerge::plan_members`] of a derived struct.
@@ -181,6 +191,7 @@ struct Diff<'o, 'a> {
 }
 
 impl Visit2 for Diff<'_, '_> {
+    #[inline]
     fn field<T: PatchField + Normalize>(
         &mut self,
         def: &'static FieldDef,
@@ -201,6 +212,7 @@ impl Visit2 for Diff<'_, '_> {
         }
     }
 
+    #[inline]
     fn flat<T: StrategicMerge + Normalize>(&mut self, a: &T, b: &T) {
         if self.error.is_some() {
             return;
@@ -235,6 +247,7 @@ pub fn diff_fields<S: StrategicMerge>(
 struct Same(bool);
 
 impl Visit2 for Same {
+    #[inline]
     fn field<T: PatchField + Normalize>(
         &mut self,
         _: &'static FieldDef,
@@ -249,6 +262,7 @@ impl Visit2 for Same {
             };
     }
 
+    #[inline]
     fn flat<T: StrategicMerge + Normalize>(&mut self, a: &T, b: &T) {
         self.0 = self.0 && a.same(b);
     }
@@ -265,6 +279,7 @@ pub fn same_fields<S: StrategicMerge>(a: &S, b: &S) -> bool {
 struct Quiet(bool);
 
 impl<S> Visit<'_, S> for Quiet {
+    #[inline]
     fn field<T: PatchField + Normalize>(
         &mut self,
         def: &'static FieldDef,
@@ -281,6 +296,7 @@ impl<S> Visit<'_, S> for Quiet {
             };
     }
 
+    #[inline]
     fn flat<T: StrategicMerge + Normalize>(&mut self, value: &T, _: fn(&mut S) -> &mut T) {
         self.0 = self.0 && value.quiet();
     }
@@ -306,6 +322,7 @@ struct KeyField<'n, 'v> {
 }
 
 impl<'v, S> Visit<'v, S> for KeyField<'_, 'v> {
+    #[inline]
     fn field<T: PatchField + Normalize>(
         &mut self,
         def: &'static FieldDef,
@@ -313,13 +330,14 @@ impl<'v, S> Visit<'v, S> for KeyField<'_, 'v> {
         _: fn(&mut S) -> &mut T,
         _: OnRemove<T>,
     ) {
-        if self.found || def.name != self.name {
+        if self.found || !same_name(&def.name, self.name) {
             return;
         }
         self.found = true;
         self.key = value.and_then(PatchField::key_value);
     }
 
+    #[inline]
     fn flat<T: StrategicMerge + Normalize>(&mut self, value: &'v T, _: fn(&mut S) -> &mut T) {
         if self.found {
             return;
@@ -329,6 +347,13 @@ impl<'v, S> Visit<'v, S> for KeyField<'_, 'v> {
             self.key = Some(key);
         }
     }
+}
+
+/// `a == b`, first by address: a merge key and the field it names are usually the same string
+/// literal of the same crate (lists are keyed once per item, so this is a hot comparison).
+#[inline]
+fn same_name(a: &str, b: &str) -> bool {
+    (a.as_ptr() == b.as_ptr() && a.len() == b.len()) || a == b
 }
 
 /// [`PatchField::key_field`] of a derived struct: the field's value as a list key, `None` when
@@ -351,6 +376,7 @@ struct KeyOf<'n> {
 }
 
 impl<S> Visit<'_, S> for KeyOf<'_> {
+    #[inline]
     fn field<T: PatchField + Normalize>(
         &mut self,
         def: &'static FieldDef,
@@ -365,6 +391,7 @@ impl<S> Visit<'_, S> for KeyOf<'_> {
         self.value = value.and_then(crate::union::key_of);
     }
 
+    #[inline]
     fn flat<T: StrategicMerge + Normalize>(&mut self, value: &T, _: fn(&mut S) -> &mut T) {
         if self.found {
             return;
@@ -397,6 +424,7 @@ struct Validate<'p, 'o> {
 }
 
 impl<S> Visit<'_, S> for Validate<'_, '_> {
+    #[inline]
     fn field<T: PatchField + Normalize>(
         &mut self,
         def: &'static FieldDef,
@@ -410,6 +438,7 @@ impl<S> Visit<'_, S> for Validate<'_, '_> {
         self.path.pop();
     }
 
+    #[inline]
     fn flat<T: StrategicMerge + Normalize>(&mut self, value: &T, _: fn(&mut S) -> &mut T) {
         value.validate_member(None, self.path, self.out);
     }
@@ -429,6 +458,7 @@ pub fn validate_fields<S: StrategicMerge>(
 struct NormalizeFields;
 
 impl VisitMut for NormalizeFields {
+    #[inline]
     fn field<T: PatchField + Normalize>(
         &mut self,
         def: &'static FieldDef,
@@ -440,6 +470,7 @@ impl VisitMut for NormalizeFields {
         }
     }
 
+    #[inline]
     fn flat<T: StrategicMerge + Normalize>(&mut self, value: &mut T, old: Option<&T>) {
         value.normalize_member(old, None);
     }

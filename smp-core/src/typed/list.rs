@@ -57,32 +57,9 @@ fn native<T: PatchField>(
         return Ok(None);
     };
 
-    // Decide on the whole patch list before planning any item: a later `$patch` item (a
-    // `replace` marker, a deletion of the same key) changes what the earlier items mean.
-    let mut targets: Vec<(usize, &Map<String, Value>)> = Vec::with_capacity(patch.len());
-    let mut last = None;
-    for item in patch {
-        let Some(map) = plain_item(item) else {
-            return Ok(None);
-        };
-        let Some(key) = map.get(merge_key) else {
-            return Ok(None);
-        };
-        // In live order, each live item named once: nothing moves. So look only after the
-        // previous match (live keys are distinct, checked above); anything else (an addition,
-        // a reorder) leaves the native path.
-        let from = last.map_or(0, |l| l + 1);
-        let Some(pos) = live_keys[from..]
-            .iter()
-            .position(|k| k.matches(key))
-            .map(|p| p + from)
-        else {
-            return Ok(None);
-        };
-        last = Some(pos);
-        targets.push((pos, map));
-    }
-
+    let Some(targets) = targets(&live_keys, patch, merge_key) else {
+        return Ok(None);
+    };
     let here = path.field(member.name);
     let mut edits: Vec<(usize, Edit<T>)> = Vec::with_capacity(targets.len());
     for (i, (pos, map)) in targets.into_iter().enumerate() {
@@ -99,6 +76,34 @@ fn native<T: PatchField>(
             }
         }
     }))))
+}
+
+/// The live position each patch item updates, when the native path can take the list: every
+/// item a plain object with its merge key, naming live items in live order, each once. Not
+/// generic (it is the bulk of the native path, which is built once per item type).
+///
+/// Decided on the whole patch list before planning any item: a later `$patch` item (a
+/// `replace` marker, a deletion of the same key) changes what the earlier items mean.
+#[inline(never)]
+fn targets<'p>(
+    live_keys: &[KeyRef<'_>],
+    patch: &'p [Value],
+    merge_key: &str,
+) -> Option<Vec<(usize, &'p Map<String, Value>)>> {
+    let mut targets = Vec::with_capacity(patch.len());
+    let mut last = None;
+    for item in patch {
+        let map = plain_item(item)?;
+        let key = map.get(merge_key)?;
+        // In live order, each live item named once: nothing moves. So look only after the
+        // previous match (live keys are distinct, checked above); anything else (an addition,
+        // a reorder) leaves the native path.
+        let from = last.map_or(0, |l| l + 1);
+        let pos = live_keys[from..].iter().position(|k| k.matches(key))? + from;
+        last = Some(pos);
+        targets.push((pos, map));
+    }
+    Some(targets)
 }
 
 /// A patch item with no `$patch` or `$patchMergeKey` directive.

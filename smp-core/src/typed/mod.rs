@@ -71,18 +71,7 @@ pub trait StrategicMerge: PatchField {
         let mut members = members(patch, path)?;
         let mut edits = Vec::new();
         self.plan_members(&mut members, path, &mut edits)?;
-        for member in &members {
-            check_unknown(member, Self::schema(), path)?;
-            if Self::DENY_UNKNOWN && member.value.is_some_and(|v| !v.is_null()) {
-                return Err(PatchError::Deserialize {
-                    path: path.field(member.name).to_json_path(),
-                    detail: format!(
-                        "unknown field `{}` (the type denies unknown fields)",
-                        member.name
-                    ),
-                });
-            }
-        }
+        check_leftovers(&members, Self::schema(), Self::DENY_UNKNOWN, path)?;
         if edits.is_empty() {
             return Ok(Edit::Keep);
         }
@@ -426,12 +415,7 @@ pub fn commit_field<S: 'static, T: 'static>(
 ) -> Result<(), PatchError> {
     let edit = match (edit, on_remove) {
         (Edit::Remove, OnRemove::Default(default)) => Edit::Set(default()),
-        (Edit::Remove, OnRemove::Required) => {
-            return Err(PatchError::Deserialize {
-                path: path.field(name).to_json_path(),
-                detail: format!("the patch removes required field `{name}`"),
-            });
-        }
+        (Edit::Remove, OnRemove::Required) => return Err(removes_required(name, path)),
         (edit, _) => edit,
     };
     match edit {
@@ -442,27 +426,52 @@ pub fn commit_field<S: 'static, T: 'static>(
     Ok(())
 }
 
+#[cold]
+#[inline(never)]
+fn removes_required(name: &str, path: &Path<'_>) -> PatchError {
+    PatchError::Deserialize {
+        path: path.field(name).to_json_path(),
+        detail: format!("the patch removes required field `{name}`"),
+    }
+}
+
 /// Plans a member through the Value engine: serialize the member, merge, deserialize. Exact by
 /// construction, and its cost is that of this member only.
+///
+/// Generic code is built once per type in every crate that patches it, so only the conversions
+/// are generic here; the merge is [`merge_member`].
 pub fn fallback<T: PatchField>(
     current: Option<&T>,
     member: &Member<'_>,
     parent: Node<'static>,
     path: &Path<'_>,
 ) -> Result<Edit<T>, PatchError> {
+    let current = match current {
+        Some(c) => Some(to_value(c, &path.field(member.name))?),
+        None => None,
+    };
+    let present = current.is_some();
+    match merge_member(current, member, parent, path)? {
+        Some(value) => Ok(Edit::Set(from_value(value, &path.field(member.name))?)),
+        None if present => Ok(Edit::Remove),
+        None => Ok(Edit::Keep),
+    }
+}
+
+/// The member's JSON value after the patch (`None`: absent), from its value before.
+#[inline(never)]
+fn merge_member(
+    current: Option<Value>,
+    member: &Member<'_>,
+    parent: Node<'static>,
+    path: &Path<'_>,
+) -> Result<Option<Value>, PatchError> {
     let mut object = Map::new();
     if let Some(current) = current {
-        object.insert(
-            member.name.to_owned(),
-            to_value(current, &path.field(member.name))?,
-        );
+        object.insert(member.name.to_owned(), current);
     }
     object::merge_one(&mut object, member.patch, member.name, parent, path)?;
-    match object.remove(member.name) {
-        Some(value) => Ok(Edit::Set(from_value(value, &path.field(member.name))?)),
-        None if current.is_none() => Ok(Edit::Keep),
-        None => Ok(Edit::Remove),
-    }
+    Ok(object.remove(member.name))
 }
 
 /// Plans a whole object through the Value engine, for directives that act on the object as a
@@ -472,12 +481,28 @@ pub fn fallback_object<T: PatchField>(
     patch: &Map<String, Value>,
     path: &Path<'_>,
 ) -> Result<Edit<T>, PatchError> {
-    let mut value = to_value(current, path)?;
+    let value = merge_object(
+        to_value(current, path)?,
+        patch,
+        Node::of_static(T::DEF),
+        path,
+    )?;
+    Ok(Edit::Set(from_value(value, path)?))
+}
+
+/// An object's JSON value after a whole-object patch.
+#[inline(never)]
+fn merge_object(
+    mut value: Value,
+    patch: &Map<String, Value>,
+    node: Node<'static>,
+    path: &Path<'_>,
+) -> Result<Value, PatchError> {
     if !value.is_object() {
         value = Value::Object(Map::new());
     }
-    object::merge(&mut value, patch, Node::of_static(T::DEF), path)?;
-    Ok(Edit::Set(from_value(value, path)?))
+    object::merge(&mut value, patch, node, path)?;
+    Ok(value)
 }
 
 /// Whether a patch object carries directives that act on the object as a whole.
@@ -486,6 +511,31 @@ pub fn is_whole_object_patch(patch: &Map<String, Value>) -> bool {
         || patch.contains_key(crate::apply::directive::RETAIN_KEYS)
         // Misplaced here, an error the engine reports.
         || patch.contains_key(crate::apply::directive::PATCH_MERGE_KEY)
+}
+
+/// The members no field claimed: each through the engine for its errors, and an error for a
+/// non-null one when the type denies unknown fields. Not generic, so that the code of
+/// [`StrategicMerge::plan_object`], which is, stays small (it is built once per struct type
+/// in the crates that patch them).
+fn check_leftovers(
+    members: &[Member<'_>],
+    node: Node<'static>,
+    deny_unknown: bool,
+    path: &Path<'_>,
+) -> Result<(), PatchError> {
+    for member in members {
+        check_unknown(member, node, path)?;
+        if deny_unknown && member.value.is_some_and(|v| !v.is_null()) {
+            return Err(PatchError::Deserialize {
+                path: path.field(member.name).to_json_path(),
+                detail: format!(
+                    "unknown field `{}` (the type denies unknown fields)",
+                    member.name
+                ),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Runs a patch member the type does not declare through the engine, for its errors only: the
@@ -499,20 +549,39 @@ pub fn check_unknown(
 }
 
 pub(crate) fn to_value<T: Serialize>(value: &T, path: &Path<'_>) -> Result<Value, PatchError> {
-    serde_json::to_value(value).map_err(|e| PatchError::Deserialize {
-        path: path.to_json_path(),
-        detail: format!("cannot serialize the current value: {e}"),
-    })
+    match serde_json::to_value(value) {
+        Ok(v) => Ok(v),
+        Err(e) => Err(conversion_error(
+            path,
+            "cannot serialize the current value",
+            &e,
+        )),
+    }
 }
 
 pub(crate) fn from_value<T: DeserializeOwned>(
     value: Value,
     path: &Path<'_>,
 ) -> Result<T, PatchError> {
-    T::deserialize(value).map_err(|e| PatchError::Deserialize {
+    match T::deserialize(value) {
+        Ok(v) => Ok(v),
+        Err(e) => Err(conversion_error(
+            path,
+            "the patched value does not fit the Rust type",
+            &e,
+        )),
+    }
+}
+
+/// The error of a conversion between a typed value and JSON; out of line, so that the generic
+/// conversions above stay small.
+#[cold]
+#[inline(never)]
+fn conversion_error(path: &Path<'_>, what: &str, e: &serde_json::Error) -> PatchError {
+    PatchError::Deserialize {
         path: path.to_json_path(),
-        detail: format!("the patched value does not fit the Rust type: {e}"),
-    })
+        detail: format!("{what}: {e}"),
+    }
 }
 
 /// Deserializes a borrowed patch value (primitives: no intermediate copy of the JSON).
@@ -520,8 +589,12 @@ pub(crate) fn from_ref<T: DeserializeOwned>(
     value: &Value,
     path: &Path<'_>,
 ) -> Result<T, PatchError> {
-    T::deserialize(value).map_err(|e| PatchError::Deserialize {
-        path: path.to_json_path(),
-        detail: format!("the patched value does not fit the Rust type: {e}"),
-    })
+    match T::deserialize(value) {
+        Ok(v) => Ok(v),
+        Err(e) => Err(conversion_error(
+            path,
+            "the patched value does not fit the Rust type",
+            &e,
+        )),
+    }
 }
