@@ -125,10 +125,10 @@ pub struct SchemaArgs {
     /// OpenAPI v2 or v3 document (JSON or YAML) and the definition of the document's type,
     /// e.g. `pod-schema.json#io.k8s.api.core.v1.Pod`.
     ///
-    /// Without --schema a document's `apiVersion`/`kind` picks a built-in type (v1 Pod,
-    /// Service, Node, ConfigMap, Secret; apps/v1 Deployment). Other documents are handled
-    /// untyped: objects merge, lists are replaced whole, and `$patch` and the other directives
-    /// still apply.
+    /// Without --schema a document's `apiVersion`/`kind` picks a built-in type: every kind of
+    /// the Kubernetes v1.34 API. Other documents (custom resources) are handled untyped:
+    /// objects merge, lists are replaced whole, and `$patch` and the other directives still
+    /// apply.
     #[arg(long, value_name = "FILE#DEFINITION", value_parser = SchemaSpec::parse)]
     pub schema: Option<SchemaSpec>,
 }
