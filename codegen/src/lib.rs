@@ -59,10 +59,11 @@ pub struct Paths {
 impl Default for Paths {
     fn default() -> Paths {
         let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let workspace = here.parent().unwrap_or(here);
         Paths {
             spec: here.join("openapi/swagger.json"),
             overlay: here.join("overlay.toml"),
-            out: here.join("../smp-types/src"),
+            out: workspace.join("smp-types/src"),
         }
     }
 }
