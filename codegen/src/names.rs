@@ -135,15 +135,28 @@ fn snake_case(json: &str) -> String {
     out
 }
 
-/// serde's `rename_all = "camelCase"` of a snake_case field name.
+/// serde's `rename_all = "camelCase"` of a snake_case field name: `pod_ip` -> `podIp`.
 pub fn serde_camel(field: &str) -> String {
-    let mut out = String::with_capacity(field.len());
-    let mut upper_next = false;
-    for c in field.chars() {
-        if c == '_' {
+    join_words(field, &['_'], false)
+}
+
+/// A JSON name in Go style, as `#[union]` names members without an explicit value:
+/// `rollingUpdate` -> `RollingUpdate` (first letter upper-cased, `_`/`-` dropped and the next
+/// letter upper-cased).
+pub fn go_name(json: &str) -> String {
+    join_words(json, &['_', '-'], true)
+}
+
+/// Drops the separators and upper-cases the letter after each (and the first when
+/// `upper_first`).
+fn join_words(s: &str, separators: &[char], upper_first: bool) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut upper_next = upper_first;
+    for c in s.chars() {
+        if separators.contains(&c) {
             upper_next = true;
         } else if upper_next {
-            out.push(c.to_ascii_uppercase());
+            out.extend(c.to_uppercase());
             upper_next = false;
         } else {
             out.push(c);
@@ -261,6 +274,13 @@ mod tests {
         assert_eq!(serde_camel("pod_ip"), "podIp");
         assert_eq!(serde_camel("api_version"), "apiVersion");
         assert_eq!(serde_camel("type_"), "type");
+    }
+
+    #[test]
+    fn go_names() {
+        assert_eq!(go_name("rollingUpdate"), "RollingUpdate");
+        assert_eq!(go_name("host_path"), "HostPath");
+        assert_eq!(go_name("downwardAPI"), "DownwardAPI");
     }
 
     #[test]

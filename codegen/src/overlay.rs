@@ -14,6 +14,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use crate::Error;
+use crate::names::go_name;
 
 const RECOMMENDED: &str = "x-kubernetes-recommended-patch-merge-key";
 const STRATEGY: &str = "x-kubernetes-patch-strategy";
@@ -430,25 +431,6 @@ impl UnionEntry {
     }
 }
 
-/// A JSON name in Go style, as `#[union]` names members without an explicit value:
-/// `rollingUpdate` -> `RollingUpdate` (first letter upper-cased, `_`/`-` dropped and the next
-/// letter upper-cased).
-pub fn go_name(json: &str) -> String {
-    let mut out = String::with_capacity(json.len());
-    let mut upper_next = true;
-    for c in json.chars() {
-        if c == '_' || c == '-' {
-            upper_next = true;
-        } else if upper_next {
-            out.extend(c.to_uppercase());
-            upper_next = false;
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 fn definition<'d>(doc: &'d Value, name: &str) -> Result<&'d Map<String, Value>, Error> {
     doc.get("definitions")
         .and_then(|d| d.get(name))
@@ -581,12 +563,5 @@ mod tests {
             toml::from_str::<Overlay>("[[union]]\ndefinition = \"S\"\nbogus = 1\nsource = \"t\"")
                 .is_err()
         );
-    }
-
-    #[test]
-    fn go_names() {
-        assert_eq!(go_name("rollingUpdate"), "RollingUpdate");
-        assert_eq!(go_name("host_path"), "HostPath");
-        assert_eq!(go_name("downwardAPI"), "DownwardAPI");
     }
 }

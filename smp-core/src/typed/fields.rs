@@ -313,15 +313,60 @@ pub fn quiet_fields<S: StrategicMerge>(this: &S) -> bool {
 // ---------------------------------------------------------------------------------------------
 // Fields by name.
 
-/// The first field called `name`, own fields before flattened ones; `found` stops the search
-/// (an own field shadows a flattened one even when it has no answer).
-struct KeyField<'n, 'v> {
-    name: &'n str,
-    found: bool,
-    key: Option<KeyRef<'v>>,
+/// What is asked of the field found by name: its list key, or its JSON form.
+trait Query<'v> {
+    type Answer;
+
+    /// The answer for an own field's value.
+    fn own<T: PatchField + Normalize>(value: &'v T) -> Option<Self::Answer>;
+
+    /// The answer for field `name` of a flattened struct, if it has one.
+    fn flat<T: StrategicMerge + Normalize>(value: &'v T, name: &str) -> Option<Self::Answer>;
 }
 
-impl<'v, S> Visit<'v, S> for KeyField<'_, 'v> {
+/// The list key ([`PatchField::key_value`]), borrowed from the struct.
+struct Key;
+
+impl<'v> Query<'v> for Key {
+    type Answer = KeyRef<'v>;
+
+    #[inline]
+    fn own<T: PatchField + Normalize>(value: &'v T) -> Option<KeyRef<'v>> {
+        value.key_value()
+    }
+
+    #[inline]
+    fn flat<T: StrategicMerge + Normalize>(value: &'v T, name: &str) -> Option<KeyRef<'v>> {
+        value.key_field(name)
+    }
+}
+
+/// The JSON form, for pairing list items by key in normalization.
+struct Json;
+
+impl<'v> Query<'v> for Json {
+    type Answer = Value;
+
+    #[inline]
+    fn own<T: PatchField + Normalize>(value: &'v T) -> Option<Value> {
+        crate::union::key_of(value)
+    }
+
+    #[inline]
+    fn flat<T: StrategicMerge + Normalize>(value: &'v T, name: &str) -> Option<Value> {
+        value.key_of(name)
+    }
+}
+
+/// The first field called `name`, own fields before flattened ones; `found` stops the search
+/// (an own field shadows a flattened one even when it has no answer).
+struct ByName<'n, 'v, Q: Query<'v>> {
+    name: &'n str,
+    found: bool,
+    answer: Option<Q::Answer>,
+}
+
+impl<'v, S, Q: Query<'v>> Visit<'v, S> for ByName<'_, 'v, Q> {
     #[inline]
     fn field<T: PatchField + Normalize>(
         &mut self,
@@ -334,7 +379,7 @@ impl<'v, S> Visit<'v, S> for KeyField<'_, 'v> {
             return;
         }
         self.found = true;
-        self.key = value.and_then(PatchField::key_value);
+        self.answer = value.and_then(Q::own);
     }
 
     #[inline]
@@ -342,9 +387,9 @@ impl<'v, S> Visit<'v, S> for KeyField<'_, 'v> {
         if self.found {
             return;
         }
-        if let Some(key) = value.key_field(self.name) {
+        if let Some(answer) = Q::flat(value, self.name) {
             self.found = true;
-            self.key = Some(key);
+            self.answer = Some(answer);
         }
     }
 }
@@ -356,63 +401,28 @@ fn same_name(a: &str, b: &str) -> bool {
     (a.as_ptr() == b.as_ptr() && a.len() == b.len()) || a == b
 }
 
+#[inline]
+fn by_name<'v, S: StrategicMerge, Q: Query<'v>>(this: &'v S, name: &str) -> Option<Q::Answer> {
+    let mut visitor = ByName::<'_, 'v, Q> {
+        name,
+        found: false,
+        answer: None,
+    };
+    this.visit(&mut visitor);
+    visitor.answer
+}
+
 /// [`PatchField::key_field`] of a derived struct: the field's value as a list key, `None` when
 /// it is absent, has no cheap key form, or there is no such field.
 #[inline]
 pub fn key_field<'v, S: StrategicMerge>(this: &'v S, name: &str) -> Option<KeyRef<'v>> {
-    let mut visitor = KeyField {
-        name,
-        found: false,
-        key: None,
-    };
-    this.visit(&mut visitor);
-    visitor.key
-}
-
-struct KeyOf<'n> {
-    name: &'n str,
-    found: bool,
-    value: Option<Value>,
-}
-
-impl<S> Visit<'_, S> for KeyOf<'_> {
-    #[inline]
-    fn field<T: PatchField + Normalize>(
-        &mut self,
-        def: &'static FieldDef,
-        value: Option<&T>,
-        _: fn(&mut S) -> &mut T,
-        _: OnRemove<T>,
-    ) {
-        if self.found || def.name != self.name {
-            return;
-        }
-        self.found = true;
-        self.value = value.and_then(crate::union::key_of);
-    }
-
-    #[inline]
-    fn flat<T: StrategicMerge + Normalize>(&mut self, value: &T, _: fn(&mut S) -> &mut T) {
-        if self.found {
-            return;
-        }
-        if let Some(v) = value.key_of(self.name) {
-            self.found = true;
-            self.value = Some(v);
-        }
-    }
+    by_name::<S, Key>(this, name)
 }
 
 /// [`Normalize::key_of`] of a derived struct: the JSON form of field `name`.
 #[inline]
 pub fn key_of_field<S: StrategicMerge>(this: &S, name: &str) -> Option<Value> {
-    let mut visitor = KeyOf {
-        name,
-        found: false,
-        value: None,
-    };
-    this.visit(&mut visitor);
-    visitor.value
+    by_name::<S, Json>(this, name)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -563,7 +563,12 @@ pub(crate) fn from_value<T: DeserializeOwned>(
     value: Value,
     path: &Path<'_>,
 ) -> Result<T, PatchError> {
-    match T::deserialize(value) {
+    patched(T::deserialize(value), path)
+}
+
+/// A deserialized patch result, its error with the path.
+fn patched<T>(result: Result<T, serde_json::Error>, path: &Path<'_>) -> Result<T, PatchError> {
+    match result {
         Ok(v) => Ok(v),
         Err(e) => Err(conversion_error(
             path,
@@ -589,12 +594,5 @@ pub(crate) fn from_ref<T: DeserializeOwned>(
     value: &Value,
     path: &Path<'_>,
 ) -> Result<T, PatchError> {
-    match T::deserialize(value) {
-        Ok(v) => Ok(v),
-        Err(e) => Err(conversion_error(
-            path,
-            "the patched value does not fit the Rust type",
-            &e,
-        )),
-    }
+    patched(T::deserialize(value), path)
 }
