@@ -21,9 +21,13 @@
 //!   upstream behaviour to match.
 //! - `$patchMergeKey` never reaches the result.
 
+use std::collections::HashMap;
+use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
+
 use serde_json::{Map, Value};
 
 use crate::error::{PatchError, kind_of};
+use crate::hash::{HashedKey, KeyedState};
 use crate::schema::FieldMeta;
 
 use super::clean::{appended_item, verbatim};
@@ -31,6 +35,12 @@ use super::directive::{self, PATCH, PATCH_MERGE_KEY, PatchOp};
 use super::object;
 use super::order::{KeyIndex, permute, settle};
 use super::path::Path;
+
+/// The most fields `$patchMergeKey` may list. Identities of real lists have two to four
+/// (`port,protocol`; a device's `driver,device,pool,shareID`); the bound keeps matching linear:
+/// patch items whose keys are `null` (wildcards) need an index per set of wildcards, and there
+/// are at most 2^8 of those.
+const MAX_KEYS: usize = 8;
 
 /// The keys a list patch names with `$patchMergeKey`, or `None` when it does not use the
 /// directive. `order` is the list's `$setElementOrder`, if any.
@@ -110,11 +120,12 @@ fn agree<'p>(
     if names.is_empty() {
         return Err(bad("a non-empty list of field names"));
     }
-    if names
-        .iter()
-        .enumerate()
-        .any(|(i, n)| names[..i].contains(n))
-    {
+    if names.len() > MAX_KEYS {
+        return Err(bad("a list of at most 8 field names"));
+    }
+    let mut sorted = names.clone();
+    sorted.sort_unstable();
+    if sorted.windows(2).any(|w| w[0] == w[1]) {
         return Err(bad("a list of distinct field names"));
     }
     match keys {
@@ -142,6 +153,17 @@ pub(crate) fn identity<K: AsRef<str>>(item: &Value, keys: &[K]) -> Value {
     Value::Object(id)
 }
 
+/// An item's identity as an index key: its values at the listed keys, in their order, `null`
+/// where absent or `null`. Equal exactly when [`identity`]s are, and cheaper to build and hash
+/// (no field names); [`identity`] is the form shown in messages and sent in patches.
+pub(crate) fn identity_key<K: AsRef<str>>(item: &Value, keys: &[K]) -> Value {
+    Value::Array(
+        keys.iter()
+            .map(|k| item.get(k.as_ref()).cloned().unwrap_or(Value::Null))
+            .collect(),
+    )
+}
+
 /// Whether patch item `patch` names live item `live` (see the module documentation).
 fn matches(patch: &Map<String, Value>, live: &Value, keys: &[&str]) -> bool {
     keys.iter().all(|&k| {
@@ -152,6 +174,155 @@ fn matches(patch: &Map<String, Value>, live: &Value, keys: &[&str]) -> bool {
             None => have.is_none(),
         }
     })
+}
+
+/// Finds the items a patch item names without comparing it with each.
+///
+/// A patch item names an item when they agree on every listed key the patch item does not set
+/// to `null`: so, per set of such wildcard keys (a bit mask), the items are indexed by the hash
+/// of their values at the other keys, and a lookup checks the few candidates with [`matches`].
+/// The index of a mask is built on first use; items added or changed later are indexed in every
+/// mask built so far. With at most [`MAX_KEYS`] keys there are at most 2^8 masks, each O(n).
+struct Matcher<'k> {
+    keys: &'k [&'k str],
+    /// How many items are indexed (positions `0..len` of the list).
+    len: usize,
+    masks: HashMap<u16, Buckets>,
+    state: KeyedState,
+}
+
+/// One mask's index: chains of positions per hash, in an arena (no allocation per bucket).
+/// The hashes are keyed SipHash outputs, which nobody can steer, so the table itself need not
+/// hash them again.
+#[derive(Default)]
+struct Buckets {
+    head: HashMap<u64, usize, BuildHasherDefault<Prehashed>>,
+    /// `(position, next entry)`, `usize::MAX` ending a chain.
+    entries: Vec<(usize, usize)>,
+}
+
+impl Buckets {
+    fn add(&mut self, hash: u64, position: usize) {
+        let entry = self.entries.len();
+        let next = self.head.insert(hash, entry).unwrap_or(usize::MAX);
+        self.entries.push((position, next));
+    }
+
+    fn positions(&self, hash: u64, out: &mut Vec<usize>) {
+        let mut e = self.head.get(&hash).copied().unwrap_or(usize::MAX);
+        while let Some(&(p, next)) = self.entries.get(e) {
+            out.push(p);
+            e = next;
+        }
+    }
+}
+
+/// The identity hash of a `u64` that already is a keyed hash.
+#[derive(Default)]
+struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.0 = i;
+    }
+}
+
+impl<'k> Matcher<'k> {
+    fn new(keys: &'k [&'k str]) -> Matcher<'k> {
+        Matcher {
+            keys,
+            len: 0,
+            masks: HashMap::new(),
+            state: KeyedState::default(),
+        }
+    }
+
+    /// The hash of an item's values at the keys `mask` does not cover (`null` and absent
+    /// alike).
+    fn hash(&self, item: &Value, mask: u16) -> u64 {
+        self.hash_with(|k| item.get(k), mask)
+    }
+
+    fn hash_with<'v>(&self, get: impl Fn(&str) -> Option<&'v Value>, mask: u16) -> u64 {
+        let mut h = self.state.build_hasher();
+        for (i, k) in self.keys.iter().enumerate() {
+            if mask & (1 << i) == 0 {
+                match get(k).filter(|v| !v.is_null()) {
+                    Some(v) => {
+                        h.write_u8(1);
+                        HashedKey(v).hash(&mut h);
+                    }
+                    None => h.write_u8(0),
+                }
+            }
+        }
+        h.finish()
+    }
+
+    fn extend(&mut self, items: &[Value]) {
+        for (p, item) in items.iter().enumerate() {
+            self.push(p, item);
+        }
+    }
+
+    /// Indexes a new item at position `p` (the next one).
+    fn push(&mut self, p: usize, item: &Value) {
+        self.changed(p, item);
+        self.len = self.len.max(p + 1);
+    }
+
+    /// Indexes item `p` again after it changed. Its old entries stay: every candidate is
+    /// checked with [`matches`] anyway, so a stale entry costs one check, and removing it
+    /// could cost a scan of its bucket.
+    fn changed(&mut self, p: usize, item: &Value) {
+        let masks: Vec<u16> = self.masks.keys().copied().collect();
+        for m in masks {
+            let h = self.hash(item, m);
+            if let Some(buckets) = self.masks.get_mut(&m) {
+                buckets.add(h, p);
+            }
+        }
+    }
+
+    /// The positions of the items `patch` names, in order, into `out`.
+    fn find(&mut self, patch: &Map<String, Value>, items: &[Value], out: &mut Vec<usize>) {
+        out.clear();
+        let mut mask = 0u16;
+        for (i, k) in self.keys.iter().enumerate() {
+            if patch.get(*k).is_some_and(Value::is_null) {
+                mask |= 1 << i;
+            }
+        }
+        if !self.masks.contains_key(&mask) {
+            let mut buckets = Buckets::default();
+            for (p, item) in items.iter().enumerate().take(self.len) {
+                buckets.add(self.hash(item, mask), p);
+            }
+            self.masks.insert(mask, buckets);
+        }
+        // The patch item's own values hash like an item's: `null` ones are masked.
+        let h = self.hash_with(|k| patch.get(k), mask);
+        if let Some(buckets) = self.masks.get(&mask) {
+            buckets.positions(h, out);
+        }
+        out.retain(|&p| {
+            items
+                .get(p)
+                .is_some_and(|item| matches(patch, item, self.keys))
+        });
+        out.sort_unstable();
+        out.dedup();
+    }
 }
 
 /// Merges `patch` into `target` with the identity `keys`.
@@ -178,15 +349,31 @@ pub(crate) fn merge(
     // Directive items first: deletions act on the live list, `replace` discards it.
     let mut replace = false;
     let mut regular: Vec<usize> = Vec::with_capacity(items.len());
+    let mut doomed: Vec<usize> = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let Some(op) = item.get(PATCH) else {
             regular.push(i);
             continue;
         };
         match directive::patch_op(op, &path.index(i).field(PATCH))? {
-            PatchOp::Delete => target.retain(|live| !matches(item, live, keys)),
+            PatchOp::Delete => doomed.push(i),
             PatchOp::Replace => replace = true,
         }
+    }
+    if !doomed.is_empty() {
+        // Every live item some deletion names goes.
+        let mut index = Matcher::new(keys);
+        index.extend(target);
+        let mut gone = vec![false; target.len()];
+        let mut found = Vec::new();
+        for &i in &doomed {
+            index.find(items[i], target, &mut found);
+            for &p in &found {
+                gone[p] = true;
+            }
+        }
+        let mut gone = gone.into_iter();
+        target.retain(|_| !gone.next().unwrap_or(false));
     }
     if replace {
         let mut out = Vec::with_capacity(regular.len());
@@ -202,14 +389,16 @@ pub(crate) fn merge(
     }
 
     let live_len = target.len();
-    let live_ids: Vec<Value> = target.iter().map(|v| identity(v, keys)).collect();
+    let live_ids: Vec<Value> = target.iter().map(|v| identity_key(v, keys)).collect();
+    let mut index = Matcher::new(keys);
+    index.extend(target);
     let mut positions: Vec<Option<usize>> = Vec::with_capacity(regular.len());
+    let mut found = Vec::new();
     for &i in &regular {
         let item = items[i];
         let here = path.index(i);
-        let candidates: Vec<usize> = (0..live_len)
-            .filter(|&p| matches(item, &target[p], keys))
-            .collect();
+        index.find(item, target, &mut found);
+        let candidates: Vec<usize> = found.iter().copied().filter(|&p| p < live_len).collect();
         if candidates.len() > 1 {
             return Err(PatchError::AmbiguousMergeKey {
                 path: path.to_json_path(),
@@ -222,7 +411,7 @@ pub(crate) fn merge(
         let found = candidates
             .first()
             .copied()
-            .or_else(|| (live_len..target.len()).find(|&p| matches(item, &target[p], keys)));
+            .or_else(|| found.first().copied());
         match found {
             Some(pos) => {
                 let item: Map<String, Value> = item
@@ -231,9 +420,11 @@ pub(crate) fn merge(
                     .map(|(k, v)| (k.clone(), v.clone()))
                     .collect();
                 object::merge(&mut target[pos], &item, meta.node.items(), &here)?;
+                index.changed(pos, &target[pos]);
             }
             None => {
                 if let Some(content) = appended_item(&patch[i], &here)? {
+                    index.push(target.len(), &content);
                     target.push(content);
                 }
             }
@@ -255,8 +446,11 @@ pub(crate) fn merge(
     if in_live_order && !live.has_duplicates() {
         return Ok(());
     }
-    let wanted_ids: Vec<Value> = regular.iter().map(|&i| identity(&patch[i], keys)).collect();
-    let ids: Vec<Value> = target.iter().map(|v| identity(v, keys)).collect();
+    let wanted_ids: Vec<Value> = regular
+        .iter()
+        .map(|&i| identity_key(&patch[i], keys))
+        .collect();
+    let ids: Vec<Value> = target.iter().map(|v| identity_key(v, keys)).collect();
     let perm = settle(
         &ids.iter().collect::<Vec<_>>(),
         None,
@@ -267,15 +461,16 @@ pub(crate) fn merge(
     Ok(())
 }
 
-/// Orders a merged list by its `$setElementOrder` list, comparing identities.
+/// Orders a merged list by its `$setElementOrder` list, comparing identities (`live_ids` are
+/// the live items' [`identity_key`]s).
 pub(crate) fn order_by(
     merged: &mut Vec<Value>,
     order: &[Value],
     live_ids: &[Value],
     keys: &[&str],
 ) {
-    let wanted: Vec<Value> = order.iter().map(|v| identity(v, keys)).collect();
-    let ids: Vec<Value> = merged.iter().map(|v| identity(v, keys)).collect();
+    let wanted: Vec<Value> = order.iter().map(|v| identity_key(v, keys)).collect();
+    let ids: Vec<Value> = merged.iter().map(|v| identity_key(v, keys)).collect();
     let perm = settle(
         &ids.iter().collect::<Vec<_>>(),
         None,

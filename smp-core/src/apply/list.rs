@@ -5,9 +5,12 @@
 //! other patch items the whole list). Primitives form a set: the union, de-duplicated. The
 //! order is then settled as [`super::order`] describes.
 
+use std::collections::HashMap;
+
 use serde_json::{Map, Value};
 
 use crate::error::{PatchError, kind_of};
+use crate::hash::{HashedKey, KeyedState};
 use crate::schema::FieldMeta;
 
 use super::clean::{appended_item, verbatim};
@@ -35,14 +38,52 @@ impl LiveView {
         LiveView { keys, len }
     }
 
-    /// Removes every match by shifting the rest left; the last slot keeps its old value.
-    fn delete(&mut self, key: &Value) {
-        while let Some(i) = self.keys[..self.len].iter().position(|k| k == key) {
-            for j in i..self.len - 1 {
-                self.keys[j] = self.keys[j + 1].clone();
-            }
-            self.len -= 1;
+    /// Removes every match of each key in turn, as upstream's deletions do: each removal shifts
+    /// the rest left, and the slot that falls off the end keeps the value it held, the last
+    /// live key at that moment. Computed in one pass rather than by shifting: O(n + deletions).
+    fn delete_all(&mut self, doomed: &[&Value]) {
+        if doomed.is_empty() {
+            return;
         }
+        let live = &self.keys[..self.len];
+        // Where each key occurs among the live slots, first occurrence first.
+        let mut at: HashMap<HashedKey<'_>, Vec<usize>, KeyedState> =
+            HashMap::with_capacity_and_hasher(live.len(), KeyedState::default());
+        for (i, k) in live.iter().enumerate() {
+            at.entry(HashedKey(k)).or_default().push(i);
+        }
+        let mut alive = vec![true; live.len()];
+        let mut last = live.len().checked_sub(1);
+        let mut len = live.len();
+        let mut fallen: Vec<(usize, usize)> = Vec::new();
+        for key in doomed {
+            let Some(positions) = at.remove(&HashedKey(key)) else {
+                continue;
+            };
+            for i in positions {
+                // The slot that falls off keeps the last live key.
+                if let Some(l) = last {
+                    fallen.push((len - 1, l));
+                }
+                alive[i] = false;
+                len -= 1;
+                while let Some(l) = last.filter(|&l| !alive[l]) {
+                    last = l.checked_sub(1);
+                }
+            }
+        }
+        let mut keys: Vec<Value> = live
+            .iter()
+            .zip(&alive)
+            .filter(|(_, a)| **a)
+            .map(|(k, _)| k.clone())
+            .collect();
+        // Slots from the new length up, as they fell off (the highest first).
+        fallen.sort_unstable();
+        keys.extend(fallen.into_iter().map(|(_, from)| self.keys[from].clone()));
+        keys.extend(self.keys[self.len..].iter().cloned());
+        self.keys = keys;
+        self.len = len;
     }
 
     fn append(&mut self, key: &Value) {
@@ -112,6 +153,7 @@ fn merge_objects(
     // Directive items first: deletions act on the live list, `replace` discards it.
     let mut replace = false;
     let mut regular: Vec<(usize, &Map<String, Value>)> = Vec::with_capacity(patch.len());
+    let mut doomed: Vec<&Value> = Vec::new();
     for (i, item) in patch.iter().enumerate() {
         let Value::Object(map) = item else { continue };
         let Some(op) = map.get(PATCH) else {
@@ -120,14 +162,15 @@ fn merge_objects(
         };
         let here = path.item(Some(merge_key), item, i);
         match directive::patch_op(op, &here.field(PATCH))? {
-            PatchOp::Delete => {
-                let key = key_of(item, merge_key, &here)?;
-                target.retain(|live| live.get(merge_key) != Some(key));
-                if let Some(view) = view.as_deref_mut() {
-                    view.delete(key);
-                }
-            }
+            PatchOp::Delete => doomed.push(key_of(item, merge_key, &here)?),
             PatchOp::Replace => replace = true,
+        }
+    }
+    if !doomed.is_empty() {
+        let gone = KeyIndex::new(doomed.clone());
+        target.retain(|live| live.get(merge_key).is_none_or(|k| !gone.contains(k)));
+        if let Some(view) = view.as_deref_mut() {
+            view.delete_all(&doomed);
         }
     }
     if replace {
@@ -165,19 +208,20 @@ fn merge_objects(
         });
         (matches, in_live_order && !live.has_duplicates())
     };
+    // Where each key the patch appends went, so that a repeated key in the patch merges into
+    // the item its first occurrence appended.
+    let mut appended: HashMap<HashedKey<'_>, usize, KeyedState> = HashMap::default();
     for ((&(i, item), key), found) in regular.iter().zip(&wanted_keys).zip(matches) {
         let here = path.item(Some(merge_key), &patch[i], i);
-        // A repeated key in the patch merges into the item its first occurrence appended.
-        let found = found.or_else(|| {
-            target[live_len..]
-                .iter()
-                .position(|v| v.get(merge_key) == Some(*key))
-                .map(|p| p + live_len)
-        });
-        match found {
+        match found.or_else(|| appended.get(&HashedKey(key)).copied()) {
             Some(pos) => object::merge(&mut target[pos], item, meta.node.items(), &here)?,
             None => {
                 if let Some(content) = appended_item(&patch[i], &here)? {
+                    // Found again by the key the appended item holds (cleaning an item can drop
+                    // a `null` key).
+                    if content.get(merge_key) == Some(*key) {
+                        appended.insert(HashedKey(key), target.len());
+                    }
                     target.push(content);
                     if let Some(view) = view.as_deref_mut() {
                         view.append(key);

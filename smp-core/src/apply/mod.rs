@@ -10,7 +10,7 @@ pub(crate) mod composite;
 pub(crate) mod directive;
 mod list;
 pub(crate) mod object;
-mod order;
+pub(crate) mod order;
 pub(crate) mod path;
 
 use serde_json::{Map, Value};

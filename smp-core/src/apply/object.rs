@@ -62,12 +62,14 @@ pub(crate) fn merge(
             ordered.push(field);
         }
     }
+    // Sorted for lookups: a patch may order as many lists as it has members.
+    ordered.sort_unstable();
 
     for (key, value) in patch {
         match directive::classify(key, path)? {
             Key::Handled => {}
             Key::DeleteFrom(field) => delete_from_list(object, field, key, value, path)?,
-            Key::Field(name) if ordered.contains(&name) => {}
+            Key::Field(name) if ordered.binary_search(&name).is_ok() => {}
             Key::Field(name) => member(object, name, value, node, path)?,
         }
     }
@@ -166,7 +168,10 @@ fn retain_keys(
         return Ok(());
     };
     let names = directive::list_value(list, RETAIN_KEYS, path)?;
-    let listed = |key: &str| names.iter().any(|n| n.as_str() == Some(key));
+    // Sorted for lookups: the list may name every key of a large object.
+    let mut names: Vec<&str> = names.iter().filter_map(Value::as_str).collect();
+    names.sort_unstable();
+    let listed = |key: &str| names.binary_search(&key).is_ok();
     for (key, value) in patch {
         let exempt = value.is_null()
             || key == RETAIN_KEYS
@@ -194,6 +199,7 @@ fn delete_from_list(
 ) -> Result<(), PatchError> {
     let doomed = directive::list_value(value, key, path)?;
     if let Some(Value::Array(items)) = object.get_mut(field) {
+        let doomed = KeyIndex::new(doomed.iter().collect());
         items.retain(|item| !doomed.contains(item));
     }
     Ok(())
@@ -314,7 +320,10 @@ fn ordered_by_identity(
     }
     let (mut merged, live_ids) = match object.remove(field) {
         Some(Value::Array(mut items)) => {
-            let live_ids: Vec<Value> = items.iter().map(|v| composite::identity(v, keys)).collect();
+            let live_ids: Vec<Value> = items
+                .iter()
+                .map(|v| composite::identity_key(v, keys))
+                .collect();
             if let Some(patch_list) = patch_list {
                 composite::merge(&mut items, patch_list, keys, meta, path)?;
             }

@@ -12,19 +12,20 @@
 //!
 //! Items are compared by key: the merge key's value for objects, the value itself for
 //! primitives, always the *first* occurrence in a list. Upstream finds positions by linear
-//! search inside a sort comparator (quadratic); here they come from a [`KeyIndex`].
+//! search inside a sort comparator (quadratic); here they come from a [`KeyIndex`], whose hash
+//! is keyed (see [`crate::hash`]).
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
-
-use crate::hash::WordHasher;
+use std::hash::Hash;
 
 use serde_json::Value;
+
+use crate::hash::{HashedKey, KeyedState};
 
 /// First positions of keys in a list.
 pub(crate) struct KeyIndex<'a> {
     keys: Vec<&'a Value>,
-    map: Option<HashMap<HashedKey<'a>, usize, BuildHasherDefault<WordHasher>>>,
+    map: Option<HashMap<HashedKey<'a>, usize, KeyedState>>,
     duplicates: bool,
 }
 
@@ -82,19 +83,23 @@ pub(crate) fn settle(
     live: &KeyIndex<'_>,
 ) -> Vec<usize> {
     let is_delete = |i: usize| deletes.and_then(|d| d.get(i).copied()).unwrap_or(false);
+    // Each item's position in both orders, looked up once (sorting would look them up
+    // n·log n times).
+    let in_wanted: Vec<Option<usize>> = merged.iter().map(|k| wanted.position(k)).collect();
+    let in_live: Vec<Option<usize>> = merged.iter().map(|k| live.position(k)).collect();
     let (mut patch_items, mut server_only): (Vec<usize>, Vec<usize>) =
-        (0..merged.len()).partition(|&i| wanted.contains(merged[i]));
+        (0..merged.len()).partition(|&i| in_wanted[i].is_some());
 
     // Deletions go last in their group, in their existing relative order.
-    let sort_key = |index: &KeyIndex<'_>, i: usize| {
+    let sort_key = |positions: &[Option<usize>], i: usize| {
         if is_delete(i) {
             (true, 0)
         } else {
-            (false, index.position(merged[i]).unwrap_or(usize::MAX))
+            (false, positions[i].unwrap_or(usize::MAX))
         }
     };
-    patch_items.sort_by_key(|&i| sort_key(wanted, i));
-    server_only.sort_by_key(|&i| sort_key(live, i));
+    patch_items.sort_by_key(|&i| sort_key(&in_wanted, i));
+    server_only.sort_by_key(|&i| sort_key(&in_live, i));
 
     let mut out = Vec::with_capacity(merged.len());
     let (mut left, mut right) = (
@@ -107,7 +112,7 @@ pub(crate) fn settle(
             (Some(_), None) => true,
             (None, Some(_)) => false,
             (Some(&l), Some(&r)) => {
-                matches!((live.position(merged[l]), live.position(merged[r])), (Some(a), Some(b)) if a < b)
+                matches!((in_live[l], in_live[r]), (Some(a), Some(b)) if a < b)
             }
         };
         let next = if take_left { left.next() } else { right.next() };
@@ -126,51 +131,6 @@ pub(crate) fn permute(items: &mut Vec<Value>, order: &[usize]) {
         .map(|&i| std::mem::take(&mut items[i]))
         .collect();
     std::mem::swap(items, &mut taken);
-}
-
-/// Hashes a JSON value consistently with `Value`'s equality.
-#[derive(Clone, Copy)]
-struct HashedKey<'a>(&'a Value);
-
-impl PartialEq for HashedKey<'_> {
-    fn eq(&self, other: &Self) -> bool {
-        self.0 == other.0
-    }
-}
-
-impl Eq for HashedKey<'_> {}
-
-impl Hash for HashedKey<'_> {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        match self.0 {
-            Value::Null => state.write_u8(0),
-            Value::Bool(b) => state.write_u8(if *b { 1 } else { 2 }),
-            Value::Number(n) => {
-                state.write_u8(3);
-                if let Some(i) = n.as_i64() {
-                    state.write_i64(i);
-                } else if let Some(u) = n.as_u64() {
-                    state.write_u64(u);
-                } else if let Some(f) = n.as_f64() {
-                    // `0.0 == -0.0`, so they must hash alike.
-                    state.write_u64(if f == 0.0 { 0 } else { f.to_bits() });
-                }
-            }
-            Value::String(s) => {
-                state.write_u8(4);
-                state.write(s.as_bytes());
-            }
-            // Containers as keys are legal JSON but never useful; equality sorts them out.
-            Value::Array(a) => {
-                state.write_u8(5);
-                state.write_usize(a.len());
-            }
-            Value::Object(o) => {
-                state.write_u8(6);
-                state.write_usize(o.len());
-            }
-        }
-    }
 }
 
 /// `HashMap::entry(..).or_insert(..)` reporting whether the key was new.

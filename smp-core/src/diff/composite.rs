@@ -15,6 +15,8 @@
 
 use serde_json::Value;
 
+use crate::apply::order::KeyIndex;
+
 use crate::apply::composite::identity;
 use crate::apply::directive::PATCH_MERGE_KEY;
 use crate::schema::{FieldMeta, Node, Str};
@@ -98,10 +100,10 @@ pub(crate) fn whole(
     };
     let mergeable = match (ids(original), ids(modified)) {
         (Some(old), Some(new)) => {
-            let distinct = new.iter().enumerate().all(|(i, id)| !new[..i].contains(id));
-            distinct
+            let new_index = KeyIndex::new(new.iter().collect());
+            !new_index.has_duplicates()
                 && old.iter().zip(original).all(|(id, o)| {
-                    new.iter().position(|n| n == id).is_some_and(|p| {
+                    new_index.position(id).is_some_and(|p| {
                         crate::apply::apply(o, &modified[p], items).is_ok_and(|m| m == modified[p])
                     })
                 })

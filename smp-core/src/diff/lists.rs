@@ -5,6 +5,7 @@ use std::cmp::Ordering;
 use serde_json::{Map, Value};
 
 use crate::apply::Path;
+use crate::apply::order::KeyIndex;
 use crate::error::{PatchError, kind_of};
 use crate::schema::FieldMeta;
 
@@ -155,14 +156,12 @@ fn walk(
         }
     }
     // Follow `modified`'s order: by the first item of `modified` with the same key.
-    let first_index = |v: &Value| {
-        let key = v.get(mk);
-        modified
-            .iter()
-            .position(|m| m.get(mk) == key)
+    let firsts = first_positions(modified, mk);
+    changed.sort_by_key(|(_, v)| {
+        v.get(mk)
+            .and_then(|k| firsts.position(k))
             .unwrap_or(usize::MAX)
-    };
-    changed.sort_by_key(|(_, v)| first_index(v));
+    });
     let mut patch: Vec<Value> = changed.into_iter().map(|(_, v)| v).collect();
 
     let order_same = original.len() == modified.len()
@@ -222,14 +221,13 @@ fn same_keys(
         }
     }
     // Items with equal keys (duplicates) go to the first item with that key, as in the walk.
-    let first_index = |i: usize| {
-        let key = modified[i].get(mk);
-        modified
-            .iter()
-            .position(|m| m.get(mk) == key)
+    let firsts = first_positions(modified, mk);
+    patch.sort_by_key(|(i, _)| {
+        modified[*i]
+            .get(mk)
+            .and_then(|k| firsts.position(k))
             .unwrap_or(usize::MAX)
-    };
-    patch.sort_by_key(|(i, _)| first_index(*i));
+    });
     let patch: Vec<Value> = patch.into_iter().map(|(_, v)| v).collect();
     let mut order = Vec::new();
     let changes = !options.ignore_changes_and_additions;
@@ -241,6 +239,17 @@ fn same_keys(
         deletions: Vec::new(),
         order,
     }))
+}
+
+/// The first position of each merge key's value in a list (items without one count as `null`,
+/// which keeps positions aligned; callers have checked that every item has one).
+fn first_positions<'v>(list: &'v [Value], mk: &str) -> KeyIndex<'v> {
+    static NULL: Value = Value::Null;
+    KeyIndex::new(
+        list.iter()
+            .map(|item| item.get(mk).unwrap_or(&NULL))
+            .collect(),
+    )
 }
 
 /// `$setElementOrder` of a list merged by key: `{key: value}` for each modified item.
@@ -286,8 +295,8 @@ fn scalars(original: &[Value], modified: &[Value], options: &DiffOptions) -> Lis
             }
         }
     }
-    let first_index = |v: &Value| modified.iter().position(|m| m == v).unwrap_or(usize::MAX);
-    added.sort_by_key(first_index);
+    let firsts = KeyIndex::new(modified.iter().collect());
+    added.sort_by_key(|v| firsts.position(v).unwrap_or(usize::MAX));
     let deletions = dedup(deleted);
     let mut order = Vec::new();
     if options.set_element_order

@@ -3,6 +3,8 @@
 
 use serde_json::Value;
 
+use crate::apply::order::KeyIndex;
+
 use crate::apply::Path;
 use crate::error::{PatchError, kind_of};
 
@@ -122,13 +124,20 @@ pub(crate) fn same_kind(a: &Value, b: &Value) -> bool {
 
 /// Removes repeated values, keeping the first of each.
 pub(crate) fn dedup(values: Vec<Value>) -> Vec<Value> {
-    let mut out: Vec<Value> = Vec::with_capacity(values.len());
-    for v in values {
-        if !out.contains(&v) {
-            out.push(v);
-        }
-    }
-    out
+    let first = {
+        let index = KeyIndex::new(values.iter().collect());
+        let keep: Vec<bool> = values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| index.position(v) == Some(i))
+            .collect();
+        keep
+    };
+    values
+        .into_iter()
+        .zip(first)
+        .filter_map(|(v, keep)| keep.then_some(v))
+        .collect()
 }
 
 #[cfg(test)]

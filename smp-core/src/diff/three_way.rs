@@ -1,9 +1,13 @@
 //! The three-way patch (`kubectl apply`), and the patch-to-patch merge it is built with.
 
+use std::collections::HashMap;
+
 use serde_json::{Map, Value};
 
 use crate::apply::Path;
+use crate::apply::order::KeyIndex;
 use crate::error::{DocRole, PatchError};
+use crate::hash::{HashedKey, KeyedState};
 use crate::schema::{BaseStrategy, FieldMeta, Node};
 
 use super::lists::{keyed, merge_key};
@@ -141,10 +145,12 @@ fn merge_map(
         base.insert(field.to_owned(), Value::Array(both));
     }
 
+    // Sorted for lookups: a patch may order as many lists as it has members.
+    consumed.sort_unstable();
     for (key, value) in patch {
         if key == RETAIN_KEYS
             || key.starts_with(SET_ELEMENT_ORDER)
-            || consumed.contains(&key.as_str())
+            || consumed.binary_search(&key.as_str()).is_ok()
         {
             continue;
         }
@@ -266,6 +272,7 @@ fn merge_slice(
     let mut live: Vec<Value> = base.to_vec();
     let mut regular: Vec<Value> = Vec::with_capacity(patch.len());
     let mut replace = false;
+    let mut doomed: Vec<&Value> = Vec::new();
     for (i, item) in patch.iter().enumerate() {
         // `item_kind` checked that every item is an object.
         let Value::Object(map) = item else { continue };
@@ -274,7 +281,7 @@ fn merge_slice(
             Some(op) => match op.as_str() {
                 Some("delete") => {
                     let (_, key) = keyed(item, mk, path, i)?;
-                    live.retain(|l| l.get(mk) != Some(key));
+                    doomed.push(key);
                 }
                 Some("replace") => replace = true,
                 Some("merge") => {
@@ -291,23 +298,37 @@ fn merge_slice(
             },
         }
     }
+    if !doomed.is_empty() {
+        let gone = KeyIndex::new(doomed);
+        live.retain(|l| l.get(mk).is_none_or(|k| !gone.contains(k)));
+    }
     if replace {
         live = std::mem::take(&mut regular);
     }
     let mut merged = live.clone();
     let items = meta.node.items();
+    // The first merged item with each key; items without one are never matched.
+    let mut at: HashMap<HashedKey<'_>, usize, KeyedState> = HashMap::default();
+    for (p, m) in live.iter().enumerate() {
+        if let Some(k) = m.get(mk) {
+            at.entry(HashedKey(k)).or_insert(p);
+        }
+    }
     for (i, item) in regular.iter().enumerate() {
         let (map, key) = keyed(item, mk, path, i)?;
-        match merged.iter().position(|m| m.get(mk) == Some(key)) {
-            Some(at) => {
+        match at.get(&HashedKey(key)) {
+            Some(&p) => {
                 let here = path.item(Some(mk), item, i);
-                let target = match std::mem::take(&mut merged[at]) {
+                let target = match std::mem::take(&mut merged[p]) {
                     Value::Object(t) => t,
                     _ => Map::new(),
                 };
-                merged[at] = merge_map(target, map, items, &here)?;
+                merged[p] = merge_map(target, map, items, &here)?;
             }
-            None => merged.push(item.clone()),
+            None => {
+                at.insert(HashedKey(key), merged.len());
+                merged.push(item.clone());
+            }
         }
     }
     let (in_patch, others) = partition(merged, &regular, Some(mk), path)?;
@@ -322,9 +343,42 @@ fn identity<'v>(item: &'v Value, mk: Option<&str>) -> Option<&'v Value> {
     }
 }
 
-fn index_in(list: &[Value], item: &Value, mk: Option<&str>) -> Option<usize> {
-    let want = identity(item, mk);
-    list.iter().position(|x| identity(x, mk) == want)
+/// The first position of each identity in a list (see [`identity`]): what upstream finds by
+/// linear search, in O(1).
+struct Positions<'v> {
+    mk: Option<&'v str>,
+    first: HashMap<HashedKey<'v>, usize, KeyedState>,
+    /// The first item without the merge key.
+    first_without: Option<usize>,
+}
+
+impl<'v> Positions<'v> {
+    fn new(list: &'v [Value], mk: Option<&'v str>) -> Positions<'v> {
+        let mut first = HashMap::with_capacity_and_hasher(list.len(), KeyedState::default());
+        let mut first_without = None;
+        for (p, item) in list.iter().enumerate() {
+            match identity(item, mk) {
+                Some(id) => {
+                    first.entry(HashedKey(id)).or_insert(p);
+                }
+                None => {
+                    first_without.get_or_insert(p);
+                }
+            }
+        }
+        Positions {
+            mk,
+            first,
+            first_without,
+        }
+    }
+
+    fn of(&self, item: &Value) -> Option<usize> {
+        match identity(item, self.mk) {
+            Some(id) => self.first.get(&HashedKey(id)).copied(),
+            None => self.first_without,
+        }
+    }
 }
 
 /// Splits `items` into those present in `by` and the others, keeping their order.
@@ -336,11 +390,12 @@ fn partition(
 ) -> Result<(Vec<Value>, Vec<Value>), PatchError> {
     let mut present = Vec::new();
     let mut others = Vec::new();
+    let by = Positions::new(by, mk);
     for (i, item) in items.into_iter().enumerate() {
         if let Some(k) = mk {
             keyed(&item, k, path, i)?;
         }
-        if index_in(by, &item, mk).is_some() {
+        if by.of(&item).is_some() {
             present.push(item);
         } else {
             others.push(item);
@@ -364,13 +419,14 @@ fn normalize(
     let mut out = Vec::with_capacity(left.len() + right.len());
     let mut left = left.into_iter().peekable();
     let mut right = right.into_iter().peekable();
+    let base = Positions::new(base_order, mk);
     loop {
         let take_left = match (left.peek(), right.peek()) {
             (None, None) => break,
             (Some(_), None) => true,
             (None, Some(_)) => false,
             (Some(l), Some(r)) => matches!(
-                (index_in(base_order, l, mk), index_in(base_order, r, mk)),
+                (base.of(l), base.of(r)),
                 (Some(li), Some(ri)) if li < ri
             ),
         };
@@ -403,7 +459,8 @@ fn sort_by_order(
     } else {
         keep = items;
     }
-    keep.sort_by_key(|item| index_in(order, item, mk).unwrap_or(usize::MAX));
+    let order = Positions::new(order, mk);
+    keep.sort_by_key(|item| order.of(item).unwrap_or(usize::MAX));
     keep.extend(deletes);
     Ok(keep)
 }

@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 
 use crate::apply::Path;
 use crate::error::PatchError;
-use crate::hash::BuildWordHasher;
+use crate::hash::KeyedState;
 use crate::schema::{Node, TypeDef};
 
 use super::{Edit, KeyRef, Member, PatchField, fallback};
@@ -133,14 +133,16 @@ fn has_duplicates(keys: &[KeyRef<'_>]) -> bool {
     if keys.len() <= SMALL_TABLE / 2 {
         return has_duplicates_small(keys);
     }
-    let mut seen = HashSet::with_capacity_and_hasher(keys.len(), BuildWordHasher::default());
+    let mut seen = HashSet::with_capacity_and_hasher(keys.len(), KeyedState::default());
     !keys.iter().all(|k| seen.insert(HashKey(*k)))
 }
 
 const SMALL_TABLE: usize = 256;
 
 /// Open addressing in a table on the stack: no allocation, and a fingerprint that costs the
-/// same for any key length (keys that share it are told apart by equality).
+/// same for any key length (keys that share it are told apart by equality). Unkeyed, but the
+/// table holds at most 128 keys, so colliding keys cost at most 8,128 comparisons; longer
+/// lists use the keyed hash.
 fn has_duplicates_small(keys: &[KeyRef<'_>]) -> bool {
     let mut slots = [u16::MAX; SMALL_TABLE];
     for (i, key) in keys.iter().enumerate() {
@@ -181,7 +183,7 @@ fn fingerprint(key: &KeyRef<'_>) -> u64 {
 }
 /// Hashing for [`KeyRef`] (which holds no floats, so equality is total).
 #[derive(PartialEq)]
-struct HashKey<'a>(KeyRef<'a>);
+pub(super) struct HashKey<'a>(pub(super) KeyRef<'a>);
 
 impl Eq for HashKey<'_> {}
 

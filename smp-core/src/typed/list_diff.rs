@@ -10,15 +10,17 @@
 //! original, types that do not diff natively — goes through the engine for this one list.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
 use crate::apply::Path;
 use crate::diff::SET_ELEMENT_ORDER;
 use crate::error::PatchError;
+use crate::hash::KeyedState;
 use crate::schema::{Node, TypeDef};
 
-use super::list::distinct_keys;
+use super::list::{HashKey, distinct_keys};
 use super::{PatchField, to_value};
 
 /// `None`: not a case handled natively, and nothing was written to `out`.
@@ -55,12 +57,23 @@ pub(super) fn diff<T: PatchField>(
     }
     let mut patch: Vec<Value> = Vec::new();
     let mut kept = vec![false; original.len()];
+    // Built the first time positions disagree (keys are distinct, checked above).
+    let mut old_index: Option<HashMap<HashKey<'_>, usize, KeyedState>> = None;
     for (mi, (b, &key)) in modified.iter().zip(&new_keys).enumerate() {
         let item_path = here.typed_item(mk, key);
         // Lists are mostly in the same order: look at the same position first.
         let found = match old_keys.get(mi) {
             Some(k) if *k == key => Some(mi),
-            _ => old_keys.iter().position(|k| *k == key),
+            _ => old_index
+                .get_or_insert_with(|| {
+                    old_keys
+                        .iter()
+                        .enumerate()
+                        .map(|(i, k)| (HashKey(*k), i))
+                        .collect()
+                })
+                .get(&HashKey(key))
+                .copied(),
         };
         let Some(oi) = found else {
             match to_value(b, &item_path) {

@@ -1,5 +1,7 @@
 //! Grouping a patch object by the member each key concerns.
 
+use std::collections::HashMap;
+
 use serde_json::{Map, Value};
 
 use crate::apply::Path;
@@ -7,6 +9,7 @@ use crate::apply::directive::{
     self, DELETE_FROM_PRIMITIVE_LIST, PATCH, RETAIN_KEYS, SET_ELEMENT_ORDER,
 };
 use crate::error::PatchError;
+use crate::hash::KeyedState;
 
 /// What a patch object says about one member: its value, and whether list directives of the
 /// parent (`$setElementOrder/<name>`, `$deleteFromPrimitiveList/<name>`) target it.
@@ -29,6 +32,9 @@ pub fn members<'p>(
     path: &Path<'_>,
 ) -> Result<Vec<Member<'p>>, PatchError> {
     let mut out: Vec<Member<'p>> = Vec::with_capacity(patch.len());
+    // Where each member is in `out`: a patch may hold many members and their directives.
+    let mut at: HashMap<&'p str, usize, KeyedState> =
+        HashMap::with_capacity_and_hasher(patch.len(), KeyedState::default());
     for (key, value) in patch {
         let (name, value, directed) = if key == PATCH || key == RETAIN_KEYS {
             continue;
@@ -47,17 +53,21 @@ pub fn members<'p>(
         } else {
             (key.as_str(), Some(value), false)
         };
-        match out.iter_mut().find(|m| m.name == name) {
-            Some(m) => {
+        match at.get(name) {
+            Some(&i) => {
+                let m = &mut out[i];
                 m.directed |= directed;
                 m.value = m.value.or(value);
             }
-            None => out.push(Member {
-                name,
-                value,
-                directed,
-                patch,
-            }),
+            None => {
+                at.insert(name, out.len());
+                out.push(Member {
+                    name,
+                    value,
+                    directed,
+                    patch,
+                });
+            }
         }
     }
     Ok(out)

@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 use serde_json::Value;
 
 use crate::error::Segment;
+use crate::hash::{HashedKey, KeyedState};
 use crate::patch::Patch;
 use crate::typed::StrategicMerge;
 
@@ -215,10 +216,21 @@ impl<T: Normalize> Normalize for Box<T> {
 
 impl<T: Normalize> Normalize for Vec<T> {
     fn normalize_member(&mut self, old: Option<&Self>, merge_key: Option<&str>) {
+        // Each item's partner: the first old item with the same key (indexed, not searched).
+        let (old_keys, old): (Vec<Option<Value>>, &[T]) = match (merge_key, old) {
+            (Some(key), Some(old)) => (old.iter().map(|o| o.key_of(key)).collect(), old),
+            _ => (Vec::new(), &[]),
+        };
+        let mut first: HashMap<HashedKey<'_>, usize, KeyedState> = HashMap::default();
+        for (i, k) in old_keys.iter().enumerate() {
+            if let Some(k) = k {
+                first.entry(HashedKey(k)).or_insert(i);
+            }
+        }
         for item in self.iter_mut() {
             let partner = merge_key.and_then(|key| {
                 let value = item.key_of(key).filter(|v| !v.is_null())?;
-                old?.iter().find(|o| o.key_of(key).as_ref() == Some(&value))
+                first.get(&HashedKey(&value)).map(|&i| &old[i])
             });
             item.normalize_member(partner, None);
         }

@@ -5,10 +5,13 @@
 //! object is expected), are passed over, never an error. A member counts as set when it is
 //! present and not `null`; the discriminator is read only when it is a string.
 
+use std::collections::HashMap;
+
 use serde_json::{Map, Value};
 
 use crate::MAX_DEPTH;
 use crate::error::Segment;
+use crate::hash::{HashedKey, KeyedState};
 use crate::schema::{FieldMeta, Node, TypeDef, UnionDef};
 
 use super::UnionError;
@@ -48,8 +51,9 @@ pub(super) fn normalize_at(
         }
         (Value::Array(items), TypeDef::List(_)) => {
             let old = old.and_then(Value::as_array);
+            let partners = Partners::new(old, merge_key);
             for item in items.iter_mut() {
-                let partner = partner(item, old, merge_key);
+                let partner = partners.of(item);
                 normalize_at(item, partner, node.items(), None, depth + 1);
             }
         }
@@ -57,15 +61,33 @@ pub(super) fn normalize_at(
     }
 }
 
-/// The old item with the same merge key as `item`, if the list is merged by a key.
-fn partner<'o>(
-    item: &Value,
-    old: Option<&'o Vec<Value>>,
-    merge_key: Option<&str>,
-) -> Option<&'o Value> {
-    let key = merge_key?;
-    let value = item.get(key).filter(|v| !v.is_null())?;
-    old?.iter().find(|o| o.get(key) == Some(value))
+/// The old items of a list merged by a key, by their key's value: each new item's partner is
+/// the first old item with the same key (none for a list without a key, or an item without a
+/// value for it).
+struct Partners<'o> {
+    key: Option<&'o str>,
+    old: &'o [Value],
+    first: HashMap<HashedKey<'o>, usize, KeyedState>,
+}
+
+impl<'o> Partners<'o> {
+    fn new(old: Option<&'o Vec<Value>>, key: Option<&'o str>) -> Partners<'o> {
+        let old: &[Value] = old.map_or(&[], Vec::as_slice);
+        let mut first = HashMap::default();
+        if let Some(key) = key {
+            for (i, o) in old.iter().enumerate() {
+                if let Some(v) = o.get(key) {
+                    first.entry(HashedKey(v)).or_insert(i);
+                }
+            }
+        }
+        Partners { key, old, first }
+    }
+
+    fn of(&self, item: &Value) -> Option<&'o Value> {
+        let value = item.get(self.key?).filter(|v| !v.is_null())?;
+        self.first.get(&HashedKey(value)).map(|&i| &self.old[i])
+    }
 }
 
 /// The key that identifies list items at a field: only lists merged by a key have one.
