@@ -6,7 +6,7 @@ use clap::Args;
 use smp_core::DocRole;
 
 use crate::error::CliError;
-use crate::io::{self, OutputArgs, SchemaArgs, Source};
+use crate::io::{self, InputArgs, OutputArgs, SchemaArgs, Source};
 use crate::kinds;
 
 const EXAMPLE: &str = "\
@@ -28,6 +28,9 @@ be an object.";
 pub struct ApplyArgs {
     #[command(flatten)]
     schema: SchemaArgs,
+
+    #[command(flatten)]
+    input: InputArgs,
 
     /// The document to patch (JSON or YAML; `-` for stdin).
     original: PathBuf,
@@ -52,9 +55,9 @@ impl ApplyArgs {
 
 /// Runs `smp apply`.
 pub fn run(args: &ApplyArgs) -> Result<(), CliError> {
-    let given = args.schema.load_given()?;
-    let original = io::read_object(&args.original, DocRole::Original)?;
-    let patch = io::read_object(&args.patch, DocRole::Patch)?;
+    let given = args.schema.load_given(&args.input)?;
+    let original = args.input.read_object(&args.original, DocRole::Original)?;
+    let patch = args.input.read_object(&args.patch, DocRole::Patch)?;
     let typing = kinds::resolve(given.as_ref(), &[&original]);
     let patched = smp_core::apply_owned(original, &patch, typing.node()).map_err(|e| {
         CliError::new(

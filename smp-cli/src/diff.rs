@@ -6,7 +6,7 @@ use clap::Args;
 use smp_core::DocRole;
 
 use crate::error::CliError;
-use crate::io::{self, OutputArgs, SchemaArgs, Source};
+use crate::io::{self, InputArgs, OutputArgs, SchemaArgs, Source};
 use crate::kinds;
 
 const EXAMPLE: &str = "\
@@ -32,6 +32,9 @@ pub struct DiffArgs {
     #[command(flatten)]
     schema: SchemaArgs,
 
+    #[command(flatten)]
+    input: InputArgs,
+
     /// The document as it is (JSON or YAML; `-` for stdin).
     original: PathBuf,
 
@@ -55,9 +58,9 @@ impl DiffArgs {
 
 /// Runs `smp diff`.
 pub fn run(args: &DiffArgs) -> Result<(), CliError> {
-    let given = args.schema.load_given()?;
-    let original = io::read_object(&args.original, DocRole::Original)?;
-    let modified = io::read_object(&args.modified, DocRole::Modified)?;
+    let given = args.schema.load_given(&args.input)?;
+    let original = args.input.read_object(&args.original, DocRole::Original)?;
+    let modified = args.input.read_object(&args.modified, DocRole::Modified)?;
     let typing = kinds::resolve(given.as_ref(), &[&original, &modified]);
     let patch = smp_core::diff(&original, &modified, typing.node()).map_err(|e| {
         CliError::new(

@@ -30,16 +30,53 @@ impl<'a> Source<'a> {
         }
     }
 
-    fn read_text(self, role: DocRole) -> Result<String, CliError> {
-        let text = match self {
-            Source::Stdin => {
-                let mut text = String::new();
-                std::io::stdin().read_to_string(&mut text).map(|_| text)
-            }
-            Source::File(path) => std::fs::read_to_string(path),
+    /// Reads the whole input, but never more than `limit` bytes: a stream that goes on (a pipe,
+    /// `/dev/zero`) is read up to `limit + 1` bytes and reported, a regular file larger than
+    /// `limit` is reported before anything is read.
+    pub fn read_text(self, role: DocRole, limit: u64) -> Result<String, CliError> {
+        let fail = |cause: &dyn fmt::Display| {
+            CliError::new(format_args!("cannot read {role} {self}"), cause)
         };
-        text.map_err(|e| CliError::new(format_args!("cannot read {role} {self}"), e))
+        let mut bytes = Vec::new();
+        let read = match self {
+            Source::Stdin => read_at_most(std::io::stdin().lock(), limit, &mut bytes),
+            Source::File(path) => std::fs::File::open(path).and_then(|file| {
+                let metadata = file.metadata()?;
+                if metadata.is_file() {
+                    if metadata.len() > limit {
+                        return Ok(false);
+                    }
+                    // The size is known: one allocation (the file may still grow meanwhile).
+                    let size = usize::try_from(metadata.len()).unwrap_or(0);
+                    bytes.reserve_exact(size.saturating_add(1));
+                }
+                read_at_most(file, limit, &mut bytes)
+            }),
+        };
+        match read {
+            Err(e) => Err(fail(&e)),
+            Ok(false) => Err(fail(&too_large(limit))),
+            Ok(true) => String::from_utf8(bytes).map_err(|e| {
+                let at = e.utf8_error().valid_up_to();
+                fail(&format_args!("not valid UTF-8 (at byte {at})"))
+            }),
+        }
     }
+}
+
+/// Reads `reader` to its end into `bytes`, unless it holds more than `limit` bytes: then it
+/// stops after `limit + 1` bytes and returns `false`.
+fn read_at_most(reader: impl Read, limit: u64, bytes: &mut Vec<u8>) -> std::io::Result<bool> {
+    reader.take(limit.saturating_add(1)).read_to_end(bytes)?;
+    Ok(u64::try_from(bytes.len()).is_ok_and(|n| n <= limit))
+}
+
+/// The message for an input over the limit.
+fn too_large(limit: u64) -> String {
+    format!(
+        "larger than the input size limit of {} (--max-input-size)",
+        human_size(limit)
+    )
 }
 
 impl fmt::Display for Source<'_> {
@@ -63,35 +100,94 @@ pub fn check_single_stdin<'a>(paths: impl IntoIterator<Item = &'a Path>) -> Resu
     Ok(())
 }
 
-/// Reads and parses one JSON or YAML document.
-pub fn read_document(path: &Path, role: DocRole) -> Result<Value, CliError> {
-    let source = Source::new(path);
-    let text = source.read_text(role)?;
-    smp_core::input::parse_document(&text, role)
-        .map_err(|e| CliError::new(format_args!("{role} {source}"), e))
+/// The `--max-input-size` option, shared by every subcommand (it applies to each input: every
+/// file, standard input, an inline `-p` patch and the `--schema` document).
+#[derive(Debug, Args)]
+pub struct InputArgs {
+    /// Largest input accepted: bytes, or K, M, G (KiB, MiB, GiB).
+    ///
+    /// Each input (every file, standard input, an inline -p patch, the --schema document) may be
+    /// at most this large; a larger one, or an endless stream such as /dev/zero, is an error
+    /// naming it. Reading stops one byte past the limit, so memory stays bounded.
+    #[arg(
+        long = "max-input-size",
+        value_name = "SIZE",
+        default_value = "64MiB",
+        value_parser = parse_size
+    )]
+    pub max_input_size: u64,
 }
 
-/// Reads every document of a JSON or multi-document YAML file (empty documents are `null`).
-pub fn read_documents(path: &Path, role: DocRole) -> Result<Vec<Value>, CliError> {
-    let source = Source::new(path);
-    let text = source.read_text(role)?;
-    smp_core::input::parse_documents(&text, role)
-        .map_err(|e| CliError::new(format_args!("{role} {source}"), e))
-}
-
-/// Reads a document that must be an object; an empty document or `null` counts as `{}`.
-pub fn read_object(path: &Path, role: DocRole) -> Result<Value, CliError> {
-    match read_document(path, role)? {
-        Value::Null => Ok(Value::Object(Map::new())),
-        object @ Value::Object(_) => Ok(object),
-        other => Err(CliError::new(
-            format_args!("{role} {}", Source::new(path)),
-            PatchError::InvalidDocument {
-                role,
-                detail: format!("expected an object, found {}", kind_of(&other)),
-            },
-        )),
+impl InputArgs {
+    /// Reads one input's text (see [`Source::read_text`]).
+    pub fn read_text(&self, path: &Path, role: DocRole) -> Result<String, CliError> {
+        Source::new(path).read_text(role, self.max_input_size)
     }
+
+    /// Checks an input given on the command line (`-p`) against the limit.
+    pub fn check_inline(&self, text: &str, what: &str) -> Result<(), CliError> {
+        if u64::try_from(text.len()).is_ok_and(|n| n <= self.max_input_size) {
+            return Ok(());
+        }
+        Err(CliError::new(what, too_large(self.max_input_size)))
+    }
+
+    /// Reads and parses one JSON or YAML document.
+    pub fn read_document(&self, path: &Path, role: DocRole) -> Result<Value, CliError> {
+        let text = self.read_text(path, role)?;
+        smp_core::input::parse_document(&text, role)
+            .map_err(|e| CliError::new(format_args!("{role} {}", Source::new(path)), e))
+    }
+
+    /// Reads a document that must be an object; an empty document or `null` counts as `{}`.
+    pub fn read_object(&self, path: &Path, role: DocRole) -> Result<Value, CliError> {
+        match self.read_document(path, role)? {
+            Value::Null => Ok(Value::Object(Map::new())),
+            object @ Value::Object(_) => Ok(object),
+            other => Err(CliError::new(
+                format_args!("{role} {}", Source::new(path)),
+                PatchError::InvalidDocument {
+                    role,
+                    detail: format!("expected an object, found {}", kind_of(&other)),
+                },
+            )),
+        }
+    }
+}
+
+/// Parses `--max-input-size`: a number of bytes, optionally followed by `K`, `M` or `G` (also
+/// written `Ki`, `KiB`, `KB`, ...; any case), which multiply by 1024, 1024² and 1024³.
+fn parse_size(text: &str) -> Result<u64, String> {
+    let digits_end = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (digits, unit) = text.split_at(digits_end);
+    let shift = match unit.trim_start().to_ascii_lowercase().as_str() {
+        "" | "b" => 0,
+        "k" | "ki" | "kb" | "kib" => 10,
+        "m" | "mi" | "mb" | "mib" => 20,
+        "g" | "gi" | "gb" | "gib" => 30,
+        _ => return Err(format!("unknown unit `{unit}` (use K, M or G)")),
+    };
+    let number: u64 = digits
+        .parse()
+        .map_err(|_| format!("expected a size such as 64MiB or 1000000, got `{text}`"))?;
+    if number == 0 {
+        return Err("the size must be at least 1 byte".to_owned());
+    }
+    number
+        .checked_mul(1 << shift)
+        .ok_or_else(|| format!("`{text}` is too large"))
+}
+
+/// `67108864` as `64 MiB`, for messages.
+fn human_size(bytes: u64) -> String {
+    for (shift, unit) in [(30, "GiB"), (20, "MiB"), (10, "KiB")] {
+        if bytes >= 1 << shift && bytes % (1 << shift) == 0 {
+            return format!("{} {unit}", bytes >> shift);
+        }
+    }
+    format!("{bytes} bytes")
 }
 
 /// `FILE#DEFINITION`: an OpenAPI document and the name of a definition in it.
@@ -141,11 +237,11 @@ impl SchemaArgs {
 
     /// Loads the named definition; `None` when `--schema` is absent (the documents' kinds
     /// decide then, see `kinds`).
-    pub fn load_given(&self) -> Result<Option<Schema>, CliError> {
+    pub fn load_given(&self, input: &InputArgs) -> Result<Option<Schema>, CliError> {
         let Some(spec) = &self.schema else {
             return Ok(None);
         };
-        let doc = read_document(&spec.file, DocRole::Schema)?;
+        let doc = input.read_document(&spec.file, DocRole::Schema)?;
         Schema::from_openapi(&doc, &spec.definition)
             .map(Some)
             .map_err(|e| {
@@ -204,6 +300,48 @@ mod tests {
         for bad in ["pod.json", "pod.json#", "#Pod", ""] {
             assert!(SchemaSpec::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn sizes() {
+        for (text, want) in [
+            ("1", 1),
+            ("1000000", 1_000_000),
+            ("64MiB", 64 << 20),
+            ("64M", 64 << 20),
+            ("64 mb", 64 << 20),
+            ("2k", 2048),
+            ("1Gi", 1 << 30),
+            ("3b", 3),
+        ] {
+            assert_eq!(parse_size(text), Ok(want), "{text}");
+        }
+        for bad in [
+            "",
+            "0",
+            "M",
+            "1T",
+            "-1",
+            "1.5M",
+            "99999999999999999999",
+            "17179869184G",
+        ] {
+            assert!(parse_size(bad).is_err(), "{bad}");
+        }
+        assert_eq!(human_size(64 << 20), "64 MiB");
+        assert_eq!(human_size(3 << 30), "3 GiB");
+        assert_eq!(human_size(1000), "1000 bytes");
+        assert_eq!(human_size(1536), "1536 bytes");
+    }
+
+    #[test]
+    fn reading_stops_after_the_limit() {
+        let mut bytes = Vec::new();
+        assert!(!read_at_most(std::io::repeat(0), 1000, &mut bytes).unwrap_or(true));
+        assert_eq!(bytes.len(), 1001, "at most limit + 1 bytes are read");
+        let mut bytes = Vec::new();
+        assert!(read_at_most(&b"abc"[..], 3, &mut bytes).unwrap_or(false));
+        assert_eq!(bytes, b"abc");
     }
 
     #[test]

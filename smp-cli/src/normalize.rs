@@ -7,7 +7,7 @@ use clap::Args;
 use smp_core::{DocRole, union};
 
 use crate::error::CliError;
-use crate::io::{self, OutputArgs, SchemaArgs, Source};
+use crate::io::{self, InputArgs, OutputArgs, SchemaArgs, Source};
 use crate::kinds;
 
 const EXAMPLE: &str = "\
@@ -29,6 +29,9 @@ another member).";
 pub struct NormalizeArgs {
     #[command(flatten)]
     schema: SchemaArgs,
+
+    #[command(flatten)]
+    input: InputArgs,
 
     /// The updated document (JSON or YAML; `-` for stdin).
     new: PathBuf,
@@ -54,10 +57,10 @@ impl NormalizeArgs {
 
 /// Runs `smp normalize`.
 pub fn run(args: &NormalizeArgs) -> Result<(), CliError> {
-    let given = args.schema.load_given()?;
-    let mut new = io::read_object(&args.new, DocRole::Modified)?;
+    let given = args.schema.load_given(&args.input)?;
+    let mut new = args.input.read_object(&args.new, DocRole::Modified)?;
     let old = match &args.old {
-        Some(path) => Some(io::read_object(path, DocRole::Original)?),
+        Some(path) => Some(args.input.read_object(path, DocRole::Original)?),
         None => None,
     };
     let typing = kinds::resolve(given.as_ref(), &[&new]);

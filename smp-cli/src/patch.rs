@@ -16,7 +16,7 @@ use smp_core::DocRole;
 use smp_core::error::kind_of;
 
 use crate::error::CliError;
-use crate::io::{self, Format, SchemaArgs, Source};
+use crate::io::{self, Format, InputArgs, SchemaArgs, Source};
 use crate::kinds::{self, TypeMeta, Typing};
 
 const EXAMPLE: &str = "\
@@ -73,6 +73,9 @@ pub struct PatchArgs {
     #[command(flatten)]
     schema: SchemaArgs,
 
+    #[command(flatten)]
+    input: InputArgs,
+
     /// Output format.
     #[arg(short = 'o', long = "output", value_enum, default_value_t = Format::Json)]
     format: Format,
@@ -112,14 +115,31 @@ impl fmt::Display for Place<'_> {
     }
 }
 
+/// What `copy` operations of a JSON patch may add to the objects of one run, beyond the size of
+/// FILE and the patch, in the units YAML aliases are counted in (one per value plus one per byte
+/// of every string and key): the rule of `smp_core`'s YAML reader for aliases.
+const COPY_ALLOWANCE: u64 = 1_000_000;
+
 /// Runs `smp patch`.
 pub fn run(args: &PatchArgs) -> Result<(), CliError> {
-    let given = args.schema.load_given()?;
-    let patch = read_patch(args)?;
+    let given = args.schema.load_given(&args.input)?;
+    let (patch, patch_size) = read_patch(args)?;
     let source = Source::new(&args.file);
-    let docs = io::read_documents(&args.file, DocRole::Original)?;
+    let text = args.input.read_text(&args.file, DocRole::Original)?;
+    let docs = smp_core::input::parse_documents(&text, DocRole::Original)
+        .map_err(|e| CliError::new(format_args!("{} {source}", DocRole::Original), e))?;
+    let mut copies = CopyBudget {
+        total: units(text.len())
+            .saturating_add(units(patch_size))
+            .saturating_add(COPY_ALLOWANCE),
+        used: 0,
+    };
+    drop(text);
 
-    let mut printed = Vec::new();
+    let mut out = Printer {
+        format: args.format,
+        printed: 0,
+    };
     let mut errors = Vec::new();
     for (i, doc) in docs.into_iter().enumerate() {
         for (item, object) in objects(doc) {
@@ -128,19 +148,19 @@ pub fn run(args: &PatchArgs) -> Result<(), CliError> {
                 document: i + 1,
                 item,
             };
-            match patch_one(object, &patch, args.patch_type, given.as_ref()) {
+            match patch_one(object, &patch, args.patch_type, given.as_ref(), &mut copies) {
                 Ok(mut v) => {
                     if !args.show_managed_fields {
                         hide_managed_fields(&mut v);
                     }
-                    printed.push(v);
+                    // Printed at once, so that memory holds one result at a time.
+                    out.print(&v)?;
                 }
                 Err(e) => errors.push(CliError::new(place, e)),
             }
         }
     }
 
-    print(&printed, args.format)?;
     // One line per failed object; the last is returned so `main` prints it and exits 1.
     let last = errors.pop();
     for e in errors {
@@ -149,21 +169,23 @@ pub fn run(args: &PatchArgs) -> Result<(), CliError> {
     last.map_or(Ok(()), Err)
 }
 
-/// The patch: an object for strategic and merge patches, a list of operations for JSON patch.
-fn read_patch(args: &PatchArgs) -> Result<Value, CliError> {
-    let (patch, origin) = match (&args.patch, &args.patch_file) {
-        (Some(text), _) => (
-            smp_core::input::parse_document(text, DocRole::Patch)
-                .map_err(|e| CliError::new("patch (-p)", e))?,
-            "patch (-p)".to_owned(),
-        ),
+/// The patch (an object for strategic and merge patches, a list of operations for JSON patch)
+/// and the size of its text.
+fn read_patch(args: &PatchArgs) -> Result<(Value, usize), CliError> {
+    let (text, origin) = match (&args.patch, &args.patch_file) {
+        (Some(text), _) => {
+            args.input.check_inline(text, "patch (-p)")?;
+            (text.clone(), "patch (-p)".to_owned())
+        }
         (None, Some(path)) => (
-            io::read_document(path, DocRole::Patch)?,
+            args.input.read_text(path, DocRole::Patch)?,
             format!("patch {}", Source::new(path)),
         ),
         // clap requires one of the two.
-        (None, None) => (Value::Null, "patch".to_owned()),
+        (None, None) => (String::new(), "patch".to_owned()),
     };
+    let patch = smp_core::input::parse_document(&text, DocRole::Patch)
+        .map_err(|e| CliError::new(&origin, e))?;
     let ok = match args.patch_type {
         PatchType::Strategic | PatchType::Merge => patch.is_object() || patch.is_null(),
         PatchType::Json => patch.is_array(),
@@ -178,7 +200,7 @@ fn read_patch(args: &PatchArgs) -> Result<Value, CliError> {
             format_args!("expected {expected}, found {}", kind_of(&patch)),
         ));
     }
-    Ok(patch)
+    Ok((patch, text.len()))
 }
 
 /// The objects of one document: itself, or the items of a List. Empty documents give none.
@@ -204,11 +226,12 @@ fn patch_one(
     patch: &Value,
     patch_type: PatchType,
     given: Option<&smp_core::Schema>,
+    copies: &mut CopyBudget,
 ) -> Result<Value, String> {
     if !object.is_object() {
         return Err(format!("expected an object, found {}", kind_of(&object)));
     }
-    let patched = apply_patch(object, patch, patch_type, given)?;
+    let patched = apply_patch(object, patch, patch_type, given, copies)?;
     // kubectl decodes the result as an API object, which needs a kind (a top-level
     // `$patch: delete` leaves `{}`).
     if patched
@@ -226,6 +249,7 @@ fn apply_patch(
     patch: &Value,
     patch_type: PatchType,
     given: Option<&smp_core::Schema>,
+    copies: &mut CopyBudget,
 ) -> Result<Value, String> {
     match patch_type {
         PatchType::Strategic => {
@@ -244,10 +268,81 @@ fn apply_patch(
             let ops: json_patch::Patch =
                 serde_json::from_value(patch.clone()).map_err(|e| format!("json patch: {e}"))?;
             let mut object = object;
-            json_patch::patch(&mut object, &ops).map_err(|e| format!("json patch: {e}"))?;
+            // One operation at a time, so that each copy is charged before it is made. (A
+            // failed patch leaves `object` half patched; it is dropped with the error.)
+            for (i, op) in ops.iter().enumerate() {
+                if let json_patch::PatchOperation::Copy(copy) = op {
+                    if let Some(from) = object.pointer(copy.from.as_str()) {
+                        copies.charge(from).map_err(|limit| {
+                            format!(
+                                "json patch: operation '/{i}' (copy from '{}'): the copies of \
+                                 the patch would exceed {limit} units (one per value plus one \
+                                 per byte of its strings and keys; the limit is the size of the \
+                                 file and the patch plus {COPY_ALLOWANCE})",
+                                copy.from
+                            )
+                        })?;
+                    }
+                }
+                json_patch::patch_unsafe(&mut object, std::slice::from_ref(op)).map_err(|e| {
+                    format!(
+                        "json patch: operation '/{i}' failed at path '{}': {}",
+                        e.path, e.kind
+                    )
+                })?;
+            }
             Ok(object)
         }
     }
+}
+
+/// What the `copy` operations of JSON patches may copy in this run, and have copied.
+struct CopyBudget {
+    total: u64,
+    used: u64,
+}
+
+impl CopyBudget {
+    /// Counts what copying `value` costs; `Err` with the total when it does not fit (nothing
+    /// is counted then).
+    fn charge(&mut self, value: &Value) -> Result<(), u64> {
+        let left = self.total.saturating_sub(self.used);
+        let cost = weight_up_to(value, left);
+        if cost > left {
+            return Err(self.total);
+        }
+        self.used += cost;
+        Ok(())
+    }
+}
+
+fn units(bytes: usize) -> u64 {
+    u64::try_from(bytes).unwrap_or(u64::MAX)
+}
+
+/// One unit per value in `value` plus one per byte of its strings and keys, counted no further
+/// than just past `limit` (so that a big value costs no more time than the budget allows).
+fn weight_up_to(value: &Value, limit: u64) -> u64 {
+    let mut total: u64 = 0;
+    let mut pending = vec![value];
+    while let Some(v) = pending.pop() {
+        total = total.saturating_add(1);
+        match v {
+            Value::String(s) => total = total.saturating_add(units(s.len())),
+            Value::Array(items) => pending.extend(items),
+            Value::Object(map) => {
+                for (key, v) in map {
+                    total = total.saturating_add(units(key.len()));
+                    pending.push(v);
+                }
+            }
+            Value::Null | Value::Bool(_) | Value::Number(_) => {}
+        }
+        if total > limit {
+            break;
+        }
+    }
+    total
 }
 
 /// The built-in type of a document for a strategic patch, or kubectl's refusal.
@@ -275,13 +370,19 @@ fn hide_managed_fields(object: &mut Value) {
     }
 }
 
-fn print(objects: &[Value], format: Format) -> Result<(), CliError> {
-    let mut text = String::new();
-    for (i, object) in objects.iter().enumerate() {
-        match format {
+/// Prints patched objects to stdout as they come, in kubectl's layout.
+struct Printer {
+    format: Format,
+    printed: usize,
+}
+
+impl Printer {
+    fn print(&mut self, object: &Value) -> Result<(), CliError> {
+        let mut text = String::new();
+        match self.format {
             Format::Json => text.push_str(&crate::gojson::to_string(object)),
             Format::Yaml => {
-                if i > 0 {
+                if self.printed > 0 {
                     text.push_str("---\n");
                 }
                 text.push_str(&smp_core::yaml::to_yaml_string(object));
@@ -290,9 +391,10 @@ fn print(objects: &[Value], format: Format) -> Result<(), CliError> {
                 }
             }
         }
+        self.printed += 1;
+        let mut out = std::io::stdout().lock();
+        out.write_all(text.as_bytes())
+            .and_then(|()| out.flush())
+            .map_err(|e| CliError::new("cannot write output", e))
     }
-    let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())
-        .and_then(|()| out.flush())
-        .map_err(|e| CliError::new("cannot write output", e))
 }

@@ -6,7 +6,7 @@ use clap::{ArgAction, Args};
 use smp_core::DocRole;
 
 use crate::error::CliError;
-use crate::io::{self, OutputArgs, SchemaArgs, Source};
+use crate::io::{self, InputArgs, OutputArgs, SchemaArgs, Source};
 use crate::kinds;
 
 const EXAMPLE: &str = "\
@@ -32,6 +32,9 @@ other document must be an object.";
 pub struct ThreeWayArgs {
     #[command(flatten)]
     schema: SchemaArgs,
+
+    #[command(flatten)]
+    input: InputArgs,
 
     /// Whether MODIFIED wins over changes made from ORIGINAL to CURRENT (as in kubectl).
     /// `--overwrite=false` fails on such conflicts instead.
@@ -76,10 +79,10 @@ impl ThreeWayArgs {
 
 /// Runs `smp three-way`.
 pub fn run(args: &ThreeWayArgs) -> Result<(), CliError> {
-    let given = args.schema.load_given()?;
-    let original = io::read_object(&args.original, DocRole::Original)?;
-    let modified = io::read_object(&args.modified, DocRole::Modified)?;
-    let current = io::read_object(&args.current, DocRole::Current)?;
+    let given = args.schema.load_given(&args.input)?;
+    let original = args.input.read_object(&args.original, DocRole::Original)?;
+    let modified = args.input.read_object(&args.modified, DocRole::Modified)?;
+    let current = args.input.read_object(&args.current, DocRole::Current)?;
     let typing = kinds::resolve(given.as_ref(), &[&original, &modified, &current]);
     let patch = smp_core::three_way(
         &original,

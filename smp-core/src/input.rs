@@ -1,7 +1,9 @@
 //! Reading documents the way kubectl does: JSON, or YAML with YAML 1.1 scalar rules.
 //!
-//! Nothing here panics or drops data silently: a duplicate key, a number JSON cannot hold, or
-//! nesting past 128 levels is a [`PatchError::InvalidDocument`] naming where it happened.
+//! Nothing here panics or drops data silently: a duplicate key, a number JSON cannot hold,
+//! nesting past 128 levels, a character YAML does not allow (a NUL would otherwise end the
+//! input), or YAML aliases that expand past the input's size plus 1,000,000 units is a
+//! [`PatchError::InvalidDocument`] naming where it happened.
 
 pub(crate) mod json;
 
@@ -17,9 +19,16 @@ pub(crate) const MAX_NESTING: usize = 128;
 /// Parses one document given as JSON or YAML text. Empty/whitespace-only text and a document
 /// that is `null` yield `Value::Null` (callers treat that as `{}`).
 ///
-/// Text starting with `{` or `[` is read as strict JSON; if that fails it is retried as YAML
-/// (whose flow syntax forgives e.g. a trailing comma), and if YAML fails too the JSON error is
-/// the one reported. A root that is a scalar is returned as is; callers check for objects.
+/// Text starting with `{` or `[` is read as strict JSON. If it is not JSON because of its
+/// syntax, it is read as YAML (whose flow syntax allows unquoted keys and strings, single
+/// quotes, trailing commas, `---` between documents), except that what JSON dialects add is an
+/// error there instead of a string: an unquoted `NaN` or `Infinity` (any case, optional sign;
+/// also `inf`), and a `//` or `/*` comment (an unquoted scalar starting with one, or with one
+/// after a space or tab). A JSON error that no other reading can fix (a duplicate key, a number
+/// out of range, nesting too deep) is reported as is. When the YAML reading fails too, its error
+/// is reported if it is about content (a duplicate key, a character YAML does not allow, ...),
+/// and the JSON error if it is one of syntax. A root that is a scalar is returned as is;
+/// callers check for objects.
 pub fn parse_document(text: &str, role: DocRole) -> Result<Value, PatchError> {
     let docs = match json_or_yaml(text, role)? {
         Parsed::Json(value) => return Ok(value),
@@ -52,7 +61,7 @@ pub fn parse_documents(text: &str, role: DocRole) -> Result<Vec<Value>, PatchErr
 /// naming the key and its JSON path (e.g. `spec.containers[0]`), and nesting deeper than 128
 /// is an error that says so ("nesting deeper than 128 levels").
 pub fn parse_json(text: &str, role: DocRole) -> Result<Value, PatchError> {
-    json::parse(text).map_err(|detail| invalid(role, detail))
+    json::parse(text).map_err(|e| invalid(role, e.message))
 }
 
 enum Parsed {
@@ -66,12 +75,15 @@ fn json_or_yaml(text: &str, role: DocRole) -> Result<Parsed, PatchError> {
     if !text.trim_start().starts_with(['{', '[']) {
         return parse_yaml_documents(text, role).map(Parsed::Yaml);
     }
-    match json::parse(text) {
-        Ok(value) => Ok(Parsed::Json(value)),
-        Err(json_error) => parse_yaml_documents(text, role)
-            .map_or(Err(invalid(role, json_error)), |docs| {
-                Ok(Parsed::Yaml(docs))
-            }),
+    let json_error = match json::parse(text) {
+        Ok(value) => return Ok(Parsed::Json(value)),
+        Err(e) if e.definite => return Err(invalid(role, e.message)),
+        Err(e) => e,
+    };
+    match crate::yaml::load_json_like(text) {
+        Ok(docs) => Ok(Parsed::Yaml(docs)),
+        Err(yaml) if yaml.syntax => Err(invalid(role, json_error.message)),
+        Err(yaml) => Err(invalid(role, yaml.message)),
     }
 }
 
@@ -256,13 +268,118 @@ pub(crate) mod tests {
         );
     }
 
+    /// A NUL ends the input for the YAML scanner: text after it was silently dropped.
+    #[test]
+    fn nul_and_control_characters_are_errors_with_positions() {
+        for (text, want) in [
+            ("a: 1\nb: x\0\nc: 3", "U+0000 at line 2, column 5"),
+            (
+                "a: 1\n---\nb: \0\n---\nc: 3\n",
+                "U+0000 at line 3, column 4",
+            ),
+            ("a: \u{1b}[31m", "U+001B at line 1, column 4"),
+            ("a: \"x\u{7f}\"", "U+007F at line 1, column 6"),
+            ("a: x\u{9f}", "U+009F at line 1, column 5"),
+            ("a: \u{fffe}", "U+FFFE at line 1, column 4"),
+            // JSON text that is not JSON falls back to YAML, which rejects it too.
+            ("{\"a\":1}\0{\"b\":2}", "U+0000 at line 1, column 8"),
+            (
+                "{\"a\": 1}\n---\n{\"b\": \"\0\"}\n",
+                "U+0000 at line 3, column 8",
+            ),
+            ("[1, 2,\u{7}]", "U+0007 at line 1, column 7"),
+        ] {
+            let d = detail(parse_documents(text, DocRole::Original));
+            assert!(d.starts_with("non-printable character "), "{text:?}: {d}");
+            assert!(d.contains(want), "{text:?}: {d}");
+        }
+        // Strict JSON names the character too.
+        let d = detail(parse_json("{\"a\": 1}\0", DocRole::Patch));
+        assert!(
+            d.contains("(found control character U+0000) at line 1, column 9"),
+            "{d}"
+        );
+        let d = detail(parse_json("{\"a\": \"x\u{1}\"}", DocRole::Patch));
+        assert!(d.contains("control character U+0001 in a string"), "{d}");
+        // Printable: tab, CR, NEL, non-ASCII; JSON strings may hold DEL and C1 (RFC 8259, and
+        // kubectl's JSON reader), YAML may not.
+        assert_eq!(
+            parse_document(
+                "a: \"x\ty\"\r\nb: \"\u{85}\u{a0}\u{e000}\u{10000}\"\n",
+                DocRole::Patch
+            ),
+            Ok(json!({"a": "x\ty", "b": "\u{85}\u{a0}\u{e000}\u{10000}"}))
+        );
+        assert_eq!(
+            parse_document("{\"a\": \"\u{7f}\u{9f}\"}", DocRole::Patch),
+            Ok(json!({"a": "\u{7f}\u{9f}"}))
+        );
+    }
+
+    /// Text that starts like JSON and is not JSON is read as YAML flow, but never turns what a
+    /// JSON dialect means into a string.
+    #[test]
+    fn json_like_text_does_not_turn_into_strings() {
+        let doc = |t: &str| parse_document(t, DocRole::Patch);
+        for (text, want) in [
+            (r#"{"a": 1e400}"#, "number out of range at line 1, column 7"),
+            (
+                r#"{"a": -1e400}"#,
+                "number out of range at line 1, column 7",
+            ),
+            (r#"{"spec": {"replicas": 1e400}}"#, "number out of range"),
+            (
+                r#"{a: 1e400}"#,
+                "number out of range (it does not fit a 64-bit float): 1e400",
+            ),
+            (r#"{"a": NaN}"#, "`NaN` is not a JSON number"),
+            (r#"{"a": -Infinity}"#, "`-Infinity` is not a JSON number"),
+            ("[1, inf]", "`inf` is not a JSON number"),
+            ("{a: nan}", "`nan` is not a JSON number"),
+            (r#"{"a": 1 /* c */}"#, "JSON has no comments: `1 /* c */`"),
+            ("{\"a\": true // c\n}", "JSON has no comments"),
+            ("{/* c */ \"a\": 1}", "JSON has no comments"),
+            ("[1,\n  x\t/* c */]", "JSON has no comments"),
+        ] {
+            let d = detail(doc(text));
+            assert!(d.contains(want), "{text}: {d}");
+        }
+        // YAML flow stays YAML flow: unquoted keys and words, trailing commas, `#` comments,
+        // slashes inside a word.
+        assert_eq!(doc("{a: 1}"), Ok(json!({"a": 1})));
+        assert_eq!(
+            doc("{kind: Pod, url: http://x/a/*, nan: x, m: NaNa} # c"),
+            Ok(json!({"kind": "Pod", "url": "http://x/a/*", "nan": "x", "m": "NaNa"}))
+        );
+        assert_eq!(
+            doc(r#"{"a": "NaN", 'b': '/* c */'}"#),
+            Ok(json!({"a": "NaN", "b": "/* c */"}))
+        );
+        // YAML documents are not JSON-like: NaN there is YAML's string, as go-yaml reads it.
+        assert_eq!(
+            doc("a: NaN\nb: x // y\n"),
+            Ok(json!({"a": "NaN", "b": "x // y"}))
+        );
+        // A duplicate key in YAML flow is named, not hidden behind the JSON syntax error.
+        let d = detail(doc("{a: 1, a: 2}"));
+        assert_eq!(
+            d,
+            "mapping key \"a\" already defined at (root) at line 1, column 8"
+        );
+        let d = detail(doc("[{name: x, name: y}]"));
+        assert!(
+            d.starts_with("mapping key \"name\" already defined at [0]"),
+            "{d}"
+        );
+    }
+
     #[test]
     fn upstream_swagger_file_with_trailing_comma_loads() {
-        let path = "/work/shared/conformance/upstream/swagger-merge-item.json";
-        let Ok(text) = std::fs::read_to_string(path) else {
-            println!("skipped: {path} is not present");
-            return;
-        };
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/conformance/upstream/swagger-merge-item.json"
+        );
+        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
         assert!(
             parse_json(&text, DocRole::Schema).is_err(),
             "the file is not strict JSON"

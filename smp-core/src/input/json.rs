@@ -10,8 +10,18 @@ use serde_json::{Map, Value};
 use crate::error::{JsonPath, Segment};
 use crate::input::MAX_NESTING;
 
-/// Parses one JSON document; the error is a one-line message with line and column.
-pub(crate) fn parse(text: &str) -> Result<Value, String> {
+/// Why a text is not a JSON document: a one-line message with line and column.
+#[derive(Debug)]
+pub(crate) struct JsonError {
+    pub(crate) message: String,
+    /// The text is JSON up to the error, and what it says there cannot be read as intended (a
+    /// duplicate key, a number out of range, nesting too deep): no other reading of the text
+    /// may replace it. Otherwise the error is one of syntax, where the text stops being JSON.
+    pub(crate) definite: bool,
+}
+
+/// Parses one JSON document.
+pub(crate) fn parse(text: &str) -> Result<Value, JsonError> {
     JsonParser { text, pos: 0 }.document()
 }
 
@@ -28,7 +38,7 @@ struct JsonParser<'a> {
 }
 
 impl JsonParser<'_> {
-    fn document(mut self) -> Result<Value, String> {
+    fn document(mut self) -> Result<Value, JsonError> {
         let mut stack: Vec<Open> = Vec::new();
         loop {
             let mut value = self.value_or_open(&mut stack)?;
@@ -80,7 +90,7 @@ impl JsonParser<'_> {
 
     /// Reads a scalar, or opens containers until one holds a scalar or is empty; returns the
     /// first complete value.
-    fn value_or_open(&mut self, stack: &mut Vec<Open>) -> Result<Value, String> {
+    fn value_or_open(&mut self, stack: &mut Vec<Open>) -> Result<Value, JsonError> {
         loop {
             self.skip_ws();
             let Some(c) = self.peek() else {
@@ -93,7 +103,7 @@ impl JsonParser<'_> {
                             "nesting deeper than {MAX_NESTING} levels at {}",
                             path(stack)
                         );
-                        return Err(self.error(&message));
+                        return Err(self.definite(&message));
                     }
                     self.pos += 1;
                     self.skip_ws();
@@ -121,7 +131,7 @@ impl JsonParser<'_> {
     }
 
     /// Reads `"key":` for the innermost object, rejecting a key it already has.
-    fn key(&mut self, stack: &mut [Open]) -> Result<(), String> {
+    fn key(&mut self, stack: &mut [Open]) -> Result<(), JsonError> {
         self.skip_ws();
         if self.peek() != Some(b'"') {
             return Err(self.error("expected a string key"));
@@ -137,7 +147,7 @@ impl JsonParser<'_> {
                     Value::String(name),
                     path(stack.get(..parents).unwrap_or_default())
                 );
-                return Err(self.error(&message));
+                return Err(self.definite(&message));
             }
         }
         self.skip_ws();
@@ -151,7 +161,7 @@ impl JsonParser<'_> {
         Ok(())
     }
 
-    fn string(&mut self) -> Result<String, String> {
+    fn string(&mut self) -> Result<String, JsonError> {
         let start = self.pos;
         let bytes = self.text.as_bytes();
         let mut i = start + 1;
@@ -166,7 +176,9 @@ impl JsonParser<'_> {
                 }
                 Some(&b) if b < 0x20 => {
                     self.pos = i;
-                    return Err(self.error("control character in string (must be escaped)"));
+                    let message =
+                        format!("control character U+{b:04X} in a string (must be escaped)");
+                    return Err(self.at(&message, false));
                 }
                 Some(_) => i += 1,
             }
@@ -180,7 +192,7 @@ impl JsonParser<'_> {
         serde_json::from_str(token).map_err(|e| self.token_error(start, &e))
     }
 
-    fn number(&mut self) -> Result<Value, String> {
+    fn number(&mut self) -> Result<Value, JsonError> {
         let start = self.pos;
         let bytes = self.text.as_bytes();
         let digits = |mut i: usize| {
@@ -215,11 +227,14 @@ impl JsonParser<'_> {
         let token = self.text.get(start..i).unwrap_or_default();
         number_value(token).ok_or_else(|| {
             let (line, column) = line_column(self.text, start);
-            format!("number out of range at line {line}, column {column}")
+            JsonError {
+                message: format!("number out of range at line {line}, column {column}"),
+                definite: true,
+            }
         })
     }
 
-    fn literal(&mut self) -> Result<Value, String> {
+    fn literal(&mut self) -> Result<Value, JsonError> {
         let rest = self.text.get(self.pos..).unwrap_or_default();
         for (word, value) in [
             ("true", Value::Bool(true)),
@@ -244,17 +259,39 @@ impl JsonParser<'_> {
         }
     }
 
-    fn error(&self, message: &str) -> String {
+    /// A syntax error at the current position; a control character found there is named.
+    fn error(&self, message: &str) -> JsonError {
+        match self.peek() {
+            Some(b) if b.is_ascii_control() => self.at(
+                &format!("{message} (found control character U+{b:04X})"),
+                false,
+            ),
+            _ => self.at(message, false),
+        }
+    }
+
+    /// An error in text that is well-formed JSON up to here (see [`JsonError::definite`]).
+    fn definite(&self, message: &str) -> JsonError {
+        self.at(message, true)
+    }
+
+    fn at(&self, message: &str, definite: bool) -> JsonError {
         let (line, column) = line_column(self.text, self.pos);
-        format!("{message} at line {line}, column {column}")
+        JsonError {
+            message: format!("{message} at line {line}, column {column}"),
+            definite,
+        }
     }
 
     /// A serde_json error about one token, placed at the token's start.
-    fn token_error(&self, start: usize, e: &serde_json::Error) -> String {
+    fn token_error(&self, start: usize, e: &serde_json::Error) -> JsonError {
         let message = e.to_string();
         let message = message.split(" at line ").next().unwrap_or(&message);
         let (line, column) = line_column(self.text, start);
-        format!("{message} at line {line}, column {column}")
+        JsonError {
+            message: format!("{message} at line {line}, column {column}"),
+            definite: false,
+        }
     }
 }
 

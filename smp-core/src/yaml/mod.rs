@@ -21,9 +21,22 @@ use crate::error::{DocRole, PatchError};
 pub use emit::to_yaml_string;
 
 /// Parses every document of a YAML stream. Empty documents are `Value::Null`.
+///
+/// Limits, each an error naming the position: characters outside YAML's printable set (a NUL,
+/// other control characters), nesting deeper than 128 levels, and aliases that expand the
+/// stream by more than its own size in bytes plus 1,000,000 units (one unit per value an alias
+/// copies plus one per byte of its strings and keys; anchors themselves cost nothing).
 pub fn parse_yaml_documents(text: &str, role: DocRole) -> Result<Vec<Value>, PatchError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    load::load_documents(text).map_err(|detail| PatchError::InvalidDocument { role, detail })
+    load::load_documents(text, false).map_err(|e| PatchError::InvalidDocument {
+        role,
+        detail: e.message,
+    })
+}
+
+/// Reads text that starts like JSON but is not JSON as YAML (see `input::parse_document`).
+pub(crate) fn load_json_like(text: &str) -> Result<Vec<Value>, load::LoadError> {
+    load::load_documents(text, true)
 }
 
 #[cfg(test)]
@@ -178,6 +191,96 @@ mod tests {
             text.push_str(&format!("a{i}: &a{i} [{refs}]\n"));
         }
         assert!(err(&text).contains("aliases expand to more than"));
+    }
+
+    /// The budget counts bytes: a big scalar costs its size at every alias.
+    #[test]
+    fn aliases_are_charged_by_bytes() {
+        let big = "x".repeat(200_000);
+        let text = |aliases: usize| {
+            let mut t = format!("a: &a {big}\nb: [");
+            t.push_str(&vec!["*a"; aliases].join(", "));
+            t.push_str("]\n");
+            t
+        };
+        // 200,001 units each; the limit is the text's size (about 200 KB) plus 1,000,000.
+        let v = one(&text(6));
+        assert_eq!(v["b"].as_array().map(Vec::len), Some(6));
+        assert_eq!(v["b"][5], json!(big));
+        let d = err(&text(7));
+        assert!(d.starts_with("aliases expand to more than 1200"), "{d}");
+        assert!(
+            d.ends_with("at line 2, column 29"),
+            "the seventh alias: {d}"
+        );
+        // The reported case: a 1 MB scalar behind 1,000 aliases.
+        let huge = format!(
+            "a: &a {}\nb: [{}]\n",
+            "y".repeat(1 << 20),
+            vec!["*a"; 1000].join(",")
+        );
+        assert!(err(&huge).contains("aliases expand to more than"));
+        // Keys and strings inside collections count too.
+        let map = format!(
+            "m: &m {{{}: v}}\nc: [{}]\n",
+            "k".repeat(100_000),
+            ["*m"; 12].join(",")
+        );
+        assert!(err(&map).contains("aliases expand to more than"));
+    }
+
+    /// The budget is for the whole stream, not per document, so that many documents cannot
+    /// each expand to it.
+    #[test]
+    fn alias_budget_is_per_stream() {
+        // 400,004 units per document.
+        let doc = format!("a: &a {}\nb: [*a, *a, *a, *a]\n", "z".repeat(100_000));
+        let two = [doc.as_str(); 2].join("---\n");
+        assert_eq!(docs(&two).len(), 2);
+        let five = [doc.as_str(); 5].join("---\n");
+        assert!(err(&five).contains("aliases expand to more than 1500"));
+    }
+
+    /// An anchor alone copies nothing (120 nested anchors used to copy the list 120 times);
+    /// each alias makes one copy.
+    #[test]
+    fn anchors_do_not_copy() {
+        let list = format!("[{}]", vec!["1"; 10_000].join(","));
+        let mut nested = list.clone();
+        for i in 0..120 {
+            nested = format!("&a{i} [{nested}]");
+        }
+        let text = format!("a: {nested}\n");
+        assert_eq!(load::copies_made(&text), 0);
+        let level = |v: &Value, n: usize| (0..n).fold(v.clone(), |v, _| v[0].clone());
+        let v = one(&text);
+        assert_eq!(level(&v["a"], 120).as_array().map(Vec::len), Some(10_000));
+        // An alias to the innermost anchor copies one list; one to the outermost copies each of
+        // the 120 levels (each level's copy refers to the next).
+        assert_eq!(load::copies_made(&format!("{text}b: *a0\n")), 1);
+        let aliased = format!("{text}b: *a0\nc: *a119\n");
+        assert_eq!(load::copies_made(&aliased), 121);
+        let v = one(&aliased);
+        assert!(v["b"] == level(&v["a"], 119) && v["c"] == v["a"]);
+    }
+
+    /// Shared collections end up where the document puts them, however they nest.
+    #[test]
+    fn shared_collections_are_filled_in_place() {
+        let v = one(concat!(
+            "a: &a {x: &x [1, {k: &k {z: 2}}], w: *k}\n",
+            "b: [*a, *x, *k, {<<: *a, x: 0}]\n",
+            "c: &c {<<: &m {p: *k, q: 1}, r: *m}\n",
+            "d: *c\n",
+        ));
+        let y = json!({"z": 2});
+        let x = json!([1, {"k": y}]);
+        let a = json!({"x": x, "w": y});
+        assert_eq!(v["a"], a);
+        assert_eq!(v["b"], json!([a, x, y, {"x": 0, "w": y}]));
+        let c = json!({"p": y, "q": 1, "r": {"p": y, "q": 1}});
+        assert_eq!(v["c"], c);
+        assert_eq!(v["d"], c);
     }
 
     #[test]

@@ -190,15 +190,16 @@ fn coerce(resolved: Scalar, wanted: CoreTag) -> Option<Scalar> {
 ///
 /// Mirrors go-yaml v2: a fixed table of words, then, for text starting with a digit or sign,
 /// an integer (underscores ignored, `0x`/`0o`/`0b`/leading-0 prefixes), then a float. The one
-/// departure: a well-formed integer outside u64/i64 is an error instead of silently becoming a
-/// rounded float.
+/// departure: a well-formed number that does not fit is an error instead of silently changing
+/// type (an integer outside u64/i64 becomes a rounded float in go-yaml, a float literal that
+/// overflows f64, `1e400`, the string `"1e400"`).
 pub(crate) fn resolve_plain(text: &str) -> Result<Scalar, String> {
     if let Some(word) = resolve_word(text) {
         return Ok(word);
     }
     match text.as_bytes().first() {
         Some(b'0'..=b'9' | b'+' | b'-') => resolve_number(text),
-        Some(b'.') => Ok(parse_dot_float(text).unwrap_or_else(|| Scalar::Str(text.to_string()))),
+        Some(b'.') => Ok(parse_dot_float(text)?.unwrap_or_else(|| Scalar::Str(text.to_string()))),
         _ => Ok(Scalar::Str(text.to_string())),
     }
 }
@@ -220,37 +221,56 @@ fn resolve_word(text: &str) -> Option<Scalar> {
 }
 
 /// `.5`, `.5e3`: what Go's `ParseFloat` accepts for text starting with a dot.
-fn parse_dot_float(text: &str) -> Option<Scalar> {
-    let rest = text.strip_prefix('.')?;
+fn parse_dot_float(text: &str) -> Result<Option<Scalar>, String> {
+    let Some(rest) = text.strip_prefix('.') else {
+        return Ok(None);
+    };
     let (digits, exponent) = split_exponent(rest);
     if !is_digits(digits) || !exponent.is_none_or(is_signed_digits) {
-        return None;
+        return Ok(None);
     }
-    finite_float(text)
+    float_literal(text, text).map(Some)
 }
 
 fn resolve_number(text: &str) -> Result<Scalar, String> {
     let plain: String = text.chars().filter(|&c| c != '_').collect();
     match parse_int(&plain) {
         IntParse::Value(s) => return Ok(s),
-        IntParse::OutOfRange => return Err(format!("integer out of range: {text}")),
+        IntParse::OutOfRange => {
+            return Err(format!("integer out of range: {}", excerpt(text)));
+        }
         IntParse::NotInt => {}
     }
     if is_yaml_float(&plain) {
-        if let Some(f) = finite_float(&plain) {
-            return Ok(f);
-        }
+        return float_literal(&plain, text);
     }
     Ok(Scalar::Str(text.to_string()))
 }
 
-/// A float literal whose value is finite; Go's `ParseFloat` rejects overflow, and go-yaml then
-/// keeps the text as a string.
-fn finite_float(text: &str) -> Option<Scalar> {
-    text.parse::<f64>()
-        .ok()
-        .filter(|f| f.is_finite())
-        .map(Scalar::Float)
+/// The value of a well-formed float literal (`plain`: `text` without underscores).
+///
+/// A literal whose value overflows an f64 (`1e400`) is an error. Go's `ParseFloat` rejects
+/// it too, and go-yaml then keeps the text as a string, so that a number becomes the string
+/// `"1e400"` without a word (kubectl's JSON reader rejects the same number); like integers out
+/// of range, smp reports it instead. Underflow is not an error: `1e-400` is 0, as in Go.
+fn float_literal(plain: &str, text: &str) -> Result<Scalar, String> {
+    match plain.parse::<f64>() {
+        Ok(f) if f.is_finite() => Ok(Scalar::Float(f)),
+        Ok(_) => Err(format!(
+            "number out of range (it does not fit a 64-bit float): {}",
+            excerpt(text)
+        )),
+        Err(_) => Ok(Scalar::Str(text.to_string())),
+    }
+}
+
+/// `text` for a message: at most 40 characters, then `...`.
+pub(crate) fn excerpt(text: &str) -> String {
+    const MAX: usize = 40;
+    match text.char_indices().nth(MAX) {
+        None => text.to_string(),
+        Some((end, _)) => format!("{}...", text.get(..end).unwrap_or_default()),
+    }
 }
 
 /// go-yaml's float pattern: `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`.
@@ -460,8 +480,33 @@ mod tests {
         }
         assert!(plain("1.0").is_i64());
         assert!(plain("1.5").is_f64());
-        // Overflowing floats stay text, as in go-yaml.
-        assert_eq!(plain("1e400"), json!("1e400"));
+        // Underflow rounds to zero, as in Go.
+        assert_eq!(plain("1e-400"), json!(0));
+    }
+
+    /// go-yaml keeps an overflowing float literal as text (`"1e400"`), turning a number into a
+    /// string without a word; smp reports it, as it reports integers out of range.
+    #[test]
+    fn floats_out_of_range_are_errors() {
+        for s in [
+            "1e400",
+            "-1e400",
+            "+1.5E+400",
+            "1_0e400",
+            ".5e400",
+            "-.5e999999999999",
+        ] {
+            let err = resolve_plain(s).err().unwrap_or_default();
+            assert!(err.contains("number out of range"), "{s:?}: {err:?}");
+        }
+        let long = format!("{}e400", "1".repeat(1000));
+        let err = resolve_plain(&long).err().unwrap_or_default();
+        assert!(err.len() < 120, "the message shows an excerpt: {err}");
+        // Quoted or tagged as a string, the text stays a string.
+        let quoted = resolve_scalar("1e400".into(), TScalarStyle::DoubleQuoted, None);
+        assert_eq!(quoted, Ok(Scalar::Str("1e400".into())));
+        let tagged = resolve_scalar("1e400".into(), TScalarStyle::Plain, Some(CoreTag::Str));
+        assert_eq!(tagged, Ok(Scalar::Str("1e400".into())));
     }
 
     #[test]
