@@ -32,7 +32,11 @@
 //! several objects of one kind; calls run on two threads.
 //!
 //! kubectl is found through `$SMP_KUBECTL`, then `~/.cache/smp/kubectl/kubectl` (where
-//! `.ci/install-kubectl` puts it), then `PATH`; without it the test says it skipped.
+//! `.ci/install-kubectl` puts it), then `PATH` (the first that runs). Its version
+//! (`kubectl version --client -o json`) must be one the version-skew tables are checked for,
+//! v1.32 or v1.33 ([`SUPPORTED_MINORS`]); without a kubectl, or with another version, the tests
+//! say they skipped and why. The objects go to kubectl as YAML documents (smp's YAML writer),
+//! which every kubectl reads; JSON documents between `---` lines are read by v1.33 only.
 //! `SMP_DIFF_SEED` changes the seed (default fixed), `SMP_DIFF_CASES` the number of cases;
 //! `SMP_DIFF_REPORT=FILE` writes every differing batch there (the failure shows the first).
 //!
@@ -59,9 +63,10 @@
 //! Directives at the root of a patch are not generated: a top-level `$patch: delete` leaves an
 //! object without `kind`, which both tools refuse (with their own messages).
 //!
-//! Version skew: the pinned kubectl compiles in its own release's types (v1.33), the document
-//! is v1.34. Where v1.34 metadata differs from that release, the field is not generated; each
-//! is listed in [`SKEW`] with the kubectl error it causes:
+//! Version skew: kubectl compiles in its own release's types (v1.33 for the pinned one), the
+//! document is v1.34. Where v1.34 metadata differs from that release, the field is not
+//! generated; each is listed in [`SKEW`] with the newest kubectl minor that lacks it and the
+//! kubectl error it causes. Unknown to v1.33 and older:
 //! - `Container.restartPolicyRules` and `EphemeralContainer.restartPolicyRules` (container
 //!   restart rules, alpha in 1.34): `unable to find api field in struct Container for the json
 //!   field "restartPolicyRules"` (`EphemeralContainer` likewise);
@@ -70,11 +75,20 @@
 //! - `PodStatus.extendedResourceClaimStatus` (DRA extended resources, alpha in 1.34): `unable
 //!   to find api field in struct PodStatus for the json field "extendedResourceClaimStatus"`.
 //!
+//! Unknown to v1.32 (new in 1.33):
+//! - `NodeSystemInfo.swap` (node swap status): `unable to find api field in struct
+//!   NodeSystemInfo for the json field "swap"`.
+//!
+//! Likewise, kinds a kubectl's scheme lacks are in [`KUBECTL_REFUSES`] with the newest minor
+//! that lacks them: for v1.32 also `networking.k8s.io/v1` `IPAddress` and `ServiceCIDR` (GA in
+//! 1.33), which are then left out of the cases.
+//!
 //! kubectl fails so wherever the object and the patch both hold an object or a list at such a
 //! field, the class "unknown-field merges" above, which the generator cannot avoid for fields
-//! it believes known. No list's patch strategy or merge key differs between the two releases
+//! it believes known. No list's patch strategy or merge key differs between these releases
 //! (every merged list of these kinds was checked against kubectl: merged or replaced as the
-//! document says, by the document's key).
+//! document says, by the document's key). Both supported versions pass seeds 11 to 14, 21, 22
+//! and 99 as well as the default.
 
 mod patches;
 mod rng;
@@ -83,6 +97,7 @@ mod values;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::{Value, json};
@@ -167,41 +182,73 @@ const KINDS: &[(&str, &str)] = &[
     ("storage.k8s.io/v1", "CSIStorageCapacity"),
 ];
 
-/// Properties of the v1.34 document that kubectl v1.33 does not know as the document describes
-/// them, as `(definition, property, the kubectl error or difference)`: not generated.
-const SKEW: &[(&str, &str, &str)] = &[
+/// The kubectl releases this test is checked against, by minor version: the pinned v1.33
+/// (`.ci/install-kubectl`) and v1.32 (what Debian-like systems ship). The version-skew tables
+/// below are complete for these; with another kubectl the test says so and skips.
+const SUPPORTED_MINORS: std::ops::RangeInclusive<u32> = 32..=33;
+
+/// The minor version the tables assume when no kubectl is found (for the tests that do not
+/// run it).
+const PINNED_MINOR: u32 = 33;
+
+/// Properties of the v1.34 document that older kubectl releases do not know, as `(newest minor
+/// that lacks it, definition, property, the kubectl error)`: not generated for a kubectl of
+/// that minor or older.
+pub(crate) const SKEW: &[(u32, &str, &str, &str)] = &[
     (
+        33,
         "io.k8s.api.core.v1.Container",
         "restartPolicyRules",
         r#"unable to find api field in struct Container for the json field "restartPolicyRules""#,
     ),
     (
+        33,
         "io.k8s.api.core.v1.EphemeralContainer",
         "restartPolicyRules",
         r#"unable to find api field in struct EphemeralContainer for the json field "restartPolicyRules""#,
     ),
     (
+        33,
         "io.k8s.api.core.v1.EnvVarSource",
         "fileKeyRef",
         r#"unable to find api field in struct EnvVarSource for the json field "fileKeyRef""#,
     ),
     (
+        33,
         "io.k8s.api.core.v1.PodStatus",
         "extendedResourceClaimStatus",
         r#"unable to find api field in struct PodStatus for the json field "extendedResourceClaimStatus""#,
+    ),
+    (
+        32,
+        "io.k8s.api.core.v1.NodeSystemInfo",
+        "swap",
+        r#"unable to find api field in struct NodeSystemInfo for the json field "swap""#,
     ),
 ];
 
 // ---------------------------------------------------------------------------------------
 // Running both tools.
 
-fn kubectl() -> Option<PathBuf> {
-    let works = |p: &Path| {
-        Command::new(p)
-            .args(["version", "--client"])
-            .output()
-            .is_ok_and(|o| o.status.success())
-    };
+/// The kubectl the tests compare with.
+struct Kubectl {
+    path: PathBuf,
+    /// `gitVersion`, e.g. `v1.33.9`.
+    version: String,
+    minor: u32,
+}
+
+/// The kubectl found through `$SMP_KUBECTL`, then `~/.cache/smp/kubectl/kubectl`, then `PATH`
+/// (the first that runs), if its version is supported; otherwise why the tests skip.
+fn kubectl() -> Result<&'static Kubectl, &'static str> {
+    static FOUND: OnceLock<Result<Kubectl, String>> = OnceLock::new();
+    FOUND
+        .get_or_init(find_kubectl)
+        .as_ref()
+        .map_err(String::as_str)
+}
+
+fn find_kubectl() -> Result<Kubectl, String> {
     let from_env = std::env::var_os("SMP_KUBECTL").map(PathBuf::from);
     let cached =
         std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/smp/kubectl/kubectl"));
@@ -210,10 +257,70 @@ fn kubectl() -> Option<PathBuf> {
             .map(|d| d.join("kubectl"))
             .find(|p| p.is_file())
     });
-    [from_env, cached, on_path]
+    let Some((path, version)) = [from_env, cached, on_path]
         .into_iter()
         .flatten()
-        .find(|p| works(p))
+        .find_map(|p| client_version(&p).map(|v| (p, v)))
+    else {
+        return Err(
+            "kubectl not found (set SMP_KUBECTL, run .ci/install-kubectl, or put it on PATH)"
+                .to_owned(),
+        );
+    };
+    let number = |key: &str| -> Option<u32> {
+        let text = version[key].as_str()?;
+        text.trim_end_matches(|c: char| !c.is_ascii_digit())
+            .parse()
+            .ok()
+    };
+    let git_version = version["gitVersion"].as_str().unwrap_or("?").to_owned();
+    match (number("major"), number("minor")) {
+        (Some(1), Some(minor)) if SUPPORTED_MINORS.contains(&minor) => Ok(Kubectl {
+            path,
+            version: git_version,
+            minor,
+        }),
+        _ => Err(format!(
+            "{} is kubectl {git_version}; this test supports v1.{} to v1.{} only (its \
+             version-skew tables are checked for those): set SMP_KUBECTL to one of them, e.g. \
+             the one .ci/install-kubectl installs",
+            path.display(),
+            SUPPORTED_MINORS.start(),
+            SUPPORTED_MINORS.end()
+        )),
+    }
+}
+
+/// `clientVersion` of `kubectl version --client -o json`, if the program runs.
+fn client_version(program: &Path) -> Option<Value> {
+    let out = Command::new(program)
+        .args(["version", "--client", "-o", "json"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())?;
+    let doc: Value = serde_json::from_slice(&out.stdout).ok()?;
+    Some(doc.get("clientVersion")?.clone())
+}
+
+/// The minor version the version-skew tables are applied for.
+pub(crate) fn skew_minor() -> u32 {
+    kubectl().map_or(PINNED_MINOR, |k| k.minor)
+}
+
+/// The kinds compared with a kubectl of `minor`: [`KINDS`] but for those it refuses.
+fn compared_kinds(minor: u32) -> Vec<(&'static str, &'static str)> {
+    KINDS
+        .iter()
+        .copied()
+        .filter(|&(v, k)| !refuses(minor, v, k))
+        .collect()
+}
+
+/// Whether a kubectl of `minor` refuses to patch the kind (see [`KUBECTL_REFUSES`]).
+fn refuses(minor: u32, api_version: &str, kind: &str) -> bool {
+    KUBECTL_REFUSES
+        .iter()
+        .any(|&(newest, v, k, _)| minor <= newest && v == api_version && k == kind)
 }
 
 fn env_number(name: &str) -> Option<u64> {
@@ -232,9 +339,10 @@ struct Batch {
     patch: Value,
 }
 
-fn make_batch(seed: u64, index: usize) -> Batch {
+/// Batch `index`: of kind `index % kinds.len()`.
+fn make_batch(seed: u64, index: usize, kinds: &[(&str, &str)]) -> Batch {
     let mut rng = Rng(seed ^ (index as u64).wrapping_mul(0x2545_f491_4f6c_dd1d));
-    let (api_version, kind) = KINDS[index % KINDS.len()];
+    let (api_version, kind) = kinds[index % kinds.len()];
     let kind = smp_types::lookup(api_version, kind).expect("a kind of smp-types");
     let i = struct_of(kind.definition().name());
     let (s, ty) = (st(i), Ty::Struct(i));
@@ -299,8 +407,16 @@ fn by_name(stdout: &str) -> Vec<(String, Value)> {
 fn check(batch: &Batch, kubectl: &Path, dir: &Path, seed: u64) -> Result<(), String> {
     let file = dir.join(format!("objects-{}.yaml", batch.index));
     let patch_file = dir.join(format!("patch-{}.json", batch.index));
-    let text: Vec<String> = batch.objects.iter().map(Value::to_string).collect();
-    std::fs::write(&file, text.join("\n---\n")).expect("write objects");
+    // YAML documents, which every kubectl reads: JSON documents between `---` lines are read
+    // by kubectl 1.33 (its reader falls back to YAML at the separator) but not by 1.32 (`json:
+    // offset 608: invalid character '-' in numeric literal`). smp's YAML reads back as the same
+    // JSON in both tools (integral floats become integers, which both print alike).
+    let text: Vec<String> = batch
+        .objects
+        .iter()
+        .map(smp_core::yaml::to_yaml_string)
+        .collect();
+    std::fs::write(&file, text.join("---\n")).expect("write objects");
     std::fs::write(&patch_file, batch.patch.to_string()).expect("write patch");
     let (file, patch_file) = (
         file.to_str().expect("UTF-8"),
@@ -372,12 +488,14 @@ fn check(batch: &Batch, kubectl: &Path, dir: &Path, seed: u64) -> Result<(), Str
 
 #[test]
 fn smp_patch_matches_kubectl() {
-    let Some(kubectl) = kubectl() else {
-        println!(
-            "SKIPPED: kubectl not found (set SMP_KUBECTL, run .ci/install-kubectl, or put it on PATH)"
-        );
-        return;
+    let kubectl = match kubectl() {
+        Ok(kubectl) => kubectl,
+        Err(why) => {
+            println!("SKIPPED: {why}");
+            return;
+        }
     };
+    let kinds = compared_kinds(kubectl.minor);
     let seed = env_number("SMP_DIFF_SEED").unwrap_or(DEFAULT_SEED);
     let cases = env_number("SMP_DIFF_CASES").map_or(DEFAULT_CASES, |n| n as usize);
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("kubectl-differential");
@@ -391,11 +509,12 @@ fn smp_patch_matches_kubectl() {
     let failures: Vec<String> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..2)
             .map(|_| {
-                let (kubectl, dir, next, done) = (&kubectl, &dir, &next, &done);
+                let (kubectl, dir, next, done, kinds) = (&kubectl.path, &dir, &next, &done, &kinds);
                 scope.spawn(move || {
                     let mut failures = Vec::new();
                     while done.load(Ordering::Relaxed) < cases {
-                        let batch = make_batch(seed, next.fetch_add(1, Ordering::Relaxed));
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        let batch = make_batch(seed, index, kinds);
                         if batch.objects.is_empty() {
                             continue;
                         }
@@ -417,9 +536,10 @@ fn smp_patch_matches_kubectl() {
     });
     let batches = next.load(Ordering::Relaxed);
     println!(
-        "{} cases ({batches} kubectl calls, seed {seed:#x}) against {} in {:.1?}",
+        "{} cases ({batches} kubectl calls, seed {seed:#x}) against {} ({}) in {:.1?}",
         done.load(Ordering::Relaxed),
-        kubectl.display(),
+        kubectl.path.display(),
+        kubectl.version,
         start.elapsed()
     );
     if let Some(path) = std::env::var_os("SMP_DIFF_REPORT") {
@@ -433,42 +553,62 @@ fn smp_patch_matches_kubectl() {
     }
 }
 
-/// Manifests of `examples/manifests/` of kinds kubectl 1.33's scheme lacks, as
-/// `(apiVersion, kind, why)`: kubectl refuses them (`strategic merge patch is not supported for
-/// <gv>, Kind=<K> locally`), so there is nothing to compare. The test checks that kubectl still
-/// refuses each.
-const KUBECTL_REFUSES: &[(&str, &str, &str)] = &[
+/// Kinds of v1.34 that older kubectl releases do not have in their scheme, as `(newest minor
+/// that lacks it, apiVersion, kind, why)`: a kubectl of that minor or older refuses them
+/// (`strategic merge patch is not supported for <gv>, Kind=<K> locally`), so there is nothing
+/// to compare; they are left out of the random cases, and `examples_print_like_kubectl` checks
+/// that kubectl does refuse each manifest of them in `examples/manifests/`.
+const KUBECTL_REFUSES: &[(u32, &str, &str, &str)] = &[
     (
+        33,
         "resource.k8s.io/v1",
         "DeviceClass",
         "resource.k8s.io/v1 is new in 1.34",
     ),
     (
+        33,
         "resource.k8s.io/v1",
         "ResourceClaim",
         "resource.k8s.io/v1 is new in 1.34",
     ),
     (
+        33,
         "resource.k8s.io/v1",
         "ResourceClaimTemplate",
         "resource.k8s.io/v1 is new in 1.34",
     ),
     (
+        33,
         "resource.k8s.io/v1",
         "ResourceSlice",
         "resource.k8s.io/v1 is new in 1.34",
     ),
     (
+        33,
         "storage.k8s.io/v1",
         "VolumeAttributesClass",
         "GA (storage.k8s.io/v1) in 1.34",
     ),
     (
+        32,
+        "networking.k8s.io/v1",
+        "IPAddress",
+        "GA (networking.k8s.io/v1) in 1.33",
+    ),
+    (
+        32,
+        "networking.k8s.io/v1",
+        "ServiceCIDR",
+        "GA (networking.k8s.io/v1) in 1.33",
+    ),
+    (
+        u32::MAX,
         "apiextensions.k8s.io/v1",
         "CustomResourceDefinition",
         "kubectl's scheme does not register apiextensions.k8s.io",
     ),
     (
+        u32::MAX,
         "apiregistration.k8s.io/v1",
         "APIService",
         "kubectl's scheme does not register apiregistration.k8s.io",
@@ -492,9 +632,12 @@ fn type_meta(text: &str) -> (String, String) {
 /// not matter).
 #[test]
 fn examples_print_like_kubectl() {
-    let Some(kubectl) = kubectl() else {
-        println!("SKIPPED: kubectl not found");
-        return;
+    let (kubectl, minor) = match kubectl() {
+        Ok(k) => (&k.path, k.minor),
+        Err(why) => {
+            println!("SKIPPED: {why}");
+            return;
+        }
     };
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut runs = vec![(
@@ -524,10 +667,7 @@ fn examples_print_like_kubectl() {
             let file = format!("{dir}/{name}");
             let text = std::fs::read_to_string(root.join(&file)).expect("read");
             let (api_version, kind) = type_meta(&text);
-            if KUBECTL_REFUSES
-                .iter()
-                .any(|(v, k, _)| *v == api_version && *k == kind)
-            {
+            if refuses(minor, &api_version, &kind) {
                 refused.push((file, api_version, kind));
             } else {
                 runs.push((file, empty.clone()));
@@ -536,7 +676,10 @@ fn examples_print_like_kubectl() {
     }
     assert!(runs.len() > 40, "{} manifests", runs.len());
     // The kinds left out are in `examples/manifests/`, and kubectl does refuse them.
-    for (api_version, kind, why) in KUBECTL_REFUSES {
+    for (newest, api_version, kind, why) in KUBECTL_REFUSES {
+        if minor > *newest {
+            continue;
+        }
         let Some((file, ..)) = refused
             .iter()
             .find(|(_, v, k)| v == api_version && k == kind)
@@ -544,7 +687,7 @@ fn examples_print_like_kubectl() {
             panic!("no manifest of {api_version} {kind} ({why})");
         };
         let k = run(
-            &kubectl,
+            kubectl,
             &[
                 "patch",
                 "--local",
@@ -565,7 +708,7 @@ fn examples_print_like_kubectl() {
         let file = root.join(file).display().to_string();
         for format in ["json", "yaml"] {
             let k = run(
-                &kubectl,
+                kubectl,
                 &[
                     "patch",
                     "--local",
@@ -606,10 +749,19 @@ fn kinds_are_known() {
         );
         struct_of(k.definition().name());
         assert!(
-            !KUBECTL_REFUSES
-                .iter()
-                .any(|&(v, n, _)| v == api_version && n == kind),
-            "{api_version} {kind}: kubectl refuses it"
+            !refuses(PINNED_MINOR, api_version, kind),
+            "{api_version} {kind}: the pinned kubectl refuses it"
         );
+    }
+    // Each version-skew entry names a property of the document (checked when it is loaded), and
+    // a minor the test supports, or it could never apply.
+    for &(newest, definition, property, _) in SKEW {
+        assert!(
+            SUPPORTED_MINORS.contains(&newest),
+            "{definition}.{property}: v1.{newest} is not a supported kubectl"
+        );
+    }
+    for minor in SUPPORTED_MINORS {
+        assert!(compared_kinds(minor).len() >= 20, "v1.{minor}");
     }
 }

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use serde_json::{Map, Value};
 
-use crate::SKEW;
+use crate::{SKEW, skew_minor};
 
 /// The JSON shape of a property.
 #[derive(Debug)]
@@ -78,9 +78,11 @@ pub(crate) struct Schema {
     pub(crate) index: HashMap<String, usize>,
 }
 
+/// The document's structure, without the properties the kubectl under test does not know
+/// ([`SKEW`]).
 pub(crate) fn schema() -> &'static Schema {
     static SCHEMA: OnceLock<Schema> = OnceLock::new();
-    SCHEMA.get_or_init(load_schema)
+    SCHEMA.get_or_init(|| load_schema(skew_minor()))
 }
 
 pub(crate) fn st(i: usize) -> &'static Struct {
@@ -97,7 +99,7 @@ pub(crate) fn struct_of(definition: &str) -> usize {
 
 pub(crate) const DOCUMENT: &str = "codegen/openapi/swagger.json";
 
-pub(crate) fn load_schema() -> Schema {
+pub(crate) fn load_schema(kubectl_minor: u32) -> Schema {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("..")
         .join(DOCUMENT);
@@ -116,7 +118,7 @@ pub(crate) fn load_schema() -> Schema {
         .enumerate()
         .map(|(i, n)| ((*n).clone(), i))
         .collect();
-    for (definition, property, _) in SKEW {
+    for (_, definition, property, _) in SKEW {
         assert!(
             defs.get(*definition)
                 .and_then(|d| d["properties"].get(*property))
@@ -132,7 +134,11 @@ pub(crate) fn load_schema() -> Schema {
                 .expect("properties");
             let fields = props
                 .iter()
-                .filter(|(p, _)| !SKEW.iter().any(|(d, q, _)| d == name && q == p))
+                .filter(|(p, _)| {
+                    !SKEW.iter().any(|&(newest, d, q, _)| {
+                        kubectl_minor <= newest && d == name.as_str() && q == p.as_str()
+                    })
+                })
                 .map(|(p, v)| {
                     let strategy = v["x-kubernetes-patch-strategy"].as_str().unwrap_or("");
                     let strategy: Vec<&str> = strategy.split(',').collect();
