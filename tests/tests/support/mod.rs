@@ -1,4 +1,4 @@
-//! Shared harness for the upstream conformance corpus (`shared/conformance/upstream`, described
+//! Shared harness for the upstream conformance corpus (`tests/conformance/upstream`, described
 //! by its FORMAT.md): locating and loading the corpus, the schema variants, preparing case
 //! documents, comparing documents (FORMAT §2.3), the ordering step (§7, in [`order`]), the
 //! known-gaps list, and the typed twins of the test schemas ([`merge_item`]).
@@ -19,10 +19,16 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 use smp_core::{DocRole, PatchError, Schema};
 
-/// The corpus folder, if present (`<workspace>/../shared/conformance/upstream`).
-pub fn corpus_dir() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/conformance/upstream");
-    dir.join("FORMAT.md").is_file().then_some(dir)
+/// The corpus folder, `tests/conformance/upstream` (vendored test data, Apache-2.0: see its
+/// NOTICE). It is part of the repository, so a missing corpus fails the test that needs it.
+pub fn corpus_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance/upstream");
+    assert!(
+        dir.join("FORMAT.md").is_file(),
+        "the upstream conformance corpus is missing: {} (it is part of the repository)",
+        dir.display()
+    );
+    dir
 }
 
 /// Reads and parses one strict-JSON corpus file. Panics with the path on failure: a broken
