@@ -5,6 +5,7 @@
 //! `#[derive(StrategicMerge)]` must agree with it.
 
 pub mod apply;
+mod deep;
 pub mod diff;
 pub mod error;
 mod hash;

@@ -37,6 +37,12 @@ impl Patch {
 
     /// A patch from a JSON value; it must be an object or `null`.
     pub fn from_value(value: Value) -> Result<Patch, PatchError> {
+        // Everything done with a patch recurses through it (applying, printing, comparing):
+        // refuse one deeper than the engine follows, as the readers do.
+        if let Err(e) = crate::deep::check(&value) {
+            crate::deep::dispose(value);
+            return Err(e);
+        }
         match value {
             Value::Object(_) | Value::Null => Ok(Patch { value }),
             other => Err(PatchError::InvalidDocument {

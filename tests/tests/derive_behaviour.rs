@@ -592,3 +592,70 @@ mod edge {
         );
     }
 }
+
+/// A `serde_json::Value` field built in code far deeper than any reader lets through: typed
+/// apply and diff report it as too deep instead of overflowing the stack (a review found the
+/// diff aborting at 10^4 levels on a 2 MiB stack).
+#[test]
+fn deep_value_fields_are_errors_not_overflows() {
+    #[derive(Debug, Clone, Default, Serialize, Deserialize, StrategicMerge)]
+    struct Holder {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        v: Option<Value>,
+    }
+
+    /// `levels` arrays deep, built without recursion.
+    fn nested(levels: usize) -> Value {
+        let mut v = json!(1);
+        for _ in 0..levels {
+            v = Value::Array(vec![v]);
+        }
+        v
+    }
+
+    /// A deep value's own drop recurses: the test takes it apart iteratively.
+    fn dispose(v: Value) {
+        let mut stack = vec![v];
+        while let Some(v) = stack.pop() {
+            if let Value::Array(items) = v {
+                stack.extend(items);
+            }
+        }
+    }
+
+    std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(|| {
+            let a = Holder {
+                v: Some(nested(100_000)),
+            };
+            let b = Holder {
+                v: Some(nested(100_001)),
+            };
+            let err = a.diff(&b).unwrap_err();
+            assert!(matches!(err, PatchError::TooDeep { .. }), "{err}");
+            let mut c = a.clone_shallow();
+            let err = c
+                .apply(&Patch::from_value(json!({"v": [2]})).unwrap())
+                .unwrap_err();
+            assert!(matches!(err, PatchError::TooDeep { .. }), "{err}");
+            for h in [a, b, c] {
+                dispose(h.v.unwrap_or_default());
+            }
+        })
+        .expect("thread")
+        .join()
+        .expect("no stack overflow");
+
+    trait CloneShallow {
+        fn clone_shallow(&self) -> Self;
+    }
+    impl CloneShallow for Holder {
+        /// `Clone` would recurse; a second deep value is built instead.
+        fn clone_shallow(&self) -> Holder {
+            Holder {
+                v: Some(nested(100_000)),
+            }
+        }
+    }
+}

@@ -373,7 +373,7 @@ pub(crate) fn merge(
             }
         }
         let mut gone = gone.into_iter();
-        target.retain(|_| !gone.next().unwrap_or(false));
+        super::list::retain_disposing(target, |_| !gone.next().unwrap_or(false));
     }
     if replace {
         let mut out = Vec::with_capacity(regular.len());
@@ -384,7 +384,7 @@ pub(crate) fn merge(
             }
             out.push(item);
         }
-        *target = out;
+        crate::deep::dispose(Value::Array(std::mem::replace(target, out)));
         regular.clear();
     }
 
@@ -478,4 +478,192 @@ pub(crate) fn order_by(
         &KeyIndex::new(live_ids.iter().collect()),
     );
     permute(merged, &perm);
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use serde_json::{Map, Value, json};
+
+    use super::*;
+    use crate::apply::order::{KeyIndex, permute, settle};
+
+    /// The merge before matching was indexed: every patch item compared with every item. The
+    /// indexed [`merge`] must give exactly what it gives.
+    fn reference_merge(
+        target: &mut Vec<Value>,
+        patch: &[Value],
+        keys: &[&str],
+        meta: FieldMeta<'_>,
+        path: &Path<'_>,
+    ) -> Result<(), PatchError> {
+        path.check_depth()?;
+        for (i, item) in target.iter().enumerate() {
+            if !item.is_object() {
+                return Err(PatchError::NotAnObjectItem {
+                    path: path.index(i).to_json_path(),
+                    key: keys.join(","),
+                    found: kind_of(item),
+                });
+            }
+        }
+        // `keys` checked that every patch item is an object.
+        let items: Vec<&Map<String, Value>> = patch.iter().filter_map(Value::as_object).collect();
+
+        // Directive items first: deletions act on the live list, `replace` discards it.
+        let mut replace = false;
+        let mut regular: Vec<usize> = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            let Some(op) = item.get(PATCH) else {
+                regular.push(i);
+                continue;
+            };
+            match directive::patch_op(op, &path.index(i).field(PATCH))? {
+                PatchOp::Delete => target.retain(|live| !matches(item, live, keys)),
+                PatchOp::Replace => replace = true,
+            }
+        }
+        if replace {
+            let mut out = Vec::with_capacity(regular.len());
+            for &i in &regular {
+                let mut item = verbatim(&patch[i], &path.index(i))?;
+                if let Value::Object(map) = &mut item {
+                    map.remove(PATCH_MERGE_KEY);
+                }
+                out.push(item);
+            }
+            *target = out;
+            regular.clear();
+        }
+
+        let live_len = target.len();
+        let live_ids: Vec<Value> = target.iter().map(|v| identity(v, keys)).collect();
+        let mut positions: Vec<Option<usize>> = Vec::with_capacity(regular.len());
+        for &i in &regular {
+            let item = items[i];
+            let here = path.index(i);
+            let candidates: Vec<usize> = (0..live_len)
+                .filter(|&p| matches(item, &target[p], keys))
+                .collect();
+            if candidates.len() > 1 {
+                return Err(PatchError::AmbiguousMergeKey {
+                    path: path.to_json_path(),
+                    item: identity(&patch[i], keys).to_string(),
+                    keys: keys.iter().map(|k| (*k).to_owned()).collect(),
+                    candidates,
+                });
+            }
+            // A repeated identity in the patch merges into the item its first occurrence added.
+            let found = candidates
+                .first()
+                .copied()
+                .or_else(|| (live_len..target.len()).find(|&p| matches(item, &target[p], keys)));
+            match found {
+                Some(pos) => {
+                    let item: Map<String, Value> = item
+                        .iter()
+                        .filter(|(k, _)| *k != PATCH_MERGE_KEY)
+                        .map(|(k, v)| (k.clone(), v.clone()))
+                        .collect();
+                    object::merge(&mut target[pos], &item, meta.node.items(), &here)?;
+                }
+                None => {
+                    if let Some(content) = appended_item(&patch[i], &here)? {
+                        target.push(content);
+                    }
+                }
+            }
+            positions.push(found);
+        }
+
+        // Nothing moves when every patch item updated a distinct live item, in live order.
+        let mut last = None;
+        let in_live_order = positions.iter().all(|p| match (*p, last) {
+            (Some(p), Some(l)) if p <= l => false,
+            (Some(p), _) if p < live_len => {
+                last = Some(p);
+                true
+            }
+            _ => false,
+        });
+        let live = KeyIndex::new(live_ids.iter().collect());
+        if in_live_order && !live.has_duplicates() {
+            return Ok(());
+        }
+        let wanted_ids: Vec<Value> = regular.iter().map(|&i| identity(&patch[i], keys)).collect();
+        let ids: Vec<Value> = target.iter().map(|v| identity(v, keys)).collect();
+        let perm = settle(
+            &ids.iter().collect::<Vec<_>>(),
+            None,
+            &KeyIndex::new(wanted_ids.iter().collect()),
+            &live,
+        );
+        permute(target, &perm);
+        Ok(())
+    }
+
+    fn schema() -> crate::Schema {
+        let doc = json!({"definitions": {
+            "S": {"properties": {"ports": {"type": "array", "items": {"$ref": "#/definitions/P"}}}},
+            "P": {"properties": {"port": {"type": "integer"}, "protocol": {"type": "string"},
+                                 "name": {"type": "string"}}}}});
+        crate::Schema::from_openapi(&doc, "S").expect("schema")
+    }
+
+    /// A value for a listed key: absent, `null`, or one of a few values (so that items collide).
+    fn key_value() -> impl Strategy<Value = Option<Value>> {
+        prop_oneof![
+            1 => Just(None),
+            1 => Just(Some(Value::Null)),
+            4 => (0i64..3).prop_map(|v| Some(json!(v))),
+        ]
+    }
+
+    fn item(live: bool) -> impl Strategy<Value = Value> {
+        (key_value(), key_value(), 0u8..3, 0u8..8).prop_map(move |(port, protocol, name, op)| {
+            let mut m = Map::new();
+            if let Some(v) = port {
+                m.insert("port".into(), v);
+            }
+            if let Some(v) = protocol {
+                m.insert("protocol".into(), v);
+            }
+            m.insert("name".into(), json!(format!("n{name}")));
+            if !live {
+                m.insert("$patchMergeKey".into(), json!(["port", "protocol"]));
+                match op {
+                    0 => {
+                        m.insert("$patch".into(), json!("delete"));
+                    }
+                    1 if name == 0 => {
+                        m.insert("$patch".into(), json!("replace"));
+                    }
+                    _ => {}
+                }
+            }
+            Value::Object(m)
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn indexed_matching_equals_comparing_every_pair(
+            live in prop::collection::vec(item(true), 0..8),
+            patch in prop::collection::vec(item(false), 1..6),
+        ) {
+            let schema = schema();
+            let meta = schema.root().field("ports");
+            let keys = ["port", "protocol"];
+            let path = Path::root();
+            let mut fast = live.clone();
+            let mut slow = live.clone();
+            let a = merge(&mut fast, &patch, &keys, meta, &path);
+            let b = reference_merge(&mut slow, &patch, &keys, meta, &path);
+            match (a, b) {
+                (Ok(()), Ok(())) => prop_assert_eq!(fast, slow),
+                (Err(a), Err(b)) => prop_assert_eq!(a.to_string(), b.to_string()),
+                (a, b) => prop_assert!(false, "indexed {:?}, reference {:?}", a, b),
+            }
+        }
+    }
 }

@@ -9,6 +9,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
+use crate::deep::dispose;
 use crate::error::{PatchError, kind_of};
 use crate::hash::{HashedKey, KeyedState};
 use crate::schema::FieldMeta;
@@ -128,12 +129,21 @@ pub(crate) fn key_of<'v>(
     path: &Path<'_>,
 ) -> Result<&'v Value, PatchError> {
     match item {
-        Value::Object(map) => map
-            .get(merge_key)
-            .ok_or_else(|| PatchError::MissingMergeKey {
+        Value::Object(map) => match map.get(merge_key) {
+            // Keys are compared and copied whole: one deeper than the engine follows (a
+            // document built in code) is refused rather than recursed into.
+            Some(key) if crate::deep::nests_deeper_than(key, crate::MAX_DEPTH) => {
+                Err(PatchError::TooDeep {
+                    path: path.field(merge_key).to_json_path(),
+                    limit: crate::MAX_DEPTH,
+                })
+            }
+            Some(key) => Ok(key),
+            None => Err(PatchError::MissingMergeKey {
                 path: path.to_json_path(),
                 key: merge_key.to_owned(),
             }),
+        },
         other => Err(PatchError::NotAnObjectItem {
             path: path.to_json_path(),
             key: merge_key.to_owned(),
@@ -168,16 +178,19 @@ fn merge_objects(
     }
     if !doomed.is_empty() {
         let gone = KeyIndex::new(doomed.clone());
-        target.retain(|live| live.get(merge_key).is_none_or(|k| !gone.contains(k)));
+        retain_disposing(target, |live| {
+            live.get(merge_key).is_none_or(|k| !gone.contains(k))
+        });
         if let Some(view) = view.as_deref_mut() {
             view.delete_all(&doomed);
         }
     }
     if replace {
-        *target = regular
+        let replacement = regular
             .iter()
             .map(|&(i, _)| verbatim(&patch[i], &path.index(i)))
             .collect::<Result<_, _>>()?;
+        dispose(Value::Array(std::mem::replace(target, replacement)));
         regular.clear();
     }
 
@@ -246,6 +259,19 @@ fn merge_objects(
     };
     permute(target, &perm);
     Ok(())
+}
+
+/// `Vec::retain`, dropping what goes without recursion (see [`crate::deep`]).
+pub(crate) fn retain_disposing(items: &mut Vec<Value>, mut keep: impl FnMut(&Value) -> bool) {
+    // A stable partition in place: kept items move to the front in order.
+    let mut kept = 0;
+    for read in 0..items.len() {
+        if keep(&items[read]) {
+            items.swap(kept, read);
+            kept += 1;
+        }
+    }
+    items.drain(kept..).for_each(dispose);
 }
 
 /// Set union of primitives: live items, then new patch items, without duplicates (also
@@ -330,4 +356,43 @@ fn element_kind(target: &[Value], patch: &[Value], path: &Path<'_>) -> Result<Ki
         }
     }
     Ok(seen.unwrap_or(Kind::Null))
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use serde_json::{Value, json};
+
+    use super::LiveView;
+
+    /// Upstream's deletions one at a time, as `LiveView::delete_all` must reproduce them: each
+    /// match is removed by shifting the rest left, and the slot that falls off keeps its value.
+    fn reference(keys: &[Value], len: usize, doomed: &[Value]) -> (Vec<Value>, usize) {
+        let (mut keys, mut len) = (keys.to_vec(), len);
+        for key in doomed {
+            while let Some(i) = keys[..len].iter().position(|k| k == key) {
+                for j in i..len - 1 {
+                    keys[j] = keys[j + 1].clone();
+                }
+                len -= 1;
+            }
+        }
+        (keys, len)
+    }
+
+    proptest! {
+        #[test]
+        fn batch_deletion_equals_one_at_a_time(
+            live in prop::collection::vec(0u8..6, 0..12),
+            doomed in prop::collection::vec(0u8..7, 0..6),
+        ) {
+            let keys: Vec<Value> = live.iter().map(|k| json!(k)).collect();
+            let doomed: Vec<Value> = doomed.iter().map(|k| json!(k)).collect();
+            let mut view = LiveView::new(keys.clone());
+            view.delete_all(&doomed.iter().collect::<Vec<_>>());
+            let (want, len) = reference(&keys, keys.len(), &doomed);
+            prop_assert_eq!(&view.keys, &want);
+            prop_assert_eq!(view.len, len);
+        }
+    }
 }

@@ -37,43 +37,8 @@ pub fn apply<'s>(
 ) -> Result<Value, PatchError> {
     check_roots(original, patch)?;
     // Cloning recurses without bound, so refuse what the engine would refuse anyway first.
-    if nests_deeper_than(original, MAX_DEPTH) {
-        return Err(PatchError::TooDeep {
-            path: crate::JsonPath::root(),
-            limit: MAX_DEPTH,
-        });
-    }
+    crate::deep::check(original)?;
     apply_owned(original.clone(), patch, schema)
-}
-
-/// Whether `value` has containers nested more than `limit` deep. Iterative, so it is safe on
-/// any input.
-pub(crate) fn nests_deeper_than(value: &Value, limit: usize) -> bool {
-    // Only containers are pushed: scalars cannot nest.
-    let is_container = |v: &Value| matches!(v, Value::Object(_) | Value::Array(_));
-    let mut stack = Vec::new();
-    if is_container(value) {
-        stack.push((value, 0usize));
-    }
-    while let Some((v, depth)) = stack.pop() {
-        if depth >= limit {
-            return true;
-        }
-        match v {
-            Value::Object(m) => {
-                stack.extend(
-                    m.values()
-                        .filter(|c| is_container(c))
-                        .map(|c| (c, depth + 1)),
-                );
-            }
-            Value::Array(a) => {
-                stack.extend(a.iter().filter(|c| is_container(c)).map(|c| (c, depth + 1)));
-            }
-            _ => {}
-        }
-    }
-    false
 }
 
 /// Like [`apply`], consuming `original` instead of copying it. On error the partly patched
@@ -84,13 +49,22 @@ pub fn apply_owned<'s>(
     patch: &Value,
     schema: impl Into<Node<'s>>,
 ) -> Result<Value, PatchError> {
-    check_roots(&original, patch)?;
+    if let Err(e) = check_roots(&original, patch).and_then(|()| crate::deep::check(patch)) {
+        crate::deep::dispose(original);
+        return Err(e);
+    }
     let mut target = match original {
         Value::Null => Value::Object(Map::new()),
         object => object,
     };
     if let Value::Object(patch) = patch {
-        object::merge(&mut target, patch, schema.into(), &Path::root())?;
+        // The engine follows the patch, which is checked, and stops at `MAX_DEPTH`; the parts
+        // of the document it drops, and the document itself on error, may be deeper (values
+        // built in code), so they go without recursion.
+        if let Err(e) = object::merge(&mut target, patch, schema.into(), &Path::root()) {
+            crate::deep::dispose(target);
+            return Err(e);
+        }
     }
     Ok(target)
 }
@@ -176,6 +150,8 @@ mod tests {
         let got = apply(&json!({"conditions": [{"type": "d"}]}), &early, &s).unwrap();
         assert_eq!(got, json!({"conditions": [{"type": "b"}]}));
     }
+
+    use crate::deep::nests_deeper_than;
 
     #[test]
     fn nesting_check_counts_containers_only() {

@@ -9,6 +9,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::deep::dispose;
 use crate::error::{PatchError, kind_of};
 use crate::schema::{BaseStrategy, Node};
 
@@ -30,7 +31,7 @@ pub(crate) fn merge(
 ) -> Result<(), PatchError> {
     path.check_depth()?;
     if let Some(op) = patch.get(PATCH) {
-        *target = match directive::patch_op(op, &path.field(PATCH))? {
+        let replacement = match directive::patch_op(op, &path.field(PATCH))? {
             // Upstream takes the rest of the patch object literally.
             PatchOp::Replace => {
                 let mut out = Map::new();
@@ -42,6 +43,7 @@ pub(crate) fn merge(
             // An emptied object, not a removed one: `null` is the way to remove (upstream #89140).
             PatchOp::Delete => Value::Object(Map::new()),
         };
+        dispose(std::mem::replace(target, replacement));
         return Ok(());
     }
     if !target.is_object() {
@@ -110,7 +112,9 @@ fn member(
     path: &Path<'_>,
 ) -> Result<(), PatchError> {
     if value.is_null() {
-        object.remove(name);
+        if let Some(old) = object.remove(name) {
+            dispose(old);
+        }
         return Ok(());
     }
     let here = path.field(name);
@@ -128,7 +132,7 @@ fn member(
         (Value::Object(_), Value::Object(patch)) => {
             let meta = node.field(name);
             if meta.strategy.base == BaseStrategy::Replace {
-                *current = verbatim(value, &here)?;
+                dispose(std::mem::replace(current, verbatim(value, &here)?));
                 Ok(())
             } else {
                 merge(current, patch, meta.node, &here)
@@ -141,16 +145,18 @@ fn member(
             } else if meta.strategy.merges_lists() {
                 list::merge(items, patch, meta, &here, None)
             } else {
-                *current = verbatim(value, &here)?;
+                dispose(std::mem::replace(current, verbatim(value, &here)?));
                 Ok(())
             }
         }
         // Scalars, and any change of JSON type, take the patch value.
         _ => {
             match content_of(value, &here)? {
-                Some(content) => *current = content,
+                Some(content) => dispose(std::mem::replace(current, content)),
                 None => {
-                    object.remove(name);
+                    if let Some(old) = object.remove(name) {
+                        dispose(old);
+                    }
                 }
             }
             Ok(())
@@ -184,7 +190,14 @@ fn retain_keys(
             });
         }
     }
-    object.retain(|key, _| listed(key));
+    let kept = std::mem::take(object);
+    for (key, value) in kept {
+        if listed(&key) {
+            object.insert(key, value);
+        } else {
+            dispose(value);
+        }
+    }
     Ok(())
 }
 

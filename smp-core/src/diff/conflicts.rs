@@ -27,17 +27,42 @@ pub fn merging_maps_have_conflicts<'s>(
     Ok(first_conflict(left, right, schema.into())?.is_some())
 }
 
+/// Where two patches conflict, and what each says there.
+pub(crate) struct Found {
+    pub(crate) path: JsonPath,
+    /// The left patch's value there, in JSON, shortened.
+    pub(crate) left: String,
+    /// The right patch's value there, in JSON, shortened.
+    pub(crate) right: String,
+}
+
+/// The longest excerpt of a value a conflict message shows: the patches may be megabytes.
+const EXCERPT: usize = 120;
+
+fn excerpt(v: &Value) -> String {
+    let text = v.to_string();
+    if text.len() <= EXCERPT {
+        return text;
+    }
+    let mut end = EXCERPT;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}... ({} bytes)", &text[..end], text.len())
+}
+
 /// The first place where the two patches conflict, if any.
 pub(crate) fn first_conflict(
     left: &Value,
     right: &Value,
     node: Node<'_>,
-) -> Result<Option<JsonPath>, PatchError> {
+) -> Result<Option<Found>, PatchError> {
     conflict(left, right, node, Strategy::DEFAULT, None, &Path::root())
 }
 
-/// Where two values of one member conflict: the deepest object member whose values conflict
-/// (a list or a scalar is reported at its member; an object whose `$patch` markers differ at
+/// Where two values of one member conflict: the deepest member whose values conflict (inside
+/// the items of lists merged by key and of lists compared by position; a list of a different
+/// length at the list, a scalar at its member, an object whose `$patch` markers differ at
 /// itself). `None` when they do not conflict.
 fn conflict(
     left: &Value,
@@ -46,9 +71,15 @@ fn conflict(
     strategy: Strategy,
     merge_key: Option<&str>,
     path: &Path<'_>,
-) -> Result<Option<JsonPath>, PatchError> {
+) -> Result<Option<Found>, PatchError> {
     path.check_depth()?;
-    let here = || Some(path.to_json_path());
+    let here = || {
+        Some(Found {
+            path: path.to_json_path(),
+            left: excerpt(left),
+            right: excerpt(right),
+        })
+    };
     match (left, right) {
         (Value::Object(l), Value::Object(r)) => {
             let (lm, rm) = (l.get(PATCH), r.get(PATCH));
@@ -78,12 +109,23 @@ fn conflict(
             }
             Ok(None)
         }
-        (Value::Array(l), Value::Array(r)) => {
-            Ok(lists(l, r, node, strategy, merge_key, path)?.then(|| path.to_json_path()))
-        }
+        (Value::Array(l), Value::Array(r)) => match lists(l, r, node, strategy, merge_key, path)? {
+            Lists::Agree => Ok(None),
+            Lists::Differ => Ok(here()),
+            Lists::At(found) => Ok(Some(found)),
+        },
         (Value::Object(_), _) | (Value::Array(_), _) => Ok(here()),
-        (_, _) => Ok((!scalar_eq(left, right)).then(|| path.to_json_path())),
+        (_, _) => Ok(if scalar_eq(left, right) { None } else { here() }),
     }
+}
+
+/// What comparing two lists found.
+enum Lists {
+    Agree,
+    /// They differ as lists (length, set members).
+    Differ,
+    /// A pair of items conflicts, there.
+    At(Found),
 }
 
 fn lists(
@@ -93,12 +135,12 @@ fn lists(
     strategy: Strategy,
     merge_key: Option<&str>,
     path: &Path<'_>,
-) -> Result<bool, PatchError> {
+) -> Result<Lists, PatchError> {
     let kind = item_kind(&[left, right], path)?;
     let items = node.items();
     if strategy.merges_lists() {
         if kind != Some(Kind::Object) {
-            return Ok(false);
+            return Ok(Lists::Agree);
         }
         let Some(mk) = merge_key else {
             return Err(PatchError::WrongType {
@@ -119,16 +161,17 @@ fn lists(
         for (k, &li) in &lm {
             if let Some(&ri) = rm.get(k) {
                 let here = path.item(Some(mk), &left[li], li);
-                if conflict(&left[li], &right[ri], items, Strategy::DEFAULT, None, &here)?.is_some()
+                if let Some(found) =
+                    conflict(&left[li], &right[ri], items, Strategy::DEFAULT, None, &here)?
                 {
-                    return Ok(true);
+                    return Ok(Lists::At(found));
                 }
             }
         }
-        return Ok(false);
+        return Ok(Lists::Agree);
     }
     if left.len() != right.len() {
-        return Ok(true);
+        return Ok(Lists::Differ);
     }
     let (mut l, mut r) = (left.to_vec(), right.to_vec());
     if kind != Some(Kind::Object) {
@@ -138,15 +181,15 @@ fn lists(
         sort_by_printed(&mut r);
         // Upstream would index past the shorter list here; a different count is a conflict.
         if l.len() != r.len() {
-            return Ok(true);
+            return Ok(Lists::Differ);
         }
     }
     for (i, (a, b)) in l.iter().zip(&r).enumerate() {
-        if conflict(a, b, items, Strategy::DEFAULT, None, &path.index(i))?.is_some() {
-            return Ok(true);
+        if let Some(found) = conflict(a, b, items, Strategy::DEFAULT, None, &path.index(i))? {
+            return Ok(Lists::At(found));
         }
     }
-    Ok(false)
+    Ok(Lists::Agree)
 }
 
 /// Scalars are equal when of the same kind and value; integers and floats are different kinds.

@@ -38,7 +38,8 @@ pub(crate) use two_way::SET_ELEMENT_ORDER;
 
 use serde_json::{Map, Value};
 
-use crate::apply::{Path, nests_deeper_than};
+use crate::apply::Path;
+use crate::deep::nests_deeper_than;
 use crate::error::{DocRole, JsonPath, PatchError, Segment, kind_of};
 use crate::schema::{FieldMeta, Node, TypeDef};
 
@@ -237,5 +238,44 @@ mod tests {
             &json!({"a": [1]}),
             &json!({"a": [1], "b": 2})
         ));
+    }
+
+    /// A conflict inside a large merged list names the item and the field, and the message
+    /// shows bounded excerpts of both sides, not the whole patches.
+    #[test]
+    fn conflicts_name_the_item_and_stay_short() {
+        let doc = json!({"definitions": {"S": {"properties": {
+            "containers": {"type": "array", "items": {"$ref": "#/definitions/C"},
+                "x-kubernetes-patch-strategy": "merge", "x-kubernetes-patch-merge-key": "name"}}},
+            "C": {"properties": {"name": {"type": "string"}, "image": {"type": "string"}}}}});
+        let schema = crate::Schema::from_openapi(&doc, "S").unwrap();
+        let list = |image: &dyn Fn(usize) -> String| {
+            json!({"containers": (0..1000)
+                .map(|i| json!({"name": format!("c{i}"), "image": image(i)}))
+                .collect::<Vec<_>>()})
+        };
+        let original = list(&|_| "a".to_owned());
+        let modified = list(&|i| {
+            if i == 500 {
+                "b".repeat(500)
+            } else {
+                "a".to_owned()
+            }
+        });
+        let current = list(&|i| {
+            if i == 500 {
+                "c".to_owned()
+            } else {
+                "a".to_owned()
+            }
+        });
+        let err = three_way(&original, &modified, &current, &schema, false, &[]).unwrap_err();
+        assert_eq!(
+            err.path().map(ToString::to_string).as_deref(),
+            Some("containers[name=c500].image")
+        );
+        let message = err.to_string();
+        assert!(message.len() < 400, "{} bytes: {message}", message.len());
+        assert!(message.contains("\"c\""), "{message}");
     }
 }

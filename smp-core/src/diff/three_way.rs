@@ -62,11 +62,12 @@ pub fn three_way<'s>(
         };
         let changed = diff_maps(original, current, node, &change_options, false, &at)?;
         let changed = Value::Object(changed);
-        if let Some(path) = conflicts::first_conflict(&patch, &changed, node)? {
+        if let Some(found) = conflicts::first_conflict(&patch, &changed, node)? {
             return Err(PatchError::Conflict {
-                path,
+                path: found.path,
                 detail: format!(
-                    "patch {patch} conflicts with changes made from original to current: {changed}"
+                    "the patch sets {} where the changes from original to current made {}",
+                    found.left, found.right
                 ),
             });
         }

@@ -302,7 +302,7 @@ impl<'d> Loader<'d> {
         if depth >= MAX_INLINE_DEPTH {
             return Err(SchemaError::BadShape {
                 at: at.to_owned(),
-                expected: "inline schemas nested at most 256 levels deep",
+                expected: "inline schemas nested at most 64 levels deep",
             });
         }
         let s = match schema {
@@ -405,11 +405,14 @@ impl<'d> Loader<'d> {
         };
         let merge_key = match meta.and_then(|m| m.get("x-kubernetes-patch-merge-key")) {
             None | Some(Value::Null) => None,
-            Some(Value::String(key)) if !key.is_empty() => Some(Str::Owned(key.clone())),
+            // A key starting with `$` would be read as a directive in every patch item.
+            Some(Value::String(key)) if !key.is_empty() && !key.starts_with('$') => {
+                Some(Str::Owned(key.clone()))
+            }
             Some(_) => {
                 return Err(SchemaError::BadShape {
                     at: format!("{at}/x-kubernetes-patch-merge-key"),
-                    expected: "a non-empty string",
+                    expected: "a field name (a non-empty string not starting with `$`)",
                 });
             }
         };
@@ -574,12 +577,12 @@ fn recommended_keys(meta: Option<&Map<String, Value>>, at: &str) -> Result<Vec<S
     const KEY: &str = "x-kubernetes-recommended-patch-merge-key";
     let bad = || SchemaError::BadShape {
         at: format!("{at}/{KEY}"),
-        expected: "a comma-separated string of field names",
+        expected: "a comma-separated string of field names (none starting with `$`)",
     };
     let mut out = Vec::new();
     let mut push = |part: &str| -> Result<(), SchemaError> {
         let part = part.trim();
-        if part.is_empty() {
+        if part.is_empty() || part.starts_with('$') {
             return Err(bad());
         }
         out.push(Str::Owned(part.to_owned()));

@@ -511,3 +511,26 @@ fn bad_unions_are_refused() {
             .contains("discriminator")
     );
 }
+
+/// A merge key that is a directive name (`$patch`) would turn every patch item into a
+/// directive: refused, as recommended keys starting with `$` are.
+#[test]
+fn directive_names_are_not_merge_keys() {
+    for (key, value) in [
+        ("x-kubernetes-patch-merge-key", json!("$patch")),
+        (
+            "x-kubernetes-recommended-patch-merge-key",
+            json!("name,$retainKeys"),
+        ),
+    ] {
+        let mut list = json!({"type": "array", "items": {"$ref": "#/definitions/I"},
+                              "x-kubernetes-patch-strategy": "merge"});
+        list[key] = value;
+        let doc = json!({"definitions": {"A": {"properties": {"l": list}},
+                                         "I": {"properties": {"name": {"type": "string"}}}}});
+        assert!(
+            matches!(load(&doc, "A"), Err(SchemaError::BadShape { .. })),
+            "{key}"
+        );
+    }
+}

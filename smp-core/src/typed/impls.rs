@@ -6,6 +6,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
+use crate::MAX_DEPTH;
 use crate::apply::Path;
 use crate::error::PatchError;
 use crate::schema::{Node, TypeDef, TypeRef};
@@ -126,11 +127,43 @@ impl<T: AsKey> AsKey for Option<T> {
     }
 }
 
+/// `serde_json::Value` fields are where typed data can nest without bound (a value built in
+/// code): each operation that would recurse through the whole value checks its depth first
+/// (iteratively), as the `Value` engine's entry points do.
 impl PatchField for Value {
     const DEF: &'static TypeDef = TypeDef::OPAQUE;
 
+    fn plan(
+        current: Option<&Self>,
+        member: &Member<'_>,
+        parent: Node<'static>,
+        path: &Path<'_>,
+    ) -> Result<Edit<Self>, PatchError> {
+        if let Some(current) = current {
+            too_deep(current, &path.field(member.name))?;
+        }
+        fallback(current, member, parent, path)
+    }
+
     fn same(&self, other: &Self) -> bool {
-        self == other
+        // A deep value is never "the same": the diff then reports it as too deep.
+        !crate::deep::nests_deeper_than(self, MAX_DEPTH)
+            && !crate::deep::nests_deeper_than(other, MAX_DEPTH)
+            && self == other
+    }
+
+    fn diff_member(
+        original: Option<&Self>,
+        modified: Option<&Self>,
+        name: &str,
+        parent: Node<'static>,
+        out: &mut Map<String, Value>,
+        path: &Path<'_>,
+    ) -> Result<(), PatchError> {
+        for value in [original, modified].into_iter().flatten() {
+            too_deep(value, &path.field(name))?;
+        }
+        diff_fallback(original, modified, name, parent, out, path)
     }
 
     fn quiet(&self) -> bool {
@@ -140,6 +173,16 @@ impl PatchField for Value {
     fn replace_quiet(&self) -> bool {
         !self.is_object()
     }
+}
+
+fn too_deep(value: &Value, path: &Path<'_>) -> Result<(), PatchError> {
+    if crate::deep::nests_deeper_than(value, MAX_DEPTH) {
+        return Err(PatchError::TooDeep {
+            path: path.to_json_path(),
+            limit: MAX_DEPTH,
+        });
+    }
+    Ok(())
 }
 
 impl<T: PatchField> PatchField for Option<T> {

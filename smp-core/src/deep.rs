@@ -1,0 +1,143 @@
+//! Values nested deeper than the engine follows, whether parsed or built in code.
+//!
+//! `serde_json::Value`'s clone, comparison, serialization and drop recurse once per level, so a
+//! value built in code 10^5 levels deep overflows a thread's stack in any of them. The readers
+//! stop at 128 levels; for values handed in directly, the entry points check the depth first
+//! with [`nests_deeper_than`] (iterative) and refuse what the engine would refuse anyway, and
+//! what the engine throws away of the caller's document it drops with [`dispose`] (iterative),
+//! so that nothing here recurses without bound.
+
+use serde_json::Value;
+
+use crate::MAX_DEPTH;
+use crate::error::{JsonPath, PatchError};
+
+/// Whether `value` has containers nested more than `limit` deep. Iterative, so it is safe on
+/// any input.
+pub(crate) fn nests_deeper_than(value: &Value, limit: usize) -> bool {
+    // Only containers are pushed: scalars cannot nest.
+    let is_container = |v: &Value| matches!(v, Value::Object(_) | Value::Array(_));
+    let mut stack = Vec::new();
+    if is_container(value) {
+        stack.push((value, 0usize));
+    }
+    while let Some((v, depth)) = stack.pop() {
+        if depth >= limit {
+            return true;
+        }
+        match v {
+            Value::Object(m) => {
+                stack.extend(
+                    m.values()
+                        .filter(|c| is_container(c))
+                        .map(|c| (c, depth + 1)),
+                );
+            }
+            Value::Array(a) => {
+                stack.extend(a.iter().filter(|c| is_container(c)).map(|c| (c, depth + 1)));
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// `Err(TooDeep)` at the root when `value` nests deeper than [`MAX_DEPTH`].
+pub(crate) fn check(value: &Value) -> Result<(), PatchError> {
+    if nests_deeper_than(value, MAX_DEPTH) {
+        return Err(PatchError::TooDeep {
+            path: JsonPath::root(),
+            limit: MAX_DEPTH,
+        });
+    }
+    Ok(())
+}
+
+/// Drops a value without recursion: containers are emptied into a work list one level at a
+/// time. Costs what a drop costs; use it where a value of the caller's may be deep.
+pub(crate) fn dispose(value: Value) {
+    let is_container = |v: &Value| matches!(v, Value::Object(_) | Value::Array(_));
+    if !is_container(&value) {
+        return;
+    }
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Array(items) => stack.extend(items.into_iter().filter(is_container)),
+            Value::Object(map) => {
+                stack.extend(map.into_iter().map(|(_, v)| v).filter(is_container))
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use serde_json::{Value, json};
+
+    use super::*;
+
+    /// `{"a": {"a": ... 1 ...}}`, `levels` objects deep, built without recursion.
+    pub(crate) fn nested(levels: usize) -> Value {
+        let mut v = json!(1);
+        for _ in 0..levels {
+            let mut m = serde_json::Map::new();
+            m.insert("a".to_owned(), v);
+            v = Value::Object(m);
+        }
+        v
+    }
+
+    /// Runs `f` on a thread with the default 2 MiB stack: a recursion without bound aborts the
+    /// test binary there.
+    pub(crate) fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+        std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(f)
+            .expect("thread")
+            .join()
+            .expect("no panic")
+    }
+
+    #[test]
+    fn deep_values_are_measured_and_dropped_without_recursion() {
+        on_small_stack(|| {
+            let deep = nested(200_000);
+            assert!(nests_deeper_than(&deep, MAX_DEPTH));
+            assert!(!nests_deeper_than(&nested(10), MAX_DEPTH));
+            assert!(check(&deep).is_err());
+            dispose(deep);
+        });
+    }
+
+    /// The cases a review found aborting with a stack overflow: values built in code, deeper
+    /// than any reader lets through, handed to the library directly.
+    #[test]
+    fn deep_values_built_in_code_are_errors_not_overflows() {
+        on_small_stack(|| {
+            let deep = || nested(100_000);
+            let schema = crate::Schema::untyped();
+            // Both sides deep: the engine stops at MAX_DEPTH and drops the document safely.
+            let err = crate::apply_owned(deep(), &nested(300), &schema).unwrap_err();
+            assert!(matches!(err, PatchError::TooDeep { .. }), "{err}");
+            let patch = deep();
+            let err = crate::apply_owned(deep(), &patch, &schema).unwrap_err();
+            assert!(matches!(err, PatchError::TooDeep { .. }), "{err}");
+            // A deep original is fine while the patch stays shallow; what it replaces goes.
+            let out = crate::apply_owned(deep(), &json!({"a": null}), &schema).unwrap();
+            assert_eq!(out, json!({}));
+            let out =
+                crate::apply_owned(deep(), &json!({"a": {"$patch": "delete"}}), &schema).unwrap();
+            dispose(out);
+            let original = deep();
+            assert!(crate::apply(&original, &json!({}), &schema).is_err());
+            assert!(crate::diff(&original, &json!({}), &schema).is_err());
+            // (The test's own deep values go the same way: a plain drop would recurse.)
+            dispose(original);
+            dispose(patch);
+            // A deep patch is refused where it is made.
+            assert!(crate::Patch::from_value(deep()).is_err());
+        });
+    }
+}
