@@ -235,7 +235,8 @@ pub enum PatchError {
     /// `$patchMergeKey`: a patch item's keys match more than one live item, so it does not say
     /// which one to merge into.
     #[error(
-        "at {path}: patch item {item} matches more than one item by $patchMergeKey {keys:?}: live items {candidates:?}"
+        "at {path}: patch item {item} matches more than one item by $patchMergeKey {keys:?}: live items {}",
+        Positions(candidates)
     )]
     AmbiguousMergeKey {
         /// The list.
@@ -244,9 +245,31 @@ pub enum PatchError {
         item: String,
         /// The keys the item names.
         keys: Vec<String>,
-        /// Positions of the matching live items.
+        /// Positions of the matching live items (all of them; the message shows the first
+        /// few).
         candidates: Vec<usize>,
     },
+}
+
+/// Displays list positions, the first few only, so that a message stays short whatever the
+/// input: `[0, 3, 7]`, or `[0, 1, 2, 3, 4, 5, 6, 7, ... (100000 in all)]`.
+struct Positions<'a>(&'a [usize]);
+
+impl fmt::Display for Positions<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const SHOWN: usize = 8;
+        f.write_str("[")?;
+        for (i, p) in self.0.iter().take(SHOWN).enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{p}")?;
+        }
+        if self.0.len() > SHOWN {
+            write!(f, ", ... ({} in all)", self.0.len())?;
+        }
+        f.write_str("]")
+    }
 }
 
 impl PatchError {
@@ -309,5 +332,21 @@ mod tests {
         ]);
         assert_eq!(q.to_string(), "labels[\"app.k8s.io/x\"]");
         assert_eq!(JsonPath::root().to_string(), "(root)");
+    }
+
+    #[test]
+    fn ambiguous_matches_show_a_few_positions() {
+        let err = |candidates: Vec<usize>| PatchError::AmbiguousMergeKey {
+            path: JsonPath::root(),
+            item: r#"{"port":80}"#.to_owned(),
+            keys: vec!["port".to_owned()],
+            candidates,
+        };
+        assert!(err(vec![0, 3]).to_string().ends_with("live items [0, 3]"));
+        let many = err((0..100_000).collect()).to_string();
+        assert!(
+            many.ends_with("live items [0, 1, 2, 3, 4, 5, 6, 7, ... (100000 in all)]"),
+            "{many}"
+        );
     }
 }

@@ -157,7 +157,7 @@ fn walk(
     }
     // Follow `modified`'s order: by the first item of `modified` with the same key.
     let firsts = first_positions(modified, mk);
-    changed.sort_by_key(|(_, v)| {
+    changed.sort_by_cached_key(|(_, v)| {
         v.get(mk)
             .and_then(|k| firsts.position(k))
             .unwrap_or(usize::MAX)
@@ -222,7 +222,7 @@ fn same_keys(
     }
     // Items with equal keys (duplicates) go to the first item with that key, as in the walk.
     let firsts = first_positions(modified, mk);
-    patch.sort_by_key(|(i, _)| {
+    patch.sort_by_cached_key(|(i, _)| {
         modified[*i]
             .get(mk)
             .and_then(|k| firsts.position(k))
@@ -296,7 +296,7 @@ fn scalars(original: &[Value], modified: &[Value], options: &DiffOptions) -> Lis
         }
     }
     let firsts = KeyIndex::new(modified.iter().collect());
-    added.sort_by_key(|v| firsts.position(v).unwrap_or(usize::MAX));
+    added.sort_by_cached_key(|v| firsts.position(v).unwrap_or(usize::MAX));
     let deletions = dedup(deleted);
     let mut order = Vec::new();
     if options.set_element_order

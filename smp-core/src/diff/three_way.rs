@@ -461,7 +461,7 @@ fn sort_by_order(
         keep = items;
     }
     let order = Positions::new(order, mk);
-    keep.sort_by_key(|item| order.of(item).unwrap_or(usize::MAX));
+    keep.sort_by_cached_key(|item| order.of(item).unwrap_or(usize::MAX));
     keep.extend(deletes);
     Ok(keep)
 }
