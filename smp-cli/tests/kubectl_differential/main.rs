@@ -93,6 +93,7 @@
 mod patches;
 mod rng;
 mod schema;
+mod strings;
 mod values;
 
 use std::path::{Path, PathBuf};

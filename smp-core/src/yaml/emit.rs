@@ -10,16 +10,18 @@ use std::fmt::Write as _;
 
 use serde_json::{Map, Value};
 
+use super::key_order::sort_entries;
 use super::resolve::{Scalar, resolve_plain};
 
-/// Keys printed longer than this use the explicit `? key` form: YAML limits implicit keys to
-/// 1024 characters.
-const MAX_IMPLICIT_KEY: usize = 1000;
+/// Keys longer than this many bytes use the explicit `? key` form, as go-yaml's emitter decides
+/// (YAML itself allows implicit keys up to 1024 characters).
+const MAX_IMPLICIT_KEY: usize = 128;
 
 /// Serializes a value as block-style YAML the way kubectl prints it.
 ///
 /// Two-space indentation; a list under a key is not indented further (`containers:\n- name: a`);
-/// strings are quoted only when needed; keys come in the order of the `serde_json::Map`.
+/// strings are quoted only when needed; keys come in go-yaml's order, which kubectl's YAML
+/// output has: byte order but for runs of digits, which compare by value (`k9` before `k010`).
 pub fn to_yaml_string(value: &Value) -> String {
     let mut out = String::new();
     match value {
@@ -31,7 +33,8 @@ pub fn to_yaml_string(value: &Value) -> String {
 }
 
 enum Walk<'a> {
-    Entries(serde_json::map::Iter<'a>),
+    /// A map's members, in go-yaml's key order ([`super::key_order`]).
+    Entries(std::vec::IntoIter<(&'a str, &'a Value)>),
     Items(std::slice::Iter<'a, Value>),
 }
 
@@ -45,8 +48,10 @@ struct Level<'a> {
 
 impl<'a> Level<'a> {
     fn entries(map: &'a Map<String, Value>, indent: usize) -> Self {
+        let mut entries: Vec<(&str, &Value)> = map.iter().map(|(k, v)| (k.as_str(), v)).collect();
+        sort_entries(&mut entries);
         Level {
-            walk: Walk::Entries(map.iter()),
+            walk: Walk::Entries(entries.into_iter()),
             indent,
             inline_first: false,
         }
@@ -74,8 +79,7 @@ fn write_tree<'a>(out: &mut String, root: Level<'a>) {
         let child = match &mut level.walk {
             Walk::Entries(iter) => iter.next().map(|(key, value)| {
                 pad(out, indent, inline);
-                write_key(out, key, indent);
-                write_member_value(out, value, indent)
+                write_entry(out, key, value, indent)
             }),
             Walk::Items(iter) => iter.next().map(|value| {
                 pad(out, indent, inline);
@@ -99,18 +103,32 @@ fn pad(out: &mut String, indent: usize, inline: bool) {
     }
 }
 
-fn write_key(out: &mut String, key: &str, indent: usize) {
-    let mut text = String::new();
-    write_string(&mut text, key, indent, false);
-    if text.len() > MAX_IMPLICIT_KEY {
-        out.push_str("? ");
-        out.push_str(&text);
-        out.push('\n');
-        pad(out, indent, false);
-    } else {
-        out.push_str(&text);
+/// Writes `key:`, and then the value; returns the collection to print next, if the value is
+/// one.
+///
+/// A key longer than [`MAX_IMPLICIT_KEY`] bytes or holding a line break takes go-yaml's
+/// explicit form: `? ` and the key written as a value would be (a literal block when it has
+/// several lines), then `: ` and the value on the next line, a collection starting on that
+/// line as after `- `.
+fn write_entry<'a>(
+    out: &mut String,
+    key: &str,
+    value: &'a Value,
+    indent: usize,
+) -> Option<Level<'a>> {
+    let explicit = key.len() > MAX_IMPLICIT_KEY
+        || key.contains(['\n', '\r', '\u{85}', '\u{2028}', '\u{2029}']);
+    if !explicit {
+        write_string(out, key, indent, false);
+        out.push(':');
+        return write_member_value(out, value, indent);
     }
+    out.push('?');
+    // A string never continues into a nested level.
+    let _ = write_item(out, &Value::String(key.to_owned()), indent);
+    pad(out, indent, false);
     out.push(':');
+    write_item(out, value, indent)
 }
 
 /// Writes what follows `key:`; returns the collection to print next, if the value is one.
@@ -363,27 +381,37 @@ fn plain_ok(s: &str) -> bool {
         && !s.starts_with("...")
 }
 
-/// Characters that only a double-quoted scalar can carry: non-printable ones, and the YAML 1.1
-/// line breaks other than `\n` (which would otherwise be folded away).
+/// Characters that only a double-quoted scalar can carry, escaped: those go-yaml's emitter
+/// (kubectl's) does not count as printable, and the YAML 1.1 line breaks other than `\n` (which
+/// would otherwise be folded away). Its printable set is narrower than YAML's: a tab is escaped
+/// (`\t`), since in other styles it could end up at a line's edge, where it is folding
+/// whitespace and would be lost, and so is every character past U+FFFF (`\U0001F600`).
 fn needs_escape(c: char) -> bool {
-    let printable = matches!(c, '\t' | '\n' | ' '..='~' | '\u{a0}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}')
-        || c >= '\u{10000}';
+    let printable = matches!(c, '\n' | ' '..='~' | '\u{a0}'..='\u{d7ff}' | '\u{e000}'..='\u{fffd}');
     !printable || matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}')
 }
 
-/// Multi-line text that a literal block carries unchanged. Leading blanks on the first line
-/// would need an indentation indicator; double quotes are simpler there.
+/// Multi-line text that go-yaml writes as a literal block: not with a character to escape, a
+/// space at the very end, or a space just before a line break (a block would keep those, but
+/// go-yaml's analysis refuses them, and kubectl then double-quotes). A leading space or break
+/// is fine: the block gets an indentation indicator.
 fn literal_ok(s: &str) -> bool {
-    s.contains('\n') && !s.starts_with([' ', '\t', '\n']) && !s.chars().any(needs_escape)
+    s.contains('\n') && !s.ends_with(' ') && !s.contains(" \n") && !s.chars().any(needs_escape)
 }
 
+/// A literal block with go-yaml's header: the indentation indicator `2` when the text starts
+/// with a space or a break (a reader could not tell its indentation otherwise), then `-` for
+/// text without a final break, nothing for one, `+` for more (or for text that is one break).
 fn write_literal(out: &mut String, s: &str, indent: usize) {
     let (body, chomp) = match s.strip_suffix('\n') {
-        Some(body) if body.ends_with('\n') => (body, "+"),
+        Some(body) if body.is_empty() || body.ends_with('\n') => (body, "+"),
         Some(body) => (body, ""),
         None => (s, "-"),
     };
     out.push('|');
+    if s.starts_with([' ', '\n']) {
+        out.push('2');
+    }
     out.push_str(chomp);
     out.push('\n');
     for line in body.split('\n') {

@@ -11,6 +11,7 @@
 
 mod emit;
 mod float_key;
+mod key_order;
 mod load;
 mod resolve;
 
@@ -368,7 +369,12 @@ mod tests {
             ("0755", "\"0755\""),
             ("=", "\"=\""),
             ("12:30", "\"12:30\""),
-            ("a\tb", "'a\tb'"),
+            // kubectl's own output: go-yaml escapes tabs and everything past U+FFFF.
+            ("a\tb", "\"a\\tb\""),
+            ("x \ty", "\"x \\ty\""),
+            ("line1\n\tline2\n", "\"line1\\n\\tline2\\n\""),
+            ("smile \u{1F600}", "\"smile \\U0001F600\""),
+            ("é ü", "é ü"),
             ("'q'", "'''q'''"),
             ("a\u{7}", "\"a\\a\""),
             ("\u{2028}", "\"\\L\""),
@@ -411,7 +417,16 @@ mod tests {
             assert_eq!(one(&text), v, "{text}");
             let key = json!({s.clone(): 1});
             let text = to_yaml_string(&key);
-            assert_eq!(text.lines().count(), 1, "keys are never folded: {text}");
+            assert_eq!(one(&text), key, "{text}");
+            // Up to 128 bytes a key is implicit, and never folded; a longer one is explicit
+            // (`? key`) and folds as a value does, as in kubectl's output.
+            let short: String = s.chars().take(120).collect();
+            let text = to_yaml_string(&json!({short.clone(): 1}));
+            assert_eq!(
+                text.lines().count(),
+                1,
+                "implicit keys are never folded: {text}"
+            );
         }
     }
 
