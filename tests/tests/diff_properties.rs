@@ -403,3 +403,61 @@ fn merged_primitive_lists_are_sets() {
     assert_eq!(patch, json!({"set": [5, 5]}));
     assert_eq!(apply(&a, &patch, &schema), Ok(json!({"set": [5]})));
 }
+
+/// Diff pairs items the way apply finds them: equal JSON values. Upstream pairs by Go's
+/// printed form, so `1` and `"1"` are one item to its diff and two to its apply, and its patch
+/// does not map `a` to `b`; here `80` and `80.0` (two number kinds in serde_json) are two
+/// items too. Values that print differently keep upstream's order.
+#[test]
+fn items_that_print_alike_pair_only_when_equal() {
+    let schema = schema();
+    let cases = [
+        (
+            json!({"items": [{"name": 1}]}),
+            json!({"items": [{"name": "1"}]}),
+        ),
+        (
+            json!({"items": [{"name": 80.0, "value": "a"}]}),
+            json!({"items": [{"name": 80, "value": "b"}]}),
+        ),
+    ];
+    for (a, b) in cases {
+        for (a, b) in [(&a, &b), (&b, &a)] {
+            let patch = diff(a, b, &schema).expect("diff");
+            assert_eq!(
+                apply(a, &patch, &schema).as_ref(),
+                Ok(b),
+                "a: {a}\nb: {b}\npatch: {patch}"
+            );
+        }
+    }
+    // A merged list of numbers holds integers or floats, never both: apply refuses to merge
+    // `[1]` with `[1.0]`, so diff refuses to create that patch, with apply's error.
+    for (a, b) in [
+        (json!({"set": [1]}), json!({"set": [1.0]})),
+        (json!({"set": [1.0, 2]}), json!({"set": [2]})),
+    ] {
+        assert!(
+            matches!(diff(&a, &b, &schema), Err(PatchError::MixedList { .. })),
+            "a: {a}\nb: {b}"
+        );
+        let patch = json!({"set": [1.0]});
+        assert!(matches!(
+            apply(&json!({"set": [1]}), &patch, &schema),
+            Err(PatchError::MixedList { .. })
+        ));
+    }
+    // The patch deletes the old item and adds the new one.
+    let patch = diff(
+        &json!({"items": [{"name": 1}]}),
+        &json!({"items": [{"name": "1"}]}),
+        &schema,
+    );
+    assert_eq!(
+        patch,
+        Ok(json!({
+            "$setElementOrder/items": [{"name": "1"}],
+            "items": [{"name": "1"}, {"name": 1, "$patch": "delete"}]
+        }))
+    );
+}

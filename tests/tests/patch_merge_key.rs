@@ -671,3 +671,24 @@ proptest! {
         prop_assert_eq!(old, b);
     }
 }
+
+/// A changed list with moved keys whose live items repeat an identity is sent whole, without
+/// the directive: apply refuses to merge into such a list (ambiguous), replacing works.
+#[test]
+fn moved_keys_with_repeated_identities_are_replaced() {
+    let a = json!({"taints": [{"foo": "k1", "bar": "E"}, {"foo": "k1", "bar": "E"}]});
+    let b = json!({"taints": [{"foo": "k1", "bar": "E"}]});
+    let patch = diff_and_apply(&a, &b);
+    assert_eq!(patch, json!({"taints": [{"foo": "k1", "bar": "E"}]}));
+}
+
+/// The member diff tags items with while it works is private to each process: a document
+/// member of the name it once had (`"\u0000smp:identity"`) is data like any other.
+#[test]
+fn a_member_named_like_the_identity_tag_is_kept() {
+    let a = json!({"ports": [{"port": 1, "\u{0}smp:identity": 5}]});
+    let b = json!({"ports": [{"port": 1, "\u{0}smp:identity": 6}]});
+    let schema = ServiceSpec::schema();
+    let patch = smp_core::diff(&a, &b, schema).expect("diff");
+    assert_eq!(smp_core::apply(&a, &patch, schema), Ok(b));
+}

@@ -2,7 +2,7 @@
 //!
 //! Such a list is diffed like any list merged by key, with the item's identity — its
 //! recommended keys that have a value — as the key: items are tagged with their identity
-//! under a private member ([`ID`]) that serves as the merge key for the whole computation
+//! under a private member ([`id`]) that serves as the merge key for the whole computation
 //! (two-way, three-way merging of patches, conflict detection), and [`finish`] turns each tag
 //! in the created patch into the identity's fields plus `$patchMergeKey` listing every
 //! recommended key, as the proposal asks. A change of a key field changes the identity, so it
@@ -21,9 +21,21 @@ use crate::apply::composite::identity;
 use crate::apply::directive::PATCH_MERGE_KEY;
 use crate::schema::{FieldMeta, Node, Str};
 
-/// The member holding an item's identity while a patch is computed. Documents never have it
-/// (a NUL in a key), and [`finish`] removes it from the patch.
-pub(crate) const ID: &str = "\u{0}smp:identity";
+/// The name of the member holding an item's identity while a patch is computed; [`finish`]
+/// removes every member of that name from the patch.
+///
+/// JSON allows any member name, so a fixed name could be in a document, and its member would
+/// vanish from the patch. The name ends with a random number drawn once per process (from
+/// std's `RandomState`, as the keyed hashes are): a document cannot hold it unless its author
+/// guesses 64 random bits.
+pub(crate) fn id() -> &'static str {
+    static ID: std::sync::OnceLock<Box<str>> = std::sync::OnceLock::new();
+    ID.get_or_init(|| {
+        use std::hash::BuildHasher;
+        let nonce = std::collections::hash_map::RandomState::new().hash_one(0u8);
+        format!("\u{0}smp:identity:{nonce:016x}").into_boxed_str()
+    })
+}
 
 /// Whether member `meta` is diffed by identity.
 pub(crate) fn by_identity(meta: &FieldMeta<'_>) -> bool {
@@ -34,7 +46,7 @@ pub(crate) fn by_identity(meta: &FieldMeta<'_>) -> bool {
 pub(crate) fn effective(meta: FieldMeta<'_>) -> FieldMeta<'_> {
     if by_identity(&meta) {
         FieldMeta {
-            merge_key: Some(ID),
+            merge_key: Some(id()),
             ..meta
         }
     } else {
@@ -51,7 +63,7 @@ pub(crate) fn tag(list: &[Value], keys: &[Str]) -> Option<Vec<Value>> {
                 return None;
             };
             let mut tagged = map.clone();
-            tagged.insert(ID.to_owned(), tag_value(item, keys));
+            tagged.insert(id().to_owned(), tag_value(item, keys));
             Some(Value::Object(tagged))
         })
         .collect()
@@ -68,7 +80,7 @@ fn tag_value(item: &Value, keys: &[Str]) -> Value {
 pub(crate) fn finish(patch: &mut Value) {
     match patch {
         Value::Object(map) => {
-            if let Some(Value::Array(mut tag)) = map.remove(ID) {
+            if let Some(Value::Array(mut tag)) = map.remove(id()) {
                 if let (Some(Value::Object(id)), Some(keys)) = (tag.pop(), tag.pop()) {
                     for (k, v) in id {
                         map.entry(k).or_insert(v);
@@ -84,9 +96,9 @@ pub(crate) fn finish(patch: &mut Value) {
 }
 
 /// A changed list with moved recommended keys, sent whole: its items carry `$patchMergeKey`
-/// when merging them gives what replacing the list gives: identities are distinct, every
-/// original identity is still there, and merging each modified item into its original gives
-/// the modified item (nothing is removed from it).
+/// when merging them gives what replacing the list gives: identities are distinct in both
+/// lists, every original identity is still there, and merging each modified item into its
+/// original gives the modified item (nothing is removed from it).
 pub(crate) fn whole(
     original: &[Value],
     modified: &[Value],
@@ -101,7 +113,9 @@ pub(crate) fn whole(
     let mergeable = match (ids(original), ids(modified)) {
         (Some(old), Some(new)) => {
             let new_index = KeyIndex::new(new.iter().collect());
+            // Apply refuses to merge into a live list whose identities repeat (ambiguous).
             !new_index.has_duplicates()
+                && !KeyIndex::new(old.iter().collect()).has_duplicates()
                 && old.iter().zip(original).all(|(id, o)| {
                     new_index.position(id).is_some_and(|p| {
                         crate::apply::apply(o, &modified[p], items).is_ok_and(|m| m == modified[p])

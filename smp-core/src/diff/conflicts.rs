@@ -10,7 +10,7 @@ use crate::error::{JsonPath, PatchError};
 use crate::schema::{BaseStrategy, Node, Strategy};
 
 use super::lists::keyed;
-use super::printed::{Kind, dedup, item_kind, printed, sort_by_printed};
+use super::printed::{Kind, Pairing, dedup, item_kind, pairing, sort_by_pairing};
 use super::two_way::{PATCH, RETAIN_KEYS};
 
 /// Whether two patches disagree (upstream `MergingMapsHaveConflicts`): some member present in
@@ -149,11 +149,11 @@ fn lists(
                 found: "none in the schema",
             });
         };
-        let by_key = |list: &'_ [Value]| -> Result<BTreeMap<String, usize>, PatchError> {
+        let by_key = |list: &'_ [Value]| -> Result<BTreeMap<Pairing, usize>, PatchError> {
             let mut out = BTreeMap::new();
             for (i, item) in list.iter().enumerate() {
                 let (_, k) = keyed(item, mk, path, i)?;
-                out.insert(printed(k), i);
+                out.insert(pairing(k), i);
             }
             Ok(out)
         };
@@ -177,8 +177,8 @@ fn lists(
     if kind != Some(Kind::Object) {
         l = dedup(l);
         r = dedup(r);
-        sort_by_printed(&mut l);
-        sort_by_printed(&mut r);
+        sort_by_pairing(&mut l);
+        sort_by_pairing(&mut r);
         // Upstream would index past the shorter list here; a different count is a conflict.
         if l.len() != r.len() {
             return Ok(Lists::Differ);

@@ -10,7 +10,7 @@ use crate::error::{PatchError, kind_of};
 use crate::schema::FieldMeta;
 
 use super::DiffOptions;
-use super::printed::{Kind, dedup, item_kind, printed, sort_by_printed};
+use super::printed::{Kind, Pairing, dedup, item_kind, pairing, sort_by_pairing};
 use super::two_way::{PATCH, diff_maps};
 
 /// What a merged list contributes to the patch.
@@ -43,7 +43,35 @@ pub(crate) fn diff_lists(
     }
     match item_kind(&[original, modified], path)? {
         Some(Kind::Object) => objects(original, modified, meta, options, path),
+        Some(Kind::Number) => {
+            one_number_kind(original, modified, path)?;
+            Ok(scalars(original, modified, options))
+        }
         _ => Ok(scalars(original, modified, options)),
+    }
+}
+
+/// Apply refuses to merge a list of numbers that mixes integers and floats (upstream's tables
+/// type numbers as Go does YAML: `1` an int, `1.0` a float64), so diff refuses to create the
+/// patch that would need it, with apply's error.
+fn one_number_kind(
+    original: &[Value],
+    modified: &[Value],
+    path: &Path<'_>,
+) -> Result<(), PatchError> {
+    let is_float = |v: &Value| matches!(v, Value::Number(n) if n.is_f64());
+    let mut items = original.iter().chain(modified);
+    let Some(first) = items.next() else {
+        return Ok(());
+    };
+    let name = |float: bool| if float { "float" } else { "integer" };
+    match items.find(|v| is_float(v) != is_float(first)) {
+        None => Ok(()),
+        Some(other) => Err(PatchError::MixedList {
+            path: path.to_json_path(),
+            first: name(is_float(first)),
+            second: name(is_float(other)),
+        }),
     }
 }
 
@@ -93,7 +121,8 @@ fn objects(
     walk(original, modified, mk, meta, options, path)
 }
 
-/// Upstream's general algorithm: items sorted by printed key, walked in step.
+/// Upstream's general algorithm: items sorted by key ([`Pairing`]: printed form first), walked
+/// in step.
 fn walk(
     original: &[Value],
     modified: &[Value],
@@ -102,11 +131,11 @@ fn walk(
     options: &DiffOptions,
     path: &Path<'_>,
 ) -> Result<ListDiff, PatchError> {
-    let sorted = |list: &'_ [Value]| -> Result<Vec<(String, usize)>, PatchError> {
+    let sorted = |list: &'_ [Value]| -> Result<Vec<(Pairing, usize)>, PatchError> {
         let mut out = Vec::with_capacity(list.len());
         for (i, item) in list.iter().enumerate() {
             let (_, k) = keyed(item, mk, path, i)?;
-            out.push((printed(k), i));
+            out.push((pairing(k), i));
         }
         out.sort();
         Ok(out)
@@ -267,10 +296,10 @@ fn order_list(modified: &[Value], mk: &str) -> Vec<Value> {
 fn scalars(original: &[Value], modified: &[Value], options: &DiffOptions) -> ListDiff {
     let mut old = original.to_vec();
     let mut new = modified.to_vec();
-    sort_by_printed(&mut old);
-    sort_by_printed(&mut new);
-    let old: Vec<(String, Value)> = old.into_iter().map(|v| (printed(&v), v)).collect();
-    let new: Vec<(String, Value)> = new.into_iter().map(|v| (printed(&v), v)).collect();
+    sort_by_pairing(&mut old);
+    sort_by_pairing(&mut new);
+    let old: Vec<(Pairing, Value)> = old.into_iter().map(|v| (pairing(&v), v)).collect();
+    let new: Vec<(Pairing, Value)> = new.into_iter().map(|v| (pairing(&v), v)).collect();
     let mut added = Vec::new();
     let mut deleted = Vec::new();
     let (mut i, mut j) = (0, 0);
@@ -312,9 +341,9 @@ fn scalars(original: &[Value], modified: &[Value], options: &DiffOptions) -> Lis
     }
 }
 
-/// Which side a walk over two lists sorted by printed form takes next: `Equal` when both heads
+/// Which side a walk over two lists sorted by [`Pairing`] takes next: `Equal` when both heads
 /// match, `Less` for the original's head (an item only it has), `Greater` for the modified's.
-fn heads(old: Option<&String>, new: Option<&String>) -> Ordering {
+fn heads(old: Option<&Pairing>, new: Option<&Pairing>) -> Ordering {
     match (old, new) {
         (Some(o), Some(m)) => o.cmp(m),
         (None, _) => Ordering::Greater,

@@ -62,9 +62,38 @@ fn float(f: f64) -> String {
     }
 }
 
-/// Sorts values by printed form (byte order), stably.
-pub(crate) fn sort_by_printed(values: &mut [Value]) {
-    values.sort_by_cached_key(printed);
+/// How diff sorts and pairs list items (by merge key, or by value in a set): upstream's order,
+/// the printed form (byte order) first, but two values pair only when apply would find one by
+/// the other, i.e. when they are equal JSON values.
+///
+/// Upstream pairs by printed form alone, so its diff pairs `1` with `"1"` (and, here, where
+/// serde_json keeps number kinds, `80` with `80.0`), and creates patches that its apply does
+/// not map back to the modified document. The kind and, for numbers and containers, the exact
+/// JSON text break such ties; values that print differently keep upstream's order.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct Pairing {
+    printed: String,
+    kind: u8,
+    exact: Option<String>,
+}
+
+/// The [`Pairing`] of a value.
+pub(crate) fn pairing(v: &Value) -> Pairing {
+    let kind = Kind::of(v) as u8;
+    let exact = match v {
+        Value::Number(_) | Value::Array(_) | Value::Object(_) => Some(v.to_string()),
+        _ => None,
+    };
+    Pairing {
+        printed: printed(v),
+        kind,
+        exact,
+    }
+}
+
+/// Sorts values by [`Pairing`], stably.
+pub(crate) fn sort_by_pairing(values: &mut [Value]) {
+    values.sort_by_cached_key(pairing);
 }
 
 /// The common kind of the items of the given lists (`None` when all are empty): lists of lists
