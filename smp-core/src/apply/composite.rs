@@ -325,14 +325,13 @@ impl<'k> Matcher<'k> {
     }
 }
 
-/// Merges `patch` into `target` with the identity `keys`.
-pub(crate) fn merge(
-    target: &mut Vec<Value>,
-    patch: &[Value],
+/// The patch items as objects, once the depth is checked and every live item is an object.
+fn objects<'p>(
+    target: &[Value],
+    patch: &'p [Value],
     keys: &[&str],
-    meta: FieldMeta<'_>,
     path: &Path<'_>,
-) -> Result<(), PatchError> {
+) -> Result<Vec<&'p Map<String, Value>>, PatchError> {
     path.check_depth()?;
     for (i, item) in target.iter().enumerate() {
         if !item.is_object() {
@@ -344,7 +343,18 @@ pub(crate) fn merge(
         }
     }
     // `keys` checked that every patch item is an object.
-    let items: Vec<&Map<String, Value>> = patch.iter().filter_map(Value::as_object).collect();
+    Ok(patch.iter().filter_map(Value::as_object).collect())
+}
+
+/// Merges `patch` into `target` with the identity `keys`.
+pub(crate) fn merge(
+    target: &mut Vec<Value>,
+    patch: &[Value],
+    keys: &[&str],
+    meta: FieldMeta<'_>,
+    path: &Path<'_>,
+) -> Result<(), PatchError> {
+    let items = objects(target, patch, keys, path)?;
 
     // Directive items first: deletions act on the live list, `replace` discards it.
     let mut replace = false;
@@ -497,18 +507,7 @@ mod tests {
         meta: FieldMeta<'_>,
         path: &Path<'_>,
     ) -> Result<(), PatchError> {
-        path.check_depth()?;
-        for (i, item) in target.iter().enumerate() {
-            if !item.is_object() {
-                return Err(PatchError::NotAnObjectItem {
-                    path: path.index(i).to_json_path(),
-                    key: keys.join(","),
-                    found: kind_of(item),
-                });
-            }
-        }
-        // `keys` checked that every patch item is an object.
-        let items: Vec<&Map<String, Value>> = patch.iter().filter_map(Value::as_object).collect();
+        let items = objects(target, patch, keys, path)?;
 
         // Directive items first: deletions act on the live list, `replace` discards it.
         let mut replace = false;

@@ -185,12 +185,14 @@ fn walk(
         }
     }
     // Follow `modified`'s order: by the first item of `modified` with the same key.
-    let firsts = first_positions(modified, mk);
-    changed.sort_by_cached_key(|(_, v)| {
-        v.get(mk)
-            .and_then(|k| firsts.position(k))
-            .unwrap_or(usize::MAX)
-    });
+    if changed.len() > 1 {
+        let firsts = first_positions(modified, mk);
+        changed.sort_by_cached_key(|(_, v)| {
+            v.get(mk)
+                .and_then(|k| firsts.position(k))
+                .unwrap_or(usize::MAX)
+        });
+    }
     let mut patch: Vec<Value> = changed.into_iter().map(|(_, v)| v).collect();
 
     let order_same = original.len() == modified.len()
@@ -249,14 +251,19 @@ fn same_keys(
             patch.push((i, Value::Object(sub)));
         }
     }
-    // Items with equal keys (duplicates) go to the first item with that key, as in the walk.
-    let firsts = first_positions(modified, mk);
-    patch.sort_by_cached_key(|(i, _)| {
-        modified[*i]
-            .get(mk)
-            .and_then(|k| firsts.position(k))
-            .unwrap_or(usize::MAX)
-    });
+    // Items with equal keys (duplicates) go to the first item with that key, as in the walk;
+    // without duplicates they are in `modified`'s order already.
+    if patch.len() > 1 {
+        let firsts = first_positions(modified, mk);
+        if firsts.has_duplicates() {
+            patch.sort_by_cached_key(|(i, _)| {
+                modified[*i]
+                    .get(mk)
+                    .and_then(|k| firsts.position(k))
+                    .unwrap_or(usize::MAX)
+            });
+        }
+    }
     let patch: Vec<Value> = patch.into_iter().map(|(_, v)| v).collect();
     let mut order = Vec::new();
     let changes = !options.ignore_changes_and_additions;

@@ -147,9 +147,7 @@ impl PatchField for Value {
 
     fn same(&self, other: &Self) -> bool {
         // A deep value is never "the same": the diff then reports it as too deep.
-        !crate::deep::nests_deeper_than(self, MAX_DEPTH)
-            && !crate::deep::nests_deeper_than(other, MAX_DEPTH)
-            && self == other
+        crate::deep::equal_within(self, other, MAX_DEPTH)
     }
 
     fn diff_member(
@@ -389,6 +387,8 @@ impl<T: PatchField> PatchField for Vec<T> {
 impl<T: PatchField> PatchField for BTreeMap<String, T> {
     const DEF: &'static TypeDef = &TypeDef::Map(TypeRef::Static(type_def::<T>));
 
+    // Labels and annotations are compared on every diff; keep the walk in one piece.
+    #[inline]
     fn same(&self, other: &Self) -> bool {
         self.len() == other.len()
             && self
