@@ -35,8 +35,20 @@ fuzz_target!(|data: &[u8]| {
         current = original.clone();
     }
     for (name, schema) in common::schemas() {
-        let overwrite = smp_core::three_way(&original, &modified, &current, schema, true, &[]);
-        let careful = smp_core::three_way(&original, &modified, &current, schema, false, &[]);
+        let overwrite = smp_core::three_way(
+            &original,
+            &modified,
+            &current,
+            schema,
+            &smp_core::ThreeWayOptions::default(),
+        );
+        let careful = smp_core::three_way(
+            &original,
+            &modified,
+            &current,
+            schema,
+            &smp_core::ThreeWayOptions::refusing_conflicts(),
+        );
         if let Ok(patch) = &careful {
             assert!(
                 overwrite.as_ref() == Ok(patch),

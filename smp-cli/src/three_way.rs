@@ -89,8 +89,9 @@ pub fn run(args: &ThreeWayArgs) -> Result<(), CliError> {
         &modified,
         &current,
         typing.node(),
-        args.overwrite,
-        &[],
+        &smp_core::ThreeWayOptions::with_conflicts(smp_core::Conflicts::from_overwrite_flag(
+            args.overwrite,
+        )),
     )
     .map_err(|e| {
         CliError::new(

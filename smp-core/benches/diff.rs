@@ -97,6 +97,8 @@ fn bench_two_way(c: &mut Criterion) {
 }
 
 fn bench_three_way(c: &mut Criterion) {
+    // `kubectl apply --overwrite=false`: conflicts checked, the costlier work.
+    let careful = smp_core::ThreeWayOptions::refusing_conflicts();
     let (original, modified, current) = (parse(POD50), parse(IMAGE), parse(CURRENT));
     let (a, b, l) = (typed(POD50), typed(IMAGE), typed(CURRENT));
     let want = smp_core::three_way(
@@ -104,11 +106,10 @@ fn bench_three_way(c: &mut Criterion) {
         &serde_json::to_value(&b).expect("serializes"),
         &serde_json::to_value(&l).expect("serializes"),
         Pod::schema(),
-        false,
-        &[],
+        &careful,
     )
     .expect("engine three-way");
-    let got = Pod::three_way(&a, &b, &l, false).expect("typed three-way");
+    let got = Pod::three_way(&a, &b, &l, &careful).expect("typed three-way");
     assert_eq!(
         got.as_value(),
         &want,
@@ -117,7 +118,7 @@ fn bench_three_way(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("three-way/pod50-image/in-memory");
     group.bench_function("typed", |bench| {
-        bench.iter(|| Pod::three_way(black_box(&a), black_box(&b), black_box(&l), false))
+        bench.iter(|| Pod::three_way(black_box(&a), black_box(&b), black_box(&l), &careful))
     });
     group.bench_function("value", |bench| {
         bench.iter(|| {
@@ -126,8 +127,7 @@ fn bench_three_way(c: &mut Criterion) {
                 black_box(&modified),
                 black_box(&current),
                 Pod::schema(),
-                false,
-                &[],
+                &careful,
             )
         })
     });
@@ -141,8 +141,7 @@ fn bench_three_way(c: &mut Criterion) {
                 &parse(black_box(IMAGE)),
                 &parse(black_box(CURRENT)),
                 Pod::schema(),
-                false,
-                &[],
+                &careful,
             )
             .expect("three-way");
             serde_json::to_string(&patch).expect("prints")

@@ -20,8 +20,8 @@ pub mod yaml;
 
 pub use apply::{MAX_DEPTH, apply, apply_owned};
 pub use diff::{
-    DiffOptions, Precondition, diff, diff_with, has_conflicts, merging_maps_have_conflicts,
-    three_way,
+    Conflicts, DiffOptions, Precondition, ThreeWayOptions, diff, diff_with, has_conflicts,
+    merging_maps_have_conflicts, three_way,
 };
 pub use error::{DocRole, JsonPath, PatchError, Segment};
 pub use input::{parse_document, parse_documents};
@@ -53,7 +53,7 @@ pub use schema::{
     BaseStrategy, FieldDef, FieldMeta, Node, Schema, Str, Strategy, StructDef, TypeDef, TypeRef,
     UnionDef, UnionMember,
 };
-pub use union::{Discriminator, Normalize, UnionError, UpdateError};
+pub use union::{Discriminator, Normalize, UnionError, UpdateError, ValidationError};
 
 /// The README's code blocks, compiled and run as doctests.
 #[doc = include_str!("../../README.md")]

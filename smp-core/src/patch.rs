@@ -96,9 +96,51 @@ impl TryFrom<Value> for Patch {
     }
 }
 
+/// A patch serializes as its JSON object, so it can be sent on as it is: the body of a
+/// `PATCH` request with `Content-Type: application/strategic-merge-patch+json`, or kube's
+/// `Patch::Strategic(patch)`.
+impl serde::Serialize for Patch {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.value.serialize(serializer)
+    }
+}
+
+/// A patch deserializes from any format serde reads, with the checks of
+/// [`Patch::from_value`] (an object or `null`, nesting bounded).
+impl<'de> serde::Deserialize<'de> for Patch {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Patch, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        Patch::from_value(value).map_err(serde::de::Error::custom)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn serializes_as_its_json_object() {
+        let patch = Patch::from_json(r#"{"spec":{"replicas":3}}"#).unwrap();
+        assert_eq!(serde_json::to_string(&patch).unwrap(), patch.to_json());
+        assert_eq!(
+            serde_json::to_value(&patch).unwrap(),
+            serde_json::json!({"spec": {"replicas": 3}})
+        );
+        let back: Patch = serde_json::from_str(&patch.to_json()).unwrap();
+        assert_eq!(back, patch);
+        let err = serde_json::from_str::<Patch>("[1]").unwrap_err();
+        assert!(err.to_string().contains("expected a JSON object"), "{err}");
+        // Inside a larger document, as a request body might hold it.
+        #[derive(serde::Serialize, serde::Deserialize)]
+        struct Body {
+            patch: Patch,
+        }
+        let body: Body = serde_json::from_str(r#"{"patch": {"a": null}}"#).unwrap();
+        assert_eq!(
+            serde_json::to_string(&body).unwrap(),
+            r#"{"patch":{"a":null}}"#
+        );
+    }
 
     #[test]
     fn parses_json_yaml_and_values() {

@@ -303,10 +303,16 @@ fn check_creation(a: &Value, b: &Value, schema: &Schema) -> Result<(), TestCaseE
 
     // With `current == original` nobody else changed anything: the three-way patch is the
     // two-way one, overwriting or not ...
-    let three = three_way(a, b, a, schema, true, &[])
+    let three = three_way(a, b, a, schema, &smp_core::ThreeWayOptions::default())
         .map_err(|e| TestCaseError::fail(format!("three_way: {e}")))?;
     prop_assert_eq!(&three, &patch);
-    match three_way(a, b, a, schema, false, &[]) {
+    match three_way(
+        a,
+        b,
+        a,
+        schema,
+        &smp_core::ThreeWayOptions::refusing_conflicts(),
+    ) {
         Ok(three) => prop_assert_eq!(&three, &patch),
         // ... except that `diff(a, a)` is not empty when `a` has `replace` objects, and the
         // conflict check may then see a change by others (see
@@ -376,10 +382,17 @@ fn unchanged_replace_objects_can_conflict() {
     let b = json!({});
     assert_eq!(diff(&a, &b, &schema), Ok(json!({"nested": null})));
     assert_eq!(
-        three_way(&a, &b, &a, &schema, true, &[]),
+        three_way(&a, &b, &a, &schema, &smp_core::ThreeWayOptions::default()),
         Ok(json!({"nested": null}))
     );
-    let err = three_way(&a, &b, &a, &schema, false, &[]).unwrap_err();
+    let err = three_way(
+        &a,
+        &b,
+        &a,
+        &schema,
+        &smp_core::ThreeWayOptions::refusing_conflicts(),
+    )
+    .unwrap_err();
     assert!(matches!(err, PatchError::Conflict { .. }), "{err}");
     assert_eq!(
         err.path().map(ToString::to_string).as_deref(),
@@ -388,7 +401,13 @@ fn unchanged_replace_objects_can_conflict() {
     // Without the `replace` object there is nothing to conflict with.
     let a = json!({"nested": {"name": "x"}});
     assert_eq!(
-        three_way(&a, &b, &a, &schema, false, &[]),
+        three_way(
+            &a,
+            &b,
+            &a,
+            &schema,
+            &smp_core::ThreeWayOptions::refusing_conflicts()
+        ),
         Ok(json!({"nested": null}))
     );
 }

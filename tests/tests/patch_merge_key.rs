@@ -538,15 +538,14 @@ fn three_way_keeps_what_others_added() {
         &modified,
         &current,
         ServiceSpec::schema(),
-        false,
-        &[],
+        &smp_core::ThreeWayOptions::refusing_conflicts(),
     )
     .expect("three-way");
     let typed = ServiceSpec::three_way(
         &spec(original),
         &spec(modified),
         &spec(current.clone()),
-        false,
+        &smp_core::ThreeWayOptions::refusing_conflicts(),
     )
     .expect("typed three-way");
     assert_eq!(typed.as_value(), &patch);
@@ -650,7 +649,7 @@ proptest! {
         let (a, b) = (doc(a), doc(b));
         let patch = diff_and_apply(&a, &b);
         prop_assert_eq!(smp_core::diff(&a, &a, ServiceSpec::schema()).unwrap(), json!({}));
-        let three = smp_core::three_way(&a, &b, &a, ServiceSpec::schema(), false, &[]).unwrap();
+        let three = smp_core::three_way(&a, &b, &a, ServiceSpec::schema(), &smp_core::ThreeWayOptions::refusing_conflicts()).unwrap();
         prop_assert_eq!(&three, &patch);
         let unique = |v: &Value| {
             let ports: Vec<&Value> = v["ports"].as_array().map(|l| l.iter().map(|p| &p["port"]).collect()).unwrap_or_default();

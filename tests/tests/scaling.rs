@@ -368,7 +368,15 @@ fn three_way(
 ) -> Box<dyn FnOnce()> {
     Box::new(move || {
         // A conflict is an answer too: only the time matters here.
-        let _ = smp_core::three_way(&a, &b, &live, schema, overwrite, &[]);
+        let _ = smp_core::three_way(
+            &a,
+            &b,
+            &live,
+            schema,
+            &smp_core::ThreeWayOptions::with_conflicts(smp_core::Conflicts::from_overwrite_flag(
+                overwrite,
+            )),
+        );
     })
 }
 

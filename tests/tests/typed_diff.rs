@@ -42,8 +42,24 @@ fn agree<T: StrategicMerge + Clone + Debug>(a: &T, b: &T) -> Result<(), TestCase
     }
     // Three-way with the last-applied object as the live one, both ways of conflict checking.
     for overwrite in [false, true] {
-        let got = T::three_way(a, b, a, overwrite).map(smp_core::Patch::into_value);
-        let want = smp_core::three_way(&va, &vb, &va, T::schema(), overwrite, &[]);
+        let got = T::three_way(
+            a,
+            b,
+            a,
+            &smp_core::ThreeWayOptions::with_conflicts(smp_core::Conflicts::from_overwrite_flag(
+                overwrite,
+            )),
+        )
+        .map(smp_core::Patch::into_value);
+        let want = smp_core::three_way(
+            &va,
+            &vb,
+            &va,
+            T::schema(),
+            &smp_core::ThreeWayOptions::with_conflicts(smp_core::Conflicts::from_overwrite_flag(
+                overwrite,
+            )),
+        );
         prop_assert_eq!(
             got.ok(),
             want.ok(),

@@ -11,7 +11,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use smp_core::union;
-use smp_core::{Normalize, Patch, StrategicMerge};
+use smp_core::{Normalize, Patch, StrategicMerge, ValidationError};
 use union_types::*;
 
 /// `new` normalized against `old` by both paths; returns the common result.
@@ -37,9 +37,16 @@ fn errors<T>(doc: Value) -> Vec<String>
 where
     T: StrategicMerge + Normalize + Serialize + DeserializeOwned,
 {
-    let by_value = union::validate(&doc, T::schema()).err().unwrap_or_default();
+    let by_value = union::validate(&doc, T::schema())
+        .err()
+        .map(ValidationError::into_errors)
+        .unwrap_or_default();
     let typed: T = serde_json::from_value(doc).unwrap();
-    let typed = typed.validate().err().unwrap_or_default();
+    let typed = typed
+        .validate()
+        .err()
+        .map(ValidationError::into_errors)
+        .unwrap_or_default();
     assert_eq!(
         by_value, typed,
         "the Value engine and the typed path disagree"
@@ -298,6 +305,37 @@ fn validation_names_the_path_and_the_members() {
             "at strategy: more than one member of a union is set: `rollingUpdate`, `recreateParams`",
             "at volumes[name=cache]: more than one member of a union is set: `hostPath`, `emptyDir`, `configMap`",
         ]
+    );
+}
+
+/// Validation is one `std::error::Error` (so `?` works) whose message lists every violation.
+#[test]
+fn validation_is_one_error_that_lists_every_violation() {
+    fn check(doc: &Deployment) -> Result<(), Box<dyn std::error::Error>> {
+        doc.validate()?;
+        Ok(())
+    }
+    let doc: Deployment = serde_json::from_value(json!({
+        "strategy": {"rollingUpdate": {}, "recreateParams": {}},
+        "atomicSources": [{"emptyDir": {}, "configMap": "c"}]
+    }))
+    .unwrap();
+    let err = check(&doc).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "at atomicSources[0]: more than one member of a union is set: `emptyDir`, `configMap`; \
+         at strategy: more than one member of a union is set: `rollingUpdate`, `recreateParams`"
+    );
+    let err = doc.validate().unwrap_err();
+    assert_eq!(err.errors().len(), 2);
+    assert_eq!((&err).into_iter().count(), 2);
+    let source = std::error::Error::source(&err).map(ToString::to_string);
+    assert_eq!(source, Some(err.errors()[0].to_string()));
+    assert!(
+        serde_json::from_value::<Deployment>(json!({}))
+            .unwrap()
+            .validate()
+            .is_ok()
     );
 }
 

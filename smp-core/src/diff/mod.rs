@@ -67,6 +67,68 @@ impl Default for DiffOptions {
     }
 }
 
+/// What a three-way patch does where others changed the live object too (`kubectl apply
+/// --overwrite`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Conflicts {
+    /// The patch sets what `modified` asks for, whatever others changed: what `kubectl apply`
+    /// does by default. The default.
+    #[default]
+    Overwrite,
+    /// The call fails with [`PatchError::Conflict`] where the patch would undo a change made by
+    /// others (the diff from the last-applied configuration to the live object) with another
+    /// value: `kubectl apply --overwrite=false`.
+    Refuse,
+}
+
+/// Options of [`three_way`] (and of the typed `StrategicMerge::three_way`). The default is
+/// what `kubectl apply` does: overwrite, no preconditions.
+///
+/// ```
+/// use smp_core::{Conflicts, Precondition, ThreeWayOptions};
+///
+/// let careful = ThreeWayOptions {
+///     conflicts: Conflicts::Refuse,
+///     preconditions: vec![Precondition::MetadataKeyUnchanged("name".into())],
+/// };
+/// assert_eq!(ThreeWayOptions::default().conflicts, Conflicts::Overwrite);
+/// # let _ = careful;
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ThreeWayOptions {
+    /// What to do where others changed the live object.
+    pub conflicts: Conflicts,
+    /// Checks on the created patch (upstream `PreconditionFunc`s), run in order.
+    pub preconditions: Vec<Precondition>,
+}
+
+impl Conflicts {
+    /// The value that kubectl's `--overwrite` flag (`true` by default) selects: for code that
+    /// passes such a flag on.
+    pub fn from_overwrite_flag(overwrite: bool) -> Conflicts {
+        if overwrite {
+            Conflicts::Overwrite
+        } else {
+            Conflicts::Refuse
+        }
+    }
+}
+
+impl ThreeWayOptions {
+    /// No preconditions, and `conflicts` as given.
+    pub fn with_conflicts(conflicts: Conflicts) -> ThreeWayOptions {
+        ThreeWayOptions {
+            conflicts,
+            preconditions: Vec::new(),
+        }
+    }
+
+    /// No preconditions, and conflicts refused (`kubectl apply --overwrite=false`).
+    pub fn refusing_conflicts() -> ThreeWayOptions {
+        ThreeWayOptions::with_conflicts(Conflicts::Refuse)
+    }
+}
+
 /// A check on a created patch (upstream `PreconditionFunc`s).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Precondition {
@@ -208,14 +270,16 @@ mod tests {
             diff(&json!([1]), &json!({}), node),
             Err(PatchError::InvalidDocument { .. })
         ));
-        let pre = [Precondition::MetadataKeyUnchanged("name".into())];
+        let options = ThreeWayOptions {
+            preconditions: vec![Precondition::MetadataKeyUnchanged("name".into())],
+            ..ThreeWayOptions::default()
+        };
         let err = three_way(
             &json!({}),
             &json!({"metadata": {"name": "b"}}),
             &json!({"metadata": {"name": "a"}}),
             node,
-            true,
-            &pre,
+            &options,
         )
         .unwrap_err();
         assert!(
@@ -227,8 +291,7 @@ mod tests {
             &json!({"a": {"b": 2}}),
             &json!({"a": {"b": 3}}),
             node,
-            false,
-            &[],
+            &ThreeWayOptions::refusing_conflicts(),
         )
         .unwrap_err();
         assert!(err.to_string().contains("conflict"), "{err}");
@@ -269,7 +332,14 @@ mod tests {
                 "a".to_owned()
             }
         });
-        let err = three_way(&original, &modified, &current, &schema, false, &[]).unwrap_err();
+        let err = three_way(
+            &original,
+            &modified,
+            &current,
+            &schema,
+            &ThreeWayOptions::refusing_conflicts(),
+        )
+        .unwrap_err();
         assert_eq!(
             err.path().map(ToString::to_string).as_deref(),
             Some("containers[name=c500].image")

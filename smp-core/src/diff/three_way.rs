@@ -15,23 +15,34 @@ use super::printed::{Kind, dedup, item_kind, same_kind};
 use super::two_way::{
     DELETE_FROM_PRIMITIVE_LIST, PATCH, RETAIN_KEYS, SET_ELEMENT_ORDER, diff_maps,
 };
-use super::{DiffOptions, Precondition, conflicts, root};
+use super::{Conflicts, DiffOptions, ThreeWayOptions, conflicts, root};
 
 /// The patch that makes the live object `current` what `modified` asks for (upstream
 /// `CreateThreeWayMergePatch`): additions and changes from `current` to `modified`, plus
 /// deletions of what `original` (the last-applied configuration) had and `modified` dropped.
 ///
-/// Preconditions run on the created patch. Unless `overwrite` is set, the patch is checked
-/// against the changes made by others (the diff from `original` to `current`) with
+/// The options' preconditions run on the created patch. With [`Conflicts::Refuse`] the patch
+/// is checked against the changes made by others (the diff from `original` to `current`) with
 /// [`super::merging_maps_have_conflicts`]; if they disagree the call fails with
 /// [`PatchError::Conflict`].
+///
+/// ```
+/// use serde_json::json;
+/// use smp_core::{Schema, ThreeWayOptions, three_way};
+///
+/// let schema = Schema::untyped();
+/// let last_applied = json!({"replicas": 2, "paused": true});
+/// let desired = json!({"replicas": 3});
+/// let live = json!({"replicas": 2, "paused": true, "status": "ok"});
+/// let patch = three_way(&last_applied, &desired, &live, &schema, &ThreeWayOptions::default());
+/// assert_eq!(patch, Ok(json!({"replicas": 3, "paused": null})));
+/// ```
 pub fn three_way<'s>(
     original: &Value,
     modified: &Value,
     current: &Value,
     schema: impl Into<Node<'s>>,
-    overwrite: bool,
-    preconditions: &[Precondition],
+    options: &ThreeWayOptions,
 ) -> Result<Value, PatchError> {
     let original = root(original, DocRole::Original)?;
     let modified = root(modified, DocRole::Modified)?;
@@ -51,11 +62,11 @@ pub fn three_way<'s>(
     let deletions = diff_maps(original, modified, node, &deletion_options, false, &at)?;
     let patch = merge_map(deletions, &delta, node, &at)?;
 
-    for p in preconditions {
+    for p in &options.preconditions {
         p.check(&patch)?;
     }
 
-    if !overwrite {
+    if options.conflicts == Conflicts::Refuse {
         let change_options = DiffOptions {
             set_element_order: false,
             ..DiffOptions::default()

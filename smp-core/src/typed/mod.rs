@@ -117,18 +117,18 @@ pub trait StrategicMerge: PatchField {
 
     /// The three-way patch `kubectl apply` sends: what makes the live object `live` what
     /// `desired` asks for, deleting what `last_applied` had and `desired` dropped. With
-    /// `overwrite = false` a change that disagrees with what others changed on `live` is a
-    /// [`PatchError::Conflict`] naming the path.
+    /// [`Conflicts::Refuse`](crate::Conflicts::Refuse) a change that disagrees with what others
+    /// changed on `live` is a [`PatchError::Conflict`] naming the path.
     ///
-    /// Exactly `smp_core::three_way` on the JSON forms (no preconditions; use the engine for
-    /// those): the three objects are converted once and the engine does the work, because a
-    /// three-way patch is computed once per `apply`, not per field access, and one
-    /// implementation of its merge and conflict rules is worth more than the conversion.
+    /// Exactly `smp_core::three_way` on the JSON forms, with the same options: the three
+    /// objects are converted once and the engine does the work, because a three-way patch is
+    /// computed once per `apply`, not per field access, and one implementation of its merge
+    /// and conflict rules is worth more than the conversion.
     fn three_way(
         last_applied: &Self,
         desired: &Self,
         live: &Self,
-        overwrite: bool,
+        options: &crate::ThreeWayOptions,
     ) -> Result<Patch, PatchError>
     where
         Self: Sized,
@@ -139,8 +139,7 @@ pub trait StrategicMerge: PatchField {
             &to_value(desired, &at)?,
             &to_value(live, &at)?,
             Self::schema(),
-            overwrite,
-            &[],
+            options,
         )?;
         Patch::from_value(patch)
     }

@@ -68,6 +68,64 @@ impl fmt::Display for UnionError {
 
 impl std::error::Error for UnionError {}
 
+/// Every union rule an object breaks: what validation returns, one error value for all of them
+/// (never empty), sorted by path so that the typed and `Value` walks report identical lists.
+///
+/// It is a [`std::error::Error`], so `obj.validate()?` works in any function returning
+/// `Box<dyn Error>` or `anyhow::Result`; its message lists every violation, separated by `; `.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValidationError {
+    errors: Vec<UnionError>,
+}
+
+impl ValidationError {
+    /// The violations, sorted by path (at least one).
+    pub fn errors(&self) -> &[UnionError] {
+        &self.errors
+    }
+
+    /// The violations, consumed.
+    pub fn into_errors(self) -> Vec<UnionError> {
+        self.errors
+    }
+}
+
+impl fmt::Display for ValidationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, e) in self.errors.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            e.fmt(f)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ValidationError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.errors.first().map(|e| e as _)
+    }
+}
+
+impl IntoIterator for ValidationError {
+    type Item = UnionError;
+    type IntoIter = std::vec::IntoIter<UnionError>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.errors.into_iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a ValidationError {
+    type Item = &'a UnionError;
+    type IntoIter = std::slice::Iter<'a, UnionError>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.errors.iter()
+    }
+}
+
 /// Why [`apply_normalized`](super::apply_normalized) refused an update.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -75,22 +133,14 @@ pub enum UpdateError {
     /// The patch itself failed.
     Patch(PatchError),
     /// The patched, normalized object breaks union rules (every violation, sorted by path).
-    Invalid(Vec<UnionError>),
+    Invalid(ValidationError),
 }
 
 impl fmt::Display for UpdateError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             UpdateError::Patch(e) => e.fmt(f),
-            UpdateError::Invalid(errors) => {
-                for (i, e) in errors.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str("; ")?;
-                    }
-                    e.fmt(f)?;
-                }
-                Ok(())
-            }
+            UpdateError::Invalid(e) => e.fmt(f),
         }
     }
 }
@@ -99,7 +149,7 @@ impl std::error::Error for UpdateError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             UpdateError::Patch(e) => Some(e),
-            UpdateError::Invalid(errors) => errors.first().map(|e| e as _),
+            UpdateError::Invalid(e) => Some(e),
         }
     }
 }
@@ -112,10 +162,10 @@ impl From<PatchError> for UpdateError {
 
 /// Errors in a stable order (by path, then message), so the typed and `Value` walks, which
 /// visit fields in different orders, report identical lists.
-pub(crate) fn finish(mut errors: Vec<UnionError>) -> Result<(), Vec<UnionError>> {
+pub(crate) fn finish(mut errors: Vec<UnionError>) -> Result<(), ValidationError> {
     if errors.is_empty() {
         return Ok(());
     }
     errors.sort_by_cached_key(|e| (e.path().to_string(), e.to_string()));
-    Err(errors)
+    Err(ValidationError { errors })
 }

@@ -29,7 +29,7 @@ use serde_json::Value;
 use crate::schema::Node;
 
 pub use crate::error::Segment;
-pub use error::{UnionError, UpdateError};
+pub use error::{UnionError, UpdateError, ValidationError};
 pub use rules::{Decision, check_union, decide, discriminator_accepts, key_of, member_path};
 pub use typed::{Discriminator, Normalize};
 
@@ -44,7 +44,7 @@ pub fn normalize<'s>(new: &mut Value, old: Option<&Value>, schema: impl Into<Nod
 
 /// Checks every union of `doc`: at most one member set, and a discriminator (when set) that
 /// names the member that is set. All violations, sorted by path.
-pub fn validate<'s>(doc: &Value, schema: impl Into<Node<'s>>) -> Result<(), Vec<UnionError>> {
+pub fn validate<'s>(doc: &Value, schema: impl Into<Node<'s>>) -> Result<(), ValidationError> {
     let mut out = Vec::new();
     value::validate_at(doc, schema.into(), None, &mut Vec::new(), &mut out);
     error::finish(out)

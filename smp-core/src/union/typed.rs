@@ -12,7 +12,7 @@ use crate::typed::StrategicMerge;
 
 use super::error::finish;
 use super::rules::member_path;
-use super::{UnionError, UpdateError};
+use super::{UnionError, UpdateError, ValidationError};
 
 /// Union normalization and validation of a typed value, equal to the `Value` engine's on its
 /// JSON form ([`normalize`](super::normalize), [`validate`](super::validate) with
@@ -30,7 +30,7 @@ pub trait Normalize {
 
     /// Checks every union in `self` and below: at most one member set, and a discriminator
     /// that agrees with it. All violations, sorted by path.
-    fn validate(&self) -> Result<(), Vec<UnionError>> {
+    fn validate(&self) -> Result<(), ValidationError> {
         let mut out = Vec::new();
         self.validate_member(None, &mut Vec::new(), &mut out);
         finish(out)

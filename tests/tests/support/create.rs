@@ -132,8 +132,9 @@ impl Maker {
                         modified,
                         current,
                         Node::from(schema),
-                        overwrite,
-                        &[],
+                        &smp_core::ThreeWayOptions::with_conflicts(
+                            smp_core::Conflicts::from_overwrite_flag(overwrite),
+                        ),
                     )
                 })
             }

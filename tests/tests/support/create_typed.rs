@@ -67,7 +67,15 @@ fn three_way_as<T: StrategicMerge>(
     let a: T = typed(original, "original")?;
     let b: T = typed(modified, "modified")?;
     let c: T = typed(current, "current")?;
-    Ok(T::three_way(&a, &b, &c, overwrite).map(Patch::into_value))
+    Ok(T::three_way(
+        &a,
+        &b,
+        &c,
+        &smp_core::ThreeWayOptions::with_conflicts(smp_core::Conflicts::from_overwrite_flag(
+            overwrite,
+        )),
+    )
+    .map(Patch::into_value))
 }
 
 fn apply_as<T: StrategicMerge>(doc: &Value, patch: &Value) -> Outcome {
