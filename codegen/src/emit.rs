@@ -359,7 +359,13 @@ fn emit_field(
     rename_all: bool,
     whole_union: bool,
 ) -> Result<(), Error> {
-    doc(out, f.description.as_deref(), "    ");
+    // Every public item is documented (`missing_docs`); a few properties have no description.
+    let undocumented = format!("`{}` (the API document gives no description).", f.json);
+    doc(
+        out,
+        Some(f.description.as_deref().unwrap_or(&undocumented)),
+        "    ",
+    );
     for note in &f.notes {
         comment(out, "    ", note);
     }

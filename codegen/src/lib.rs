@@ -8,11 +8,13 @@
 //!    structs with typed fields and their patch metadata, opaque values, hand-written types;
 //! 3. [`emit`]: write one module per group/version, the module tree above them, and the
 //!    registry of definitions and kinds;
-//! 4. [`format`]: format the files with `rustfmt`, so that the output is what `cargo fmt` keeps.
+//! 4. [`format`](mod@format): format the files with `rustfmt`, so that the output is what `cargo fmt` keeps.
 //!
 //! The output is deterministic: the same inputs give the same bytes. `smp-codegen` (the binary)
 //! writes it into `smp-types/src`; `smp-codegen --check` and the `up_to_date` test compare
 //! instead.
+
+#![warn(missing_docs)]
 
 pub mod emit;
 pub mod format;
@@ -82,6 +84,7 @@ pub const REGISTRY_FILE: &str = "registry.rs";
 
 /// The generated source: file path (relative to `smp-types/src`) to its formatted text.
 pub struct Output {
+    /// Path (relative to `smp-types/src`) to formatted text.
     pub files: BTreeMap<PathBuf, String>,
 }
 

@@ -2,6 +2,8 @@
 //! `codegen/overlay.toml`; `cargo run -p smp-codegen -- --check` only says whether the committed
 //! code is up to date (exit status 1 if not).
 
+#![warn(missing_docs)]
+
 use std::process::ExitCode;
 
 use smp_codegen::{Paths, generate};

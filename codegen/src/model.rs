@@ -28,6 +28,7 @@ use crate::overlay::{Handwritten, Overlay};
 
 /// Every definition, by name.
 pub struct Api {
+    /// The definitions, keyed by their full name.
     pub defs: BTreeMap<String, Def>,
 }
 
@@ -35,15 +36,19 @@ pub struct Api {
 pub struct Def {
     /// `io.k8s.api.core.v1.Pod`.
     pub name: String,
+    /// Where its Rust item goes (module and identifier).
     pub path: ItemPath,
+    /// The document's description, for the doc comment.
     pub description: Option<String>,
     /// The kinds this definition is (`x-kubernetes-group-version-kind`).
     pub gvks: Vec<Gvk>,
+    /// What it becomes.
     pub body: Body,
 }
 
 /// What a definition becomes.
 pub enum Body {
+    /// A struct with the definition's properties.
     Struct(Struct),
     /// No structure in the document: a newtype over `serde_json::Value`.
     Opaque,
@@ -53,7 +58,9 @@ pub enum Body {
 
 /// A struct's fields (in the document's order, which is alphabetical) and unions.
 pub struct Struct {
+    /// The properties.
     pub fields: Vec<Field>,
+    /// The unions (`x-kubernetes-unions` and the overlay's).
     pub unions: Vec<Union>,
     /// The overlay's notes on the unions.
     pub notes: Vec<String>,
@@ -61,53 +68,86 @@ pub struct Struct {
 
 /// One property.
 pub struct Field {
+    /// The property's name on the wire.
     pub json: String,
+    /// The Rust field's name.
     pub ident: String,
+    /// Its type.
     pub ty: Ty,
+    /// Listed in the definition's `required`: a plain field, not an `Option`.
     pub required: bool,
     /// Boxed because the field's type contains the struct.
     pub boxed: bool,
+    /// The document's description, for the doc comment.
     pub description: Option<String>,
+    /// `x-kubernetes-patch-strategy`.
     pub strategy: Option<String>,
+    /// `x-kubernetes-patch-merge-key`.
     pub merge_key: Option<String>,
+    /// The overlay's recommended (multi-field) merge key, comma-separated.
     pub recommended: Option<String>,
     /// The overlay's notes on this property.
     pub notes: Vec<String>,
+    /// Its part in a union of the struct, if any.
     pub union: Option<UnionRole>,
 }
 
 /// A field's part in a union of its struct.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum UnionRole {
-    Discriminator { union: usize },
-    Member { union: usize, value: String },
+    /// The discriminator of union number `union` of the struct.
+    Discriminator {
+        /// The union's index in [`Struct::unions`].
+        union: usize,
+    },
+    /// A member of union number `union`, selected by the discriminator value `value`.
+    Member {
+        /// The union's index in [`Struct::unions`].
+        union: usize,
+        /// The discriminator's value for this member.
+        value: String,
+    },
 }
 
 /// A union: its discriminator and member-to-value map.
 pub struct Union {
+    /// The discriminator's property name, if the union has one.
     pub discriminator: Option<String>,
+    /// Member property name to discriminator value.
     pub members: BTreeMap<String, String>,
 }
 
 /// A field's type.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Ty {
+    /// `string`.
     String,
+    /// `integer`, format `int32`.
     I32,
+    /// `integer`, format `int64` (or none).
     I64,
+    /// `number`.
     Number,
+    /// `boolean`.
     Bool,
+    /// Anything (no type): `serde_json::Value`.
     Value,
+    /// Another definition, by full name.
     Ref(String),
+    /// `array` of the item type.
     List(Box<Ty>),
+    /// `object` with `additionalProperties` of the value type.
     Map(Box<Ty>),
 }
 
 /// A group-version-kind.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Gvk {
+    /// The API group (empty for the core group).
     pub group: String,
+    /// The version.
     pub version: String,
+    /// The kind.
     pub kind: String,
 }
 

@@ -12,7 +12,9 @@ use crate::Error;
 /// `apiextensions_apiserver::pkg::apis::apiextensions::v1::JSONSchemaProps`.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct ItemPath {
+    /// The module path below the crate root, one segment each.
     pub module: Vec<String>,
+    /// The item's identifier.
     pub ident: String,
 }
 

@@ -47,9 +47,13 @@ pub struct Overlay {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Recommended {
+    /// The definition, by full name (`io.k8s.api.core.v1.ServiceSpec`).
     pub definition: String,
+    /// The property of the definition.
     pub property: String,
+    /// The recommended keys, the merge key first when there is one.
     pub keys: Vec<String>,
+    /// Where the entry comes from (a design document, an upstream source file, ...).
     pub source: String,
 }
 
@@ -57,9 +61,13 @@ pub struct Recommended {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StrategyEntry {
+    /// The definition, by full name (`io.k8s.api.core.v1.ServiceSpec`).
     pub definition: String,
+    /// The property of the definition.
     pub property: String,
+    /// The `x-kubernetes-patch-strategy` value it gets.
     pub strategy: String,
+    /// Where the entry comes from (a design document, an upstream source file, ...).
     pub source: String,
 }
 
@@ -67,7 +75,9 @@ pub struct StrategyEntry {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct UnionEntry {
+    /// The definition, by full name (`io.k8s.api.core.v1.ServiceSpec`).
     pub definition: String,
+    /// The discriminator property, if the union has one.
     #[serde(default)]
     pub discriminator: Option<String>,
     /// Members, for a union without a discriminator.
@@ -79,8 +89,11 @@ pub struct UnionEntry {
     /// Member to discriminator value, for a union with a discriminator.
     #[serde(default)]
     pub values: Option<BTreeMap<String, String>>,
+    /// The entry corrects a union the document declares (otherwise the document must not
+    /// declare one there).
     #[serde(default)]
     pub replaces_upstream: bool,
+    /// Where the entry comes from (a design document, an upstream source file, ...).
     pub source: String,
 }
 
@@ -88,10 +101,13 @@ pub struct UnionEntry {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DropEntry {
+    /// The definition, by full name (`io.k8s.api.core.v1.ServiceSpec`).
     pub definition: String,
+    /// The property of the definition.
     pub property: String,
     /// The extensions removed from the property.
     pub extensions: Vec<String>,
+    /// Where the entry comes from (a design document, an upstream source file, ...).
     pub source: String,
 }
 
@@ -99,18 +115,24 @@ pub struct DropEntry {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Handwritten {
+    /// The definition, by full name (`io.k8s.api.core.v1.ServiceSpec`).
     pub definition: String,
     /// The Rust path of the hand-written type, `crate::...`.
     pub rust: String,
+    /// Why the type is written by hand.
     pub why: String,
 }
 
 /// One entry, for messages and for the metadata test (which leaves entries out one at a time).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EntryId {
+    /// The `[[recommended]]` entry at this index.
     Recommended(usize),
+    /// The `[[strategy]]` entry at this index.
     Strategy(usize),
+    /// The `[[union]]` entry at this index.
     Union(usize),
+    /// The `[[drop]]` entry at this index.
     Drop(usize),
 }
 

@@ -14,7 +14,7 @@ Example:
   smp apply --schema examples/pod-schema.json#io.k8s.api.core.v1.Pod \\
       examples/pod.yaml examples/patch.yaml -o yaml
 
-  # the patch from stdin, untyped (lists are replaced, not merged):
+  # the patch from stdin; the document's apiVersion and kind pick its built-in schema:
   echo '{\"metadata\":{\"labels\":{\"tier\":\"web\"}}}' | smp apply examples/pod.yaml -
 
 Prints the patched document. An empty document or `null` counts as `{}`; any other document must

@@ -3,6 +3,8 @@
 //! Each subcommand lives in its own module and returns `Result<(), CliError>`; `main` turns an
 //! error into one `error: ` line on stderr and exit status 1. Usage errors are clap's (status 2).
 
+#![warn(missing_docs)]
+
 mod apply;
 mod diff;
 mod error;

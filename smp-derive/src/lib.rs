@@ -3,6 +3,8 @@
 //! Use it through `smp_core`, which re-exports it; the generated code names `::smp_core`. See
 //! [`derive_strategic_merge`] for the attributes.
 
+#![warn(missing_docs)]
+
 mod ast;
 mod attr;
 mod case;
@@ -23,9 +25,13 @@ use proc_macro::TokenStream;
 ///   in any order): the Kubernetes `patchStrategy`;
 /// - `merge_key = "name"`: the `patchMergeKey` of a merged list of structs (checked at compile
 ///   time against the element type's fields);
-/// - `atomic`: the same as `strategy = "replace"`.
-///
-/// `recommended = "..."` is reserved and rejected for now.
+/// - `atomic`: the same as `strategy = "replace"`;
+/// - `recommended = "port,protocol"`: the recommended (multi-field) merge key of the
+///   `$patchMergeKey` proposal, comma-separated. With `merge_key` its first field must be the
+///   merge key (items are then told apart by every listed field: 53/TCP and 53/UDP stay two
+///   ports); without a merge strategy it is a "moved" key (Taints, Tolerations: the list is
+///   replaced unless a patch says otherwise). Each field is checked at compile time against
+///   the element type.
 ///
 /// Unions (KEP-1027), which also derive `smp_core::Normalize`: `#[union]` on a struct (every
 /// field but the discriminator is a member and must be an `Option`); on fields

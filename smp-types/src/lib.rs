@@ -37,6 +37,8 @@
 //! and leaves the machine code of `apply`/`diff` to the crates that call them, for the types
 //! they use.
 
+#![warn(missing_docs)]
+
 pub mod api;
 pub mod apiextensions_apiserver;
 pub mod apimachinery;

@@ -7,7 +7,7 @@
 //!   `CreateThreeWayMergePatch`);
 //! * [`merging_maps_have_conflicts`] and [`has_conflicts`]: the conflict predicates.
 //!
-//! Every created patch applies with [`crate::apply`]. Inputs: `null` counts as `{}`; any other
+//! Every created patch applies with [`crate::apply()`]. Inputs: `null` counts as `{}`; any other
 //! non-object root is [`PatchError::InvalidDocument`].
 //!
 //! Schema lookups. The apply engine is lenient about fields its schema does not know; creation

@@ -438,7 +438,7 @@ fn removes_required(name: &str, path: &Path<'_>) -> PatchError {
 /// construction, and its cost is that of this member only.
 ///
 /// Generic code is built once per type in every crate that patches it, so only the conversions
-/// are generic here; the merge is [`merge_member`].
+/// are generic here; the merge is `merge_member`.
 pub fn fallback<T: PatchField>(
     current: Option<&T>,
     member: &Member<'_>,

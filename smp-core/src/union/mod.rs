@@ -15,7 +15,7 @@
 //!   a derived type's `T::schema()`);
 //! - typed values: [`Normalize`], which `#[derive(StrategicMerge)]` implements.
 //!
-//! Plain [`apply`](crate::apply) and [`StrategicMerge::apply`](crate::StrategicMerge::apply)
+//! Plain [`apply`](fn@crate::apply) and [`StrategicMerge::apply`](crate::StrategicMerge::apply)
 //! stay what `kubectl patch` does on the client: no normalization. An API server normalizes
 //! after patching; [`apply_normalized`] and [`Normalize::apply_normalized`] do that.
 
@@ -51,7 +51,7 @@ pub fn validate<'s>(doc: &Value, schema: impl Into<Node<'s>>) -> Result<(), Vali
 }
 
 /// What an API server does with a patch: apply it, normalize the result against `original`,
-/// validate. [`crate::apply`] alone is the client-side apply of `kubectl patch`.
+/// validate. [`crate::apply()`] alone is the client-side apply of `kubectl patch`.
 pub fn apply_normalized<'s>(
     original: &Value,
     patch: &Value,

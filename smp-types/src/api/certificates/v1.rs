@@ -44,6 +44,7 @@ pub struct CertificateSigningRequest {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
 
+    /// `metadata` (the API document gives no description).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
@@ -127,6 +128,7 @@ pub struct CertificateSigningRequestList {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
 
+    /// `metadata` (the API document gives no description).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
 }

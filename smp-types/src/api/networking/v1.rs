@@ -426,6 +426,7 @@ pub struct IngressRule {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub host: Option<String>,
 
+    /// `http` (the API document gives no description).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub http: Option<HTTPIngressRuleValue>,
 }

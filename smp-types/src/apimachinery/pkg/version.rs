@@ -15,8 +15,10 @@ use smp_core::StrategicMerge;
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
 pub struct Info {
+    /// `buildDate` (the API document gives no description).
     pub build_date: String,
 
+    /// `compiler` (the API document gives no description).
     pub compiler: String,
 
     /// EmulationMajor is the major version of the emulation version
@@ -27,12 +29,16 @@ pub struct Info {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub emulation_minor: Option<String>,
 
+    /// `gitCommit` (the API document gives no description).
     pub git_commit: String,
 
+    /// `gitTreeState` (the API document gives no description).
     pub git_tree_state: String,
 
+    /// `gitVersion` (the API document gives no description).
     pub git_version: String,
 
+    /// `goVersion` (the API document gives no description).
     pub go_version: String,
 
     /// Major is the major version of the binary version
@@ -49,5 +55,6 @@ pub struct Info {
     /// Minor is the minor version of the binary version
     pub minor: String,
 
+    /// `platform` (the API document gives no description).
     pub platform: String,
 }

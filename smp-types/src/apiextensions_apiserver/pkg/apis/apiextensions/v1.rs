@@ -390,9 +390,11 @@ pub struct CustomResourceValidation {
 /// Definition `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ExternalDocumentation`.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 pub struct ExternalDocumentation {
+    /// `description` (the API document gives no description).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
 
+    /// `url` (the API document gives no description).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
 }
@@ -416,21 +418,27 @@ crate::macros::opaque_patch_field!(JSON);
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
 pub struct JSONSchemaProps {
+    /// `$ref` (the API document gives no description).
     #[serde(rename = "$ref", skip_serializing_if = "Option::is_none")]
     pub ref_path: Option<String>,
 
+    /// `$schema` (the API document gives no description).
     #[serde(rename = "$schema", skip_serializing_if = "Option::is_none")]
     pub schema: Option<String>,
 
+    /// `additionalItems` (the API document gives no description).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub additional_items: Option<JSONSchemaPropsOrBool>,
 
+    /// `additionalProperties` (the API document gives no description).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub additional_properties: Option<JSONSchemaPropsOrBool>,
 
+    /// `allOf` (the API document gives no description).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub all_of: Option<Vec<JSONSchemaProps>>,
 
+    /// `anyOf` (the API document gives no description).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub any_of: Option<Vec<JSONSchemaProps>>,
 
@@ -440,27 +448,35 @@ pub struct JSONSchemaProps {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub default: Option<JSON>,
 
+    /// `definitions` (the API document gives no description).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub definitions: Option<BTreeMap<String, JSONSchemaProps>>,
 
+    /// `dependencies` (the API document gives no description).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub dependencies: Option<BTreeMap<String, JSONSchemaPropsOrStringArray>>,
 
+    /// `description` (the API document gives no description).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
 
+    /// `enum` (the API document gives no description).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub enum_: Option<Vec<JSON>>,
 
+    /// `example` (the API document gives no description).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub example: Option<JSON>,
 
+    /// `exclusiveMaximum` (the API document gives no description).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exclusive_maximum: Option<bool>,
 
+    /// `exclusiveMinimum` (the API document gives no description).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exclusive_minimum: Option<bool>,
 
+    /// `externalDocs` (the API document gives no description).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub external_docs: Option<ExternalDocumentation>,
 
@@ -496,66 +512,87 @@ pub struct JSONSchemaProps {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub format: Option<String>,
 
+    /// `id` (the API document gives no description).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
 
+    /// `items` (the API document gives no description).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub items: Option<JSONSchemaPropsOrArray>,
 
+    /// `maxItems` (the API document gives no description).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_items: Option<i64>,
 
+    /// `maxLength` (the API document gives no description).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_length: Option<i64>,
 
+    /// `maxProperties` (the API document gives no description).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_properties: Option<i64>,
 
+    /// `maximum` (the API document gives no description).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub maximum: Option<serde_json::Number>,
 
+    /// `minItems` (the API document gives no description).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub min_items: Option<i64>,
 
+    /// `minLength` (the API document gives no description).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub min_length: Option<i64>,
 
+    /// `minProperties` (the API document gives no description).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub min_properties: Option<i64>,
 
+    /// `minimum` (the API document gives no description).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub minimum: Option<serde_json::Number>,
 
+    /// `multipleOf` (the API document gives no description).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub multiple_of: Option<serde_json::Number>,
 
+    /// `not` (the API document gives no description).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub not: Option<Box<JSONSchemaProps>>,
 
+    /// `nullable` (the API document gives no description).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nullable: Option<bool>,
 
+    /// `oneOf` (the API document gives no description).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub one_of: Option<Vec<JSONSchemaProps>>,
 
+    /// `pattern` (the API document gives no description).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pattern: Option<String>,
 
+    /// `patternProperties` (the API document gives no description).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pattern_properties: Option<BTreeMap<String, JSONSchemaProps>>,
 
+    /// `properties` (the API document gives no description).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub properties: Option<BTreeMap<String, JSONSchemaProps>>,
 
+    /// `required` (the API document gives no description).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub required: Option<Vec<String>>,
 
+    /// `title` (the API document gives no description).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
 
+    /// `type` (the API document gives no description).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
 
+    /// `uniqueItems` (the API document gives no description).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unique_items: Option<bool>,
 

@@ -845,5 +845,6 @@ pub struct WatchEvent {
     /// depending on context.
     pub object: runtime::RawExtension,
 
+    /// `type` (the API document gives no description).
     pub type_: String,
 }
