@@ -19,6 +19,8 @@ pub(crate) struct Container<'a> {
     pub data: Data<'a>,
     /// `#[union]` on the struct.
     pub union: Option<union::ContainerAttr>,
+    /// `#[patch(crate = "...")]`: the path of smp_core, when not `::smp_core`.
+    pub krate: Option<syn::Path>,
 }
 
 pub(crate) enum Data<'a> {
@@ -55,7 +57,7 @@ impl<'a> Container<'a> {
     /// The model, or `None` for items with no struct or enum to describe (unions). Shape
     /// errors are recorded in `cx`; attribute errors are collected all the same.
     pub(crate) fn from_ast(cx: &Errors, input: &'a DeriveInput) -> Option<Container<'a>> {
-        attr::reject_here(cx, &input.attrs, "a type");
+        let krate = attr::container(cx, &input.attrs);
         let union = union::container(cx, &input.attrs, matches!(input.data, SynData::Struct(_)));
         let serde = serde::container(cx, &input.attrs);
         let name = serde
@@ -102,6 +104,7 @@ impl<'a> Container<'a> {
             serde,
             data,
             union,
+            krate,
         })
     }
 

@@ -256,7 +256,48 @@ pub(crate) fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
     Ok(())
 }
 
-/// Reports `#[patch]` where no key is defined (containers, variants). `#[union]` is parsed by
+/// Parses `#[patch(crate = "path")]` on a type: the path of the smp_core crate, for code that
+/// depends on it under another name (serde's `#[serde(crate = "...")]`). `None`: `::smp_core`.
+pub(crate) fn container(cx: &Errors, attrs: &[Attribute]) -> Option<syn::Path> {
+    let mut krate: Option<Keyed<syn::Path>> = None;
+    for attr in attrs {
+        if !attr.path().is_ident("patch") {
+            continue;
+        }
+        let parsed = attr.parse_nested_meta(|meta| {
+            let key = meta.path.clone();
+            if !key.is_ident("crate") {
+                skip_value(&meta)?;
+                cx.at(
+                    &key,
+                    format_args!(
+                        "unknown key `{}` in #[patch(...)] on a type, expected `crate = \"...\"` \
+                         (the other keys belong on struct fields)",
+                        key.to_token_stream()
+                    ),
+                );
+                return Ok(());
+            }
+            let Some(lit) = string(cx, &meta, "crate")? else {
+                return Ok(());
+            };
+            match lit.parse::<syn::Path>() {
+                Ok(path) => set(cx, &mut krate, key, path, Some(lit)),
+                Err(_) => cx.at(
+                    &lit,
+                    "expected a path to the smp_core crate: #[patch(crate = \"smp\")]",
+                ),
+            }
+            Ok(())
+        });
+        if let Err(e) = parsed {
+            cx.push(e);
+        }
+    }
+    krate.map(|k| k.value)
+}
+
+/// Reports `#[patch]` where no key is defined (variants). `#[union]` is parsed by
 /// `crate::union`.
 pub(crate) fn reject_here(cx: &Errors, attrs: &[Attribute], what: &str) {
     for attr in attrs {

@@ -1,6 +1,7 @@
 //! `#[derive(StrategicMerge)]`: typed Kubernetes strategic merge patch.
 //!
-//! Use it through `smp_core`, which re-exports it; the generated code names `::smp_core`. See
+//! Use it through `smp_core`, which re-exports it; the generated code names `::smp_core` (or the
+//! path given by `#[patch(crate = "...")]`). See
 //! [`derive_strategic_merge`] for the attributes.
 
 #![warn(missing_docs)]
@@ -32,6 +33,11 @@ use proc_macro::TokenStream;
 ///   ports); without a merge strategy it is a "moved" key (Taints, Tolerations: the list is
 ///   replaced unless a patch says otherwise). Each field is checked at compile time against
 ///   the element type.
+///
+/// Type attribute, `#[patch(crate = "path")]`: the path of the smp_core crate for a crate that
+/// depends on it under another name (`smp = { package = "smp-core", ... }` and
+/// `#[patch(crate = "smp")]`), as serde's `#[serde(crate = "...")]`. Without it the generated
+/// code names `::smp_core`.
 ///
 /// Unions (KEP-1027), which also derive `smp_core::Normalize`: `#[union]` on a struct (every
 /// field but the discriminator is a member and must be an `Option`); on fields

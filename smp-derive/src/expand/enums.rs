@@ -18,35 +18,35 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
             quote!(::core::option::Option::None)
         } else {
             let name = &v.name;
-            quote!(::core::option::Option::Some(::smp_core::__private::KeyRef::Str(#name)))
+            quote!(::core::option::Option::Some(__smp_core::__private::KeyRef::Str(#name)))
         };
         quote!(Self::#variant => #key,)
     });
     quote! {
         #[automatically_derived]
-        impl ::smp_core::PatchField for #ident {
-            const DEF: &'static ::smp_core::TypeDef = ::smp_core::TypeDef::PRIMITIVE;
+        impl __smp_core::PatchField for #ident {
+            const DEF: &'static __smp_core::TypeDef = __smp_core::TypeDef::PRIMITIVE;
 
             #[inline]
             fn plan(
                 __smp_current: ::core::option::Option<&Self>,
-                __smp_member: &::smp_core::__private::Member<'_>,
-                __smp_parent: ::smp_core::Node<'static>,
-                __smp_path: &::smp_core::__private::Path<'_>,
-            ) -> ::core::result::Result<::smp_core::__private::Edit<Self>, ::smp_core::PatchError> {
-                ::smp_core::__private::plan_scalar(__smp_current, __smp_member, __smp_parent, __smp_path)
+                __smp_member: &__smp_core::__private::Member<'_>,
+                __smp_parent: __smp_core::Node<'static>,
+                __smp_path: &__smp_core::__private::Path<'_>,
+            ) -> ::core::result::Result<__smp_core::__private::Edit<Self>, __smp_core::PatchError> {
+                __smp_core::__private::plan_scalar(__smp_current, __smp_member, __smp_parent, __smp_path)
             }
 
             #[inline]
             fn same(&self, __smp_other: &Self) -> bool {
                 match (
-                    ::smp_core::__private::AsKey::as_key(self),
-                    ::smp_core::__private::AsKey::as_key(__smp_other),
+                    __smp_core::__private::AsKey::as_key(self),
+                    __smp_core::__private::AsKey::as_key(__smp_other),
                 ) {
                     (::core::option::Option::Some(__smp_a), ::core::option::Option::Some(__smp_b)) => {
                         __smp_a == __smp_b
                     }
-                    _ => ::smp_core::__private::same_json(self, __smp_other),
+                    _ => __smp_core::__private::same_json(self, __smp_other),
                 }
             }
 
@@ -56,15 +56,15 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
             }
 
             #[inline]
-            fn key_value(&self) -> ::core::option::Option<::smp_core::__private::KeyRef<'_>> {
-                ::smp_core::__private::AsKey::as_key(self)
+            fn key_value(&self) -> ::core::option::Option<__smp_core::__private::KeyRef<'_>> {
+                __smp_core::__private::AsKey::as_key(self)
             }
         }
 
         #[automatically_derived]
-        impl ::smp_core::__private::AsKey for #ident {
+        impl __smp_core::__private::AsKey for #ident {
             #[inline]
-            fn as_key(&self) -> ::core::option::Option<::smp_core::__private::KeyRef<'_>> {
+            fn as_key(&self) -> ::core::option::Option<__smp_core::__private::KeyRef<'_>> {
                 match *self {
                     #(#arms)*
                 }

@@ -15,33 +15,33 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
     let ident = &input.ident;
     let patch_field = quote! {
         #[automatically_derived]
-        impl ::smp_core::PatchField for #ident {
-            const DEF: &'static ::smp_core::TypeDef = ::smp_core::TypeDef::OPAQUE;
+        impl __smp_core::PatchField for #ident {
+            const DEF: &'static __smp_core::TypeDef = __smp_core::TypeDef::OPAQUE;
         }
 
         #[automatically_derived]
-        impl ::smp_core::Normalize for #ident {}
+        impl __smp_core::Normalize for #ident {}
     };
     let more = match c.kind() {
         Kind::Struct => quote! {
             #[automatically_derived]
-            impl ::smp_core::StrategicMerge for #ident {
+            impl __smp_core::StrategicMerge for #ident {
                 #[inline]
                 fn plan_members(
                     &self,
-                    _: &mut ::std::vec::Vec<::smp_core::__private::Member<'_>>,
-                    _: &::smp_core::__private::Path<'_>,
-                    _: &mut ::std::vec::Vec<::smp_core::__private::Commit<Self>>,
-                ) -> ::core::result::Result<(), ::smp_core::PatchError> {
+                    _: &mut ::std::vec::Vec<__smp_core::__private::Member<'_>>,
+                    _: &__smp_core::__private::Path<'_>,
+                    _: &mut ::std::vec::Vec<__smp_core::__private::Commit<Self>>,
+                ) -> ::core::result::Result<(), __smp_core::PatchError> {
                     ::core::unreachable!("#[derive(StrategicMerge)] failed for this type")
                 }
             }
         },
         Kind::Enum => quote! {
             #[automatically_derived]
-            impl ::smp_core::__private::AsKey for #ident {
+            impl __smp_core::__private::AsKey for #ident {
                 #[inline]
-                fn as_key(&self) -> ::core::option::Option<::smp_core::__private::KeyRef<'_>> {
+                fn as_key(&self) -> ::core::option::Option<__smp_core::__private::KeyRef<'_>> {
                     ::core::option::Option::None
                 }
             }

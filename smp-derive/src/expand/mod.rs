@@ -1,6 +1,7 @@
 //! Code generation: parse → check → emit, or the errors plus a fallback impl.
 //!
-//! Generated code names everything by absolute path (`::smp_core::…`, `::core::…`, `::std::…`),
+//! Generated code names everything by absolute path (`::core::…`, `::std::…`; the runtime as
+//! `__smp_core::…`, an alias of `::smp_core` or of `#[patch(crate = "...")]`),
 //! prefixes its locals with `__smp_`, and sits in `const _: () = { … };` so that it adds no
 //! names to the user's module.
 
@@ -24,6 +25,12 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
         check::check(&cx, c);
         crate::union::check(&cx, c);
     }
+    // Every path to the runtime goes through this alias (`__smp_core::…`), so that
+    // `#[patch(crate = "...")]` changes them all.
+    let krate = match model.as_ref().and_then(|c| c.krate.as_ref()) {
+        Some(path) => quote!(#path),
+        None => quote!(::smp_core),
+    };
     let body = match (cx.finish(), model) {
         (Ok(()), Some(c)) => match c.kind() {
             Kind::Struct => {
@@ -49,6 +56,7 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
     };
     quote! {
         const _: () = {
+            use #krate as __smp_core;
             #body
         };
     }
@@ -88,25 +96,30 @@ mod tests {
             }
         });
         let expected = quote! {
-            static __SMP_FIELDS: [::smp_core::FieldDef; 2usize] = [
-                ::smp_core::FieldDef::new(
+            static __SMP_FIELDS: [__smp_core::FieldDef; 2usize] = [
+                __smp_core::FieldDef::new(
                     "initContainers",
-                    ::smp_core::TypeRef::Static(::smp_core::__private::type_def::<Vec<Container> >),
-                    ::smp_core::Strategy::MERGE,
+                    __smp_core::TypeRef::Static(__smp_core::__private::type_def::<Vec<Container> >),
+                    __smp_core::Strategy::MERGE,
                     ::core::option::Option::Some("name")
                 ),
-                ::smp_core::FieldDef::new(
+                __smp_core::FieldDef::new(
                     "type",
-                    ::smp_core::TypeRef::Static(::smp_core::__private::type_def::<Option<Kind> >),
-                    ::smp_core::Strategy {
-                        base: ::smp_core::BaseStrategy::Replace,
+                    __smp_core::TypeRef::Static(__smp_core::__private::type_def::<Option<Kind> >),
+                    __smp_core::Strategy {
+                        base: __smp_core::BaseStrategy::Replace,
                         retain_keys: true,
                     },
                     ::core::option::Option::None
                 )
             ];
         };
-        assert_eq!(items[0].to_token_stream().to_string(), expected.to_string());
+        // First the alias every path of the runtime goes through, then the table.
+        let alias = quote!(
+            use ::smp_core as __smp_core;
+        );
+        assert_eq!(items[0].to_token_stream().to_string(), alias.to_string());
+        assert_eq!(items[1].to_token_stream().to_string(), expected.to_string());
         // Then the merge_key and retainKeys assertions, and the three impls (`PatchField`,
         // `StrategicMerge`, `Normalize`).
         let consts = items.iter().filter(|i| matches!(i, syn::Item::Const(_)));
@@ -126,5 +139,35 @@ mod tests {
         .to_string();
         assert!(out.contains("compile_error"), "{out}");
         assert!(out.contains("TypeDef :: OPAQUE"), "{out}");
+    }
+
+    /// `#[patch(crate = "...")]` changes the alias, and so every path to the runtime.
+    #[test]
+    fn crate_path() {
+        let items = items(parse_quote! {
+            #[patch(crate = "reexports::smp")]
+            struct Spec {
+                a: Option<String>,
+            }
+        });
+        let alias = quote!(
+            use reexports::smp as __smp_core;
+        );
+        assert_eq!(items[0].to_token_stream().to_string(), alias.to_string());
+        let out = super::derive(&parse_quote! {
+            #[patch(crate = "no path", strategy = "merge")]
+            struct Spec {
+                a: Option<String>,
+            }
+        })
+        .to_string();
+        assert!(
+            out.contains("expected a path to the smp_core crate"),
+            "{out}"
+        );
+        assert!(
+            out.contains("unknown key `strategy` in #[patch(...)] on a type"),
+            "{out}"
+        );
     }
 }

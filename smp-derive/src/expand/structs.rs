@@ -30,13 +30,13 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
     let (inlined, struct_def) = if flat.is_empty() {
         (
             TokenStream::new(),
-            quote!(::smp_core::StructDef::new(#name, &__SMP_FIELDS)),
+            quote!(__smp_core::StructDef::new(#name, &__SMP_FIELDS)),
         )
     } else {
         let refs = flat.iter().map(|f| type_ref(f.ty));
         (
-            quote!(const __SMP_INLINED: &[::smp_core::TypeRef] = &[#(#refs),*];),
-            quote!(::smp_core::StructDef::with_inlined(#name, &__SMP_FIELDS, __SMP_INLINED)),
+            quote!(const __SMP_INLINED: &[__smp_core::TypeRef] = &[#(#refs),*];),
+            quote!(__smp_core::StructDef::with_inlined(#name, &__SMP_FIELDS, __SMP_INLINED)),
         )
     };
     let struct_def = super::union::struct_def(c, !flat.is_empty(), struct_def);
@@ -49,43 +49,43 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
 
     quote! {
         // A `static`, so that the visits can hand out `&'static FieldDef`s of it.
-        static __SMP_FIELDS: [::smp_core::FieldDef; #count] = [#(#field_defs),*];
+        static __SMP_FIELDS: [__smp_core::FieldDef; #count] = [#(#field_defs),*];
         #inlined
         #(#assertions)*
 
         #[automatically_derived]
-        impl ::smp_core::PatchField for #ident {
-            const DEF: &'static ::smp_core::TypeDef = &::smp_core::TypeDef::Struct(#struct_def);
+        impl __smp_core::PatchField for #ident {
+            const DEF: &'static __smp_core::TypeDef = &__smp_core::TypeDef::Struct(#struct_def);
 
             #[inline]
             fn plan(
                 __smp_current: ::core::option::Option<&Self>,
-                __smp_member: &::smp_core::__private::Member<'_>,
-                __smp_parent: ::smp_core::Node<'static>,
-                __smp_path: &::smp_core::__private::Path<'_>,
-            ) -> ::core::result::Result<::smp_core::__private::Edit<Self>, ::smp_core::PatchError> {
-                ::smp_core::__private::plan_struct(__smp_current, __smp_member, __smp_parent, __smp_path)
+                __smp_member: &__smp_core::__private::Member<'_>,
+                __smp_parent: __smp_core::Node<'static>,
+                __smp_path: &__smp_core::__private::Path<'_>,
+            ) -> ::core::result::Result<__smp_core::__private::Edit<Self>, __smp_core::PatchError> {
+                __smp_core::__private::plan_struct(__smp_current, __smp_member, __smp_parent, __smp_path)
             }
 
             #[inline]
             fn plan_item(
                 &self,
-                __smp_patch: &::smp_core::__private::Map<::std::string::String, ::smp_core::__private::Value>,
-                __smp_path: &::smp_core::__private::Path<'_>,
+                __smp_patch: &__smp_core::__private::Map<::std::string::String, __smp_core::__private::Value>,
+                __smp_path: &__smp_core::__private::Path<'_>,
             ) -> ::core::option::Option<
-                ::core::result::Result<::smp_core::__private::Edit<Self>, ::smp_core::PatchError>,
+                ::core::result::Result<__smp_core::__private::Edit<Self>, __smp_core::PatchError>,
             > {
-                ::core::option::Option::Some(::smp_core::StrategicMerge::plan_object(self, __smp_patch, __smp_path))
+                ::core::option::Option::Some(__smp_core::StrategicMerge::plan_object(self, __smp_patch, __smp_path))
             }
 
             #[inline]
             fn diff_item(
                 &self,
                 __smp_modified: &Self,
-                __smp_out: &mut ::smp_core::__private::Map<::std::string::String, ::smp_core::__private::Value>,
-                __smp_path: &::smp_core::__private::Path<'_>,
-            ) -> ::core::option::Option<::core::result::Result<(), ::smp_core::PatchError>> {
-                ::core::option::Option::Some(::smp_core::StrategicMerge::diff_members(
+                __smp_out: &mut __smp_core::__private::Map<::std::string::String, __smp_core::__private::Value>,
+                __smp_path: &__smp_core::__private::Path<'_>,
+            ) -> ::core::option::Option<::core::result::Result<(), __smp_core::PatchError>> {
+                ::core::option::Option::Some(__smp_core::StrategicMerge::diff_members(
                     self,
                     __smp_modified,
                     __smp_out,
@@ -97,18 +97,18 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
             fn key_field(
                 &self,
                 __smp_name: &str,
-            ) -> ::core::option::Option<::smp_core::__private::KeyRef<'_>> {
-                ::smp_core::__private::key_field(self, __smp_name)
+            ) -> ::core::option::Option<__smp_core::__private::KeyRef<'_>> {
+                __smp_core::__private::key_field(self, __smp_name)
             }
 
             #[inline]
             fn same(&self, __smp_other: &Self) -> bool {
-                ::smp_core::__private::same_fields(self, __smp_other)
+                __smp_core::__private::same_fields(self, __smp_other)
             }
 
             #[inline]
             fn quiet(&self) -> bool {
-                ::smp_core::__private::quiet_fields(self)
+                __smp_core::__private::quiet_fields(self)
             }
 
             #[inline]
@@ -116,11 +116,11 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
                 __smp_original: ::core::option::Option<&Self>,
                 __smp_modified: ::core::option::Option<&Self>,
                 __smp_name: &str,
-                __smp_parent: ::smp_core::Node<'static>,
-                __smp_out: &mut ::smp_core::__private::Map<::std::string::String, ::smp_core::__private::Value>,
-                __smp_path: &::smp_core::__private::Path<'_>,
-            ) -> ::core::result::Result<(), ::smp_core::PatchError> {
-                ::smp_core::__private::diff_struct(
+                __smp_parent: __smp_core::Node<'static>,
+                __smp_out: &mut __smp_core::__private::Map<::std::string::String, __smp_core::__private::Value>,
+                __smp_path: &__smp_core::__private::Path<'_>,
+            ) -> ::core::result::Result<(), __smp_core::PatchError> {
+                __smp_core::__private::diff_struct(
                     __smp_original,
                     __smp_modified,
                     __smp_name,
@@ -132,27 +132,27 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
         }
 
         #[automatically_derived]
-        impl ::smp_core::StrategicMerge for #ident {
+        impl __smp_core::StrategicMerge for #ident {
             #deny
 
             #[inline]
             fn plan_members(
                 &self,
-                __smp_members: &mut ::std::vec::Vec<::smp_core::__private::Member<'_>>,
-                __smp_path: &::smp_core::__private::Path<'_>,
-                __smp_edits: &mut ::std::vec::Vec<::smp_core::__private::Commit<Self>>,
-            ) -> ::core::result::Result<(), ::smp_core::PatchError> {
-                ::smp_core::__private::plan_fields(self, __smp_members, __smp_path, __smp_edits)
+                __smp_members: &mut ::std::vec::Vec<__smp_core::__private::Member<'_>>,
+                __smp_path: &__smp_core::__private::Path<'_>,
+                __smp_edits: &mut ::std::vec::Vec<__smp_core::__private::Commit<Self>>,
+            ) -> ::core::result::Result<(), __smp_core::PatchError> {
+                __smp_core::__private::plan_fields(self, __smp_members, __smp_path, __smp_edits)
             }
 
             #[inline]
             fn diff_members(
                 &self,
                 __smp_modified: &Self,
-                __smp_out: &mut ::smp_core::__private::Map<::std::string::String, ::smp_core::__private::Value>,
-                __smp_path: &::smp_core::__private::Path<'_>,
-            ) -> ::core::result::Result<(), ::smp_core::PatchError> {
-                ::smp_core::__private::diff_fields(self, __smp_modified, __smp_out, __smp_path)
+                __smp_out: &mut __smp_core::__private::Map<::std::string::String, __smp_core::__private::Value>,
+                __smp_path: &__smp_core::__private::Path<'_>,
+            ) -> ::core::result::Result<(), __smp_core::PatchError> {
+                __smp_core::__private::diff_fields(self, __smp_modified, __smp_out, __smp_path)
             }
 
             #visits
@@ -175,31 +175,31 @@ fn field_def(f: &Field<'_>) -> TokenStream {
     match &f.patch.recommended {
         Some(r) => {
             let keys = r.value.iter();
-            quote!(::smp_core::FieldDef::with_recommended(
+            quote!(__smp_core::FieldDef::with_recommended(
                 #name, #ty, #strategy, #key,
                 &[#(::std::borrow::Cow::Borrowed(#keys)),*],
             ))
         }
-        None => quote!(::smp_core::FieldDef::new(#name, #ty, #strategy, #key)),
+        None => quote!(__smp_core::FieldDef::new(#name, #ty, #strategy, #key)),
     }
 }
 
 /// A `TypeRef` to a field type's schema; a type without `PatchField` is reported at the field.
 fn type_ref(ty: &Type) -> TokenStream {
     quote_spanned!(ty.span()=>
-        ::smp_core::TypeRef::Static(::smp_core::__private::type_def::<#ty>)
+        __smp_core::TypeRef::Static(__smp_core::__private::type_def::<#ty>)
     )
 }
 
 fn strategy(s: Strategy) -> TokenStream {
     match (s.base, s.retain_keys) {
-        (Base::Default, false) => quote!(::smp_core::Strategy::DEFAULT),
-        (Base::Merge, false) => quote!(::smp_core::Strategy::MERGE),
-        (Base::Replace, false) => quote!(::smp_core::Strategy::REPLACE),
-        (Base::Default, true) => quote!(::smp_core::Strategy::RETAIN_KEYS),
-        (Base::Merge, true) => quote!(::smp_core::Strategy::MERGE_RETAIN_KEYS),
-        (Base::Replace, true) => quote!(::smp_core::Strategy {
-            base: ::smp_core::BaseStrategy::Replace,
+        (Base::Default, false) => quote!(__smp_core::Strategy::DEFAULT),
+        (Base::Merge, false) => quote!(__smp_core::Strategy::MERGE),
+        (Base::Replace, false) => quote!(__smp_core::Strategy::REPLACE),
+        (Base::Default, true) => quote!(__smp_core::Strategy::RETAIN_KEYS),
+        (Base::Merge, true) => quote!(__smp_core::Strategy::MERGE_RETAIN_KEYS),
+        (Base::Replace, true) => quote!(__smp_core::Strategy {
+            base: __smp_core::BaseStrategy::Replace,
             retain_keys: true,
         }),
     }
@@ -214,7 +214,7 @@ fn assertions(f: &Field<'_>) -> TokenStream {
         .info
         .list_elem()
         .filter(|e| matches!(e.shape, Shape::Named));
-    let def = |ty: &Type| quote!(<#ty as ::smp_core::PatchField>::DEF);
+    let def = |ty: &Type| quote!(<#ty as __smp_core::PatchField>::DEF);
     if let (Some(r), Some(elem)) = (&f.patch.recommended, elem) {
         let def = def(elem.inner);
         for key in &r.value {
@@ -225,7 +225,7 @@ fn assertions(f: &Field<'_>) -> TokenStream {
             out.extend(assert(
                 r.value_span(),
                 quote! {
-                    ::smp_core::__private::declares_field(#def, #key)
+                    __smp_core::__private::declares_field(#def, #key)
                 },
                 &msg,
             ));
@@ -245,7 +245,7 @@ fn assertions(f: &Field<'_>) -> TokenStream {
         out.extend(assert(
             k.value_span(),
             quote! {
-                ::smp_core::__private::declares_field(#def, #key)
+                __smp_core::__private::declares_field(#def, #key)
             },
             &msg,
         ));
@@ -261,7 +261,7 @@ fn assertions(f: &Field<'_>) -> TokenStream {
             out.extend(assert(
                 span,
                 quote! {
-                    !::core::matches!(#def, ::smp_core::TypeDef::Struct(_))
+                    !::core::matches!(#def, __smp_core::TypeDef::Struct(_))
                 },
                 &msg,
             ));
@@ -275,7 +275,7 @@ fn assertions(f: &Field<'_>) -> TokenStream {
                 "strategy \"merge\" applies to lists and structs, but field `{member}` is a `{ty}`, which is neither"
             );
             out.extend(assert(span, quote! {
-                ::core::matches!(#def, ::smp_core::TypeDef::Struct(_) | ::smp_core::TypeDef::List(_))
+                ::core::matches!(#def, __smp_core::TypeDef::Struct(_) | __smp_core::TypeDef::List(_))
             }, &msg));
         }
         if s.value.retain_keys {
@@ -283,7 +283,7 @@ fn assertions(f: &Field<'_>) -> TokenStream {
                 "strategy \"retainKeys\" applies to structs and lists of structs, but field `{member}` is a `{ty}`, which is neither"
             );
             out.extend(assert(span, quote! {
-                ::core::matches!(#def, ::smp_core::TypeDef::Struct(_) | ::smp_core::TypeDef::Map(_))
+                ::core::matches!(#def, __smp_core::TypeDef::Struct(_) | __smp_core::TypeDef::Map(_))
             }, &msg));
         }
     } else if let (true, Some(elem)) = (s.value.retain_keys, elem) {
@@ -295,7 +295,7 @@ fn assertions(f: &Field<'_>) -> TokenStream {
         out.extend(assert(
             span,
             quote! {
-                ::core::matches!(#def, ::smp_core::TypeDef::Struct(_))
+                ::core::matches!(#def, __smp_core::TypeDef::Struct(_))
             },
             &msg,
         ));
@@ -322,7 +322,7 @@ fn type_name(ty: &Type) -> String {
 /// What removing the member means, as deserializing a JSON object without it would decide.
 fn on_remove(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
     let member = f.member;
-    let default = quote!(::smp_core::__private::OnRemove::Default);
+    let default = quote!(__smp_core::__private::OnRemove::Default);
     match (&f.serde.default, &c.serde.default) {
         (DefaultAttr::Path(path), _) => quote!(#default(#path)),
         (DefaultAttr::Trait, _) => quote!(#default(::core::default::Default::default)),
@@ -336,7 +336,7 @@ fn on_remove(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
             quote!(#default(::core::default::Default::default))
         }
         (DefaultAttr::None, DefaultAttr::None) => {
-            quote!(::smp_core::__private::OnRemove::Required)
+            quote!(__smp_core::__private::OnRemove::Required)
         }
     }
 }
@@ -401,7 +401,7 @@ fn visits(c: &Container<'_>, own: &[&Field<'_>], flat: &[&Field<'_>]) -> TokenSt
     });
     quote! {
         #[inline]
-        fn visit<'__smp_a, __SmpV: ::smp_core::__private::Visit<'__smp_a, Self>>(
+        fn visit<'__smp_a, __SmpV: __smp_core::__private::Visit<'__smp_a, Self>>(
             &'__smp_a self,
             __smp_v: &mut __SmpV,
         ) {
@@ -410,13 +410,13 @@ fn visits(c: &Container<'_>, own: &[&Field<'_>], flat: &[&Field<'_>]) -> TokenSt
         }
 
         #[inline]
-        fn visit2<__SmpV: ::smp_core::__private::Visit2>(&self, __smp_o: &Self, __smp_v: &mut __SmpV) {
+        fn visit2<__SmpV: __smp_core::__private::Visit2>(&self, __smp_o: &Self, __smp_v: &mut __SmpV) {
             #(#visit2)*
             #(#flat_visit2)*
         }
 
         #[inline]
-        fn visit_mut<__SmpV: ::smp_core::__private::VisitMut>(
+        fn visit_mut<__SmpV: __smp_core::__private::VisitMut>(
             &mut self,
             __smp_old: ::core::option::Option<&Self>,
             __smp_v: &mut __SmpV,

@@ -23,7 +23,7 @@ pub(super) fn struct_def(c: &Container<'_>, inlined: bool, plain: TokenStream) -
     } else {
         quote!(&[])
     };
-    quote!(::smp_core::StructDef::with_unions(#name, &__SMP_FIELDS, #inlined, __SMP_UNIONS))
+    quote!(__smp_core::StructDef::with_unions(#name, &__SMP_FIELDS, #inlined, __SMP_UNIONS))
 }
 
 /// The union table, its compile-time checks and `Normalize` for a struct.
@@ -46,7 +46,7 @@ pub(super) fn expand_struct(c: &Container<'_>) -> TokenStream {
         #(#checks)*
 
         #[automatically_derived]
-        impl ::smp_core::Normalize for #ident {
+        impl __smp_core::Normalize for #ident {
             #[inline]
             fn normalize_member(
                 &mut self,
@@ -54,23 +54,23 @@ pub(super) fn expand_struct(c: &Container<'_>) -> TokenStream {
                 _: ::core::option::Option<&str>,
             ) {
                 #(#normalize_unions)*
-                ::smp_core::__private::normalize_fields(self, __smp_old);
+                __smp_core::__private::normalize_fields(self, __smp_old);
             }
 
             #[inline]
             fn validate_member(
                 &self,
                 _: ::core::option::Option<&str>,
-                __smp_path: &mut ::std::vec::Vec<::smp_core::__private::Segment>,
-                __smp_out: &mut ::std::vec::Vec<::smp_core::UnionError>,
+                __smp_path: &mut ::std::vec::Vec<__smp_core::__private::Segment>,
+                __smp_out: &mut ::std::vec::Vec<__smp_core::UnionError>,
             ) {
                 #(#validate_unions)*
-                ::smp_core::__private::validate_fields(self, __smp_path, __smp_out);
+                __smp_core::__private::validate_fields(self, __smp_path, __smp_out);
             }
 
             #[inline]
-            fn key_of(&self, __smp_name: &str) -> ::core::option::Option<::smp_core::__private::Value> {
-                ::smp_core::__private::key_of_field(self, __smp_name)
+            fn key_of(&self, __smp_name: &str) -> ::core::option::Option<__smp_core::__private::Value> {
+                __smp_core::__private::key_of_field(self, __smp_name)
             }
         }
     }
@@ -86,9 +86,9 @@ fn table(groups: &[Group<'_, '_>]) -> TokenStream {
         let list = format_ident!("__SMP_UNION_MEMBERS_{}", i);
         let members = g.members.iter().map(|(f, value)| {
             let name = &f.name;
-            quote!(::smp_core::UnionMember::new(#name, #value))
+            quote!(__smp_core::UnionMember::new(#name, #value))
         });
-        quote!(const #list: &[::smp_core::UnionMember] = &[#(#members),*];)
+        quote!(const #list: &[__smp_core::UnionMember] = &[#(#members),*];)
     });
     let unions = groups.iter().enumerate().map(|(i, g)| {
         let list = format_ident!("__SMP_UNION_MEMBERS_{}", i);
@@ -99,11 +99,11 @@ fn table(groups: &[Group<'_, '_>]) -> TokenStream {
             }
             None => quote!(::core::option::Option::None),
         };
-        quote!(::smp_core::UnionDef::new(#discriminator, #list))
+        quote!(__smp_core::UnionDef::new(#discriminator, #list))
     });
     quote! {
         #(#lists)*
-        const __SMP_UNIONS: &[::smp_core::UnionDef] = &[#(#unions),*];
+        const __SMP_UNIONS: &[__smp_core::UnionDef] = &[#(#unions),*];
     }
 }
 
@@ -128,8 +128,8 @@ fn discriminator_checks(g: &Group<'_, '_>) -> Vec<TokenStream> {
             );
             quote_spanned! {span=>
                 const _: () = ::core::assert!(
-                    ::smp_core::__private::discriminator_accepts(
-                        <#ty as ::smp_core::Discriminator>::VALUES,
+                    __smp_core::__private::discriminator_accepts(
+                        <#ty as __smp_core::Discriminator>::VALUES,
                         #value,
                     ),
                     #msg,
@@ -152,7 +152,7 @@ fn present(f: &Field<'_>, v: TokenStream) -> TokenStream {
 fn is_set(f: &Field<'_>, v: TokenStream) -> TokenStream {
     let ty = f.ty;
     let present = present(f, v);
-    quote!(#present.is_some_and(|__smp_m| !<#ty as ::smp_core::Normalize>::is_null(__smp_m)))
+    quote!(#present.is_some_and(|__smp_m| !<#ty as __smp_core::Normalize>::is_null(__smp_m)))
 }
 
 /// The discriminator's string in `v`, `None` when absent.
@@ -161,7 +161,7 @@ fn discriminator(g: &Group<'_, '_>, v: TokenStream) -> TokenStream {
         Some(d) => {
             let ty = d.ty;
             let present = present(d, v);
-            quote!(#present.and_then(<#ty as ::smp_core::Discriminator>::discriminator))
+            quote!(#present.and_then(<#ty as __smp_core::Discriminator>::discriminator))
         }
         None => quote!(::core::option::Option::None),
     }
@@ -183,7 +183,7 @@ fn normalize_union(i: usize, g: &Group<'_, '_>) -> TokenStream {
             if let ::core::option::Option::Some(__smp_m) = __smp_d.discriminator {
                 let __smp_v = &__smp_u.members[__smp_m].discriminated_by;
                 if let ::core::option::Option::Some(__smp_v) =
-                    <#ty as ::smp_core::Discriminator>::from_discriminator(__smp_v)
+                    <#ty as __smp_core::Discriminator>::from_discriminator(__smp_v)
                 {
                     self.#member = __smp_v;
                 }
@@ -198,7 +198,7 @@ fn normalize_union(i: usize, g: &Group<'_, '_>) -> TokenStream {
                 ::core::option::Option::Some(__smp_o) => [#(#old_set),*],
                 ::core::option::Option::None => [false; #n],
             };
-            let __smp_d = ::smp_core::__private::decide(
+            let __smp_d = __smp_core::__private::decide(
                 __smp_u,
                 #new_d,
                 __smp_old.and_then(|__smp_o| #old_d),
@@ -218,7 +218,7 @@ fn validate_union(i: usize, g: &Group<'_, '_>) -> TokenStream {
     quote! {
         {
             let __smp_set: [bool; #n] = [#(#set),*];
-            ::smp_core::__private::check_union(&__SMP_UNIONS[#i], #d, &__smp_set, __smp_path, __smp_out);
+            __smp_core::__private::check_union(&__SMP_UNIONS[#i], #d, &__smp_set, __smp_path, __smp_out);
         }
     }
 }
@@ -246,10 +246,10 @@ pub(super) fn expand_enum(c: &Container<'_>) -> TokenStream {
     });
     quote! {
         #[automatically_derived]
-        impl ::smp_core::Normalize for #ident {}
+        impl __smp_core::Normalize for #ident {}
 
         #[automatically_derived]
-        impl ::smp_core::Discriminator for #ident {
+        impl __smp_core::Discriminator for #ident {
             const VALUES: ::core::option::Option<&'static [&'static str]> =
                 ::core::option::Option::Some(&[#(#names),*]);
 
