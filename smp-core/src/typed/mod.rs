@@ -175,6 +175,12 @@ pub trait StrategicMerge: PatchField {
 ///
 /// Implemented for primitives, `String`, `serde_json::Value`, `Option`, `Box`, `Vec`, string
 /// maps, and every derived type. Generated code calls it; users rarely need to.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be patched as a field: it does not implement `smp_core::PatchField`",
+    label = "a field of a `#[derive(StrategicMerge)]` type",
+    note = "derive `StrategicMerge` on `{Self}` as well (a struct with named fields, or an enum of unit variants serialized as strings), beside its `Serialize` and `Deserialize`",
+    note = "a type from another crate can be held as `serde_json::Value`, or by a type of yours that derives `StrategicMerge`"
+)]
 pub trait PatchField: Serialize + DeserializeOwned + 'static {
     /// The type's schema, in static memory.
     const DEF: &'static TypeDef;

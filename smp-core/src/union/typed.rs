@@ -21,6 +21,11 @@ use super::{UnionError, UpdateError, ValidationError};
 /// `#[derive(StrategicMerge)]` implements it for every type. A type with a hand-written
 /// `PatchField` impl that is used as a field of a derived type needs an impl too; the empty
 /// `impl Normalize for MyType {}` is right for anything that holds no unions.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be normalized as a field: it does not implement `smp_core::Normalize`",
+    label = "a field of a `#[derive(StrategicMerge)]` type",
+    note = "derive `StrategicMerge` on `{Self}` as well: it implements `Normalize` too"
+)]
 pub trait Normalize {
     /// Normalizes every union in `self` and below (KEP-1027), against `old`, the object before
     /// the update (`None` on creation: every set member counts as newly set).
