@@ -23,7 +23,7 @@ use syn::{Attribute, LitStr};
 use crate::ctxt::Errors;
 
 /// The keys `#[patch(...)]` accepts, for "unknown key" messages.
-const PATCH_KEYS: &str = "`strategy`, `merge_key`, `recommended`, `atomic`";
+const PATCH_KEYS: &str = "`strategy`, `merge_key`, `recommended`, `atomic`, `opaque`";
 
 /// The strategy spellings, for "unknown strategy" messages.
 const SPELLINGS: &str =
@@ -114,17 +114,23 @@ pub(crate) struct PatchField {
     /// `recommended = "a,b"`: the keys, trimmed, in order.
     pub recommended: Option<Keyed<Vec<String>>>,
     pub atomic: Option<Keyed<()>>,
+    /// `opaque`: replaced whole, through the JSON form, whatever the field's type (any
+    /// `Serialize + DeserializeOwned` type; the generated code views it as `Opaque<T>`).
+    pub opaque: Option<Keyed<()>>,
     /// The first `#[patch]` attribute, for "not expected here" errors.
     pub first_attr: Option<Attribute>,
 }
 
 impl PatchField {
-    /// The strategy in effect: `atomic` is `replace`.
+    /// The strategy in effect: `atomic` and `opaque` are `replace`.
     pub(crate) fn effective(&self) -> Strategy {
-        match (&self.strategy, &self.atomic) {
+        match (
+            &self.strategy,
+            self.atomic.is_some() || self.opaque.is_some(),
+        ) {
             (Some(s), _) => s.value,
-            (None, Some(_)) => Strategy::REPLACE,
-            (None, None) => Strategy::DEFAULT,
+            (None, true) => Strategy::REPLACE,
+            (None, false) => Strategy::DEFAULT,
         }
     }
 }
@@ -176,6 +182,12 @@ fn field_key(cx: &Errors, out: &mut PatchField, meta: ParseNestedMeta<'_>) -> sy
             cx.at(&key, "`atomic` takes no value: write #[patch(atomic)]");
         }
         set(cx, &mut out.atomic, key, (), None);
+    } else if key.is_ident("opaque") {
+        if !meta.input.is_empty() && !meta.input.peek(syn::Token![,]) {
+            skip_value(&meta)?;
+            cx.at(&key, "`opaque` takes no value: write #[patch(opaque)]");
+        }
+        set(cx, &mut out.opaque, key, (), None);
     } else if key.is_ident("recommended") {
         if let Some(lit) = string(cx, &meta, "recommended")? {
             let text = lit.value();

@@ -74,6 +74,31 @@ fn check_field(cx: &Errors, f: &Field<'_>) {
             "`atomic` and `strategy` cannot both be given: `atomic` means strategy = \"replace\"",
         );
     }
+    // #[patch(opaque)]: replaced whole through JSON, so nothing else describes its inside.
+    if let Some(opaque) = &p.opaque {
+        let others = [
+            p.strategy.as_ref().map(|k| &k.key),
+            p.merge_key.as_ref().map(|k| &k.key),
+            p.recommended.as_ref().map(|k| &k.key),
+            p.atomic.as_ref().map(|k| &k.key),
+        ];
+        for key in others.into_iter().flatten() {
+            cx.at(
+                key,
+                format_args!(
+                    "`opaque` fields are replaced whole: `{}` cannot be given with `opaque`",
+                    quote::ToTokens::to_token_stream(key)
+                ),
+            );
+        }
+        if f.union.member.is_some() || f.union.discriminator.is_some() {
+            cx.at(
+                &opaque.key,
+                "a union member cannot be `opaque`: union members are normalized by their type",
+            );
+        }
+        return;
+    }
     if let Some(s) = &p.strategy {
         if s.value.merges() {
             check_merge(cx, f, s);

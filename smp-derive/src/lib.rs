@@ -27,6 +27,10 @@ use proc_macro::TokenStream;
 /// - `merge_key = "name"`: the `patchMergeKey` of a merged list of structs (checked at compile
 ///   time against the element type's fields);
 /// - `atomic`: the same as `strategy = "replace"`;
+/// - `opaque`: the field is one JSON value, replaced whole, whatever its type: any
+///   `Serialize + DeserializeOwned` type works (a type of another crate, a plain serde enum),
+///   with no `PatchField` impl. The generated code views the field as `smp_core::Opaque<T>`;
+///   its schema is opaque;
 /// - `recommended = "port,protocol"`: the recommended (multi-field) merge key of the
 ///   `$patchMergeKey` proposal, comma-separated. With `merge_key` its first field must be the
 ///   merge key (items are then told apart by every listed field: 53/TCP and 53/UDP stay two

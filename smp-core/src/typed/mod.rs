@@ -18,6 +18,7 @@ mod impls;
 mod list;
 mod list_diff;
 mod members;
+mod opaque;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -36,6 +37,7 @@ pub use fields::{
 };
 pub use impls::{AsKey, plan_scalar, type_def};
 pub use members::{Member, members};
+pub use opaque::Opaque;
 
 /// A type whose strategic-merge-patch behaviour is known at compile time.
 ///
@@ -179,7 +181,7 @@ pub trait StrategicMerge: PatchField {
     message = "`{Self}` cannot be patched as a field: it does not implement `smp_core::PatchField`",
     label = "a field of a `#[derive(StrategicMerge)]` type",
     note = "derive `StrategicMerge` on `{Self}` as well (a struct with named fields, or an enum of unit variants serialized as strings), beside its `Serialize` and `Deserialize`",
-    note = "a type from another crate can be held as `serde_json::Value`, or by a type of yours that derives `StrategicMerge`"
+    note = "or, for a type of another crate, mark the field `#[patch(opaque)]`: it is then patched as one JSON value (replaced whole), and needs only `Serialize` and `Deserialize`"
 )]
 pub trait PatchField: Serialize + DeserializeOwned + 'static {
     /// The type's schema, in static memory.

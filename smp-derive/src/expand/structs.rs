@@ -163,7 +163,15 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
 /// `FieldDef::new("name", TypeRef::Static(type_def::<T>), strategy, merge_key)`.
 fn field_def(f: &Field<'_>) -> TokenStream {
     let name = &f.name;
-    let ty = type_ref(f.ty);
+    let ty = match &f.patch.opaque {
+        Some(_) => {
+            let ty = f.ty;
+            quote_spanned!(ty.span()=>
+                __smp_core::TypeRef::Static(__smp_core::__private::type_def::<__smp_core::Opaque<#ty>>)
+            )
+        }
+        None => type_ref(f.ty),
+    };
     let strategy = strategy(f.patch.effective());
     let key = match &f.patch.merge_key {
         Some(k) => {
@@ -321,38 +329,61 @@ fn type_name(ty: &Type) -> String {
 
 /// What removing the member means, as deserializing a JSON object without it would decide.
 fn on_remove(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
-    let member = f.member;
-    let default = quote!(__smp_core::__private::OnRemove::Default);
-    match (&f.serde.default, &c.serde.default) {
-        (DefaultAttr::Path(path), _) => quote!(#default(#path)),
-        (DefaultAttr::Trait, _) => quote!(#default(::core::default::Default::default)),
-        // serde fills the field from the container's default value.
-        (DefaultAttr::None, DefaultAttr::Trait) => quote! {
-            #default(|| <Self as ::core::default::Default>::default().#member)
+    let Some(default) = removed_default(c, f) else {
+        return quote!(__smp_core::__private::OnRemove::Required);
+    };
+    match &f.patch.opaque {
+        // The `Opaque` view's default wraps the field's.
+        Some(_) => quote! {
+            __smp_core::__private::OnRemove::Default(|| __smp_core::Opaque((#default)()))
         },
-        (DefaultAttr::None, DefaultAttr::Path(path)) => quote!(#default(|| #path().#member)),
+        None => quote!(__smp_core::__private::OnRemove::Default(#default)),
+    }
+}
+
+/// What serde gives a field missing from JSON, as something callable; `None`: it is an error.
+fn removed_default(c: &Container<'_>, f: &Field<'_>) -> Option<TokenStream> {
+    let member = f.member;
+    match (&f.serde.default, &c.serde.default) {
+        (DefaultAttr::Path(path), _) => Some(quote!(#path)),
+        (DefaultAttr::Trait, _) => Some(quote!(::core::default::Default::default)),
+        // serde fills the field from the container's default value.
+        (DefaultAttr::None, DefaultAttr::Trait) => Some(quote! {
+            || <Self as ::core::default::Default>::default().#member
+        }),
+        (DefaultAttr::None, DefaultAttr::Path(path)) => Some(quote!(|| #path().#member)),
         // serde reads a missing `Option` as `None` (its default).
         (DefaultAttr::None, DefaultAttr::None) if f.info.optional => {
-            quote!(#default(::core::default::Default::default))
+            Some(quote!(::core::default::Default::default))
         }
-        (DefaultAttr::None, DefaultAttr::None) => {
-            quote!(__smp_core::__private::OnRemove::Required)
-        }
+        (DefaultAttr::None, DefaultAttr::None) => None,
     }
 }
 
 /// The three field walks: one visitor call per own field, then one per flattened struct.
 fn visits(c: &Container<'_>, own: &[&Field<'_>], flat: &[&Field<'_>]) -> TokenStream {
+    // An `opaque` field is visited as `Opaque<T>`, a transparent view of it.
+    let view = |f: &Field<'_>, value: TokenStream, conv: TokenStream| match &f.patch.opaque {
+        Some(_) => quote!((#value).map(__smp_core::Opaque::#conv)),
+        None => value,
+    };
     let visit = own.iter().enumerate().map(|(i, f)| {
         let member = f.member;
-        let value = present(f, quote!(self));
+        let value = view(f, present(f, quote!(self)), quote!(from_ref));
         let on_remove = on_remove(c, f);
+        let get = match &f.patch.opaque {
+            Some(_) => {
+                quote!(|__smp_s: &mut Self| __smp_core::Opaque::from_mut(&mut __smp_s.#member))
+            }
+            None => quote!(|__smp_s: &mut Self| &mut __smp_s.#member),
+        };
         quote! {
-            __smp_v.field(&__SMP_FIELDS[#i], #value, |__smp_s: &mut Self| &mut __smp_s.#member, #on_remove);
+            __smp_v.field(&__SMP_FIELDS[#i], #value, #get, #on_remove);
         }
     });
     let visit2 = own.iter().enumerate().map(|(i, f)| {
-        let (a, b) = (present(f, quote!(self)), present(f, quote!(__smp_o)));
+        let a = view(f, present(f, quote!(self)), quote!(from_ref));
+        let b = view(f, present(f, quote!(__smp_o)), quote!(from_ref));
         quote!(__smp_v.field(&__SMP_FIELDS[#i], #a, #b);)
     });
     let visit_mut = own.iter().enumerate().map(|(i, f)| {
@@ -367,7 +398,8 @@ fn visits(c: &Container<'_>, own: &[&Field<'_>], flat: &[&Field<'_>]) -> TokenSt
             },
             None => quote!(::core::option::Option::Some(&mut self.#member)),
         };
-        let old = present(f, quote!(__smp_o));
+        let value = view(f, value, quote!(from_mut));
+        let old = view(f, present(f, quote!(__smp_o)), quote!(from_ref));
         quote! {
             __smp_v.field(
                 &__SMP_FIELDS[#i],
