@@ -43,8 +43,8 @@ pub mod __private {
         AsKey, Commit, Edit, KeyRef, Member, OnRemove, Visit, Visit2, VisitMut, check_unknown,
         commit_field, diff_fallback, diff_field, diff_fields, diff_struct, fallback,
         fallback_object, is_whole_object_patch, key_field, key_of_field, members, merge_list_quiet,
-        normalize_fields, plan_fields, plan_scalar, plan_struct, quiet_fields, same_fields,
-        same_json, type_def, validate_fields,
+        newtype_edit, normalize_fields, plan_fields, plan_scalar, plan_struct, quiet_fields,
+        same_fields, same_json, type_def, validate_fields,
     };
     pub use crate::union::{
         Decision, Segment, check_union, decide, discriminator_accepts, key_of, member_path,

@@ -26,6 +26,8 @@ pub(crate) struct Container<'a> {
 pub(crate) enum Data<'a> {
     Struct(Vec<Field<'a>>),
     Enum(Vec<Variant<'a>>),
+    /// `struct Name(T);`: the wrapped type.
+    Newtype(&'a Type),
 }
 
 pub(crate) struct Field<'a> {
@@ -51,6 +53,7 @@ pub(crate) struct Variant<'a> {
 pub(crate) enum Kind {
     Struct,
     Enum,
+    Newtype,
 }
 
 impl<'a> Container<'a> {
@@ -59,7 +62,11 @@ impl<'a> Container<'a> {
     pub(crate) fn from_ast(cx: &Errors, input: &'a DeriveInput) -> Option<Container<'a>> {
         let krate = attr::container(cx, &input.attrs);
         let union = union::container(cx, &input.attrs, matches!(input.data, SynData::Struct(_)));
-        let serde = serde::container(cx, &input.attrs);
+        let is_newtype = matches!(
+            &input.data,
+            SynData::Struct(s) if matches!(&s.fields, Fields::Unnamed(f) if f.unnamed.len() == 1)
+        );
+        let serde = serde::container(cx, &input.attrs, is_newtype);
         let name = serde
             .rename
             .ser
@@ -69,6 +76,16 @@ impl<'a> Container<'a> {
             SynData::Struct(s) => {
                 match &s.fields {
                     Fields::Named(_) => {}
+                    Fields::Unnamed(f) if f.unnamed.len() == 1 => {
+                        return Some(Container {
+                            input,
+                            name,
+                            data: newtype(cx, &f.unnamed[0], &union),
+                            serde,
+                            union,
+                            krate,
+                        });
+                    }
                     Fields::Unnamed(f) => cx.at(f, NOT_NAMED),
                     Fields::Unit => cx.at(&input.ident, NOT_NAMED),
                 }
@@ -112,11 +129,39 @@ impl<'a> Container<'a> {
         match self.data {
             Data::Struct(_) => Kind::Struct,
             Data::Enum(_) => Kind::Enum,
+            Data::Newtype(_) => Kind::Newtype,
         }
     }
 }
 
-const NOT_NAMED: &str = "#[derive(StrategicMerge)] needs named fields: a patch is a JSON object whose members are the fields";
+const NOT_NAMED: &str = "#[derive(StrategicMerge)] needs named fields (a patch is a JSON object whose members are the fields), or exactly one unnamed field (a newtype, patched as the value it wraps)";
+
+/// A newtype's one field: serde writes the newtype as the value it wraps, so the field may
+/// carry no attribute that could change that or describe a member.
+fn newtype<'a>(
+    cx: &Errors,
+    field: &'a syn::Field,
+    union: &Option<union::ContainerAttr>,
+) -> Data<'a> {
+    if let Some(u) = union {
+        cx.at(
+            &u.path,
+            "#[union] belongs on a struct with named fields, not on a newtype",
+        );
+    }
+    for attr in &field.attrs {
+        if attr.path().is_ident("serde")
+            || attr.path().is_ident("patch")
+            || attr.path().is_ident("union")
+        {
+            cx.at(
+                attr,
+                "a newtype's field takes no #[serde], #[patch] or #[union] attribute: the newtype is patched as the value it wraps",
+            );
+        }
+    }
+    Data::Newtype(&field.ty)
+}
 
 fn field<'a>(
     cx: &Errors,

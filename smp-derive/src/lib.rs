@@ -19,7 +19,10 @@ mod union;
 use proc_macro::TokenStream;
 
 /// Derives `smp_core::PatchField` and `smp_core::StrategicMerge` for a struct with named fields,
-/// or `PatchField` and a list-key form for an enum of unit variants (a string on the wire).
+/// `PatchField` and a list-key form for an enum of unit variants (a string on the wire), or
+/// `PatchField` for a newtype `struct Name(T);`, which serde writes as the `T` it wraps and
+/// which is patched exactly as `T` (its field takes no attributes; `#[serde(transparent)]` is
+/// allowed on it, as it changes nothing).
 ///
 /// Field attributes, `#[patch(...)]`:
 /// - `strategy = "merge" | "replace" | "retainKeys" | "merge|retainKeys"` (`,` also separates,

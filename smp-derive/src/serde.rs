@@ -94,7 +94,8 @@ fn each_key(attrs: &[Attribute], mut each: impl FnMut(&ParseNestedMeta<'_>) -> s
     }
 }
 
-pub(crate) fn container(cx: &Errors, attrs: &[Attribute]) -> Container {
+/// `newtype`: the item is `struct Name(T);`, for which `transparent` is what serde does anyway.
+pub(crate) fn container(cx: &Errors, attrs: &[Attribute], newtype: bool) -> Container {
     let mut out = Container {
         rename: Directed::default(),
         rename_all: Directed::default(),
@@ -117,6 +118,8 @@ pub(crate) fn container(cx: &Errors, attrs: &[Attribute]) -> Container {
             Ok(())
         } else if p.is_ident("tag") || p.is_ident("content") || p.is_ident("untagged") {
             reject(cx, meta, TAGGING)
+        } else if newtype && p.is_ident("transparent") {
+            Ok(())
         } else if ["transparent", "from", "try_from", "into", "remote"]
             .iter()
             .any(|k| p.is_ident(k))

@@ -294,6 +294,22 @@ pub trait PatchField: Serialize + DeserializeOwned + 'static {
 /// A planned change to a struct, committed once planning has succeeded.
 pub type Commit<S> = Box<dyn FnOnce(&mut S)>;
 
+/// An edit of a newtype's field as an edit of the newtype (`wrap` builds one, `inner` reaches
+/// the field). Generated code for `struct Name(T);` calls this.
+#[doc(hidden)]
+pub fn newtype_edit<S: 'static, T: 'static>(
+    edit: Edit<T>,
+    wrap: fn(T) -> S,
+    inner: fn(&mut S) -> &mut T,
+) -> Edit<S> {
+    match edit {
+        Edit::Keep => Edit::Keep,
+        Edit::Set(value) => Edit::Set(wrap(value)),
+        Edit::Remove => Edit::Remove,
+        Edit::Update(update) => Edit::Update(Box::new(move |s: &mut S| update(inner(s)))),
+    }
+}
+
 /// What to do with a member, decided by [`PatchField::plan`].
 pub enum Edit<T> {
     /// Leave it as it is.

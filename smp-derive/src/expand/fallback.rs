@@ -37,6 +37,7 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
                 }
             }
         },
+        Kind::Newtype => TokenStream::new(),
         Kind::Enum => quote! {
             #[automatically_derived]
             impl __smp_core::__private::AsKey for #ident {

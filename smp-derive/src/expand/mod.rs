@@ -7,6 +7,7 @@
 
 mod enums;
 mod fallback;
+mod newtype;
 mod structs;
 mod union;
 
@@ -43,6 +44,7 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
                 out.extend(union::expand_enum(&c));
                 out
             }
+            Kind::Newtype => newtype::expand(&c),
         },
         (Err(e), model) => {
             let mut out = e.to_compile_error();
