@@ -177,7 +177,10 @@ fn expressible(doc: &Value, node: Node<'_>) -> bool {
             Entry::List(items, meta) => {
                 let merged = meta.strategy.merges_lists();
                 let ids: Vec<Value> = items.iter().map(|item| identity(item, meta)).collect();
-                if merged && !ids.iter().enumerate().all(|(i, id)| !ids[..i].contains(id)) {
+                // Distinct by their JSON text (maps print sorted, and `1` and `1.0` print
+                // differently, as `Value`'s equality tells them apart).
+                let mut seen = std::collections::HashSet::new();
+                if merged && !ids.iter().all(|id| seen.insert(id.to_string())) {
                     return false;
                 }
                 if let (true, [], Some(key)) = (merged, meta.recommended, meta.merge_key) {
