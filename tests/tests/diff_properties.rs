@@ -480,3 +480,19 @@ fn items_that_print_alike_pair_only_when_equal() {
         }))
     );
 }
+
+/// A merged list without a merge key cannot hold objects: apply refuses to merge them, so diff
+/// refuses to create the patch, also when the original list is empty (found by the diff fuzz
+/// target: the whole list was sent and apply failed).
+#[test]
+fn objects_in_a_keyless_merged_list_are_refused_by_both() {
+    let schema = schema();
+    let a = json!({"set": []});
+    let b = json!({"set": [{"a": 1}]});
+    let err = diff(&a, &b, &schema).unwrap_err();
+    assert!(matches!(err, PatchError::WrongType { .. }), "{err}");
+    assert_eq!(err.path().map(ToString::to_string).as_deref(), Some("set"));
+    assert!(apply(&a, &b, &schema).is_err());
+    // With an original, as before.
+    assert!(diff(&json!({"set": [{"a": 2}]}), &b, &schema).is_err());
+}

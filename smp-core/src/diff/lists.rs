@@ -36,6 +36,11 @@ pub(crate) fn diff_lists(
         if modified.is_empty() || options.ignore_changes_and_additions {
             return Ok(ListDiff::default());
         }
+        // The list is sent whole; apply still merges it, so what apply refuses (objects
+        // without a declared merge key, mixed kinds) is refused here too, as with an original.
+        if item_kind(&[modified], path)? == Some(Kind::Object) {
+            merge_key(meta, path)?;
+        }
         return Ok(ListDiff {
             patch: modified.to_vec(),
             ..ListDiff::default()
