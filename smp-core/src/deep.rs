@@ -44,9 +44,15 @@ pub(crate) fn nests_deeper_than(value: &Value, limit: usize) -> bool {
 
 /// `Err(TooDeep)` at the root when `value` nests deeper than [`MAX_DEPTH`].
 pub(crate) fn check(value: &Value) -> Result<(), PatchError> {
+    check_at(value, JsonPath::root)
+}
+
+/// `Err(TooDeep)` naming `path` (built only on failure) when `value` nests deeper than
+/// [`MAX_DEPTH`].
+pub(crate) fn check_at(value: &Value, path: impl FnOnce() -> JsonPath) -> Result<(), PatchError> {
     if nests_deeper_than(value, MAX_DEPTH) {
         return Err(PatchError::TooDeep {
-            path: JsonPath::root(),
+            path: path(),
             limit: MAX_DEPTH,
         });
     }

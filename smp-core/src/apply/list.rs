@@ -132,13 +132,10 @@ pub(crate) fn key_of<'v>(
         Value::Object(map) => match map.get(merge_key) {
             // Keys are compared and copied whole: one deeper than the engine follows (a
             // document built in code) is refused rather than recursed into.
-            Some(key) if crate::deep::nests_deeper_than(key, crate::MAX_DEPTH) => {
-                Err(PatchError::TooDeep {
-                    path: path.field(merge_key).to_json_path(),
-                    limit: crate::MAX_DEPTH,
-                })
+            Some(key) => {
+                crate::deep::check_at(key, || path.field(merge_key).to_json_path())?;
+                Ok(key)
             }
-            Some(key) => Ok(key),
             None => Err(PatchError::MissingMergeKey {
                 path: path.to_json_path(),
                 key: merge_key.to_owned(),

@@ -39,7 +39,6 @@ pub(crate) use two_way::SET_ELEMENT_ORDER;
 use serde_json::{Map, Value};
 
 use crate::apply::Path;
-use crate::deep::nests_deeper_than;
 use crate::error::{DocRole, JsonPath, PatchError, Segment, kind_of};
 use crate::schema::{FieldMeta, Node, TypeDef};
 
@@ -222,12 +221,7 @@ fn root(doc: &Value, role: DocRole) -> Result<&Map<String, Value>, PatchError> {
             });
         }
     };
-    if nests_deeper_than(doc, crate::MAX_DEPTH) {
-        return Err(PatchError::TooDeep {
-            path: JsonPath::root(),
-            limit: crate::MAX_DEPTH,
-        });
-    }
+    crate::deep::check(doc)?;
     Ok(map)
 }
 

@@ -174,13 +174,7 @@ impl PatchField for Value {
 }
 
 fn too_deep(value: &Value, path: &Path<'_>) -> Result<(), PatchError> {
-    if crate::deep::nests_deeper_than(value, MAX_DEPTH) {
-        return Err(PatchError::TooDeep {
-            path: path.to_json_path(),
-            limit: MAX_DEPTH,
-        });
-    }
-    Ok(())
+    crate::deep::check_at(value, || path.to_json_path())
 }
 
 impl<T: PatchField> PatchField for Option<T> {
