@@ -16,6 +16,7 @@
 
 #![warn(missing_docs)]
 
+pub mod counterparts;
 pub mod emit;
 pub mod format;
 pub mod model;
@@ -54,6 +55,8 @@ pub struct Paths {
     pub spec: PathBuf,
     /// The overlay.
     pub overlay: PathBuf,
+    /// Which k8s-openapi versions declare each definition (`k8s-openapi.txt`).
+    pub k8s_openapi: PathBuf,
     /// `smp-types/src`.
     pub out: PathBuf,
 }
@@ -65,6 +68,7 @@ impl Default for Paths {
         Paths {
             spec: here.join("openapi/swagger.json"),
             overlay: here.join("overlay.toml"),
+            k8s_openapi: here.join("k8s-openapi.txt"),
             out: workspace.join("smp-types/src"),
         }
     }
@@ -79,8 +83,9 @@ pub const GENERATED_ROOTS: &[&str] = &[
     "kube_aggregator",
 ];
 
-/// The generated file next to the module trees.
-pub const REGISTRY_FILE: &str = "registry.rs";
+/// The generated files outside the module trees: the registry and the k8s-openapi
+/// counterparts.
+pub const GENERATED_FILES: &[&str] = &["registry.rs", counterparts::FILE];
 
 /// The generated source: file path (relative to `smp-types/src`) to its formatted text.
 pub struct Output {
@@ -104,7 +109,12 @@ pub fn generate(paths: &Paths) -> Result<Output, Error> {
     let mut overlaid = doc.clone();
     overlay.apply(&mut overlaid)?;
     let api = model::Api::read(&overlaid, &overlay)?;
-    let files = emit::files(&api)?;
+    let mut files = emit::files(&api)?;
+    let data = counterparts::Counterparts::read(&paths.k8s_openapi)?;
+    files.insert(
+        PathBuf::from(counterparts::FILE),
+        counterparts::emit(&api, &data, emit::GENERATED)?,
+    );
     let files = format::rustfmt(files)?;
     Ok(Output { files })
 }
@@ -117,7 +127,7 @@ fn read_json(path: &Path) -> Result<Value, Error> {
 
 impl Output {
     /// Replaces the generated part of `out` (the [`GENERATED_ROOTS`] trees and
-    /// [`REGISTRY_FILE`]) with this output.
+    /// [`GENERATED_FILES`]) with this output.
     pub fn write(&self, out: &Path) -> Result<(), Error> {
         for root in GENERATED_ROOTS {
             let dir = out.join(root);
@@ -145,11 +155,13 @@ impl Output {
         for root in GENERATED_ROOTS {
             collect_files(out, Path::new(root), &mut found)?;
         }
-        let registry = out.join(REGISTRY_FILE);
-        if registry.exists() {
-            let text = std::fs::read_to_string(&registry)
-                .map_err(|e| Error::new(format!("reading {}: {e}", registry.display())))?;
-            found.insert(PathBuf::from(REGISTRY_FILE), text);
+        for file in GENERATED_FILES {
+            let path = out.join(file);
+            if path.exists() {
+                let text = std::fs::read_to_string(&path)
+                    .map_err(|e| Error::new(format!("reading {}: {e}", path.display())))?;
+                found.insert(PathBuf::from(file), text);
+            }
         }
         let mut out_of_date = Vec::new();
         for (path, text) in &self.files {

@@ -32,7 +32,7 @@ pub use patch::Patch;
 /// `#[derive(StrategicMerge)]`.
 pub use smp_derive::StrategicMerge;
 pub use sparse::apply_json;
-pub use typed::{Opaque, PatchField, StrategicMerge};
+pub use typed::{Opaque, PatchField, StrategicMerge, json_form};
 
 /// Items used by code that `#[derive(StrategicMerge)]` generates. Not a public API.
 #[doc(hidden)]

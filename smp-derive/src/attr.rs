@@ -15,7 +15,7 @@
 //!
 //! `#[union(...)]` has its own module, `crate::union`.
 
-use proc_macro2::Span;
+use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote};
 use syn::meta::ParseNestedMeta;
 use syn::{Attribute, LitStr};
@@ -23,7 +23,8 @@ use syn::{Attribute, LitStr};
 use crate::ctxt::Errors;
 
 /// The keys `#[patch(...)]` accepts, for "unknown key" messages.
-const PATCH_KEYS: &str = "`strategy`, `merge_key`, `recommended`, `atomic`, `opaque`";
+const PATCH_KEYS: &str =
+    "`strategy`, `merge_key`, `recommended`, `atomic`, `opaque`, `k8s_openapi`";
 
 /// The strategy spellings, for "unknown strategy" messages.
 const SPELLINGS: &str =
@@ -117,11 +118,27 @@ pub(crate) struct PatchField {
     /// `opaque`: replaced whole, through the JSON form, whatever the field's type (any
     /// `Serialize + DeserializeOwned` type; the generated code views it as `Opaque<T>`).
     pub opaque: Option<Keyed<()>>,
+    /// `k8s_openapi`: a k8s-openapi type (or a container of one), patched through the JSON form
+    /// with the schema of its smp-types counterpart; the generated code views it as
+    /// `smp_types::k8s_openapi::K8sOpenApi<T>`.
+    pub k8s_openapi: Option<Keyed<()>>,
     /// The first `#[patch]` attribute, for "not expected here" errors.
     pub first_attr: Option<Attribute>,
 }
 
 impl PatchField {
+    /// The transparent wrapper the generated code views the field as, when it is not patched
+    /// as its own type (`opaque`, `k8s_openapi`).
+    pub(crate) fn view(&self) -> Option<TokenStream> {
+        if self.opaque.is_some() {
+            Some(quote!(__smp_core::Opaque))
+        } else if self.k8s_openapi.is_some() {
+            Some(quote!(::smp_types::k8s_openapi::K8sOpenApi))
+        } else {
+            None
+        }
+    }
+
     /// The strategy in effect: `atomic` and `opaque` are `replace`.
     pub(crate) fn effective(&self) -> Strategy {
         match (
@@ -188,6 +205,15 @@ fn field_key(cx: &Errors, out: &mut PatchField, meta: ParseNestedMeta<'_>) -> sy
             cx.at(&key, "`opaque` takes no value: write #[patch(opaque)]");
         }
         set(cx, &mut out.opaque, key, (), None);
+    } else if key.is_ident("k8s_openapi") {
+        if !meta.input.is_empty() && !meta.input.peek(syn::Token![,]) {
+            skip_value(&meta)?;
+            cx.at(
+                &key,
+                "`k8s_openapi` takes no value: write #[patch(k8s_openapi)]",
+            );
+        }
+        set(cx, &mut out.k8s_openapi, key, (), None);
     } else if key.is_ident("recommended") {
         if let Some(lit) = string(cx, &meta, "recommended")? {
             let text = lit.value();

@@ -74,6 +74,13 @@ fn check_field(cx: &Errors, f: &Field<'_>) {
             "`atomic` and `strategy` cannot both be given: `atomic` means strategy = \"replace\"",
         );
     }
+    // #[patch(opaque, k8s_openapi)]: two ways of seeing the field's type.
+    if let (Some(_), Some(k8s)) = (&p.opaque, &p.k8s_openapi) {
+        cx.at(
+            &k8s.key,
+            "`opaque` and `k8s_openapi` cannot both be given: `opaque` replaces the value whole, `k8s_openapi` patches it with its smp-types counterpart's schema",
+        );
+    }
     // #[patch(opaque)]: replaced whole through JSON, so nothing else describes its inside.
     if let Some(opaque) = &p.opaque {
         let others = [

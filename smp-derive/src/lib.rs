@@ -34,6 +34,12 @@ use proc_macro::TokenStream;
 ///   `Serialize + DeserializeOwned` type works (a type of another crate, a plain serde enum),
 ///   with no `PatchField` impl. The generated code views the field as `smp_core::Opaque<T>`;
 ///   its schema is opaque;
+/// - `k8s_openapi`: the field is of a k8s-openapi type (or an `Option`, `Vec`, `Box` or
+///   `BTreeMap<String, _>` of one) and is patched with the metadata of the smp-types type at
+///   the same path, through its JSON form. Needs smp-types with its `k8s-openapi` feature; the
+///   generated code views the field as `smp_types::k8s_openapi::K8sOpenApi<T>`. Strategy
+///   attributes apply as on any field (`#[patch(k8s_openapi, strategy = "merge", merge_key = "name")]` on a
+///   `Vec<Container>`);
 /// - `recommended = "port,protocol"`: the recommended (multi-field) merge key of the
 ///   `$patchMergeKey` proposal, comma-separated. With `merge_key` its first field must be the
 ///   merge key (items are then told apart by every listed field: 53/TCP and 53/UDP stay two

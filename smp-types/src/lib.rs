@@ -44,6 +44,9 @@ pub mod apiextensions_apiserver;
 pub mod apimachinery;
 pub mod kube_aggregator;
 
+#[cfg(feature = "k8s-openapi")]
+pub mod k8s_openapi;
+
 mod int_or_string;
 mod macros;
 mod quantity;

@@ -15,6 +15,7 @@
 mod diff;
 mod fields;
 mod impls;
+pub mod json_form;
 mod list;
 mod list_diff;
 mod members;
@@ -181,7 +182,8 @@ pub trait StrategicMerge: PatchField {
     message = "`{Self}` cannot be patched as a field: it does not implement `smp_core::PatchField`",
     label = "a field of a `#[derive(StrategicMerge)]` type",
     note = "derive `StrategicMerge` on `{Self}` as well (a struct with named fields, or an enum of unit variants serialized as strings), beside its `Serialize` and `Deserialize`",
-    note = "or, for a type of another crate, mark the field `#[patch(opaque)]`: it is then patched as one JSON value (replaced whole), and needs only `Serialize` and `Deserialize`"
+    note = "for a k8s-openapi type (or a container of one), mark the field `#[patch(k8s_openapi)]` and enable smp-types' `k8s-openapi` feature: it is patched with the metadata of its smp-types counterpart",
+    note = "for any other type of another crate, mark the field `#[patch(opaque)]`: it is then patched as one JSON value (replaced whole), and needs only `Serialize` and `Deserialize`"
 )]
 pub trait PatchField: Serialize + DeserializeOwned + 'static {
     /// The type's schema, in static memory.

@@ -22,7 +22,7 @@
 mod error;
 pub mod rules;
 mod typed;
-mod value;
+pub(crate) mod value;
 
 use serde_json::Value;
 

@@ -25,7 +25,7 @@ use super::{UnionError, UpdateError, ValidationError};
     message = "`{Self}` cannot be normalized as a field: it does not implement `smp_core::Normalize`",
     label = "a field of a `#[derive(StrategicMerge)]` type",
     note = "derive `StrategicMerge` on `{Self}` as well: it implements `Normalize` too",
-    note = "or, for a type of another crate, mark the field `#[patch(opaque)]`"
+    note = "or, for a type of another crate, mark the field `#[patch(opaque)]` (or `#[patch(k8s_openapi)]` for a k8s-openapi type)"
 )]
 pub trait Normalize {
     /// Normalizes every union in `self` and below (KEP-1027), against `old`, the object before

@@ -18,7 +18,7 @@ use super::UnionError;
 use super::rules::{check_union, decide, member_path};
 
 /// One position of the walk: the new value, its old counterpart, and its type.
-pub(super) fn normalize_at(
+pub(crate) fn normalize_at(
     new: &mut Value,
     old: Option<&Value>,
     node: Node<'_>,
@@ -145,7 +145,7 @@ fn normalize_union(
     }
 }
 
-pub(super) fn validate_at(
+pub(crate) fn validate_at(
     doc: &Value,
     node: Node<'_>,
     merge_key: Option<&str>,

@@ -163,11 +163,11 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
 /// `FieldDef::new("name", TypeRef::Static(type_def::<T>), strategy, merge_key)`.
 fn field_def(f: &Field<'_>) -> TokenStream {
     let name = &f.name;
-    let ty = match &f.patch.opaque {
-        Some(_) => {
+    let ty = match f.patch.view() {
+        Some(view) => {
             let ty = f.ty;
             quote_spanned!(ty.span()=>
-                __smp_core::TypeRef::Static(__smp_core::__private::type_def::<__smp_core::Opaque<#ty>>)
+                __smp_core::TypeRef::Static(__smp_core::__private::type_def::<#view<#ty>>)
             )
         }
         None => type_ref(f.ty),
@@ -222,7 +222,13 @@ fn assertions(f: &Field<'_>) -> TokenStream {
         .info
         .list_elem()
         .filter(|e| matches!(e.shape, Shape::Named));
-    let def = |ty: &Type| quote!(<#ty as __smp_core::PatchField>::DEF);
+    // A viewed field's types are described by the view (`K8sOpenApi<Container>` is patched as
+    // smp-types' `Container`).
+    let view = f.patch.view();
+    let def = |ty: &Type| match &view {
+        Some(view) => quote!(<#view<#ty> as __smp_core::PatchField>::DEF),
+        None => quote!(<#ty as __smp_core::PatchField>::DEF),
+    };
     if let (Some(r), Some(elem)) = (&f.patch.recommended, elem) {
         let def = def(elem.inner);
         for key in &r.value {
@@ -332,10 +338,10 @@ fn on_remove(c: &Container<'_>, f: &Field<'_>) -> TokenStream {
     let Some(default) = removed_default(c, f) else {
         return quote!(__smp_core::__private::OnRemove::Required);
     };
-    match &f.patch.opaque {
-        // The `Opaque` view's default wraps the field's.
-        Some(_) => quote! {
-            __smp_core::__private::OnRemove::Default(|| __smp_core::Opaque((#default)()))
+    match f.patch.view() {
+        // The view's default wraps the field's.
+        Some(view) => quote! {
+            __smp_core::__private::OnRemove::Default(|| #view((#default)()))
         },
         None => quote!(__smp_core::__private::OnRemove::Default(#default)),
     }
@@ -362,19 +368,18 @@ fn removed_default(c: &Container<'_>, f: &Field<'_>) -> Option<TokenStream> {
 
 /// The three field walks: one visitor call per own field, then one per flattened struct.
 fn visits(c: &Container<'_>, own: &[&Field<'_>], flat: &[&Field<'_>]) -> TokenStream {
-    // An `opaque` field is visited as `Opaque<T>`, a transparent view of it.
-    let view = |f: &Field<'_>, value: TokenStream, conv: TokenStream| match &f.patch.opaque {
-        Some(_) => quote!((#value).map(__smp_core::Opaque::#conv)),
+    // An `opaque` field is visited as `Opaque<T>`, a `k8s_openapi` one as `K8sOpenApi<T>`:
+    // transparent views of it.
+    let view = |f: &Field<'_>, value: TokenStream, conv: TokenStream| match f.patch.view() {
+        Some(view) => quote!((#value).map(#view::#conv)),
         None => value,
     };
     let visit = own.iter().enumerate().map(|(i, f)| {
         let member = f.member;
         let value = view(f, present(f, quote!(self)), quote!(from_ref));
         let on_remove = on_remove(c, f);
-        let get = match &f.patch.opaque {
-            Some(_) => {
-                quote!(|__smp_s: &mut Self| __smp_core::Opaque::from_mut(&mut __smp_s.#member))
-            }
+        let get = match f.patch.view() {
+            Some(view) => quote!(|__smp_s: &mut Self| #view::from_mut(&mut __smp_s.#member)),
             None => quote!(|__smp_s: &mut Self| &mut __smp_s.#member),
         };
         quote! {
