@@ -36,8 +36,8 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use smp_core::union::Segment;
 use smp_core::{
-    DiffOptions, Node, Normalize, Patch, PatchError, PatchField, ThreeWayOptions, TypeDef,
-    UnionError, UpdateError, json_form,
+    ClientApply, DiffOptions, Node, Normalize, Patch, PatchError, PatchField, ThreeWayOptions,
+    TypeDef, UnionError, UpdateError, json_form,
 };
 
 /// A type of another crate whose JSON form is that of an smp-types type: `Smp`'s patch
@@ -98,6 +98,16 @@ pub trait StrategicMergeExt: Counterpart {
         options: &ThreeWayOptions,
     ) -> Result<Patch, PatchError> {
         json_form::three_way(last_applied, desired, live, Self::schema(), options)
+    }
+
+    /// `kubectl apply` on the client side (see [`smp_core::client_apply`]): the patch to send
+    /// and the object the server will hold.
+    fn client_side_apply(
+        live: &Self,
+        desired: &Self,
+        options: &ThreeWayOptions,
+    ) -> Result<ClientApply<Self>, PatchError> {
+        smp_core::client_apply::client_side_apply_typed(live, desired, Self::schema(), options)
     }
 
     /// Normalizes every union (KEP-1027) against `old`, the object before the update.
