@@ -6,7 +6,7 @@ use clap::Args;
 use smp_core::DocRole;
 
 use crate::error::CliError;
-use crate::io::{self, InputArgs, OutputArgs, SchemaArgs, Source};
+use crate::io::{self, CreateArgs, InputArgs, OutputArgs, SchemaArgs, Source};
 use crate::kinds;
 
 const EXAMPLE: &str = "\
@@ -35,6 +35,9 @@ pub struct DiffArgs {
     #[command(flatten)]
     input: InputArgs,
 
+    #[command(flatten)]
+    create: CreateArgs,
+
     /// The document as it is (JSON or YAML; `-` for stdin).
     original: PathBuf,
 
@@ -62,15 +65,20 @@ pub fn run(args: &DiffArgs) -> Result<(), CliError> {
     let original = args.input.read_object(&args.original, DocRole::Original)?;
     let modified = args.input.read_object(&args.modified, DocRole::Modified)?;
     let typing = kinds::resolve(given.as_ref(), &[&original, &modified]);
-    let patch = smp_core::diff(&original, &modified, typing.node()).map_err(|e| {
-        CliError::new(
-            format_args!(
-                "creating a patch from {} to {}",
-                Source::new(&args.original),
-                Source::new(&args.modified)
-            ),
-            e,
-        )
-    })?;
+    let options = smp_core::DiffOptions {
+        patch_merge_key: args.create.patch_merge_key(),
+        ..smp_core::DiffOptions::default()
+    };
+    let patch =
+        smp_core::diff_with(&original, &modified, typing.node(), &options).map_err(|e| {
+            CliError::new(
+                format_args!(
+                    "creating a patch from {} to {}",
+                    Source::new(&args.original),
+                    Source::new(&args.modified)
+                ),
+                e,
+            )
+        })?;
     args.output.write(&patch)
 }

@@ -262,6 +262,44 @@ pub enum Format {
     Yaml,
 }
 
+/// Options of the commands that create patches (`diff`, `three-way`, `apply-config`).
+#[derive(Debug, Args)]
+pub struct CreateArgs {
+    /// Whether lists with recommended (multi-field) merge keys are diffed by them, their items
+    /// carrying `$patchMergeKey` (`emit`, for appliers that implement the proposal, such as
+    /// `smp apply`), or by their merge key alone, as kubectl does (`omit`, the default: no API
+    /// server implements the directive).
+    #[arg(long = "patch-merge-key", value_enum, value_name = "WHEN", default_value_t = PatchMergeKeyArg::Omit)]
+    pub patch_merge_key: PatchMergeKeyArg,
+}
+
+/// The values of `--patch-merge-key`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PatchMergeKeyArg {
+    /// Merge keys alone, no directive: the patch kubectl creates.
+    Omit,
+    /// Recommended keys, with `$patchMergeKey`.
+    Emit,
+}
+
+impl CreateArgs {
+    /// The library's setting.
+    pub fn patch_merge_key(&self) -> smp_core::PatchMergeKey {
+        match self.patch_merge_key {
+            PatchMergeKeyArg::Omit => smp_core::PatchMergeKey::Omit,
+            PatchMergeKeyArg::Emit => smp_core::PatchMergeKey::Emit,
+        }
+    }
+
+    /// Three-way options with this setting and `conflicts`.
+    pub fn three_way(&self, conflicts: smp_core::Conflicts) -> smp_core::ThreeWayOptions {
+        smp_core::ThreeWayOptions {
+            patch_merge_key: self.patch_merge_key(),
+            ..smp_core::ThreeWayOptions::with_conflicts(conflicts)
+        }
+    }
+}
+
 /// The `-o/--output` option.
 #[derive(Debug, Args)]
 pub struct OutputArgs {

@@ -6,6 +6,7 @@
 #![warn(missing_docs)]
 
 mod apply;
+mod apply_config;
 mod diff;
 mod error;
 mod gojson;
@@ -36,7 +37,7 @@ use crate::error::CliError;
         patch metadata (x-kubernetes-patch-strategy, x-kubernetes-patch-merge-key) of an \
         OpenAPI schema.",
     after_help = "Errors print one line starting with `error: ` on stderr and exit with status 1; \
-        usage errors exit with status 2.\n\nRun `smp help <COMMAND>` (patch, apply, diff, three-way, normalize) for an example.",
+        usage errors exit with status 2.\n\nRun `smp help <COMMAND>` (patch, apply, apply-config, diff, three-way, normalize) for an example.",
     propagate_version = true
 )]
 struct Cli {
@@ -48,6 +49,7 @@ struct Cli {
 enum Command {
     Patch(patch::PatchArgs),
     Apply(apply::ApplyArgs),
+    ApplyConfig(apply_config::ApplyConfigArgs),
     Diff(diff::DiffArgs),
     ThreeWay(three_way::ThreeWayArgs),
     Normalize(normalize::NormalizeArgs),
@@ -59,6 +61,7 @@ impl Command {
         match self {
             Command::Patch(args) => args.validate(),
             Command::Apply(args) => args.validate(),
+            Command::ApplyConfig(args) => args.validate(),
             Command::Diff(args) => args.validate(),
             Command::ThreeWay(args) => args.validate(),
             Command::Normalize(args) => args.validate(),
@@ -70,6 +73,7 @@ impl Command {
         match self {
             Command::Patch(_) => "patch",
             Command::Apply(_) => "apply",
+            Command::ApplyConfig(_) => "apply-config",
             Command::Diff(_) => "diff",
             Command::ThreeWay(_) => "three-way",
             Command::Normalize(_) => "normalize",
@@ -80,6 +84,7 @@ impl Command {
         match self {
             Command::Patch(args) => patch::run(&args),
             Command::Apply(args) => apply::run(&args),
+            Command::ApplyConfig(args) => apply_config::run(&args),
             Command::Diff(args) => diff::run(&args),
             Command::ThreeWay(args) => three_way::run(&args),
             Command::Normalize(args) => normalize::run(&args),

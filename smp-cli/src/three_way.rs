@@ -6,7 +6,7 @@ use clap::{ArgAction, Args};
 use smp_core::DocRole;
 
 use crate::error::CliError;
-use crate::io::{self, InputArgs, OutputArgs, SchemaArgs, Source};
+use crate::io::{self, CreateArgs, InputArgs, OutputArgs, SchemaArgs, Source};
 use crate::kinds;
 
 const EXAMPLE: &str = "\
@@ -35,6 +35,9 @@ pub struct ThreeWayArgs {
 
     #[command(flatten)]
     input: InputArgs,
+
+    #[command(flatten)]
+    create: CreateArgs,
 
     /// Whether MODIFIED wins over changes made from ORIGINAL to CURRENT (as in kubectl).
     /// `--overwrite=false` fails on such conflicts instead.
@@ -89,9 +92,9 @@ pub fn run(args: &ThreeWayArgs) -> Result<(), CliError> {
         &modified,
         &current,
         typing.node(),
-        &smp_core::ThreeWayOptions::with_conflicts(smp_core::Conflicts::from_overwrite_flag(
-            args.overwrite,
-        )),
+        &args
+            .create
+            .three_way(smp_core::Conflicts::from_overwrite_flag(args.overwrite)),
     )
     .map_err(|e| {
         CliError::new(

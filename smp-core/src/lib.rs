@@ -7,6 +7,7 @@
 #![warn(missing_docs)]
 
 pub mod apply;
+pub mod client_apply;
 mod deep;
 pub mod diff;
 pub mod error;
@@ -21,9 +22,10 @@ pub mod union;
 pub mod yaml;
 
 pub use apply::{MAX_DEPTH, apply, apply_owned};
+pub use client_apply::{ClientApply, LAST_APPLIED_ANNOTATION, client_side_apply};
 pub use diff::{
-    Conflicts, DiffOptions, Precondition, ThreeWayOptions, diff, diff_with, has_conflicts,
-    merging_maps_have_conflicts, three_way,
+    Conflicts, DiffOptions, PatchMergeKey, Precondition, ThreeWayOptions, diff, diff_with,
+    has_conflicts, merging_maps_have_conflicts, three_way,
 };
 pub use error::{DocRole, JsonPath, PatchError, Segment};
 pub use input::{parse_document, parse_documents};

@@ -428,10 +428,29 @@ fn spec(v: Value) -> ServiceSpec {
     serde_json::from_value(v).expect("fits ServiceSpec")
 }
 
-/// Two-way diff, typed and Value; both must agree; applying gives `b` both ways.
+/// Patch creation that uses the recommended keys and emits `$patchMergeKey` (not the default,
+/// which creates upstream's patch for servers).
+fn emit() -> smp_core::DiffOptions {
+    smp_core::DiffOptions {
+        patch_merge_key: smp_core::PatchMergeKey::Emit,
+        ..Default::default()
+    }
+}
+
+fn emit3(conflicts: smp_core::Conflicts) -> smp_core::ThreeWayOptions {
+    smp_core::ThreeWayOptions {
+        patch_merge_key: smp_core::PatchMergeKey::Emit,
+        ..smp_core::ThreeWayOptions::with_conflicts(conflicts)
+    }
+}
+
+/// Two-way diff emitting `$patchMergeKey`, typed and Value; both must agree; applying gives
+/// `b` both ways.
 fn diff_and_apply(a: &Value, b: &Value) -> Value {
-    let patch = smp_core::diff(a, b, ServiceSpec::schema()).expect("diff");
-    let typed = spec(a.clone()).diff(&spec(b.clone())).expect("typed diff");
+    let patch = smp_core::diff_with(a, b, ServiceSpec::schema(), &emit()).expect("diff");
+    let typed = spec(a.clone())
+        .diff_with(&spec(b.clone()), &emit())
+        .expect("typed diff");
     assert_eq!(typed.as_value(), &patch, "typed diff differs");
     let applied = smp_core::apply(a, &patch, ServiceSpec::schema()).expect("apply");
     assert_eq!(&applied, b, "apply(a, diff(a, b)) != b for patch {patch}");
@@ -538,14 +557,14 @@ fn three_way_keeps_what_others_added() {
         &modified,
         &current,
         ServiceSpec::schema(),
-        &smp_core::ThreeWayOptions::refusing_conflicts(),
+        &emit3(smp_core::Conflicts::Refuse),
     )
     .expect("three-way");
     let typed = ServiceSpec::three_way(
         &spec(original),
         &spec(modified),
         &spec(current.clone()),
-        &smp_core::ThreeWayOptions::refusing_conflicts(),
+        &emit3(smp_core::Conflicts::Refuse),
     )
     .expect("typed three-way");
     assert_eq!(typed.as_value(), &patch);
@@ -648,8 +667,8 @@ proptest! {
     fn diff_then_apply_round_trips(a in ports(), b in ports()) {
         let (a, b) = (doc(a), doc(b));
         let patch = diff_and_apply(&a, &b);
-        prop_assert_eq!(smp_core::diff(&a, &a, ServiceSpec::schema()).unwrap(), json!({}));
-        let three = smp_core::three_way(&a, &b, &a, ServiceSpec::schema(), &smp_core::ThreeWayOptions::refusing_conflicts()).unwrap();
+        prop_assert_eq!(smp_core::diff_with(&a, &a, ServiceSpec::schema(), &emit()).unwrap(), json!({}));
+        let three = smp_core::three_way(&a, &b, &a, ServiceSpec::schema(), &emit3(smp_core::Conflicts::Refuse)).unwrap();
         prop_assert_eq!(&three, &patch);
         let unique = |v: &Value| {
             let ports: Vec<&Value> = v["ports"].as_array().map(|l| l.iter().map(|p| &p["port"]).collect()).unwrap_or_default();
@@ -659,6 +678,29 @@ proptest! {
             let old = smp_core::apply(&a, &strip_directive(&patch), OldServiceSpec::schema()).unwrap();
             prop_assert_eq!(old, b);
         }
+    }
+
+    /// By default (`PatchMergeKey::Omit`) created patches are upstream's: the same as with a
+    /// schema that has no recommended keys, typed and Value, two-way and three-way, with no
+    /// `$patchMergeKey` anywhere.
+    #[test]
+    fn by_default_created_patches_are_upstreams(a in ports(), b in ports(), c in ports(), t in taints(), u in taints()) {
+        let (a, b, c) = (doc(a), doc(b), doc(c));
+        for (x, y) in [(&a, &b), (&t, &u)] {
+            let ours = smp_core::diff(x, y, ServiceSpec::schema());
+            let old = smp_core::diff(x, y, OldServiceSpec::schema());
+            prop_assert_eq!(&ours, &old);
+            if let Ok(patch) = ours {
+                prop_assert!(!patch.to_string().contains("$patchMergeKey"));
+                let typed = spec(x.clone()).diff(&spec(y.clone())).expect("typed diff");
+                prop_assert_eq!(typed.as_value(), &patch);
+            }
+        }
+        let options = smp_core::ThreeWayOptions::default();
+        prop_assert_eq!(
+            smp_core::three_way(&a, &b, &c, ServiceSpec::schema(), &options),
+            smp_core::three_way(&a, &b, &c, OldServiceSpec::schema(), &options)
+        );
     }
 
     /// Moved keys: the same round trip, and an old server (which replaces the list) always
@@ -688,6 +730,6 @@ fn a_member_named_like_the_identity_tag_is_kept() {
     let a = json!({"ports": [{"port": 1, "\u{0}smp:identity": 5}]});
     let b = json!({"ports": [{"port": 1, "\u{0}smp:identity": 6}]});
     let schema = ServiceSpec::schema();
-    let patch = smp_core::diff(&a, &b, schema).expect("diff");
+    let patch = smp_core::diff_with(&a, &b, schema, &emit()).expect("diff");
     assert_eq!(smp_core::apply(&a, &patch, schema), Ok(b));
 }

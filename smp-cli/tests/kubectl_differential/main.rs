@@ -90,6 +90,7 @@
 //! document says, by the document's key). Both supported versions pass seeds 11 to 14, 21, 22
 //! and 99 as well as the default.
 
+mod patch_merge_key;
 mod patches;
 mod rng;
 mod schema;

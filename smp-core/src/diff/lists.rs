@@ -405,6 +405,7 @@ mod tests {
                 ignore_changes_and_additions: ic,
                 ignore_deletions: id,
                 set_element_order: so,
+                ..DiffOptions::default()
             };
             for a in &lists {
                 for b in &lists {

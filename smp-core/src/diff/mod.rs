@@ -54,6 +54,9 @@ pub struct DiffOptions {
     pub ignore_deletions: bool,
     /// Emit `$setElementOrder/<f>` lists for merged lists. Default `true`.
     pub set_element_order: bool,
+    /// Whether lists with recommended merge keys are diffed by them, with `$patchMergeKey`.
+    /// Default [`PatchMergeKey::Omit`].
+    pub patch_merge_key: PatchMergeKey,
 }
 
 impl Default for DiffOptions {
@@ -62,6 +65,36 @@ impl Default for DiffOptions {
             ignore_changes_and_additions: false,
             ignore_deletions: false,
             set_element_order: true,
+            patch_merge_key: PatchMergeKey::Omit,
+        }
+    }
+}
+
+/// Whether created patches use recommended (multi-field) merge keys, which takes the
+/// `$patchMergeKey` directive of the proposal.
+///
+/// No Kubernetes API server implements the directive: a server merges by the merge key alone
+/// and keeps `$patchMergeKey` as a literal field of the item (or, asked for strict field
+/// validation, rejects it as unknown). So patches meant for a server are created without it,
+/// by default; [`PatchMergeKey::Emit`] is for appliers that implement the proposal (smp's
+/// own `apply`), where 53/TCP and 53/UDP stay two Service ports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PatchMergeKey {
+    /// Lists merge by their merge key alone, and no item carries `$patchMergeKey`: the patch
+    /// upstream creates, for any API server. The default.
+    #[default]
+    Omit,
+    /// Items of lists with recommended keys are told apart by all of them and carry
+    /// `$patchMergeKey` listing them (on `$setElementOrder` items too).
+    Emit,
+}
+
+impl PatchMergeKey {
+    /// The schema node patch creation walks with this setting.
+    pub(crate) fn view(self, node: Node<'_>) -> Node<'_> {
+        match self {
+            PatchMergeKey::Omit => node.without_recommended_keys(),
+            PatchMergeKey::Emit => node,
         }
     }
 }
@@ -89,6 +122,7 @@ pub enum Conflicts {
 /// let careful = ThreeWayOptions {
 ///     conflicts: Conflicts::Refuse,
 ///     preconditions: vec![Precondition::MetadataKeyUnchanged("name".into())],
+///     ..ThreeWayOptions::default()
 /// };
 /// assert_eq!(ThreeWayOptions::default().conflicts, Conflicts::Overwrite);
 /// # let _ = careful;
@@ -99,6 +133,9 @@ pub struct ThreeWayOptions {
     pub conflicts: Conflicts,
     /// Checks on the created patch (upstream `PreconditionFunc`s), run in order.
     pub preconditions: Vec<Precondition>,
+    /// Whether lists with recommended merge keys are diffed by them, with `$patchMergeKey`.
+    /// Default [`PatchMergeKey::Omit`] (no API server implements the directive).
+    pub patch_merge_key: PatchMergeKey,
 }
 
 impl Conflicts {
@@ -118,7 +155,7 @@ impl ThreeWayOptions {
     pub fn with_conflicts(conflicts: Conflicts) -> ThreeWayOptions {
         ThreeWayOptions {
             conflicts,
-            preconditions: Vec::new(),
+            ..ThreeWayOptions::default()
         }
     }
 
@@ -198,6 +235,7 @@ pub(crate) fn diff_at(
     options: &DiffOptions,
     path: &Path<'_>,
 ) -> Result<Map<String, Value>, PatchError> {
+    let node = options.patch_merge_key.view(node);
     let patch = two_way::diff_maps(original, modified, node, options, false, path)?;
     let mut patch = Value::Object(patch);
     composite::finish(&mut patch);

@@ -47,7 +47,7 @@ pub fn three_way<'s>(
     let original = root(original, DocRole::Original)?;
     let modified = root(modified, DocRole::Modified)?;
     let current = root(current, DocRole::Current)?;
-    let node = schema.into();
+    let node = options.patch_merge_key.view(schema.into());
     let at = Path::root();
 
     let delta_options = DiffOptions {

@@ -441,12 +441,15 @@ impl Schema {
 
 /// A resolved position in a schema: a definition plus the table its indices refer to.
 ///
-/// This is what the engine walks. It is `Copy` and two words wide, so passing it down the
+/// This is what the engine walks. It is `Copy` and a few words wide, so passing it down the
 /// recursion costs nothing.
 #[derive(Clone, Copy)]
 pub struct Node<'s> {
     table: &'s [TypeDef],
     def: &'s TypeDef,
+    /// Whether [`Node::field`] reports recommended merge keys (false below
+    /// [`Node::without_recommended_keys`]).
+    recommended: bool,
 }
 
 impl fmt::Debug for Node<'_> {
@@ -458,7 +461,21 @@ impl fmt::Debug for Node<'_> {
 impl<'s> Node<'s> {
     /// A node for a `static` definition (derived types).
     pub fn of_static(def: &'static TypeDef) -> Node<'static> {
-        Node { table: &[], def }
+        Node {
+            table: &[],
+            def,
+            recommended: true,
+        }
+    }
+
+    /// This node and every node below it with no recommended merge keys: lists merge by their
+    /// merge key alone, as upstream's schema says. Patch creation uses it unless asked to emit
+    /// `$patchMergeKey` ([`PatchMergeKey`](crate::PatchMergeKey)).
+    pub fn without_recommended_keys(self) -> Node<'s> {
+        Node {
+            recommended: false,
+            ..self
+        }
     }
 
     /// The "knows nothing" node.
@@ -471,18 +488,26 @@ impl<'s> Node<'s> {
             TypeRef::Static(get) => Node {
                 table: &[],
                 def: get(),
+                recommended: true,
             },
             // `Schema::from_table` checked every index; a stray index (a hand-built static
             // pointing into a table it is not part of) degrades to "no metadata", not a panic.
             TypeRef::Index(i) => match table.get(i) {
-                Some(def) => Node { table, def },
+                Some(def) => Node {
+                    table,
+                    def,
+                    recommended: true,
+                },
                 None => Node::opaque(),
             },
         }
     }
 
     pub(crate) fn follow(self, r: TypeRef) -> Node<'s> {
-        Node::resolve(self.table, r)
+        Node {
+            recommended: self.recommended,
+            ..Node::resolve(self.table, r)
+        }
     }
 
     /// The definition.
@@ -516,7 +541,11 @@ impl<'s> Node<'s> {
                 node: self.follow(f.ty),
                 strategy: f.strategy,
                 merge_key: f.merge_key.as_deref(),
-                recommended: &f.recommended,
+                recommended: if self.recommended {
+                    &f.recommended
+                } else {
+                    &[]
+                },
                 declared: true,
             });
         }

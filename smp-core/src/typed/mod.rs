@@ -118,6 +118,19 @@ pub trait StrategicMerge: PatchField {
         Patch::from_value(Value::Object(out))
     }
 
+    /// [`StrategicMerge::diff`] with options: the typed walk for the default options, the
+    /// `Value` engine on the JSON forms for any other (`smp_core::diff_with`).
+    fn diff_with(&self, modified: &Self, options: &crate::DiffOptions) -> Result<Patch, PatchError>
+    where
+        Self: Sized,
+    {
+        if *options == crate::DiffOptions::default() {
+            self.diff(modified)
+        } else {
+            json_form::diff(self, modified, Self::schema(), options)
+        }
+    }
+
     /// The three-way patch `kubectl apply` sends: what makes the live object `live` what
     /// `desired` asks for, deleting what `last_applied` had and `desired` dropped. With
     /// [`Conflicts::Refuse`](crate::Conflicts::Refuse) a change that disagrees with what others
@@ -145,6 +158,20 @@ pub trait StrategicMerge: PatchField {
             options,
         )?;
         Patch::from_value(patch)
+    }
+
+    /// `kubectl apply` on the client side (see [`crate::client_apply`]): the three-way patch
+    /// from the live object's last-applied annotation, `desired` (annotated) and `live`, and
+    /// the object the server will hold once it applies it.
+    fn client_side_apply(
+        live: &Self,
+        desired: &Self,
+        options: &crate::ThreeWayOptions,
+    ) -> Result<crate::ClientApply<Self>, PatchError>
+    where
+        Self: Sized,
+    {
+        crate::client_apply::client_side_apply_typed(live, desired, Self::schema(), options)
     }
 
     /// The schema of this type, for the Value engine (`smp_core::apply(&v, &p, T::schema())`).
