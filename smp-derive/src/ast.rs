@@ -1,7 +1,9 @@
 //! The derive's model of an item: syn's tree with every attribute parsed and every JSON name
 //! resolved, each node keeping the syntax it came from for spans.
 
-use syn::{Data as SynData, DeriveInput, Fields, Ident, Type};
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::{Data as SynData, DeriveInput, Fields, Ident, Type, parse_quote};
 
 use crate::attr;
 use crate::case::RenameRule;
@@ -54,6 +56,77 @@ pub(crate) enum Kind {
     Struct,
     Enum,
     Newtype,
+}
+
+impl Container<'_> {
+    /// Whether the item has type parameters (its schema tables are then associated constants,
+    /// evaluated per instantiation, instead of `static`s).
+    pub(crate) fn is_generic(&self) -> bool {
+        self.input.generics.type_params().next().is_some()
+    }
+
+    /// `impl<...>`, `Name<...>` and the `where` clause of every generated impl: each type
+    /// parameter is bound by what the generated code asks of a field type (`PatchField`, which
+    /// implies `Serialize + DeserializeOwned + 'static`, and `Normalize`).
+    pub(crate) fn impl_parts(&self) -> (TokenStream, TokenStream, TokenStream) {
+        let mut generics = self.input.generics.clone();
+        let params: Vec<Ident> = generics.type_params().map(|p| p.ident.clone()).collect();
+        // A parameter that is (part of) a flattened field's type is walked as a struct.
+        let flattened: Vec<&Type> = match &self.data {
+            Data::Struct(fields) => fields
+                .iter()
+                .filter(|f| f.serde.flatten.is_some() && f.serde.skip.is_none())
+                .map(|f| f.ty)
+                .collect(),
+            _ => Vec::new(),
+        };
+        let clause = generics.make_where_clause();
+        for p in params {
+            let name = p.to_string();
+            if flattened
+                .iter()
+                .any(|ty| mentions(ty, std::slice::from_ref(&name)))
+            {
+                clause.predicates.push(parse_quote!(
+                    #p: __smp_core::StrategicMerge + __smp_core::Normalize
+                ));
+            } else {
+                clause.predicates.push(parse_quote!(
+                    #p: __smp_core::PatchField + __smp_core::Normalize
+                ));
+            }
+        }
+        let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+        (
+            quote!(#impl_generics),
+            quote!(#ty_generics),
+            quote!(#where_clause),
+        )
+    }
+
+    /// Whether `ty` names one of the item's type parameters (its `const` assertions cannot be
+    /// checked outside the impls, where the parameter is unknown).
+    pub(crate) fn mentions_param(&self, ty: &Type) -> bool {
+        let params: Vec<String> = self
+            .input
+            .generics
+            .type_params()
+            .map(|p| p.ident.to_string())
+            .collect();
+        mentions(ty, &params)
+    }
+}
+
+/// Whether the tokens of `ty` name one of `params`.
+fn mentions(ty: &Type, params: &[String]) -> bool {
+    fn walk(tokens: TokenStream, params: &[String]) -> bool {
+        tokens.into_iter().any(|t| match t {
+            proc_macro2::TokenTree::Ident(i) => params.iter().any(|p| i == p),
+            proc_macro2::TokenTree::Group(g) => walk(g.stream(), params),
+            _ => false,
+        })
+    }
+    !params.is_empty() && walk(quote!(#ty), params)
 }
 
 impl<'a> Container<'a> {

@@ -21,15 +21,22 @@ pub(crate) fn check(cx: &Errors, c: &Container<'_>) {
     }
 }
 
-// `struct Spec<T>`: the runtime's `PatchField` needs `'static` schemas per type, which the
-// derive cannot yet emit for type parameters.
+// `struct Spec<T>` works: its impls bound each type parameter by what a field needs. Lifetimes
+// cannot (the runtime's schemas are `'static`, and so is every `PatchField`), and generic enums
+// and newtypes are not supported.
 fn check_generics(cx: &Errors, c: &Container<'_>) {
-    const MSG: &str = "generic types are not supported yet by #[derive(StrategicMerge)]";
     let g = &c.input.generics;
-    if !g.params.is_empty() {
-        cx.at(g, MSG);
-    } else if let Some(w) = &g.where_clause {
-        cx.at(w, MSG);
+    if let Some(l) = g.lifetimes().next() {
+        cx.at(
+            l,
+            "lifetime parameters are not supported by #[derive(StrategicMerge)]: patched types own their data (`PatchField: 'static`)",
+        );
+    }
+    if !g.params.is_empty() && !matches!(c.data, Data::Struct(_)) {
+        cx.at(
+            g,
+            "generic enums and newtypes are not supported by #[derive(StrategicMerge)]: only structs with named fields may have type parameters",
+        );
     }
 }
 

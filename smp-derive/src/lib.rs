@@ -24,6 +24,13 @@ use proc_macro::TokenStream;
 /// which is patched exactly as `T` (its field takes no attributes; `#[serde(transparent)]` is
 /// allowed on it, as it changes nothing).
 ///
+/// A struct with named fields may have type parameters (`struct Spec<T> { items: Vec<T> }`):
+/// the generated impls bound each by `PatchField + Normalize` (`StrategicMerge + Normalize`
+/// when it is flattened), and its schema tables are associated constants, one per
+/// instantiation. The compile-time checks of attributes on fields whose type names a parameter
+/// (does the item type declare the merge key?) are left out: the instantiation is not known
+/// there. Lifetime parameters are refused (patched types own their data).
+///
 /// Field attributes, `#[patch(...)]`:
 /// - `strategy = "merge" | "replace" | "retainKeys" | "merge|retainKeys"` (`,` also separates,
 ///   in any order): the Kubernetes `patchStrategy`;

@@ -14,6 +14,31 @@ use crate::attr::{Base, Strategy};
 use crate::serde::DefaultAttr;
 use crate::ty::Shape;
 
+/// How generated code names a struct's schema tables: `static`s beside the impls, or associated
+/// constants of a generic struct.
+pub(super) struct Tables {
+    /// An expression of type `&'static [FieldDef]`.
+    pub fields: TokenStream,
+    /// An expression of type `&'static [TypeRef]` (the flattened structs).
+    pub inlined: TokenStream,
+}
+
+impl Tables {
+    pub(super) fn of(c: &Container<'_>) -> Tables {
+        if c.is_generic() {
+            Tables {
+                fields: quote!(Self::__SMP_FIELDS),
+                inlined: quote!(Self::__SMP_INLINED),
+            }
+        } else {
+            Tables {
+                fields: quote!(&__SMP_FIELDS),
+                inlined: quote!(__SMP_INLINED),
+            }
+        }
+    }
+}
+
 pub(super) fn expand(c: &Container<'_>) -> TokenStream {
     let Data::Struct(fields) = &c.data else {
         unreachable!("structs::expand on an enum")
@@ -23,23 +48,46 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
         fields.iter().partition(|f| f.serde.flatten.is_some());
 
     let ident = &c.input.ident;
+    let (impl_generics, ty_generics, where_clause) = c.impl_parts();
     let name = &c.name;
     let count = own.len();
     let field_defs = own.iter().map(|f| field_def(f));
-    let assertions = own.iter().map(|f| assertions(f));
-    let (inlined, struct_def) = if flat.is_empty() {
-        (
-            TokenStream::new(),
-            quote!(__smp_core::StructDef::new(#name, &__SMP_FIELDS)),
-        )
+    // A generic struct's field types depend on its parameters: its assertions on them wait
+    // for an instantiation, which free `const` items cannot express (left out).
+    let assertions = own
+        .iter()
+        .filter(|f| !c.mentions_param(f.ty))
+        .map(|f| assertions(f));
+    let tables = Tables::of(c);
+    let (fields_ref, inlined_ref) = (&tables.fields, &tables.inlined);
+    let refs = flat.iter().map(|f| type_ref(f.ty));
+    let inlined_items =
+        quote!(const __SMP_INLINED: &'static [__smp_core::TypeRef] = &[#(#refs),*];);
+    let struct_def = if flat.is_empty() {
+        quote!(__smp_core::StructDef::new(#name, #fields_ref))
     } else {
-        let refs = flat.iter().map(|f| type_ref(f.ty));
-        (
-            quote!(const __SMP_INLINED: &[__smp_core::TypeRef] = &[#(#refs),*];),
-            quote!(__smp_core::StructDef::with_inlined(#name, &__SMP_FIELDS, __SMP_INLINED)),
-        )
+        quote!(__smp_core::StructDef::with_inlined(#name, #fields_ref, #inlined_ref))
     };
-    let struct_def = super::union::struct_def(c, !flat.is_empty(), struct_def);
+    let table_items = if c.is_generic() {
+        // Associated constants: evaluated per instantiation, and `&'static` all the same.
+        let inlined = (!flat.is_empty()).then_some(&inlined_items);
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics #ident #ty_generics #where_clause {
+                #[doc(hidden)]
+                const __SMP_FIELDS: &'static [__smp_core::FieldDef] = &[#(#field_defs),*];
+                #inlined
+            }
+        }
+    } else {
+        let inlined = (!flat.is_empty()).then_some(&inlined_items);
+        quote! {
+            // A `static`, so that the visits can hand out `&'static FieldDef`s of it.
+            static __SMP_FIELDS: [__smp_core::FieldDef; #count] = [#(#field_defs),*];
+            #inlined
+        }
+    };
+    let struct_def = super::union::struct_def(c, &tables, !flat.is_empty(), struct_def);
     let visits = visits(c, &own, &flat);
     let deny = c.serde.deny_unknown_fields.then(|| {
         quote!(
@@ -48,13 +96,11 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
     });
 
     quote! {
-        // A `static`, so that the visits can hand out `&'static FieldDef`s of it.
-        static __SMP_FIELDS: [__smp_core::FieldDef; #count] = [#(#field_defs),*];
-        #inlined
+        #table_items
         #(#assertions)*
 
         #[automatically_derived]
-        impl __smp_core::PatchField for #ident {
+        impl #impl_generics __smp_core::PatchField for #ident #ty_generics #where_clause {
             const DEF: &'static __smp_core::TypeDef = &__smp_core::TypeDef::Struct(#struct_def);
 
             #[inline]
@@ -132,7 +178,7 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
         }
 
         #[automatically_derived]
-        impl __smp_core::StrategicMerge for #ident {
+        impl #impl_generics __smp_core::StrategicMerge for #ident #ty_generics #where_clause {
             #deny
 
             #[inline]
@@ -368,6 +414,7 @@ fn removed_default(c: &Container<'_>, f: &Field<'_>) -> Option<TokenStream> {
 
 /// The three field walks: one visitor call per own field, then one per flattened struct.
 fn visits(c: &Container<'_>, own: &[&Field<'_>], flat: &[&Field<'_>]) -> TokenStream {
+    let fields = Tables::of(c).fields;
     // An `opaque` field is visited as `Opaque<T>`, a `k8s_openapi` one as `K8sOpenApi<T>`:
     // transparent views of it.
     let view = |f: &Field<'_>, value: TokenStream, conv: TokenStream| match f.patch.view() {
@@ -383,13 +430,13 @@ fn visits(c: &Container<'_>, own: &[&Field<'_>], flat: &[&Field<'_>]) -> TokenSt
             None => quote!(|__smp_s: &mut Self| &mut __smp_s.#member),
         };
         quote! {
-            __smp_v.field(&__SMP_FIELDS[#i], #value, #get, #on_remove);
+            __smp_v.field(&(#fields)[#i], #value, #get, #on_remove);
         }
     });
     let visit2 = own.iter().enumerate().map(|(i, f)| {
         let a = view(f, present(f, quote!(self)), quote!(from_ref));
         let b = view(f, present(f, quote!(__smp_o)), quote!(from_ref));
-        quote!(__smp_v.field(&__SMP_FIELDS[#i], #a, #b);)
+        quote!(__smp_v.field(&(#fields)[#i], #a, #b);)
     });
     let visit_mut = own.iter().enumerate().map(|(i, f)| {
         let member = f.member;
@@ -407,7 +454,7 @@ fn visits(c: &Container<'_>, own: &[&Field<'_>], flat: &[&Field<'_>]) -> TokenSt
         let old = view(f, present(f, quote!(__smp_o)), quote!(from_ref));
         quote! {
             __smp_v.field(
-                &__SMP_FIELDS[#i],
+                &(#fields)[#i],
                 #value,
                 match __smp_old {
                     ::core::option::Option::Some(__smp_o) => #old,

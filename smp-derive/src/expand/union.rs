@@ -13,17 +13,23 @@ use crate::serde::unraw;
 use crate::union::{Group, groups};
 
 /// The constructor of a struct's `StructDef`: `plain` when it declares no union.
-pub(super) fn struct_def(c: &Container<'_>, inlined: bool, plain: TokenStream) -> TokenStream {
+pub(super) fn struct_def(
+    c: &Container<'_>,
+    tables: &super::structs::Tables,
+    inlined: bool,
+    plain: TokenStream,
+) -> TokenStream {
     if groups(c).is_empty() {
         return plain;
     }
     let name = &c.name;
+    let fields = &tables.fields;
     let inlined = if inlined {
-        quote!(__SMP_INLINED)
+        tables.inlined.clone()
     } else {
         quote!(&[])
     };
-    quote!(__smp_core::StructDef::with_unions(#name, &__SMP_FIELDS, #inlined, __SMP_UNIONS))
+    quote!(__smp_core::StructDef::with_unions(#name, #fields, #inlined, __SMP_UNIONS))
 }
 
 /// The union table, its compile-time checks and `Normalize` for a struct.
@@ -32,6 +38,7 @@ pub(super) fn expand_struct(c: &Container<'_>) -> TokenStream {
         return TokenStream::new();
     };
     let ident = &c.input.ident;
+    let (impl_generics, ty_generics, where_clause) = c.impl_parts();
     let groups = groups(c);
     let table = table(&groups);
     let checks = groups.iter().flat_map(discriminator_checks);
@@ -46,7 +53,7 @@ pub(super) fn expand_struct(c: &Container<'_>) -> TokenStream {
         #(#checks)*
 
         #[automatically_derived]
-        impl __smp_core::Normalize for #ident {
+        impl #impl_generics __smp_core::Normalize for #ident #ty_generics #where_clause {
             #[inline]
             fn normalize_member(
                 &mut self,
