@@ -1,7 +1,8 @@
 //! `#[derive(StrategicMerge)]`: typed Kubernetes strategic merge patch.
 //!
-//! Use it through `smp_core`, which re-exports it; the generated code names `::smp_core` (or the
-//! path given by `#[patch(crate = "...")]`). See
+//! Use it through `smp_core`, which re-exports it; the generated code names smp-core by the name
+//! the crate's manifest gives it (`::smp_core` unless renamed), or the path given by
+//! `#[patch(crate = "...")]`. See
 //! [`derive_strategic_merge`] for the attributes.
 
 #![warn(missing_docs)]
@@ -54,10 +55,10 @@ use proc_macro::TokenStream;
 ///   replaced unless a patch says otherwise). Each field is checked at compile time against
 ///   the element type.
 ///
-/// Type attribute, `#[patch(crate = "path")]`: the path of the smp_core crate for a crate that
-/// depends on it under another name (`smp = { package = "smp-core", ... }` and
-/// `#[patch(crate = "smp")]`), as serde's `#[serde(crate = "...")]`. Without it the generated
-/// code names `::smp_core`.
+/// Type attribute, `#[patch(crate = "path")]`: the path of the smp_core crate, as serde's
+/// `#[serde(crate = "...")]`, e.g. when another crate re-exports it. Without it the generated
+/// code names smp-core as the crate's `Cargo.toml` does (`smp = { package = "smp-core", ... }`
+/// makes it `::smp`), and `::smp_core` when the manifest does not say.
 ///
 /// Unions (KEP-1027), which also derive `smp_core::Normalize`: `#[union]` on a struct (every
 /// field but the discriminator is a member and must be an `Option`); on fields

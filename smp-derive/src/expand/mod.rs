@@ -30,7 +30,7 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
     // `#[patch(crate = "...")]` changes them all.
     let krate = match model.as_ref().and_then(|c| c.krate.as_ref()) {
         Some(path) => quote!(#path),
-        None => quote!(::smp_core),
+        None => runtime_path(),
     };
     let body = match (cx.finish(), model) {
         (Ok(()), Some(c)) => match c.kind() {
@@ -61,6 +61,21 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
             use #krate as __smp_core;
             #body
         };
+    }
+}
+
+/// The path of smp-core in the crate being compiled: the name its `Cargo.toml` gives the
+/// dependency (`smp = { package = "smp-core", ... }` makes it `::smp`), so that a renamed
+/// dependency works without `#[patch(crate = "...")]`. `::smp_core` when the manifest does not
+/// say (smp-core's own tests and benchmarks, or a build without Cargo).
+fn runtime_path() -> TokenStream {
+    use proc_macro_crate::{FoundCrate, crate_name};
+    match crate_name("smp-core") {
+        Ok(FoundCrate::Name(name)) if name != "smp_core" => {
+            let ident = syn::Ident::new(&name, proc_macro2::Span::call_site());
+            quote!(::#ident)
+        }
+        _ => quote!(::smp_core),
     }
 }
 

@@ -84,3 +84,30 @@ mod tests {
         );
     }
 }
+
+/// Without `#[patch(crate = "...")]`: the derive reads the dependency's name (`smp`) from this
+/// crate's manifest.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, StrategicMerge)]
+pub struct Unmarked {
+    /// Merged by `name`.
+    #[patch(strategy = "merge", merge_key = "name")]
+    pub containers: Vec<Container>,
+}
+
+#[cfg(test)]
+mod unmarked {
+    use serde_json::json;
+    use smp::{Patch, StrategicMerge};
+
+    use super::Unmarked;
+
+    #[test]
+    fn the_dependency_name_is_found_without_the_attribute() {
+        let mut spec: Unmarked =
+            serde_json::from_value(json!({"containers": [{"name": "a"}, {"name": "b"}]})).unwrap();
+        let patch = Patch::from_json(r#"{"containers": [{"name": "a", "image": "x"}]}"#).unwrap();
+        spec.apply(&patch).unwrap();
+        assert_eq!(spec.containers[0].image.as_deref(), Some("x"));
+        assert_eq!(spec.containers.len(), 2);
+    }
+}
