@@ -55,10 +55,10 @@ impl ApplyArgs {
 
 /// Runs `smp apply`.
 pub fn run(args: &ApplyArgs) -> Result<(), CliError> {
-    let given = args.schema.load_given(&args.input)?;
+    let schemas = args.schema.load(&args.input)?;
     let original = args.input.read_object(&args.original, DocRole::Original)?;
     let patch = args.input.read_object(&args.patch, DocRole::Patch)?;
-    let typing = kinds::resolve(given.as_ref(), &[&original]);
+    let typing = kinds::resolve(&schemas, &[&original]);
     let patched = smp_core::apply_owned(original, &patch, typing.node()).map_err(|e| {
         CliError::new(
             format_args!(

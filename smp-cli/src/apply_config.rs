@@ -90,10 +90,10 @@ impl ApplyConfigArgs {
 
 /// Runs `smp apply-config`.
 pub fn run(args: &ApplyConfigArgs) -> Result<(), CliError> {
-    let given = args.schema.load_given(&args.input)?;
+    let schemas = args.schema.load(&args.input)?;
     let live = args.input.read_object(&args.live, DocRole::Current)?;
     let desired = args.input.read_object(&args.desired, DocRole::Modified)?;
-    let typing = kinds::resolve(given.as_ref(), &[&desired, &live]);
+    let typing = kinds::resolve(&schemas, &[&desired, &live]);
     let options = args
         .create
         .three_way(smp_core::Conflicts::from_overwrite_flag(args.overwrite));

@@ -61,10 +61,10 @@ impl DiffArgs {
 
 /// Runs `smp diff`.
 pub fn run(args: &DiffArgs) -> Result<(), CliError> {
-    let given = args.schema.load_given(&args.input)?;
+    let schemas = args.schema.load(&args.input)?;
     let original = args.input.read_object(&args.original, DocRole::Original)?;
     let modified = args.input.read_object(&args.modified, DocRole::Modified)?;
-    let typing = kinds::resolve(given.as_ref(), &[&original, &modified]);
+    let typing = kinds::resolve(&schemas, &[&original, &modified]);
     let options = smp_core::DiffOptions {
         patch_merge_key: args.create.patch_merge_key(),
         ..smp_core::DiffOptions::default()

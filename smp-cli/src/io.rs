@@ -215,18 +215,33 @@ impl SchemaSpec {
     }
 }
 
-/// The `--schema` option.
+/// The `--schema` and `--crd` options.
 #[derive(Debug, Args)]
 pub struct SchemaArgs {
     /// OpenAPI v2 or v3 document (JSON or YAML) and the definition of the document's type,
     /// e.g. `pod-schema.json#io.k8s.api.core.v1.Pod`.
     ///
     /// Without --schema a document's `apiVersion`/`kind` picks a built-in type: every kind of
-    /// the Kubernetes v1.34 API. Other documents (custom resources) are handled untyped:
-    /// objects merge, lists are replaced whole, and `$patch` and the other directives still
-    /// apply.
+    /// the Kubernetes v1.34 API, then the custom resources of --crd. Other documents are
+    /// handled untyped: objects merge, lists are replaced whole, and `$patch` and the other
+    /// directives still apply.
     #[arg(long, value_name = "FILE#DEFINITION", value_parser = SchemaSpec::parse)]
     pub schema: Option<SchemaSpec>,
+
+    /// CustomResourceDefinitions (a file, several YAML documents, a `List`, or a directory of
+    /// them): custom resources of their served versions are patched strategically, lists
+    /// merged as their `x-kubernetes-list-type` markers say. May be repeated.
+    #[arg(long = "crd", value_name = "FILE_OR_DIR")]
+    pub crd: Vec<PathBuf>,
+}
+
+/// The schemas a command may type its documents with.
+#[derive(Debug, Default)]
+pub struct Schemas {
+    /// From `--schema`.
+    pub given: Option<Schema>,
+    /// From `--crd`.
+    pub crds: smp_core::openapi::crd::CrdCatalog,
 }
 
 impl SchemaArgs {
@@ -235,9 +250,27 @@ impl SchemaArgs {
         self.schema.as_ref().map(|s| s.file.as_path())
     }
 
+    /// Loads `--schema` and `--crd`.
+    pub fn load(&self, input: &InputArgs) -> Result<Schemas, CliError> {
+        let given = self.load_given(input)?;
+        let mut crds = smp_core::openapi::crd::CrdCatalog::new();
+        for path in &self.crd {
+            let added = crds
+                .add_path(path)
+                .map_err(|e| CliError::new("loading --crd", e))?;
+            if added == 0 {
+                return Err(CliError::new(
+                    format_args!("--crd {}", path.display()),
+                    "no CustomResourceDefinition with a served version found there",
+                ));
+            }
+        }
+        Ok(Schemas { given, crds })
+    }
+
     /// Loads the named definition; `None` when `--schema` is absent (the documents' kinds
     /// decide then, see `kinds`).
-    pub fn load_given(&self, input: &InputArgs) -> Result<Option<Schema>, CliError> {
+    fn load_given(&self, input: &InputArgs) -> Result<Option<Schema>, CliError> {
         let Some(spec) = &self.schema else {
             return Ok(None);
         };

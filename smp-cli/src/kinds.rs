@@ -2,15 +2,17 @@
 //!
 //! `--schema FILE#DEFINITION` wins when given. Otherwise the document's own `apiVersion` and
 //! `kind` pick a type of smp-types (`v1` `Pod`, `apps/v1` `Deployment`, ...), the way kubectl
-//! picks the compiled-in struct. A document without them, or of a kind smp-types does not know
-//! (a custom resource), is untyped: objects merge, lists are replaced. `smp patch --type
-//! strategic` refuses the latter instead, as kubectl does.
+//! picks the compiled-in struct, then a custom resource of a `--crd` CustomResourceDefinition.
+//! A document without them, or of a kind neither knows, is untyped: objects merge, lists are
+//! replaced. `smp patch --type strategic` refuses the latter instead, as kubectl does.
 
 use std::fmt;
 
 use serde_json::Value;
 use smp_core::{Node, Schema};
 use smp_types::Kind;
+
+use crate::io::Schemas;
 
 /// The schema chosen for a document.
 #[derive(Debug, Clone, Copy)]
@@ -19,6 +21,8 @@ pub enum Typing<'a> {
     Given(&'a Schema),
     /// From the document's `apiVersion`/`kind`.
     Kind(&'static Kind),
+    /// From a CRD of `--crd`, by the document's `apiVersion`/`kind`.
+    Crd(&'a Schema),
     /// No metadata.
     Untyped,
 }
@@ -27,7 +31,7 @@ impl Typing<'_> {
     /// The schema's root, for the engine.
     pub fn node(&self) -> Node<'_> {
         match self {
-            Typing::Given(schema) => schema.root(),
+            Typing::Given(schema) | Typing::Crd(schema) => schema.root(),
             Typing::Kind(kind) => kind.schema(),
             Typing::Untyped => Node::opaque(),
         }
@@ -63,17 +67,29 @@ impl fmt::Display for TypeMeta<'_> {
     }
 }
 
-/// The schema for documents that belong together (the inputs of one diff): `given` if any,
-/// else the kind of the first document that names one, else untyped. An unknown kind is
-/// untyped too.
-pub fn resolve<'a>(given: Option<&'a Schema>, docs: &[&Value]) -> Typing<'a> {
-    if let Some(schema) = given {
+/// The schema for documents that belong together (the inputs of one diff): `--schema` if given,
+/// else the kind of the first document that names one (built-in, then `--crd`), else untyped.
+/// An unknown kind is untyped too.
+pub fn resolve<'a>(schemas: &'a Schemas, docs: &[&Value]) -> Typing<'a> {
+    if let Some(schema) = &schemas.given {
         return Typing::Given(schema);
     }
     docs.iter()
         .find_map(|doc| TypeMeta::of(doc))
-        .and_then(TypeMeta::lookup)
-        .map_or(Typing::Untyped, Typing::Kind)
+        .map_or(Typing::Untyped, |meta| meta.typing(schemas))
+}
+
+impl<'a> TypeMeta<'a> {
+    /// The built-in kind, else the `--crd` schema, of these `apiVersion` and `kind`.
+    pub fn typing<'s>(self, schemas: &'s Schemas) -> Typing<'s> {
+        if let Some(kind) = self.lookup() {
+            return Typing::Kind(kind);
+        }
+        schemas
+            .crds
+            .lookup(self.api_version, self.kind)
+            .map_or(Typing::Untyped, Typing::Crd)
+    }
 }
 
 #[cfg(test)]
@@ -86,15 +102,19 @@ mod tests {
         let pod = json!({"apiVersion": "v1", "kind": "Pod"});
         let deploy = json!({"apiVersion": "apps/v1", "kind": "Deployment"});
         let bare = json!({"metadata": {}});
-        let schema = Schema::untyped();
-        assert!(matches!(resolve(Some(&schema), &[&pod]), Typing::Given(_)));
-        match resolve(None, &[&bare, &deploy, &pod]) {
+        let given = Schemas {
+            given: Some(Schema::untyped()),
+            ..Schemas::default()
+        };
+        let none = Schemas::default();
+        assert!(matches!(resolve(&given, &[&pod]), Typing::Given(_)));
+        match resolve(&none, &[&bare, &deploy, &pod]) {
             Typing::Kind(k) => assert_eq!(k.kind(), "Deployment"),
             other => panic!("{other:?}"),
         }
         let widget = json!({"apiVersion": "example.com/v1", "kind": "Widget"});
-        assert!(matches!(resolve(None, &[&widget, &pod]), Typing::Untyped));
-        assert!(matches!(resolve(None, &[&bare]), Typing::Untyped));
+        assert!(matches!(resolve(&none, &[&widget, &pod]), Typing::Untyped));
+        assert!(matches!(resolve(&none, &[&bare]), Typing::Untyped));
     }
 
     #[test]

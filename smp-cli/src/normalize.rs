@@ -57,13 +57,13 @@ impl NormalizeArgs {
 
 /// Runs `smp normalize`.
 pub fn run(args: &NormalizeArgs) -> Result<(), CliError> {
-    let given = args.schema.load_given(&args.input)?;
+    let schemas = args.schema.load(&args.input)?;
     let mut new = args.input.read_object(&args.new, DocRole::Modified)?;
     let old = match &args.old {
         Some(path) => Some(args.input.read_object(path, DocRole::Original)?),
         None => None,
     };
-    let typing = kinds::resolve(given.as_ref(), &[&new]);
+    let typing = kinds::resolve(&schemas, &[&new]);
     union::normalize(&mut new, old.as_ref(), typing.node());
     union::validate(&new, typing.node()).map_err(|errors| {
         CliError::new(

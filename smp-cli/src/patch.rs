@@ -16,8 +16,8 @@ use smp_core::DocRole;
 use smp_core::error::kind_of;
 
 use crate::error::CliError;
-use crate::io::{self, Format, InputArgs, SchemaArgs, Source};
-use crate::kinds::{self, TypeMeta, Typing};
+use crate::io::{self, Format, InputArgs, SchemaArgs, Schemas, Source};
+use crate::kinds::{TypeMeta, Typing};
 
 const EXAMPLE: &str = "\
 Example:
@@ -122,7 +122,7 @@ const COPY_ALLOWANCE: u64 = 1_000_000;
 
 /// Runs `smp patch`.
 pub fn run(args: &PatchArgs) -> Result<(), CliError> {
-    let given = args.schema.load_given(&args.input)?;
+    let schemas = args.schema.load(&args.input)?;
     let (patch, patch_size) = read_patch(args)?;
     let source = Source::new(&args.file);
     let text = args.input.read_text(&args.file, DocRole::Original)?;
@@ -148,7 +148,7 @@ pub fn run(args: &PatchArgs) -> Result<(), CliError> {
                 document: i + 1,
                 item,
             };
-            match patch_one(object, &patch, args.patch_type, given.as_ref(), &mut copies) {
+            match patch_one(object, &patch, args.patch_type, &schemas, &mut copies) {
                 Ok(mut v) => {
                     if !args.show_managed_fields {
                         hide_managed_fields(&mut v);
@@ -225,13 +225,13 @@ fn patch_one(
     object: Value,
     patch: &Value,
     patch_type: PatchType,
-    given: Option<&smp_core::Schema>,
+    schemas: &Schemas,
     copies: &mut CopyBudget,
 ) -> Result<Value, String> {
     if !object.is_object() {
         return Err(format!("expected an object, found {}", kind_of(&object)));
     }
-    let patched = apply_patch(object, patch, patch_type, given, copies)?;
+    let patched = apply_patch(object, patch, patch_type, schemas, copies)?;
     // kubectl decodes the result as an API object, which needs a kind (a top-level
     // `$patch: delete` leaves `{}`).
     if patched
@@ -248,14 +248,14 @@ fn apply_patch(
     object: Value,
     patch: &Value,
     patch_type: PatchType,
-    given: Option<&smp_core::Schema>,
+    schemas: &Schemas,
     copies: &mut CopyBudget,
 ) -> Result<Value, String> {
     match patch_type {
         PatchType::Strategic => {
-            let typing = match given {
+            let typing = match &schemas.given {
                 Some(schema) => Typing::Given(schema),
-                None => strategic_kind(&object)?,
+                None => strategic_kind(&object, schemas)?,
             };
             smp_core::apply_owned(object, patch, typing.node()).map_err(|e| e.to_string())
         }
@@ -345,20 +345,21 @@ fn weight_up_to(value: &Value, limit: u64) -> u64 {
     total
 }
 
-/// The built-in type of a document for a strategic patch, or kubectl's refusal.
-fn strategic_kind(object: &Value) -> Result<Typing<'static>, String> {
+/// The built-in type (or `--crd` schema) of a document for a strategic patch, or kubectl's
+/// refusal.
+fn strategic_kind<'s>(object: &Value, schemas: &'s Schemas) -> Result<Typing<'s>, String> {
     let Some(meta) = TypeMeta::of(object) else {
         return Err(
             "no apiVersion and kind to choose a schema by (give --schema, or use --type merge)"
                 .to_owned(),
         );
     };
-    match meta.lookup() {
-        Some(kind) => Ok(kinds::Typing::Kind(kind)),
-        None => Err(format!(
+    match meta.typing(schemas) {
+        Typing::Untyped => Err(format!(
             "strategic merge patch is not supported for {meta} locally, try --type merge \
-             (or give its schema with --schema)"
+             (or give its CustomResourceDefinition with --crd, or its schema with --schema)"
         )),
+        typing => Ok(typing),
     }
 }
 

@@ -82,11 +82,11 @@ impl ThreeWayArgs {
 
 /// Runs `smp three-way`.
 pub fn run(args: &ThreeWayArgs) -> Result<(), CliError> {
-    let given = args.schema.load_given(&args.input)?;
+    let schemas = args.schema.load(&args.input)?;
     let original = args.input.read_object(&args.original, DocRole::Original)?;
     let modified = args.input.read_object(&args.modified, DocRole::Modified)?;
     let current = args.input.read_object(&args.current, DocRole::Current)?;
-    let typing = kinds::resolve(given.as_ref(), &[&original, &modified, &current]);
+    let typing = kinds::resolve(&schemas, &[&original, &modified, &current]);
     let patch = smp_core::three_way(
         &original,
         &modified,

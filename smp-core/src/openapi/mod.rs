@@ -99,6 +99,11 @@ impl Schema {
 /// `components.schemas` (v3, refs `#/components/schemas/NAME`). `definition` may also be given
 /// as a full reference (`#/definitions/NAME`).
 pub fn load(doc: &Value, definition: &str) -> Result<Schema, SchemaError> {
+    load_with(doc, definition, false)
+}
+
+/// [`load`], with the server-side apply markers read as patch metadata when `markers`.
+fn load_with(doc: &Value, definition: &str, markers: bool) -> Result<Schema, SchemaError> {
     let (defs, prefix) = definitions(doc)?;
     let name = definition.strip_prefix(prefix).unwrap_or(definition);
     if !defs.contains_key(name) {
@@ -113,6 +118,7 @@ pub fn load(doc: &Value, definition: &str) -> Result<Schema, SchemaError> {
         types: Vec::new(),
         by_name: HashMap::new(),
         pending: VecDeque::new(),
+        markers,
     };
     let root = loader.definition(name, "(root)")?;
     while let Some((index, name)) = loader.pending.pop_front() {
@@ -176,6 +182,11 @@ struct Loader<'d> {
     by_name: HashMap<&'d str, usize>,
     /// Definitions with a reserved slot, still to be built.
     pending: VecDeque<(usize, &'d str)>,
+    /// Whether the server-side apply markers (`x-kubernetes-list-type`, `-list-map-keys`,
+    /// `-map-type`) give patch metadata where the patch extensions are absent: in a
+    /// CustomResourceDefinition's schema ([`crd`]), not in the API's own documents, whose
+    /// patch extensions say everything strategic merge patch does.
+    markers: bool,
 }
 
 fn primitive() -> TypeRef {
@@ -417,6 +428,19 @@ impl<'d> Loader<'d> {
             }
         };
         let recommended = recommended_keys(meta, at)?;
+        // The patch extensions win; without them a CRD's markers say how the field merges.
+        let patch_extensions = [
+            "x-kubernetes-patch-strategy",
+            "x-kubernetes-patch-merge-key",
+        ]
+        .iter()
+        .any(|k| meta.is_some_and(|m| m.contains_key(*k)));
+        let (strategy, merge_key) = match meta {
+            Some(m) if self.markers && !patch_extensions => {
+                crd::markers(m, at)?.unwrap_or((strategy, merge_key))
+            }
+            _ => (strategy, merge_key),
+        };
         if let (Some(first), Some(key)) = (recommended.first(), &merge_key) {
             if first != key {
                 return Err(SchemaError::BadShape {
@@ -695,6 +719,7 @@ fn edit_distance(a: &str, b: &str, limit: usize) -> Option<usize> {
     (d <= limit).then_some(d)
 }
 
+pub mod crd;
 mod unions;
 mod write;
 

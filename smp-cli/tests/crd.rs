@@ -1,0 +1,121 @@
+//! End-to-end tests of `--crd`: custom resources patched, diffed and three-way merged by the
+//! markers of their CRDs (`tests/crds`), and refused without it as kubectl refuses them.
+
+mod common;
+
+use common::{assert_error, assert_success, smp, stdout_json, temp_file};
+use serde_json::json;
+
+const CRDS: &str = "tests/crds/gateway-api/crds";
+const GATEWAY: &str = "tests/crds/gateway-api/instances/gateway-prod-web.yaml";
+const ADD: &str = "tests/crds/gateway-api/patches/gateway-prod-web.02-add-listener.yaml";
+
+fn listener_names(doc: &serde_json::Value) -> Vec<String> {
+    doc["spec"]["listeners"]
+        .as_array()
+        .expect("listeners")
+        .iter()
+        .map(|l| l["name"].as_str().expect("name").to_owned())
+        .collect()
+}
+
+#[test]
+fn patch_merges_a_gateways_listeners_by_name() {
+    let out = smp(
+        &["patch", "--crd", CRDS, "-f", GATEWAY, "--patch-file", ADD],
+        None,
+    );
+    assert_success(&out);
+    let names = listener_names(&stdout_json(&out));
+    assert_eq!(names.len(), 8, "{names:?}");
+    assert_eq!(names[0], "https-admin");
+    assert!(names.contains(&"https-wildcard".to_owned()));
+    // One CRD file works as well as the directory.
+    let file = "tests/crds/gateway-api/crds/gateway.networking.k8s.io_gateways.yaml";
+    let out = smp(
+        &["patch", "--crd", file, "-f", GATEWAY, "--patch-file", ADD],
+        None,
+    );
+    assert_success(&out);
+    // Without --crd: kubectl's refusal, which now names the option.
+    let out = smp(&["patch", "-f", GATEWAY, "--patch-file", ADD], None);
+    assert_error(
+        &out,
+        &[
+            "strategic merge patch is not supported for gateway.networking.k8s.io/v1, Kind=Gateway locally",
+            "--crd",
+        ],
+    );
+}
+
+#[test]
+fn diff_and_three_way_use_the_crd() {
+    let original = smp(&["patch", "--crd", CRDS, "-f", GATEWAY, "-p", "{}"], None);
+    assert_success(&original);
+    let patched = smp(
+        &["patch", "--crd", CRDS, "-f", GATEWAY, "--patch-file", ADD],
+        None,
+    );
+    assert_success(&patched);
+    let a = temp_file("crd-gateway-a.json", &stdout_json(&original).to_string());
+    let b = temp_file("crd-gateway-b.json", &stdout_json(&patched).to_string());
+    // The two-way patch sends the new listener whole and, of the others, only their
+    // `namespaces.selector`: `x-kubernetes-map-type: atomic` objects are replaced, and upstream
+    // sends a replaced object in every patch. `smp apply` of it gives the patched Gateway.
+    let out = smp(&["diff", "--crd", CRDS, &a, &b], None);
+    assert_success(&out);
+    let patch = stdout_json(&out);
+    let items = patch["spec"]["listeners"].as_array().expect("listeners");
+    assert_eq!(items[0]["name"], json!("https-admin"));
+    assert_eq!(items[0]["port"], json!(443));
+    for item in &items[1..] {
+        let keys: Vec<&String> = item.as_object().expect("item").keys().collect();
+        assert_eq!(keys, ["allowedRoutes", "name"], "{item}");
+    }
+    assert!(patch["spec"]["$setElementOrder/listeners"].is_array());
+    let patch_file = temp_file("crd-gateway-patch.json", &patch.to_string());
+    let out = smp(&["apply", "--crd", CRDS, &a, &patch_file], None);
+    assert_success(&out);
+    assert_eq!(stdout_json(&out), stdout_json(&patched));
+    // Three-way with original == current is the two-way patch.
+    let out = smp(&["three-way", "--crd", CRDS, &a, &b, &a], None);
+    assert_success(&out);
+    assert_eq!(stdout_json(&out), patch);
+    // Untyped, the listeners list would be sent whole.
+    let out = smp(&["diff", &a, &b], None);
+    assert_success(&out);
+    assert_eq!(
+        stdout_json(&out)["spec"]["listeners"]
+            .as_array()
+            .map(Vec::len),
+        Some(8)
+    );
+}
+
+#[test]
+fn bad_crd_paths_are_errors() {
+    let out = smp(
+        &["patch", "--crd", "no/such/dir", "-f", GATEWAY, "-p", "{}"],
+        None,
+    );
+    assert_error(&out, &["no/such/dir"]);
+    let out = smp(
+        &[
+            "patch",
+            "--crd",
+            "examples/apply-config",
+            "-f",
+            GATEWAY,
+            "-p",
+            "{}",
+        ],
+        None,
+    );
+    assert_error(&out, &["no CustomResourceDefinition"]);
+    let bad = temp_file(
+        "crd-bad.yaml",
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: w.example.com}\nspec:\n  group: example.com\n  names: {kind: W}\n  versions:\n  - name: v1\n    served: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          l: {type: array, x-kubernetes-list-type: map}\n",
+    );
+    let out = smp(&["patch", "--crd", &bad, "-f", GATEWAY, "-p", "{}"], None);
+    assert_error(&out, &["w.example.com", "x-kubernetes-list-map-keys"]);
+}
