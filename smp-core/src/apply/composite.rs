@@ -44,17 +44,22 @@ const MAX_KEYS: usize = 8;
 
 /// The keys a list patch names with `$patchMergeKey`, or `None` when it does not use the
 /// directive. `order` is the list's `$setElementOrder`, if any.
+///
+/// A list whose schema declares its identity ([`FieldMeta::composite`], a CRD's
+/// `x-kubernetes-list-map-keys` of several fields) is merged by those keys whether or not the
+/// patch carries the directive; a directive there must name the same keys.
 pub(crate) fn keys<'p>(
     patch: Option<&'p [Value]>,
     order: Option<&'p [Value]>,
-    meta: FieldMeta<'_>,
+    meta: FieldMeta<'p>,
     path: &Path<'_>,
 ) -> Result<Option<Vec<&'p str>>, PatchError> {
     let patch = patch.unwrap_or(&[]);
     let order = order.unwrap_or(&[]);
     let carries = |v: &Value| v.get(PATCH_MERGE_KEY).is_some();
+    let declared = meta.composite && meta.strategy.merges_lists();
     if !patch.iter().chain(order).any(carries) {
-        return Ok(None);
+        return Ok(declared.then(|| meta.recommended.iter().map(|k| &**k).collect()));
     }
     let bad = |at: Path<'_>, expected: &'static str| PatchError::BadDirective {
         path: at.to_json_path(),
@@ -87,6 +92,18 @@ pub(crate) fn keys<'p>(
     let Some(keys) = keys else {
         return Ok(None);
     };
+    if declared {
+        let mut named = keys.clone();
+        let mut own: Vec<&str> = meta.recommended.iter().map(|k| &**k).collect();
+        named.sort_unstable();
+        own.sort_unstable();
+        if named != own {
+            return Err(bad(
+                path.index(0).field(PATCH_MERGE_KEY),
+                "the list's own keys (x-kubernetes-list-map-keys), or no directive",
+            ));
+        }
+    }
     if let Some(default) = meta.merge_key {
         if !keys.contains(&default) {
             return Err(bad(

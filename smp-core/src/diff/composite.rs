@@ -56,23 +56,30 @@ pub(crate) fn effective(meta: FieldMeta<'_>) -> FieldMeta<'_> {
 
 /// The list with each object item tagged with its identity; `None` when an item is not an
 /// object (the list is then diffed as it is, and fails or not as any list does).
-pub(crate) fn tag(list: &[Value], keys: &[Str]) -> Option<Vec<Value>> {
+/// `directive`: whether [`finish`] puts `$patchMergeKey` on the created items (a composite
+/// identity of the schema's own needs only the key fields).
+pub(crate) fn tag(list: &[Value], keys: &[Str], directive: bool) -> Option<Vec<Value>> {
     list.iter()
         .map(|item| {
             let Value::Object(map) = item else {
                 return None;
             };
             let mut tagged = map.clone();
-            tagged.insert(id().to_owned(), tag_value(item, keys));
+            tagged.insert(id().to_owned(), tag_value(item, keys, directive));
             Some(Value::Object(tagged))
         })
         .collect()
 }
 
-/// `[keys, identity]`: what [`finish`] needs to write the item's directive.
-fn tag_value(item: &Value, keys: &[Str]) -> Value {
-    let names = keys.iter().map(|k| Value::String(k.to_string())).collect();
-    Value::Array(vec![Value::Array(names), identity(item, keys)])
+/// `[keys, identity]`: what [`finish`] needs to write the item's key fields and directive
+/// (`keys` is `null` when no directive is wanted).
+fn tag_value(item: &Value, keys: &[Str], directive: bool) -> Value {
+    let names = if directive {
+        Value::Array(keys.iter().map(|k| Value::String(k.to_string())).collect())
+    } else {
+        Value::Null
+    };
+    Value::Array(vec![names, identity(item, keys)])
 }
 
 /// Replaces every identity tag in a created patch by the identity's fields and
@@ -85,7 +92,9 @@ pub(crate) fn finish(patch: &mut Value) {
                     for (k, v) in id {
                         map.entry(k).or_insert(v);
                     }
-                    map.insert(PATCH_MERGE_KEY.to_owned(), keys);
+                    if !keys.is_null() {
+                        map.insert(PATCH_MERGE_KEY.to_owned(), keys);
+                    }
                 }
             }
             map.values_mut().for_each(finish);
@@ -107,7 +116,7 @@ pub(crate) fn whole(
 ) -> Value {
     let ids = |list: &[Value]| -> Option<Vec<Value>> {
         list.iter()
-            .map(|v| v.is_object().then(|| tag_value(v, keys)))
+            .map(|v| v.is_object().then(|| tag_value(v, keys, true)))
             .collect()
     };
     let mergeable = match (ids(original), ids(modified)) {

@@ -107,7 +107,7 @@ fn member(
                 return Ok(());
             };
             if meta.strategy.base == BaseStrategy::Replace {
-                if changes {
+                if changes && !(meta.omit_unchanged && a == b) {
                     patch.insert(key.clone(), new.clone());
                 }
             } else {
@@ -131,7 +131,12 @@ fn member(
             if meta.strategy.merges_lists() {
                 let here = path.field(key);
                 let tagged = if composite::by_identity(&meta) {
-                    composite::tag(a, meta.recommended).zip(composite::tag(b, meta.recommended))
+                    let directive = meta.directive;
+                    composite::tag(a, meta.recommended, directive).zip(composite::tag(
+                        b,
+                        meta.recommended,
+                        directive,
+                    ))
                 } else {
                     None
                 };

@@ -5,14 +5,10 @@
 //! the same things, so smp reads them as patch metadata:
 //!
 //! The mapping is the table "Custom resources" of the README (each row tested in this
-//! module). In short: `x-kubernetes-list-type: map` with one key merges by that key, `set` of
-//! scalars merges as a set, `atomic` and `x-kubernetes-map-type: atomic` replace, the patch
-//! extensions win where a schema has them, and the root's `metadata` is `ObjectMeta`'s.
-//!
-//! A list keyed by several fields (items are different when any key differs) is replaced whole
-//! until keys of several fields identify items without the `$patchMergeKey` directive: merging
-//! by the first key alone would collapse items that differ in another, which replacing never
-//! does.
+//! module). In short: `x-kubernetes-list-type: map` merges by its keys (several keys: items
+//! that differ in any of them are different items, [`FieldDef::composite`](crate::FieldDef)),
+//! `set` of scalars merges as a set, `atomic` and `x-kubernetes-map-type: atomic` replace, the
+//! patch extensions win where a schema has them, and the root's `metadata` is `ObjectMeta`'s.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -25,10 +21,7 @@ use crate::schema::{Schema, Str, Strategy};
 
 /// The patch metadata the server-side apply markers of a property give: `None` when it has
 /// none (the field keeps the default strategy).
-pub(super) fn markers(
-    meta: &Map<String, Value>,
-    at: &str,
-) -> Result<Option<(Strategy, Option<Str>)>, SchemaError> {
+pub(super) fn markers(meta: &Map<String, Value>, at: &str) -> Result<Option<Marked>, SchemaError> {
     let bad = |key: &str, expected: &'static str| SchemaError::BadShape {
         at: format!("{at}/{key}"),
         expected,
@@ -39,13 +32,21 @@ pub(super) fn markers(
             return match kind.as_str() {
                 "map" => {
                     let keys = list_map_keys(meta, at)?;
-                    match keys.as_slice() {
-                        [one] => Ok(Some((Strategy::MERGE, Some(Str::Owned(one.clone()))))),
-                        _ => Ok(Some((Strategy::REPLACE, None))),
-                    }
+                    // One key: the merge key. Several: the identity of every item, which the
+                    // engine uses without `$patchMergeKey`, the merge key being the first.
+                    Ok(Some(Marked {
+                        strategy: Strategy::MERGE,
+                        merge_key: keys.first().map(|k| Str::Owned(k.clone())),
+                        composite: if keys.len() > 1 {
+                            keys.into_iter().map(Str::Owned).collect()
+                        } else {
+                            Vec::new()
+                        },
+                        atomic_map: false,
+                    }))
                 }
-                "set" if scalar_items(meta, at)? => Ok(Some((Strategy::MERGE, None))),
-                "set" | "atomic" => Ok(Some((Strategy::REPLACE, None))),
+                "set" if scalar_items(meta, at)? => Ok(Some(Marked::strategy(Strategy::MERGE))),
+                "set" | "atomic" => Ok(Some(Marked::strategy(Strategy::REPLACE))),
                 _ => Err(bad(
                     "x-kubernetes-list-type",
                     "\"atomic\", \"set\" or \"map\"",
@@ -61,9 +62,34 @@ pub(super) fn markers(
     }
     match meta.get("x-kubernetes-map-type") {
         None | Some(Value::Null) => Ok(None),
-        Some(Value::String(kind)) if kind == "atomic" => Ok(Some((Strategy::REPLACE, None))),
+        Some(Value::String(kind)) if kind == "atomic" => Ok(Some(Marked {
+            atomic_map: true,
+            ..Marked::strategy(Strategy::REPLACE)
+        })),
         Some(Value::String(kind)) if kind == "granular" => Ok(None),
         Some(_) => Err(bad("x-kubernetes-map-type", "\"atomic\" or \"granular\"")),
+    }
+}
+
+/// What the markers of a property say.
+pub(super) struct Marked {
+    pub strategy: Strategy,
+    pub merge_key: Option<Str>,
+    /// The keys of a list keyed by several fields (empty otherwise).
+    pub composite: Vec<Str>,
+    /// `x-kubernetes-map-type: atomic`: replaced, and left out of created patches when
+    /// unchanged.
+    pub atomic_map: bool,
+}
+
+impl Marked {
+    fn strategy(strategy: Strategy) -> Marked {
+        Marked {
+            strategy,
+            merge_key: None,
+            composite: Vec::new(),
+            atomic_map: false,
+        }
     }
 }
 
@@ -85,6 +111,13 @@ fn list_map_keys(meta: &Map<String, Value>, at: &str) -> Result<Vec<String>, Sch
         .collect::<Result<_, _>>()?;
     if keys.is_empty() {
         return Err(bad());
+    }
+    // Apply indexes the identities of a list per subset of its keys.
+    if keys.len() > 8 {
+        return Err(SchemaError::BadShape {
+            at: format!("{at}/x-kubernetes-list-map-keys"),
+            expected: "at most 8 keys",
+        });
     }
     Ok(keys)
 }
@@ -413,15 +446,59 @@ mod tests {
     }
 
     #[test]
-    fn list_type_map_with_several_keys_is_replaced_never_collapsed() {
+    fn list_type_map_with_several_keys_tells_items_apart_by_all() {
         let props = json!({"l": {"type": "array", "items": item(),
             "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["port", "name"]}});
+        // A new item that shares the first key is a new item, not an update.
         let out = apply_spec(
-            props,
+            props.clone(),
             json!({"l": [{"port": 53, "name": "tcp"}]}),
-            json!({"l": [{"port": 53, "name": "tcp"}, {"port": 53, "name": "udp"}]}),
+            json!({"l": [{"port": 53, "name": "udp", "v": "new"}]}),
         );
-        assert_eq!(out["l"].as_array().map(Vec::len), Some(2));
+        assert_eq!(
+            out,
+            json!({"l": [{"port": 53, "name": "udp", "v": "new"}, {"port": 53, "name": "tcp"}]})
+        );
+        // An update names all keys; deletion too; no directive needed.
+        let out = apply_spec(
+            props.clone(),
+            json!({"l": [{"port": 53, "name": "tcp"}, {"port": 53, "name": "udp"}]}),
+            json!({"l": [{"port": 53, "name": "udp", "v": "x"}, {"port": 53, "name": "tcp", "$patch": "delete"}]}),
+        );
+        assert_eq!(out, json!({"l": [{"port": 53, "name": "udp", "v": "x"}]}));
+        // Created patches carry every key field and, by default, no directive; with
+        // `PatchMergeKey::Emit` they carry it too.
+        let schema = from_crd(&crd(props), "v1").expect("loads");
+        let a = json!({"spec": {"l": [{"port": 53, "name": "tcp"}]}});
+        let b = json!({"spec": {"l": [{"port": 53, "name": "tcp"}, {"port": 53, "name": "udp"}]}});
+        let patch = crate::diff(&a, &b, &schema).expect("diff");
+        assert_eq!(
+            patch,
+            json!({"spec": {"$setElementOrder/l": [{"port": 53, "name": "tcp"}, {"port": 53, "name": "udp"}],
+                            "l": [{"port": 53, "name": "udp"}]}})
+        );
+        assert_eq!(crate::apply(&a, &patch, &schema).expect("applies"), b);
+        let emit = crate::DiffOptions {
+            patch_merge_key: crate::PatchMergeKey::Emit,
+            ..Default::default()
+        };
+        let patch = crate::diff_with(&a, &b, &schema, &emit).expect("diff");
+        assert_eq!(
+            patch["spec"]["l"][0]["$patchMergeKey"],
+            json!(["port", "name"])
+        );
+        assert_eq!(crate::apply(&a, &patch, &schema).expect("applies"), b);
+        // A directive naming other keys is an error.
+        let err = crate::apply(
+            &a,
+            &json!({"spec": {"l": [{"port": 53, "$patchMergeKey": ["port"]}]}}),
+            &schema,
+        )
+        .expect_err("other keys");
+        assert!(
+            err.to_string().contains("x-kubernetes-list-map-keys"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -457,11 +534,17 @@ mod tests {
         let atomic = json!({"o": {"type": "object", "x-kubernetes-map-type": "atomic",
             "properties": {"a": {"type": "string"}, "b": {"type": "string"}}}});
         let out = apply_spec(
-            atomic,
+            atomic.clone(),
             json!({"o": {"a": "1", "b": "2"}}),
             json!({"o": {"a": "3"}}),
         );
         assert_eq!(out, json!({"o": {"a": "3"}}));
+        // Created patches send it whole, and only when it changed.
+        let schema = from_crd(&crd(atomic), "v1").expect("loads");
+        let a = json!({"spec": {"o": {"a": "1", "b": "2"}}});
+        assert_eq!(crate::diff(&a, &a, &schema).expect("diff"), json!({}));
+        let b = json!({"spec": {"o": {"a": "1", "b": "3"}}});
+        assert_eq!(crate::diff(&a, &b, &schema).expect("diff"), b);
         let granular = json!({"o": {"type": "object", "x-kubernetes-map-type": "granular",
             "additionalProperties": {"type": "string"}}});
         let out = apply_spec(

@@ -435,11 +435,15 @@ impl<'d> Loader<'d> {
         ]
         .iter()
         .any(|k| meta.is_some_and(|m| m.contains_key(*k)));
-        let (strategy, merge_key) = match meta {
-            Some(m) if self.markers && !patch_extensions => {
-                crd::markers(m, at)?.unwrap_or((strategy, merge_key))
-            }
-            _ => (strategy, merge_key),
+        let marked = match meta {
+            Some(m) if self.markers && !patch_extensions => crd::markers(m, at)?,
+            _ => None,
+        };
+        let omit_unchanged = marked.as_ref().is_some_and(|m| m.atomic_map);
+        let (strategy, merge_key, recommended, composite) = match marked {
+            Some(m) if !m.composite.is_empty() => (m.strategy, m.merge_key, m.composite, true),
+            Some(m) => (m.strategy, m.merge_key, recommended, false),
+            None => (strategy, merge_key, recommended, false),
         };
         if let (Some(first), Some(key)) = (recommended.first(), &merge_key) {
             if first != key {
@@ -465,6 +469,8 @@ impl<'d> Loader<'d> {
             strategy,
             merge_key,
             recommended: Cow::Owned(recommended),
+            composite,
+            omit_unchanged,
         })
     }
 

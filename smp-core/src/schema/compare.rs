@@ -147,6 +147,12 @@ fn field_meta(a: &FieldDef, b: &FieldDef) -> Result<(), String> {
             key(&b.merge_key)
         ));
     }
+    if a.composite != b.composite {
+        return Err(format!(
+            "composite identity differs: {} vs {}",
+            a.composite, b.composite
+        ));
+    }
     if a.recommended != b.recommended {
         return Err(format!(
             "recommended merge keys differ: {:?} vs {:?}",
@@ -200,6 +206,8 @@ mod tests {
             strategy,
             merge_key: key.map(|k| k.to_owned().into()),
             recommended: Cow::Borrowed(&[]),
+            composite: false,
+            omit_unchanged: false,
         }
     }
 

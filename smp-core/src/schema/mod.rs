@@ -187,6 +187,15 @@ pub struct FieldDef {
     pub merge_key: Option<Str>,
     /// Multi-field "recommended" merge keys (`$patchMergeKey` proposal); empty when none.
     pub recommended: Cow<'static, [Str]>,
+    /// Whether `recommended` is the list's own identity, used by apply and diff whether or not
+    /// a patch carries `$patchMergeKey`: a CRD's `x-kubernetes-list-map-keys` of several
+    /// fields. `false` for the proposal's keys, which apply follows only when asked.
+    pub composite: bool,
+    /// Whether a created patch leaves this replaced object out when it is unchanged. Upstream
+    /// sends a replaced object in every patch (`false`, for built-in types); a CRD's
+    /// `x-kubernetes-map-type: atomic`, which no upstream patch ever served, is sent only when
+    /// it changed.
+    pub omit_unchanged: bool,
 }
 
 impl FieldDef {
@@ -212,6 +221,8 @@ impl FieldDef {
         recommended: &'static [Str],
     ) -> FieldDef {
         FieldDef {
+            composite: false,
+            omit_unchanged: false,
             name: Cow::Borrowed(name),
             ty,
             strategy,
@@ -529,6 +540,9 @@ impl<'s> Node<'s> {
                 strategy: Strategy::DEFAULT,
                 merge_key: None,
                 recommended: &[],
+                composite: false,
+                directive: false,
+                omit_unchanged: false,
                 declared: true,
             },
             _ => FieldMeta::unknown(),
@@ -541,11 +555,15 @@ impl<'s> Node<'s> {
                 node: self.follow(f.ty),
                 strategy: f.strategy,
                 merge_key: f.merge_key.as_deref(),
-                recommended: if self.recommended {
+                // A composite identity is the list's own, not the proposal's: kept either way.
+                recommended: if self.recommended || f.composite {
                     &f.recommended
                 } else {
                     &[]
                 },
+                composite: f.composite,
+                directive: self.recommended,
+                omit_unchanged: f.omit_unchanged,
                 declared: true,
             });
         }
@@ -624,6 +642,13 @@ pub struct FieldMeta<'s> {
     pub merge_key: Option<&'s str>,
     /// Its recommended (multi-field) merge keys; empty when none.
     pub recommended: &'s [Str],
+    /// Whether `recommended` identifies the list's items always (see [`FieldDef::composite`]).
+    pub composite: bool,
+    /// Whether created patches put `$patchMergeKey` on the items of this list (false under
+    /// [`Node::without_recommended_keys`]).
+    pub directive: bool,
+    /// See [`FieldDef::omit_unchanged`].
+    pub omit_unchanged: bool,
     /// False when the schema does not declare the member.
     pub declared: bool,
 }
@@ -635,6 +660,9 @@ impl FieldMeta<'_> {
             strategy: Strategy::DEFAULT,
             merge_key: None,
             recommended: &[],
+            composite: false,
+            directive: false,
+            omit_unchanged: false,
             declared: false,
         }
     }
@@ -689,6 +717,8 @@ mod tests {
                 strategy: Strategy::MERGE,
                 merge_key: Some("name".into()),
                 recommended: Cow::Borrowed(&[]),
+                composite: false,
+                omit_unchanged: false,
             }]
             .into(),
             inlined: Cow::Borrowed(&[]),
