@@ -725,10 +725,12 @@ fn edit_distance(a: &str, b: &str, limit: usize) -> Option<usize> {
     (d <= limit).then_some(d)
 }
 
+pub mod annotate;
 pub mod crd;
 mod unions;
 mod write;
 
+pub use annotate::{AnnotateError, annotate};
 pub use write::{Written, write};
 
 #[cfg(test)]
