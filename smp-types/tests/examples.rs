@@ -4,48 +4,23 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
-
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
-use smp_core::{DocRole, Patch, StrategicMerge};
+use smp_core::{Patch, StrategicMerge};
 use smp_types::api::apps::v1::Deployment;
 use smp_types::api::core::v1::{ConfigMap, Node, Pod, Secret, Service};
 
 use support::kinds::{self, Check};
+use support::manifests::{examples, read_path};
 use support::patches::{self, Rng};
-
-fn examples() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples")
-}
-
-fn read_path(path: &Path) -> Value {
-    let text = std::fs::read_to_string(path).expect("example");
-    smp_core::parse_document(&text, DocRole::Original).expect("parses")
-}
 
 fn read(name: &str) -> Value {
     read_path(&examples().join(name))
 }
 
-/// Every manifest: `examples/*.yaml` but patches, and `examples/manifests/*.yaml`.
 fn manifests() -> Vec<(String, Value)> {
-    let mut out = Vec::new();
-    for dir in [examples(), examples().join("manifests")] {
-        let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .expect("examples directory")
-            .map(|e| e.expect("entry").path())
-            .collect();
-        paths.sort();
-        for path in paths {
-            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            if name.ends_with(".yaml") && !name.contains("patch") {
-                out.push((name.to_owned(), read_path(&path)));
-            }
-        }
-    }
-    out
+    support::manifests::all()
 }
 
 /// Deserialized into `T` and serialized again.

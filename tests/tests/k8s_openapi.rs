@@ -7,36 +7,17 @@
 #[allow(dead_code)]
 mod support;
 
-use std::path::{Path, PathBuf};
-
 use k8s_openapi::api::core::v1::{Container, PodTemplateSpec};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use smp_core::{DocRole, Patch, StrategicMerge, ThreeWayOptions};
+use smp_core::{Patch, StrategicMerge, ThreeWayOptions};
 use smp_types::k8s_openapi::StrategicMergeExt;
 
 use support::patches::{self, Rng};
 
 fn manifests() -> Vec<(String, Value)> {
-    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
-    let mut out = Vec::new();
-    for dir in [examples.clone(), examples.join("manifests")] {
-        let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .expect("examples directory")
-            .map(|e| e.expect("entry").path())
-            .collect();
-        paths.sort();
-        for path in paths {
-            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            if name.ends_with(".yaml") && !name.contains("patch") {
-                let text = std::fs::read_to_string(&path).expect("manifest");
-                let doc = smp_core::parse_document(&text, DocRole::Original).expect("parses");
-                out.push((name.to_owned(), doc));
-            }
-        }
-    }
-    out
+    support::manifests::all()
 }
 
 /// A check run with the k8s-openapi type of a document's kind.

@@ -1,5 +1,6 @@
-//! Shared by the smp-types tests: the kinds of the shipped manifests and a random patch
+//! Shared by the smp-types tests: the shipped manifests, their kinds and a random patch
 //! generator.
 
 pub mod kinds;
+pub mod manifests;
 pub mod patches;

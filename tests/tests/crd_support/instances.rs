@@ -117,13 +117,7 @@ fn list(rng: &mut Rng, s: &Map<String, Value>, depth: usize) -> Value {
     let items = s.get("items").cloned().unwrap_or(json!({"type": "string"}));
     let n = if depth >= MAX_DEPTH { 0 } else { rng.below(4) };
     let list_type = s.get("x-kubernetes-list-type").and_then(Value::as_str);
-    let keys: Vec<&str> = s
-        .get("x-kubernetes-list-map-keys")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .collect();
+    let keys = map_keys(s);
     let mut out: Vec<Value> = Vec::new();
     for i in 0..n {
         let mut item = value_at(rng, &items, depth + 1, i);
@@ -193,13 +187,7 @@ pub fn valid(value: &Value, schema: &Value) -> bool {
             };
             let rules = match s.get("x-kubernetes-list-type").and_then(Value::as_str) {
                 Some("map") => {
-                    let keys: Vec<&str> = s
-                        .get("x-kubernetes-list-map-keys")
-                        .and_then(Value::as_array)
-                        .into_iter()
-                        .flatten()
-                        .filter_map(Value::as_str)
-                        .collect();
+                    let keys = map_keys(s);
                     let ids: Option<Vec<String>> = items
                         .iter()
                         .map(|item| {
@@ -227,4 +215,14 @@ fn has_null(value: &Value) -> bool {
         Value::Object(map) => map.iter().any(|(k, v)| k.starts_with('$') || has_null(v)),
         _ => false,
     }
+}
+
+/// `x-kubernetes-list-map-keys` of a list schema.
+fn map_keys(s: &Map<String, Value>) -> Vec<&str> {
+    s.get("x-kubernetes-list-map-keys")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect()
 }
