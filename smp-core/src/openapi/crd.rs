@@ -11,7 +11,7 @@
 //! patch extensions win where a schema has them, and the root's `metadata` is `ObjectMeta`'s.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
@@ -182,6 +182,16 @@ pub fn from_crd(crd: &Value, version: &str) -> Result<Schema, SchemaError> {
     load_with(&doc, kind, true)
 }
 
+/// Deepest directory nesting [`CrdCatalog::add_path`] descends into.
+const MAX_DIR_DEPTH: usize = 32;
+
+/// Whether a file name looks like a manifest (`.yaml`, `.yml`, `.json`).
+fn is_manifest(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| matches!(e, "yaml" | "yml" | "json"))
+}
+
 /// The patch metadata of `ObjectMeta` (Kubernetes v1.34): the members whose strategy is not the
 /// default.
 fn object_meta() -> Value {
@@ -338,33 +348,44 @@ impl CrdCatalog {
     }
 
     /// Adds the CRDs of a file, or of every `.yaml`, `.yml` and `.json` file of a directory and
-    /// its subdirectories (in name order). Returns how many versions were added.
+    /// its subdirectories (in name order; symbolic links to directories are not followed, so a
+    /// link cycle cannot loop). Returns how many versions were added.
     pub fn add_path(&mut self, path: &Path) -> Result<usize, CrdError> {
-        let io = |source| CrdError::Io {
+        if path.is_dir() {
+            self.add_dir(path, 0)
+        } else {
+            self.add_file(path)
+        }
+    }
+
+    fn add_file(&mut self, path: &Path) -> Result<usize, CrdError> {
+        let text = std::fs::read_to_string(path).map_err(|source| CrdError::Io {
             path: path.display().to_string(),
             source,
-        };
-        if path.is_dir() {
-            let mut entries: Vec<_> = std::fs::read_dir(path)
-                .map_err(io)?
-                .map(|e| e.map(|e| e.path()))
-                .collect::<Result<_, _>>()
-                .map_err(io)?;
-            entries.sort();
-            let mut added = 0;
-            for entry in entries {
-                let manifest = entry
-                    .extension()
-                    .and_then(|e| e.to_str())
-                    .is_some_and(|e| matches!(e, "yaml" | "yml" | "json"));
-                if entry.is_dir() || manifest {
-                    added += self.add_path(&entry)?;
-                }
-            }
-            return Ok(added);
-        }
-        let text = std::fs::read_to_string(path).map_err(io)?;
+        })?;
         self.add_text(&text, &path.display().to_string())
+    }
+
+    fn add_dir(&mut self, dir: &Path, depth: usize) -> Result<usize, CrdError> {
+        let io = |source| CrdError::Io {
+            path: dir.display().to_string(),
+            source,
+        };
+        let mut entries: Vec<(PathBuf, std::fs::FileType)> = std::fs::read_dir(dir)
+            .map_err(io)?
+            .map(|e| e.and_then(|e| Ok((e.path(), e.file_type()?))))
+            .collect::<Result<_, _>>()
+            .map_err(io)?;
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut added = 0;
+        for (entry, kind) in entries {
+            if kind.is_dir() && depth < MAX_DIR_DEPTH {
+                added += self.add_dir(&entry, depth + 1)?;
+            } else if !kind.is_dir() && is_manifest(&entry) && entry.is_file() {
+                added += self.add_file(&entry)?;
+            }
+        }
+        Ok(added)
     }
 
     /// The schema of a custom resource of this `apiVersion` (`group/version`) and `kind`.
@@ -610,6 +631,21 @@ mod tests {
             out["metadata"]["ownerReferences"].as_array().map(Vec::len),
             Some(2)
         );
+    }
+
+    #[test]
+    fn directories_are_walked_without_following_link_cycles() {
+        let dir = std::env::temp_dir().join(format!("smp-crd-walk-{}", std::process::id()));
+        let sub = dir.join("sub");
+        std::fs::create_dir_all(&sub).expect("mkdir");
+        std::fs::write(sub.join("w.yaml"), crd(json!({})).to_string()).expect("write");
+        std::fs::write(dir.join("notes.txt"), "not a manifest").expect("write");
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(&dir, sub.join("loop")).expect("symlink");
+        let mut catalog = CrdCatalog::new();
+        assert_eq!(catalog.add_path(&dir).expect("walks"), 1);
+        assert!(catalog.lookup("example.com/v1", "Widget").is_some());
+        std::fs::remove_dir_all(&dir).expect("cleanup");
     }
 
     #[test]
