@@ -33,6 +33,9 @@
 //! [`lookup`] finds the kind of a document from its `apiVersion` and `kind`; [`definition`] the
 //! type of an OpenAPI definition name.
 //!
+//! With the `k8s-openapi` feature, the module `k8s_openapi` patches k8s-openapi's own types
+//! with these definitions' metadata (`pod.apply(&patch)` on a `k8s_openapi::api::core::v1::Pod`).
+//!
 //! Build cost: the derived methods are `#[inline]`, so this crate compiles the types' metadata
 //! and leaves the machine code of `apply`/`diff` to the crates that call them, for the types
 //! they use.
