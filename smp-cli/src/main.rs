@@ -9,7 +9,6 @@ mod apply;
 mod apply_config;
 mod diff;
 mod error;
-mod gojson;
 mod io;
 mod kinds;
 mod normalize;

@@ -381,7 +381,7 @@ impl Printer {
     fn print(&mut self, object: &Value) -> Result<(), CliError> {
         let mut text = String::new();
         match self.format {
-            Format::Json => text.push_str(&crate::gojson::to_string(object)),
+            Format::Json => text.push_str(&smp_core::gojson::to_string_pretty(object)),
             Format::Yaml => {
                 if self.printed > 0 {
                     text.push_str("---\n");

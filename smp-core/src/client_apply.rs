@@ -65,11 +65,7 @@ pub fn client_side_apply<'s>(
     // conflict on the annotation at every apply that changes the configuration. Giving the
     // original the live annotation keeps the check on the fields; the patch is the same
     // (the annotation is in `modified`, so it is never deleted).
-    if let Some(text) = live
-        .get("metadata")
-        .and_then(|m| m.get("annotations"))
-        .and_then(|a| a.get(LAST_APPLIED_ANNOTATION))
-    {
+    if let Some(text) = annotation(live) {
         set_annotation(&mut last, text.clone());
     }
     let patch = three_way(&last, &modified, live, node, options)?;
@@ -105,6 +101,14 @@ where
     })
 }
 
+/// The last-applied annotation of `object`, as it is.
+fn annotation(object: &Value) -> Option<&Value> {
+    object
+        .get("metadata")?
+        .get("annotations")?
+        .get(LAST_APPLIED_ANNOTATION)
+}
+
 /// Sets the last-applied annotation of `object` (an object; its metadata is created as needed).
 fn set_annotation(object: &mut Value, text: Value) {
     let Value::Object(root) = object else { return };
@@ -126,11 +130,7 @@ fn set_annotation(object: &mut Value, text: Value) {
 /// The configuration last applied to `object`: its annotation, parsed. `None` when there is
 /// none (the object was created some other way, or never applied).
 pub fn last_applied(object: &Value) -> Result<Option<Value>, PatchError> {
-    let Some(text) = object
-        .get("metadata")
-        .and_then(|m| m.get("annotations"))
-        .and_then(|a| a.get(LAST_APPLIED_ANNOTATION))
-    else {
+    let Some(text) = annotation(object) else {
         return Ok(None);
     };
     let bad = |detail: String| PatchError::InvalidDocument {
@@ -149,8 +149,8 @@ pub fn last_applied(object: &Value) -> Result<Option<Value>, PatchError> {
 }
 
 /// `desired` carrying the annotation `kubectl apply` writes: the text of `desired` without the
-/// annotation (compact JSON, keys sorted, `<`, `>` and `&` escaped as Go's encoder does, and a
-/// final newline). As kubectl does, `metadata.annotations` is present in that text, `{}` when
+/// annotation, as Go's encoder writes it ([`crate::gojson::to_string`]: compact, keys sorted,
+/// `<`, `>` and `&` escaped, floats in Go's form, a final newline). As kubectl does, `metadata.annotations` is present in that text, `{}` when
 /// `desired` had none.
 pub fn annotated(desired: &Value) -> Result<Value, PatchError> {
     let Value::Object(root) = desired else {
@@ -179,64 +179,10 @@ pub fn annotated(desired: &Value) -> Result<Value, PatchError> {
         });
     };
     annotations.remove(LAST_APPLIED_ANNOTATION);
-    let text = go_json(&Value::Object(plain.clone()));
-    if let Some(Value::Object(metadata)) = plain.get_mut("metadata") {
-        if let Some(Value::Object(annotations)) = metadata.get_mut("annotations") {
-            annotations.insert(LAST_APPLIED_ANNOTATION.to_owned(), Value::String(text));
-        }
-    }
-    Ok(Value::Object(plain))
-}
-
-/// JSON as Go's `encoding/json` encoder writes a map: compact, keys sorted, HTML characters and
-/// U+2028/U+2029 escaped, a final newline.
-fn go_json(value: &Value) -> String {
-    let mut sorted = String::new();
-    write_sorted(value, &mut sorted);
-    let mut out = String::with_capacity(sorted.len() + 1);
-    for c in sorted.chars() {
-        match c {
-            '<' => out.push_str("\\u003c"),
-            '>' => out.push_str("\\u003e"),
-            '&' => out.push_str("\\u0026"),
-            '\u{2028}' => out.push_str("\\u2028"),
-            '\u{2029}' => out.push_str("\\u2029"),
-            c => out.push(c),
-        }
-    }
-    out.push('\n');
-    out
-}
-
-/// Compact JSON with object keys in byte order, whatever order the map keeps.
-fn write_sorted(value: &Value, out: &mut String) {
-    match value {
-        Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
-            out.push('{');
-            for (i, key) in keys.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push_str(&Value::String(key.clone()).to_string());
-                out.push(':');
-                write_sorted(&map[key], out);
-            }
-            out.push('}');
-        }
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_sorted(item, out);
-            }
-            out.push(']');
-        }
-        scalar => out.push_str(&scalar.to_string()),
-    }
+    let mut plain = Value::Object(plain);
+    let text = crate::gojson::to_string(&plain);
+    set_annotation(&mut plain, Value::String(text));
+    Ok(plain)
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@ pub mod client_apply;
 mod deep;
 pub mod diff;
 pub mod error;
+pub mod gojson;
 mod hash;
 pub mod input;
 pub mod openapi;

@@ -1,22 +1,36 @@
-//! JSON printed byte for byte as `kubectl ... -o json` prints it.
+//! JSON printed byte for byte as Go's `encoding/json` prints a map: what `kubectl ... -o json`
+//! shows ([`to_string_pretty`]) and what `kubectl apply` stores in the last-applied annotation
+//! ([`to_string`]).
 //!
-//! kubectl marshals with Go's `json.MarshalIndent(obj, "", "    ")`: four-space indent, keys
-//! sorted (a `serde_json::Map` is sorted too), `<`, `>`, `&`, U+2028 and U+2029 escaped as
-//! `\u003c`-style sequences (Go's HTML-safe default), and floats in Go's shortest form: `1`
-//! for 1.0, exponent form only below 1e-6 or from 1e21 on (`1e+21`, `1e-7`).
+//! Keys are sorted (Go sorts map keys; a `serde_json::Map` is sorted too, unless serde_json's
+//! `preserve_order` feature is on, when the keys are sorted here); `<`, `>`, `&`, U+2028 and
+//! U+2029 are escaped as `\u003c`-style sequences (Go's HTML-safe default); floats are in Go's
+//! shortest form: `1` for 1.0, exponent form only below 1e-6 or from 1e21 on (`1e+21`,
+//! `1e-7`).
 
 use std::io::{self, Write};
 
-use serde::Serialize;
-use serde_json::ser::{CharEscape, Formatter, PrettyFormatter};
-use serde_json::{Serializer, Value};
+use serde::ser::{SerializeMap, SerializeSeq};
+use serde::{Serialize, Serializer};
+use serde_json::Value;
+use serde_json::ser::{CharEscape, CompactFormatter, Formatter, PrettyFormatter};
 
-/// `value` as kubectl prints it, with a final newline.
+/// `value` as `kubectl -o json` prints it (four-space indent), with a final newline.
+pub fn to_string_pretty(value: &Value) -> String {
+    print(value, GoFormatter(PrettyFormatter::with_indent(b"    ")))
+}
+
+/// `value` as Go's `json.Encoder` writes it: compact, with a final newline (the text of the
+/// `kubectl.kubernetes.io/last-applied-configuration` annotation).
 pub fn to_string(value: &Value) -> String {
+    print(value, GoFormatter(CompactFormatter))
+}
+
+fn print<F: Formatter>(value: &Value, formatter: GoFormatter<F>) -> String {
     let mut out = Vec::new();
-    let mut ser = Serializer::with_formatter(&mut out, GoFormatter::new());
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter);
     // Serializing a `Value` into memory cannot fail: keys are strings, numbers are finite.
-    if value.serialize(&mut ser).is_err() {
+    if Sorted(value).serialize(&mut ser).is_err() {
         out.clear();
         out.extend_from_slice(b"null");
     }
@@ -24,15 +38,44 @@ pub fn to_string(value: &Value) -> String {
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
-struct GoFormatter(PrettyFormatter<'static>);
+/// A value whose objects serialize with their keys in byte order, as Go's do. A sorted map
+/// (serde_json's default) is written as it is; only an unsorted one is sorted.
+struct Sorted<'a>(&'a Value);
 
-impl GoFormatter {
-    fn new() -> GoFormatter {
-        GoFormatter(PrettyFormatter::with_indent(b"    "))
+impl Serialize for Sorted<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Value::Object(map) => {
+                let mut out = serializer.serialize_map(Some(map.len()))?;
+                if map.keys().zip(map.keys().skip(1)).all(|(a, b)| a <= b) {
+                    for (key, value) in map {
+                        out.serialize_entry(key, &Sorted(value))?;
+                    }
+                } else {
+                    let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+                    entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+                    for (key, value) in entries {
+                        out.serialize_entry(key, &Sorted(value))?;
+                    }
+                }
+                out.end()
+            }
+            Value::Array(items) => {
+                let mut out = serializer.serialize_seq(Some(items.len()))?;
+                for item in items {
+                    out.serialize_element(&Sorted(item))?;
+                }
+                out.end()
+            }
+            scalar => scalar.serialize(serializer),
+        }
     }
 }
 
-impl Formatter for GoFormatter {
+/// serde_json's formatter `F` with Go's string escapes and float forms.
+struct GoFormatter<F>(F);
+
+impl<F: Formatter> Formatter for GoFormatter<F> {
     fn write_f64<W: ?Sized + Write>(&mut self, writer: &mut W, value: f64) -> io::Result<()> {
         writer.write_all(go_float(value).as_bytes())
     }
@@ -141,8 +184,17 @@ mod tests {
     fn prints_like_go() {
         let v = json!({"b": [1, {}], "a": "<x&y>\u{2028}", "c": [], "d": "tab\there\u{1}"});
         assert_eq!(
-            to_string(&v),
+            to_string_pretty(&v),
             "{\n    \"a\": \"\\u003cx\\u0026y\\u003e\\u2028\",\n    \"b\": [\n        1,\n        {}\n    ],\n    \"c\": [],\n    \"d\": \"tab\\there\\u0001\"\n}\n"
+        );
+    }
+
+    #[test]
+    fn compact_like_go_encoder() {
+        let v = json!({"b": 1.0, "a": ["<&>"], "c": {}});
+        assert_eq!(
+            to_string(&v),
+            "{\"a\":[\"\\u003c\\u0026\\u003e\"],\"b\":1,\"c\":{}}\n"
         );
     }
 
