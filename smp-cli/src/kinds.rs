@@ -58,6 +58,17 @@ impl<'a> TypeMeta<'a> {
     pub fn lookup(self) -> Option<&'static Kind> {
         smp_types::lookup(self.api_version, self.kind)
     }
+
+    /// The built-in kind, else the `--crd` schema, of these `apiVersion` and `kind`.
+    pub fn typing<'s>(self, schemas: &'s Schemas) -> Typing<'s> {
+        if let Some(kind) = self.lookup() {
+            return Typing::Kind(kind);
+        }
+        schemas
+            .crds
+            .lookup(self.api_version, self.kind)
+            .map_or(Typing::Untyped, Typing::Crd)
+    }
 }
 
 /// As kubectl prints a group-version-kind: `apps/v1, Kind=Deployment`.
@@ -77,19 +88,6 @@ pub fn resolve<'a>(schemas: &'a Schemas, docs: &[&Value]) -> Typing<'a> {
     docs.iter()
         .find_map(|doc| TypeMeta::of(doc))
         .map_or(Typing::Untyped, |meta| meta.typing(schemas))
-}
-
-impl<'a> TypeMeta<'a> {
-    /// The built-in kind, else the `--crd` schema, of these `apiVersion` and `kind`.
-    pub fn typing<'s>(self, schemas: &'s Schemas) -> Typing<'s> {
-        if let Some(kind) = self.lookup() {
-            return Typing::Kind(kind);
-        }
-        schemas
-            .crds
-            .lookup(self.api_version, self.kind)
-            .map_or(Typing::Untyped, Typing::Crd)
-    }
 }
 
 #[cfg(test)]

@@ -149,15 +149,7 @@ pub trait StrategicMerge: PatchField {
     where
         Self: Sized,
     {
-        let at = Path::root();
-        let patch = crate::diff::three_way(
-            &to_value(last_applied, &at)?,
-            &to_value(desired, &at)?,
-            &to_value(live, &at)?,
-            Self::schema(),
-            options,
-        )?;
-        Patch::from_value(patch)
+        json_form::three_way(last_applied, desired, live, Self::schema(), options)
     }
 
     /// `kubectl apply` on the client side (see [`crate::client_apply`]): the three-way patch

@@ -119,6 +119,7 @@ fn list(rng: &mut Rng, s: &Map<String, Value>, depth: usize) -> Value {
     let list_type = s.get("x-kubernetes-list-type").and_then(Value::as_str);
     let keys = map_keys(s);
     let mut out: Vec<Value> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for i in 0..n {
         let mut item = value_at(rng, &items, depth + 1, i);
         if list_type == Some("map") {
@@ -138,15 +139,18 @@ fn list(rng: &mut Rng, s: &Map<String, Value>, depth: usize) -> Value {
                 }
             }
         }
-        let duplicate = match list_type {
-            Some("map") => {
-                let id = |v: &Value| keys.iter().map(|k| v.get(*k).cloned()).collect::<Vec<_>>();
-                out.iter().any(|o| id(o) == id(&item))
-            }
-            Some("set") => out.contains(&item),
-            _ => false,
+        // Each item's identity (its keys, or a set item itself), as JSON text, seen once.
+        let fresh = match list_type {
+            Some("map") => seen.insert(
+                keys.iter()
+                    .map(|k| item.get(*k).map(Value::to_string).unwrap_or_default())
+                    .collect::<Vec<_>>()
+                    .join("\u{0}"),
+            ),
+            Some("set") => seen.insert(item.to_string()),
+            _ => true,
         };
-        if !duplicate {
+        if fresh {
             out.push(item);
         }
     }
