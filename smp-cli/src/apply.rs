@@ -59,7 +59,7 @@ pub fn run(args: &ApplyArgs) -> Result<(), CliError> {
     let original = args.input.read_object(&args.original, DocRole::Original)?;
     let patch = args.input.read_object(&args.patch, DocRole::Patch)?;
     let typing = kinds::resolve(&schemas, &[&original]);
-    let patched = smp_core::apply_owned(original, &patch, typing.node()).map_err(|e| {
+    let patched = smp_core::apply_owned(original, &patch, typing.node(&schemas)).map_err(|e| {
         CliError::new(
             format_args!(
                 "applying {} to {}",

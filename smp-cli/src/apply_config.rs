@@ -97,8 +97,8 @@ pub fn run(args: &ApplyConfigArgs) -> Result<(), CliError> {
     let options = args
         .create
         .three_way(smp_core::Conflicts::from_overwrite_flag(args.overwrite));
-    let applied =
-        smp_core::client_side_apply(&live, &desired, typing.node(), &options).map_err(|e| {
+    let applied = smp_core::client_side_apply(&live, &desired, typing.node(&schemas), &options)
+        .map_err(|e| {
             CliError::new(
                 format_args!(
                     "applying {} to {}",

@@ -69,8 +69,8 @@ pub fn run(args: &DiffArgs) -> Result<(), CliError> {
         patch_merge_key: args.create.patch_merge_key(),
         ..smp_core::DiffOptions::default()
     };
-    let patch =
-        smp_core::diff_with(&original, &modified, typing.node(), &options).map_err(|e| {
+    let patch = smp_core::diff_with(&original, &modified, typing.node(&schemas), &options)
+        .map_err(|e| {
             CliError::new(
                 format_args!(
                     "creating a patch from {} to {}",

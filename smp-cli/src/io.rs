@@ -230,7 +230,8 @@ pub struct SchemaArgs {
 
     /// CustomResourceDefinitions (a file, several YAML documents, a `List`, or a directory of
     /// them): custom resources of their served versions are patched strategically, lists
-    /// merged as their `x-kubernetes-list-type` markers say. May be repeated.
+    /// merged as their `x-kubernetes-list-type` markers say, and embedded resources typed by
+    /// their own `apiVersion`/`kind` (built-in or of these CRDs). May be repeated.
     #[arg(long = "crd", value_name = "FILE_OR_DIR")]
     pub crd: Vec<PathBuf>,
 }

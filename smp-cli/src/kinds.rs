@@ -9,7 +9,7 @@
 use std::fmt;
 
 use serde_json::Value;
-use smp_core::{Node, Schema};
+use smp_core::{KindSchemas, Node, Schema};
 use smp_types::Kind;
 
 use crate::io::Schemas;
@@ -28,12 +28,24 @@ pub enum Typing<'a> {
 }
 
 impl Typing<'_> {
-    /// The schema's root, for the engine.
-    pub fn node(&self) -> Node<'_> {
-        match self {
+    /// The schema's root, for the engine. Embedded resources below it are typed by their
+    /// own kinds as `kinds` knows them (built-in, then `--crd`).
+    pub fn node<'b>(&'b self, kinds: &'b Schemas) -> Node<'b> {
+        let root = match self {
             Typing::Given(schema) | Typing::Crd(schema) => schema.root(),
             Typing::Kind(kind) => kind.schema(),
             Typing::Untyped => Node::opaque(),
+        };
+        root.with_kinds(kinds)
+    }
+}
+
+/// Built-in kinds first, then the custom resources of `--crd`, as for a whole document.
+impl KindSchemas for Schemas {
+    fn schema_of(&self, api_version: &str, kind: &str) -> Option<Node<'_>> {
+        match smp_types::lookup(api_version, kind) {
+            Some(built_in) => Some(built_in.schema()),
+            None => self.crds.schema_of(api_version, kind),
         }
     }
 }

@@ -64,8 +64,8 @@ pub fn run(args: &NormalizeArgs) -> Result<(), CliError> {
         None => None,
     };
     let typing = kinds::resolve(&schemas, &[&new]);
-    union::normalize(&mut new, old.as_ref(), typing.node());
-    union::validate(&new, typing.node()).map_err(|errors| {
+    union::normalize(&mut new, old.as_ref(), typing.node(&schemas));
+    union::validate(&new, typing.node(&schemas)).map_err(|errors| {
         CliError::new(
             format_args!("normalizing {}", Source::new(&args.new)),
             union::UpdateError::Invalid(errors),

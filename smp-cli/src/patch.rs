@@ -257,7 +257,7 @@ fn apply_patch(
                 Some(schema) => Typing::Given(schema),
                 None => strategic_kind(&object, schemas)?,
             };
-            smp_core::apply_owned(object, patch, typing.node()).map_err(|e| e.to_string())
+            smp_core::apply_owned(object, patch, typing.node(schemas)).map_err(|e| e.to_string())
         }
         PatchType::Merge => {
             let mut object = object;

@@ -91,7 +91,7 @@ pub fn run(args: &ThreeWayArgs) -> Result<(), CliError> {
         &original,
         &modified,
         &current,
-        typing.node(),
+        typing.node(&schemas),
         &args
             .create
             .three_way(smp_core::Conflicts::from_overwrite_flag(args.overwrite)),

@@ -116,3 +116,55 @@ fn bad_crd_paths_are_errors() {
     let out = smp(&["patch", "--crd", &bad, "-f", GATEWAY, "-p", "{}"], None);
     assert_error(&out, &["w.example.com", "x-kubernetes-list-map-keys"]);
 }
+
+/// A CRD whose `spec.template` is an embedded resource (`x-kubernetes-embedded-resource`).
+const EMBEDDING_CRD: &str = r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              template:
+                type: object
+                x-kubernetes-embedded-resource: true
+                x-kubernetes-preserve-unknown-fields: true
+"#;
+
+#[test]
+fn embedded_resources_are_typed_by_their_own_kind() {
+    let crd = temp_file("crd-embedding.yaml", EMBEDDING_CRD);
+    let widget = |image: &str| {
+        json!({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"},
+               "spec": {"template": {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
+                   "spec": {"containers": [{"name": "a", "image": image}, {"name": "b", "image": "b"}]}}}})
+    };
+    let a = temp_file("crd-embedding-a.json", &widget("a").to_string());
+    let b = temp_file("crd-embedding-b.json", &widget("a2").to_string());
+    // The embedded Pod's containers merge by name: the patch names container `a` only.
+    let patch =
+        r#"{"spec": {"template": {"spec": {"containers": [{"name": "a", "image": "a2"}]}}}}"#;
+    let out = smp(&["patch", "--crd", &crd, "-f", &a, "-p", patch], None);
+    assert_success(&out);
+    assert_eq!(stdout_json(&out), widget("a2"));
+    let out = smp(&["diff", "--crd", &crd, &a, &b], None);
+    assert_success(&out);
+    assert_eq!(
+        stdout_json(&out),
+        json!({"spec": {"template": {"apiVersion": "v1", "kind": "Pod", "spec": {
+            "$setElementOrder/containers": [{"name": "a"}, {"name": "b"}],
+            "containers": [{"name": "a", "image": "a2"}]}}}})
+    );
+}

@@ -63,8 +63,8 @@ pub mod __private {
     pub use serde_json::{Map, Value};
 }
 pub use schema::{
-    BaseStrategy, FieldDef, FieldMeta, Node, Schema, Str, Strategy, StructDef, TypeDef, TypeRef,
-    UnionDef, UnionMember,
+    BaseStrategy, FieldDef, FieldMeta, KindSchemas, Node, Schema, Str, Strategy, StructDef,
+    TypeDef, TypeRef, UnionDef, UnionMember,
 };
 pub use union::{Discriminator, Normalize, UnionError, UpdateError, ValidationError};
 

@@ -154,6 +154,19 @@ pub fn lookup(api_version: &str, kind: &str) -> Option<&'static Kind> {
         .map(|i| &KINDS[i])
 }
 
+/// The built-in kinds as a [`KindSchemas`](smp_core::schema::KindSchemas): an embedded
+/// resource (a custom resource's `x-kubernetes-embedded-resource`) of one of these kinds is
+/// patched by its type. Pair it with a CRD catalog to know custom resources too:
+/// `node.with_kinds(&(BuiltInKinds, &catalog))`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BuiltInKinds;
+
+impl smp_core::schema::KindSchemas for BuiltInKinds {
+    fn schema_of(&self, api_version: &str, kind: &str) -> Option<Node<'_>> {
+        lookup(api_version, kind).map(Kind::schema)
+    }
+}
+
 /// The definition with this OpenAPI name, e.g. `io.k8s.api.core.v1.PodSpec`.
 pub fn definition(name: &str) -> Option<&'static Definition> {
     DEFINITIONS

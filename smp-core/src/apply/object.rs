@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 
 use crate::deep::dispose;
 use crate::error::{PatchError, kind_of};
+use crate::schema::embedded::TypeMeta;
 use crate::schema::{BaseStrategy, Node};
 
 use super::clean::{appended_item, content_of, verbatim};
@@ -52,6 +53,9 @@ pub(crate) fn merge(
     let Value::Object(object) = target else {
         return Ok(());
     };
+    // An embedded resource is typed by its kind; one the patch changes, not at all.
+    let live = TypeMeta::of(object);
+    let node = node.across(live, live.patched(patch));
 
     retain_keys(object, patch, path)?;
 

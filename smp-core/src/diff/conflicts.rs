@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 
 use crate::apply::Path;
 use crate::error::{JsonPath, PatchError};
+use crate::schema::embedded::TypeMeta;
 use crate::schema::{BaseStrategy, Node, Strategy};
 
 use super::lists::keyed;
@@ -82,6 +83,7 @@ fn conflict(
     };
     match (left, right) {
         (Value::Object(l), Value::Object(r)) => {
+            let node = node.typed(TypeMeta::of(l).or(TypeMeta::of(r)));
             let (lm, rm) = (l.get(PATCH), r.get(PATCH));
             if (lm.is_some() || rm.is_some()) && lm != rm {
                 return Ok(here());

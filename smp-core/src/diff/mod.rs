@@ -40,7 +40,7 @@ use serde_json::{Map, Value};
 
 use crate::apply::Path;
 use crate::error::{DocRole, JsonPath, PatchError, Segment, kind_of};
-use crate::schema::{FieldMeta, Node, TypeDef};
+use crate::schema::{FieldMeta, Node};
 
 pub use conflicts::{has_conflicts, merging_maps_have_conflicts};
 pub use three_way::three_way;
@@ -274,7 +274,7 @@ fn lookup<'s>(
     path: &Path<'_>,
 ) -> Result<Option<FieldMeta<'s>>, PatchError> {
     let meta = node.field(key);
-    if meta.declared || !matches!(node.def(), TypeDef::Struct(_)) {
+    if meta.declared || node.keeps_unknown_members() {
         return Ok(Some(meta));
     }
     if a == b {

@@ -4,6 +4,7 @@ use serde_json::{Map, Value};
 
 use crate::apply::Path;
 use crate::error::PatchError;
+use crate::schema::embedded::{self, TypeMeta};
 use crate::schema::{BaseStrategy, Node};
 
 use super::composite;
@@ -27,6 +28,8 @@ pub(crate) fn diff_maps(
     path: &Path<'_>,
 ) -> Result<Map<String, Value>, PatchError> {
     path.check_depth()?;
+    let embedded = node.is_embedded();
+    let node = node.across(TypeMeta::of(original), TypeMeta::of(modified));
     let mut patch = Map::new();
     let changes = !options.ignore_changes_and_additions;
     let deletions = !options.ignore_deletions;
@@ -67,6 +70,9 @@ pub(crate) fn diff_maps(
                 .collect();
             patch.insert(RETAIN_KEYS.to_owned(), Value::Array(list));
         }
+    }
+    if embedded && !patch.is_empty() {
+        embedded::stamp(&mut patch, modified);
     }
     Ok(patch)
 }

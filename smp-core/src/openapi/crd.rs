@@ -9,6 +9,9 @@
 //! that differ in any of them are different items, [`FieldDef::composite`](crate::FieldDef)),
 //! `set` of scalars merges as a set, `atomic` and `x-kubernetes-map-type: atomic` replace, the
 //! patch extensions win where a schema has them, and the root's `metadata` is `ObjectMeta`'s.
+//! An `x-kubernetes-embedded-resource` becomes [`TypeDef::Embedded`](crate::TypeDef), typed by
+//! its own kind through the [`KindSchemas`] attached to the node (this catalog is one), and
+//! `x-kubernetes-preserve-unknown-fields` an open [`StructDef`](crate::StructDef).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -17,7 +20,7 @@ use serde_json::{Map, Value, json};
 
 use super::{SchemaError, declared_type, flag, load_with};
 use crate::error::DocRole;
-use crate::schema::{Schema, Str, Strategy};
+use crate::schema::{KindSchemas, Node, Schema, Str, Strategy};
 
 /// The patch metadata the server-side apply markers of a property give: `None` when it has
 /// none (the field keeps the default strategy).
@@ -175,7 +178,7 @@ pub fn from_crd(crd: &Value, version: &str) -> Result<Schema, SchemaError> {
     // Every object's metadata is an ObjectMeta, which CRDs declare as a bare object.
     let mut schema = schema.clone();
     if let Some(Value::Object(properties)) = schema.get_mut("properties") {
-        properties.insert("metadata".to_owned(), object_meta());
+        properties.insert("metadata".to_owned(), object_meta().clone());
     }
     // The loader reads OpenAPI v3 documents: the CRD's schema becomes its one definition.
     let doc = json!({"components": {"schemas": {kind: schema}}});
@@ -193,8 +196,13 @@ fn is_manifest(path: &Path) -> bool {
 }
 
 /// The patch metadata of `ObjectMeta` (Kubernetes v1.34): the members whose strategy is not the
-/// default.
-fn object_meta() -> Value {
+/// default. The metadata of a custom resource and of every embedded resource.
+pub(super) fn object_meta() -> &'static Value {
+    static OBJECT_META: std::sync::LazyLock<Value> = std::sync::LazyLock::new(object_meta_schema);
+    &OBJECT_META
+}
+
+fn object_meta_schema() -> Value {
     json!({
         "type": "object",
         "properties": {
@@ -409,6 +417,13 @@ impl CrdCatalog {
     }
 }
 
+/// Custom resources of the catalog's CRDs type embedded resources of their kinds.
+impl KindSchemas for CrdCatalog {
+    fn schema_of(&self, api_version: &str, kind: &str) -> Option<Node<'_>> {
+        self.lookup(api_version, kind).map(Schema::root)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -615,6 +630,36 @@ mod tests {
                    "kept": {"l": [{"name": "b"}, {"name": "a"}], "other": 1},
                    "port": "http", "embedded": {"kind": "ConfigMap", "data": {"a": "1", "b": "2"}}})
         );
+
+        // Undeclared members of an open object are data: diff compares them too.
+        let schema = from_crd(&crd(props_for_diff()), "v1").expect("loads");
+        let spec = |v: Value| json!({"spec": {"kept": {"other": v}}});
+        assert_eq!(
+            crate::diff(&spec(json!({"x": [1]})), &spec(json!({"x": [2]})), &schema),
+            Ok(spec(json!({"x": [2]})))
+        );
+        // An embedded resource is one (typed by its kind when the node knows kinds, see
+        // tests/tests/embedded_resources.rs); its metadata is an ObjectMeta.
+        let embedded = schema.root().field("spec").node.field("embedded").node;
+        assert!(embedded.is_embedded());
+        let out = crate::apply(
+            &json!({"spec": {"embedded": {"metadata": {"finalizers": ["a"]}}}}),
+            &json!({"spec": {"embedded": {"metadata": {"finalizers": ["b"]}}}}),
+            &schema,
+        );
+        assert_eq!(
+            out.expect("applies")["spec"]["embedded"]["metadata"]["finalizers"],
+            json!(["b", "a"])
+        );
+    }
+
+    fn props_for_diff() -> Value {
+        json!({
+            "kept": {"type": "object", "x-kubernetes-preserve-unknown-fields": true,
+                     "properties": {"size": {"type": "integer"}}},
+            "embedded": {"type": "object", "x-kubernetes-embedded-resource": true,
+                         "x-kubernetes-preserve-unknown-fields": true}
+        })
     }
 
     #[test]

@@ -119,6 +119,7 @@ fn load_with(doc: &Value, definition: &str, markers: bool) -> Result<Schema, Sch
         by_name: HashMap::new(),
         pending: VecDeque::new(),
         markers,
+        object_meta: None,
     };
     let root = loader.definition(name, "(root)")?;
     while let Some((index, name)) = loader.pending.pop_front() {
@@ -187,7 +188,12 @@ struct Loader<'d> {
     /// CustomResourceDefinition's schema ([`crd`]), not in the API's own documents, whose
     /// patch extensions say everything strategic merge patch does.
     markers: bool,
+    /// `ObjectMeta`'s entry, once an embedded resource needed it.
+    object_meta: Option<TypeRef>,
 }
+
+/// The extension marking an embedded resource.
+const EMBEDDED_RESOURCE: &str = "x-kubernetes-embedded-resource";
 
 fn primitive() -> TypeRef {
     TypeRef::Static(|| TypeDef::PRIMITIVE)
@@ -290,16 +296,70 @@ impl<'d> Loader<'d> {
     ) -> Result<TypeRef, SchemaError> {
         if let Some(reference) = reference_of(schema, at)? {
             let target = self.target_name(reference, at)?;
-            return Ok(TypeRef::Index(self.definition(&target, at)?));
+            let r = TypeRef::Index(self.definition(&target, at)?);
+            // A reference marked as an embedded resource (as `write` writes one): the
+            // definition is its declared type.
+            return Ok(match schema.as_object() {
+                Some(s) if flag(s, EMBEDDED_RESOURCE, at)? => self.push(TypeDef::Embedded(r)),
+                _ => r,
+            });
         }
         Ok(match self.shape(schema, name, at, depth)? {
             TypeDef::Primitive => primitive(),
             TypeDef::Opaque => opaque(),
-            def => {
-                self.types.push(def);
-                TypeRef::Index(self.types.len() - 1)
-            }
+            def => self.push(def),
         })
+    }
+
+    /// A new table entry.
+    fn push(&mut self, def: TypeDef) -> TypeRef {
+        self.types.push(def);
+        TypeRef::Index(self.types.len() - 1)
+    }
+
+    /// The type of an embedded resource's `metadata`: `ObjectMeta`'s patch metadata, built once
+    /// per schema.
+    fn object_meta(&mut self) -> Result<TypeRef, SchemaError> {
+        if let Some(r) = self.object_meta {
+            return Ok(r);
+        }
+        let r = self.type_ref(crd::object_meta(), "ObjectMeta", "(ObjectMeta)", 0)?;
+        self.object_meta = Some(r);
+        Ok(r)
+    }
+
+    /// `x-kubernetes-embedded-resource`: the declared type of a whole Kubernetes object, whose
+    /// `metadata` is an `ObjectMeta` whatever the schema declares (the API server validates it
+    /// as one), wrapped so that the object's own `apiVersion` and `kind` can type it.
+    fn embedded(&mut self, declared: TypeDef, name: &str) -> Result<TypeDef, SchemaError> {
+        let metadata = FieldDef {
+            name: Cow::Borrowed("metadata"),
+            ty: self.object_meta()?,
+            strategy: Strategy::DEFAULT,
+            merge_key: None,
+            recommended: Cow::Borrowed(&[]),
+            composite: false,
+            omit_unchanged: false,
+        };
+        let declared = match declared {
+            TypeDef::Struct(mut s) => {
+                let mut fields = s.fields.into_owned();
+                fields.retain(|f| f.name != "metadata");
+                fields.push(metadata);
+                s.fields = Cow::Owned(fields);
+                TypeDef::Struct(s)
+            }
+            // No properties: anything besides the object's metadata is data
+            // (`x-kubernetes-preserve-unknown-fields`, which such a schema must carry).
+            _ => TypeDef::Struct(StructDef {
+                name: Cow::Owned(name.to_owned()),
+                fields: Cow::Owned(vec![metadata]),
+                inlined: Cow::Borrowed(&[]),
+                unions: Cow::Borrowed(&[]),
+                open: true,
+            }),
+        };
+        Ok(TypeDef::Embedded(self.push(declared)))
     }
 
     /// The shape of a schema that is not a reference. `name` names anonymous structs.
@@ -337,11 +397,28 @@ impl<'d> Loader<'d> {
         if flag(s, "x-kubernetes-int-or-string", at)? {
             return Ok(TypeDef::Primitive);
         }
+        if flag(s, EMBEDDED_RESOURCE, at)? {
+            let declared = self.object_shape(s, name, at, depth)?;
+            return self.embedded(declared, name);
+        }
+        self.object_shape(s, name, at, depth)
+    }
+
+    /// [`Loader::shape`] once the schema is known to be neither a reference, an int-or-string
+    /// nor an embedded resource.
+    fn object_shape(
+        &mut self,
+        s: &'d Map<String, Value>,
+        name: &str,
+        at: &str,
+        depth: usize,
+    ) -> Result<TypeDef, SchemaError> {
         let ty = declared_type(s, at)?;
         let properties = s.get("properties");
         match ty {
             Some("object") | None if properties.is_some() => {
-                let def = self.structure(properties, name, at, depth)?;
+                let open = flag(s, "x-kubernetes-preserve-unknown-fields", at)?;
+                let def = self.structure(properties, name, at, depth, open)?;
                 unions::attach(def, s, at)
             }
             Some("object") | None => {
@@ -369,6 +446,7 @@ impl<'d> Loader<'d> {
         name: &str,
         at: &str,
         depth: usize,
+        open: bool,
     ) -> Result<TypeDef, SchemaError> {
         let Some(Value::Object(properties)) = properties else {
             return Err(SchemaError::BadShape {
@@ -386,6 +464,7 @@ impl<'d> Loader<'d> {
             fields: Cow::Owned(fields),
             inlined: Cow::Borrowed(&[]),
             unions: Cow::Borrowed(&[]),
+            open,
         }))
     }
 

@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use serde_json::{Map, Value, json};
 
-use crate::schema::{FieldDef, Node, Strategy, TypeDef};
+use crate::schema::{FieldDef, Node, Strategy, StructDef, TypeDef};
 
 /// A written document and the name of the root's definition in it.
 #[derive(Debug, Clone, PartialEq)]
@@ -92,6 +92,15 @@ impl<'s> Writer<'s> {
         if depth >= MAX_INLINE_DEPTH {
             return opaque();
         }
+        let mut schema = self.declared(node, depth);
+        if let (true, Value::Object(map)) = (node.is_embedded(), &mut schema) {
+            map.insert("x-kubernetes-embedded-resource".to_owned(), json!(true));
+        }
+        schema
+    }
+
+    /// [`Writer::inline`] of an embedded resource's declared type, or of any other node.
+    fn declared(&mut self, node: Node<'s>, depth: usize) -> Value {
         match node.def() {
             TypeDef::Struct(_) => json!({"$ref": format!("#/definitions/{}", self.name_of(node))}),
             TypeDef::List(item) => {
@@ -102,7 +111,8 @@ impl<'s> Writer<'s> {
                 "additionalProperties": self.inline(node.follow(*value), depth + 1),
             }),
             TypeDef::Primitive => json!({"type": "string"}),
-            TypeDef::Opaque => opaque(),
+            // A node shows an embedded resource as its declared type.
+            TypeDef::Opaque | TypeDef::Embedded(_) => opaque(),
         }
     }
 
@@ -117,6 +127,12 @@ impl<'s> Writer<'s> {
         let mut out = Map::new();
         out.insert("type".to_owned(), json!("object"));
         out.insert("properties".to_owned(), Value::Object(properties));
+        if let TypeDef::Struct(StructDef { open: true, .. }) = node.def() {
+            out.insert(
+                "x-kubernetes-preserve-unknown-fields".to_owned(),
+                json!(true),
+            );
+        }
         let unions: Vec<Value> = node
             .unions()
             .into_iter()

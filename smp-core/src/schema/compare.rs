@@ -32,8 +32,21 @@ pub fn compare<'a, 'b>(a: Node<'a>, b: Node<'b>) -> Result<(), String> {
                 queue.push_back((x, y, path));
             }
         };
+        if a.is_embedded() != b.is_embedded() {
+            return Err(format!(
+                "{path}: an embedded resource in one schema only (first: {}, second: {})",
+                a.is_embedded(),
+                b.is_embedded()
+            ));
+        }
         match (a.def, b.def) {
-            (TypeDef::Struct(_), TypeDef::Struct(_)) => {
+            (TypeDef::Struct(sa), TypeDef::Struct(sb)) => {
+                if sa.open != sb.open {
+                    return Err(format!(
+                        "{path}: unknown members kept in one schema only (first: {}, second: {})",
+                        sa.open, sb.open
+                    ));
+                }
                 let fa = struct_fields(a);
                 let fb = struct_fields(b);
                 let only_a: Vec<&str> = fa
@@ -111,6 +124,7 @@ fn shape_name(def: &TypeDef) -> &'static str {
         TypeDef::List(_) => "list",
         TypeDef::Primitive => "primitive",
         TypeDef::Opaque => "opaque",
+        TypeDef::Embedded(_) => "embedded resource",
     }
 }
 
@@ -217,6 +231,7 @@ mod tests {
             fields: fields.into(),
             inlined: inlined.into(),
             unions: Cow::Borrowed(&[]),
+            open: false,
         })
     }
 

@@ -55,6 +55,14 @@ pub enum TypeDef {
     /// Anything: no metadata below this point (`RawExtension`, `serde_json::Value`). Patched as
     /// plain strategic merge patch without metadata: maps merge, lists are replaced.
     Opaque,
+    /// A whole Kubernetes object inside another (a CRD's `x-kubernetes-embedded-resource`),
+    /// typed by its own `apiVersion` and `kind` where a [`KindSchemas`] attached to the node
+    /// ([`Node::with_kinds`]) knows them, and by the declared type it holds otherwise.
+    ///
+    /// A [`Node`] never shows this variant: it resolves to the declared type and remembers that
+    /// it is embedded ([`Node::is_embedded`]), so code that knows nothing of embedded resources
+    /// treats it as the declared type.
+    Embedded(TypeRef),
 }
 
 impl TypeDef {
@@ -71,6 +79,7 @@ impl TypeDef {
             TypeDef::List(_) => "list",
             TypeDef::Primitive => "primitive",
             TypeDef::Opaque => "any",
+            TypeDef::Embedded(_) => "embedded resource",
         }
     }
 }
@@ -88,6 +97,11 @@ pub struct StructDef {
     /// Unions (KEP-1027) declared on this struct. Filled in by the unions work; the apply
     /// engine does not read it.
     pub unions: Cow<'static, [UnionDef]>,
+    /// Whether members the struct does not declare are part of its data
+    /// (`x-kubernetes-preserve-unknown-fields` in a CRD): they are patched without metadata,
+    /// and diffing them is no error. A Go struct, and so every built-in type, has no such
+    /// members: upstream refuses to diff objects or lists it does not declare.
+    pub open: bool,
 }
 
 impl StructDef {
@@ -98,6 +112,7 @@ impl StructDef {
             fields: Cow::Borrowed(fields),
             inlined: Cow::Borrowed(&[]),
             unions: Cow::Borrowed(&[]),
+            open: false,
         }
     }
 }
@@ -114,6 +129,7 @@ impl StructDef {
             fields: Cow::Borrowed(fields),
             inlined: Cow::Borrowed(inlined),
             unions: Cow::Borrowed(&[]),
+            open: false,
         }
     }
 }
@@ -133,6 +149,7 @@ impl StructDef {
             fields: Cow::Borrowed(fields),
             inlined: Cow::Borrowed(inlined),
             unions: Cow::Borrowed(unions),
+            open: false,
         }
     }
 }
@@ -424,7 +441,7 @@ impl Schema {
             TypeDef::Struct(s) => {
                 s.fields.iter().all(|f| in_range(&f.ty)) && s.inlined.iter().all(in_range)
             }
-            TypeDef::Map(r) | TypeDef::List(r) => in_range(r),
+            TypeDef::Map(r) | TypeDef::List(r) | TypeDef::Embedded(r) => in_range(r),
             TypeDef::Primitive | TypeDef::Opaque => true,
         });
         (refs_ok && in_range(&root)).then_some(Schema { types, root })
@@ -450,6 +467,36 @@ impl Schema {
     }
 }
 
+/// Where an embedded resource (`x-kubernetes-embedded-resource`) finds the schema of its own
+/// `apiVersion` and `kind`.
+///
+/// Attach one to the root node with [`Node::with_kinds`]. A [`CrdCatalog`] knows custom
+/// resources, `smp_types::BuiltInKinds` the built-in kinds, and a pair `(a, b)` asks `a`, then
+/// `b`.
+///
+/// `Sync` so that a [`Node`] can be shared by threads that patch documents side by side.
+///
+/// [`CrdCatalog`]: crate::openapi::crd::CrdCatalog
+pub trait KindSchemas: Sync {
+    /// The schema of objects of `kind` in `api_version` (`v1`, `apps/v1`, `example.com/v1`),
+    /// if this source knows it.
+    fn schema_of(&self, api_version: &str, kind: &str) -> Option<Node<'_>>;
+}
+
+impl<T: KindSchemas + ?Sized> KindSchemas for &T {
+    fn schema_of(&self, api_version: &str, kind: &str) -> Option<Node<'_>> {
+        (**self).schema_of(api_version, kind)
+    }
+}
+
+impl<A: KindSchemas, B: KindSchemas> KindSchemas for (A, B) {
+    fn schema_of(&self, api_version: &str, kind: &str) -> Option<Node<'_>> {
+        self.0
+            .schema_of(api_version, kind)
+            .or_else(|| self.1.schema_of(api_version, kind))
+    }
+}
+
 /// A resolved position in a schema: a definition plus the table its indices refer to.
 ///
 /// This is what the engine walks. It is `Copy` and a few words wide, so passing it down the
@@ -461,6 +508,10 @@ pub struct Node<'s> {
     /// Whether [`Node::field`] reports recommended merge keys (false below
     /// [`Node::without_recommended_keys`]).
     recommended: bool,
+    /// Whether `def` is the declared type of an embedded resource ([`TypeDef::Embedded`]).
+    embedded: bool,
+    /// Where embedded resources below find their kinds' schemas.
+    kinds: Option<&'s dyn KindSchemas>,
 }
 
 impl fmt::Debug for Node<'_> {
@@ -472,11 +523,7 @@ impl fmt::Debug for Node<'_> {
 impl<'s> Node<'s> {
     /// A node for a `static` definition (derived types).
     pub fn of_static(def: &'static TypeDef) -> Node<'static> {
-        Node {
-            table: &[],
-            def,
-            recommended: true,
-        }
+        Node::resolve(&[], TypeRef::Static(|| TypeDef::OPAQUE)).at_def(def)
     }
 
     /// This node and every node below it with no recommended merge keys: lists merge by their
@@ -489,41 +536,109 @@ impl<'s> Node<'s> {
         }
     }
 
+    /// This node, whose embedded resources (here or below) are typed by their own `apiVersion`
+    /// and `kind` as `kinds` knows them. Without it they are typed by what their schema
+    /// declares.
+    pub fn with_kinds(self, kinds: &'s dyn KindSchemas) -> Node<'s> {
+        Node {
+            kinds: Some(kinds),
+            ..self
+        }
+    }
+
     /// The "knows nothing" node.
     pub fn opaque() -> Node<'static> {
         Node::of_static(TypeDef::OPAQUE)
     }
 
+    /// `def` at this node's table, an embedded resource's declared type standing for it.
+    fn at_def(self, def: &'s TypeDef) -> Node<'s> {
+        let mut node = Node {
+            def,
+            embedded: false,
+            ..self
+        };
+        // The loader never nests the variant; a bound keeps a hand-built cycle finite.
+        for _ in 0..8 {
+            let TypeDef::Embedded(declared) = node.def else {
+                break;
+            };
+            node = Node {
+                embedded: true,
+                ..node.follow_plain(*declared)
+            };
+        }
+        if matches!(node.def, TypeDef::Embedded(_)) {
+            node.def = TypeDef::OPAQUE;
+        }
+        node
+    }
+
     fn resolve(table: &'s [TypeDef], r: TypeRef) -> Node<'s> {
+        Node {
+            table,
+            def: TypeDef::OPAQUE,
+            recommended: true,
+            embedded: false,
+            kinds: None,
+        }
+        .follow(r)
+    }
+
+    /// The node `r` points to, without looking through an embedded resource.
+    fn follow_plain(self, r: TypeRef) -> Node<'s> {
         match r {
             TypeRef::Static(get) => Node {
                 table: &[],
                 def: get(),
-                recommended: true,
+                ..self
             },
             // `Schema::from_table` checked every index; a stray index (a hand-built static
             // pointing into a table it is not part of) degrades to "no metadata", not a panic.
-            TypeRef::Index(i) => match table.get(i) {
-                Some(def) => Node {
-                    table,
-                    def,
-                    recommended: true,
+            TypeRef::Index(i) => match self.table.get(i) {
+                Some(def) => Node { def, ..self },
+                None => Node {
+                    table: &[],
+                    def: TypeDef::OPAQUE,
+                    ..self
                 },
-                None => Node::opaque(),
             },
         }
     }
 
     pub(crate) fn follow(self, r: TypeRef) -> Node<'s> {
-        Node {
-            recommended: self.recommended,
-            ..Node::resolve(self.table, r)
-        }
+        let at = self.follow_plain(r);
+        at.at_def(at.def)
     }
 
-    /// The definition.
+    /// The definition. For an embedded resource, its declared type.
     pub fn def(self) -> &'s TypeDef {
         self.def
+    }
+
+    /// Whether this node is an embedded resource (`x-kubernetes-embedded-resource`), whose
+    /// own `apiVersion` and `kind` may type it ([`Node::typed_as`]).
+    pub fn is_embedded(self) -> bool {
+        self.embedded
+    }
+
+    /// The node for an object of `apiVersion` and `kind` at this position: for an embedded
+    /// resource whose kind the attached [`KindSchemas`] knows, that kind's schema; otherwise
+    /// this node.
+    pub fn typed_as(self, api_version: Option<&str>, kind: Option<&str>) -> Node<'s> {
+        let (true, Some(kinds), Some(api_version), Some(kind)) =
+            (self.embedded, self.kinds, api_version, kind)
+        else {
+            return self;
+        };
+        match kinds.schema_of(api_version, kind) {
+            Some(found) => Node {
+                recommended: self.recommended,
+                kinds: self.kinds,
+                ..found
+            },
+            None => self,
+        }
     }
 
     /// Metadata for the member `name` of an object at this node.
@@ -546,6 +661,15 @@ impl<'s> Node<'s> {
                 declared: true,
             },
             _ => FieldMeta::unknown(),
+        }
+    }
+
+    /// Whether the object at this node keeps members its schema does not declare as data
+    /// ([`StructDef::open`]; maps and opaque values hold anything).
+    pub fn keeps_unknown_members(self) -> bool {
+        match self.def {
+            TypeDef::Struct(s) => s.open,
+            _ => true,
         }
     }
 
@@ -669,6 +793,7 @@ impl FieldMeta<'_> {
 }
 
 mod compare;
+pub(crate) mod embedded;
 
 pub use compare::compare;
 
@@ -723,6 +848,7 @@ mod tests {
             .into(),
             inlined: Cow::Borrowed(&[]),
             unions: Cow::Borrowed(&[]),
+            open: false,
         });
         let schema = Schema::from_table(
             vec![item, TypeDef::List(TypeRef::Index(0))],

@@ -11,7 +11,9 @@
 //!   and an item the patch names by key is read as that patch item guides; other lists are taken
 //!   from the patch whole, so only their type matters;
 //! - a list named by a directive, a list without a merge key, and any list item that is not an
-//!   object (primitive sets compare whole values; kinds decide errors) are read in full.
+//!   object (primitive sets compare whole values; kinds decide errors) are read in full;
+//! - so is an embedded resource the patch reaches (and a merged list of them): its own
+//!   `apiVersion` and `kind`, wherever they sit in it, decide its type.
 //!
 //! Everything else is a placeholder: a member the engine replaces or removes whatever it holds,
 //! and every member the patch does not name.
@@ -140,6 +142,9 @@ fn member(
             if meta.strategy.base == BaseStrategy::Replace {
                 sc.skip_value()?;
                 Ok(Value::Object(Map::new()))
+            } else if meta.node.is_embedded() {
+                // Typed by its own kind, which may come after any member: read in full.
+                sc.value_full()
             } else {
                 object(sc, sub, meta.node, None)
             }
@@ -163,10 +168,11 @@ fn list(
     patch: Option<&[Value]>,
     meta: FieldMeta<'_>,
 ) -> Result<Value, Invalid> {
-    let Some(merge_key) = meta.merge_key else {
+    let node = meta.node.items();
+    // Items typed by their own kind (see `object`) are read in full.
+    let (Some(merge_key), false) = (meta.merge_key, node.is_embedded()) else {
         return sc.value_full();
     };
-    let node = meta.node.items();
     let mut claims = Claims::new(patch.unwrap_or_default(), merge_key);
     let mut items = Vec::new();
     if sc.open()? {

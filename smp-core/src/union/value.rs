@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 use crate::MAX_DEPTH;
 use crate::error::Segment;
 use crate::hash::{HashedKey, KeyedState};
+use crate::schema::embedded::TypeMeta;
 use crate::schema::{FieldMeta, Node, TypeDef, UnionDef};
 
 use super::UnionError;
@@ -28,6 +29,15 @@ pub(crate) fn normalize_at(
     if depth > MAX_DEPTH {
         return;
     }
+    // An embedded resource is typed by its kind; an old one of another kind is no partner.
+    let (node, old) = match &*new {
+        Value::Object(map) if node.is_embedded() => {
+            let kind = TypeMeta::of(map);
+            let same = |o: &&Value| o.as_object().map(TypeMeta::of) == Some(kind);
+            (node.typed(kind), old.filter(same))
+        }
+        _ => (node, old),
+    };
     match (new, node.def()) {
         (Value::Object(map), TypeDef::Struct(_)) => {
             let old = old.and_then(Value::as_object);
@@ -155,6 +165,10 @@ pub(crate) fn validate_at(
     if path.len() > MAX_DEPTH {
         return;
     }
+    let node = match doc {
+        Value::Object(map) => node.typed(TypeMeta::of(map)),
+        _ => node,
+    };
     match (doc, node.def()) {
         (Value::Object(map), TypeDef::Struct(_)) => {
             for union in node.unions() {
