@@ -92,62 +92,97 @@ fn bench_two_way(c: &mut Criterion) {
         group.bench_function("value", |b| {
             b.iter(|| value_bytes(black_box(POD50), black_box(bytes)))
         });
+        let (original, modified) = (text(POD50), text(bytes));
+        assert_eq!(
+            sparse_bytes(original, modified),
+            value_bytes(POD50, bytes),
+            "diff_json differs from the Value path"
+        );
+        group.bench_function("sparse", |b| {
+            b.iter(|| sparse_bytes(black_box(original), black_box(modified)))
+        });
         group.finish();
     }
 }
 
+fn text(bytes: &[u8]) -> &str {
+    std::str::from_utf8(bytes).expect("UTF-8")
+}
+
+/// `diff_json`, text to text.
+fn sparse_bytes(original: &str, modified: &str) -> String {
+    smp_core::diff_json(original, modified, Pod::schema(), &Default::default()).expect("diff")
+}
+
 fn bench_three_way(c: &mut Criterion) {
-    // `kubectl apply --overwrite=false`: conflicts checked, the costlier work.
-    let careful = smp_core::ThreeWayOptions::refusing_conflicts();
+    // `kubectl apply` overwrites; `--overwrite=false` also checks conflicts, the costlier work.
+    let settings = [
+        ("overwrite", smp_core::ThreeWayOptions::default()),
+        ("refuse", smp_core::ThreeWayOptions::refusing_conflicts()),
+    ];
     let (original, modified, current) = (parse(POD50), parse(IMAGE), parse(CURRENT));
     let (a, b, l) = (typed(POD50), typed(IMAGE), typed(CURRENT));
-    let want = smp_core::three_way(
-        &serde_json::to_value(&a).expect("serializes"),
-        &serde_json::to_value(&b).expect("serializes"),
-        &serde_json::to_value(&l).expect("serializes"),
-        Pod::schema(),
-        &careful,
-    )
-    .expect("engine three-way");
-    let got = Pod::three_way(&a, &b, &l, &careful).expect("typed three-way");
-    assert_eq!(
-        got.as_value(),
-        &want,
-        "typed three-way differs from the engine"
-    );
+    let texts = (text(POD50), text(IMAGE), text(CURRENT));
+    for (name, options) in &settings {
+        let want = smp_core::three_way(
+            &serde_json::to_value(&a).expect("serializes"),
+            &serde_json::to_value(&b).expect("serializes"),
+            &serde_json::to_value(&l).expect("serializes"),
+            Pod::schema(),
+            options,
+        )
+        .expect("engine three-way");
+        let got = Pod::three_way(&a, &b, &l, options).expect("typed three-way");
+        assert_eq!(
+            got.as_value(),
+            &want,
+            "typed three-way differs from the engine"
+        );
 
-    let mut group = c.benchmark_group("three-way/pod50-image/in-memory");
-    group.bench_function("typed", |bench| {
-        bench.iter(|| Pod::three_way(black_box(&a), black_box(&b), black_box(&l), &careful))
-    });
-    group.bench_function("value", |bench| {
-        bench.iter(|| {
-            smp_core::three_way(
-                black_box(&original),
-                black_box(&modified),
-                black_box(&current),
-                Pod::schema(),
-                &careful,
-            )
-        })
-    });
-    group.finish();
+        let mut group = c.benchmark_group(format!("three-way-{name}/pod50-image/in-memory"));
+        group.bench_function("typed", |bench| {
+            bench.iter(|| Pod::three_way(black_box(&a), black_box(&b), black_box(&l), options))
+        });
+        group.bench_function("value", |bench| {
+            bench.iter(|| {
+                smp_core::three_way(
+                    black_box(&original),
+                    black_box(&modified),
+                    black_box(&current),
+                    Pod::schema(),
+                    options,
+                )
+            })
+        });
+        group.finish();
 
-    let mut group = c.benchmark_group("three-way/pod50-image/bytes");
-    group.bench_function("value", |bench| {
-        bench.iter(|| {
+        let value_bytes = || {
             let patch = smp_core::three_way(
                 &parse(black_box(POD50)),
                 &parse(black_box(IMAGE)),
                 &parse(black_box(CURRENT)),
                 Pod::schema(),
-                &careful,
+                options,
             )
             .expect("three-way");
             serde_json::to_string(&patch).expect("prints")
-        })
-    });
-    group.finish();
+        };
+        let sparse = || {
+            smp_core::three_way_json(
+                black_box(texts.0),
+                black_box(texts.1),
+                black_box(texts.2),
+                Pod::schema(),
+                options,
+            )
+            .expect("three-way")
+        };
+        assert_eq!(sparse(), value_bytes(), "three_way_json differs");
+        let mut group = c.benchmark_group(format!("three-way-{name}/pod50-image/bytes"));
+        group.bench_function("value", |bench| bench.iter(value_bytes));
+        group.bench_function("sparse", |bench| bench.iter(sparse));
+        group.finish();
+    }
 }
 
 fn config() -> Criterion {

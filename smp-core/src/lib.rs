@@ -42,7 +42,7 @@ pub use openapi::SchemaError;
 pub use patch::Patch;
 /// `#[derive(StrategicMerge)]`.
 pub use smp_derive::StrategicMerge;
-pub use sparse::apply_json;
+pub use sparse::{apply_json, diff_json, three_way_json};
 pub use typed::{Opaque, PatchField, StrategicMerge, json_form};
 
 /// Items used by code that `#[derive(StrategicMerge)]` generates. Not a public API.

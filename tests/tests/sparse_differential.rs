@@ -18,7 +18,7 @@ use proptest::strategy::Union;
 use proptest::test_runner::TestCaseError;
 use serde_json::{Map, Value};
 use smp_core::sparse::{Route, apply_json_routed};
-use smp_core::{DocRole, Node, PatchError, Schema};
+use smp_core::{DiffOptions, DocRole, Node, PatchError, PatchMergeKey, Schema, ThreeWayOptions};
 
 fn reference(original: &str, patch: &str, node: Node<'_>) -> Result<String, PatchError> {
     let o = smp_core::input::parse_json(original, DocRole::Original)?;
@@ -429,6 +429,163 @@ fn check_all(original: &Value, patch: &Value, seeds: (u64, u64)) -> Result<(), T
     Ok(())
 }
 
+// ---------------------------------------------------------------------------------------------
+// Creating patches: `diff_json` and `three_way_json` against parse + engine + print
+
+fn parsed(texts: &[&str]) -> Result<Vec<Value>, PatchError> {
+    let roles = [DocRole::Original, DocRole::Modified, DocRole::Current];
+    texts
+        .iter()
+        .zip(roles)
+        .map(|(t, role)| smp_core::input::parse_json(t, role))
+        .collect()
+}
+
+fn printed(patch: Result<Value, PatchError>) -> Result<String, PatchError> {
+    patch.map(|p| serde_json::to_string(&p).expect("a Value serialises"))
+}
+
+/// `diff_json` and, given a third text, `three_way_json` equal the reference under every option
+/// set.
+fn created_agree(texts: &[&str], node: Node<'_>) -> Result<(), String> {
+    let diff_options = [
+        DiffOptions::default(),
+        DiffOptions {
+            patch_merge_key: PatchMergeKey::Emit,
+            ..DiffOptions::default()
+        },
+        DiffOptions {
+            ignore_deletions: true,
+            ..DiffOptions::default()
+        },
+        DiffOptions {
+            ignore_changes_and_additions: true,
+            set_element_order: false,
+            ..DiffOptions::default()
+        },
+    ];
+    let show = || texts.join("\n----\n");
+    let pair = parsed(&texts[..2]);
+    for options in &diff_options {
+        let want = printed(
+            pair.clone()
+                .and_then(|d| smp_core::diff_with(&d[0], &d[1], node, options)),
+        );
+        let got = smp_core::diff_json(texts[0], texts[1], node, options);
+        if got != want {
+            return Err(format!(
+                "diff {options:?} differs\n{}\nsparse:    {got:?}\nreference: {want:?}",
+                show()
+            ));
+        }
+    }
+    if texts.len() < 3 {
+        return Ok(());
+    }
+    let three_way_options = [
+        ThreeWayOptions::default(),
+        ThreeWayOptions::refusing_conflicts(),
+        ThreeWayOptions {
+            patch_merge_key: PatchMergeKey::Emit,
+            ..ThreeWayOptions::refusing_conflicts()
+        },
+    ];
+    let docs = parsed(texts);
+    for options in &three_way_options {
+        let want = printed(
+            docs.clone()
+                .and_then(|d| smp_core::three_way(&d[0], &d[1], &d[2], node, options)),
+        );
+        let got = smp_core::three_way_json(texts[0], texts[1], texts[2], node, options);
+        if got != want {
+            return Err(format!(
+                "three-way {options:?} differs\n{}\nsparse:    {got:?}\nreference: {want:?}",
+                show()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The documents a patch makes of `original` (the reference's apply), when it applies.
+fn patched(original: &Value, patch: &Value, node: Node<'_>) -> Value {
+    smp_core::apply(original, patch, node).unwrap_or_else(|_| original.clone())
+}
+
+/// Modified and current documents made from `original` by two random patches, rendered alike
+/// (compact, so equal parts are equal text) and apart (random layout per document).
+fn check_created(
+    original: &Value,
+    patches: [&Value; 2],
+    seeds: (u64, u64),
+) -> Result<(), TestCaseError> {
+    let untyped = Schema::untyped();
+    let nodes = [
+        Node::from(pod_schema()),
+        Node::from(&untyped),
+        Node::from(merge_item_schema()),
+    ];
+    for node in nodes {
+        let modified = patched(original, patches[0], node);
+        let current = patched(original, patches[1], node);
+        let compact = [
+            original.to_string(),
+            modified.to_string(),
+            current.to_string(),
+        ];
+        let random = [
+            text_of(original, seeds.0),
+            text_of(&modified, seeds.1),
+            text_of(&current, seeds.0 ^ seeds.1),
+        ];
+        for texts in [&compact, &random] {
+            let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+            created_agree(&texts, node).map_err(TestCaseError::fail)?;
+            created_agree(&texts[..2], node).map_err(TestCaseError::fail)?;
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1_000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn created_pods_agree(
+        original in pod(false),
+        modify in pod(true),
+        race in pod(true),
+        seeds in any::<(u64, u64)>(),
+    ) {
+        check_created(&original, [&modify, &race], seeds)?;
+    }
+
+    #[test]
+    fn created_merge_items_agree(
+        original in merge_item(false, 2),
+        modify in merge_item(true, 2),
+        race in merge_item(true, 2),
+        seeds in any::<(u64, u64)>(),
+    ) {
+        check_created(&original, [&modify, &race], seeds)?;
+    }
+}
+
+#[test]
+fn created_fixtures_agree() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../smp-core/benches/fixtures/");
+    let read = |f: String| std::fs::read_to_string(format!("{dir}{f}")).unwrap();
+    for pod in ["pod3", "pod50"] {
+        let original = read(format!("{pod}.json"));
+        let current = read(format!("{pod}-current.json"));
+        for modified in ["image-modified", "many-modified"] {
+            let modified = read(format!("{pod}-{modified}.json"));
+            created_agree(&[&original, &modified, &current], pod_schema().into()).unwrap();
+            created_agree(&[&modified, &original, &current], pod_schema().into()).unwrap();
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 2_500, ..ProptestConfig::default() })]
 
@@ -530,4 +687,88 @@ fn upstream_corpus_agrees() {
     }
     println!("upstream corpus: {runs} applies agree ({sparse} on the sparse path)");
     assert!(runs > 1000, "only {runs} applies ran");
+}
+
+/// Every two- and three-way case of the corpus through `diff_json` and `three_way_json`.
+#[test]
+fn upstream_corpus_creates_alike() {
+    let dir = support::corpus_dir();
+    let schemas = support::Schemas::load(&dir);
+    let untyped = Schema::untyped();
+    let mut runs = 0;
+    for file in [
+        "two-and-three-way.json",
+        "custom-apply.json",
+        "unknown-field.json",
+    ] {
+        let doc = support::load_json(&dir, file);
+        for case in support::cases(&doc) {
+            let name = case.get("schema").and_then(Value::as_str).unwrap_or("");
+            let mut nodes = vec![Node::from(&untyped)];
+            for variant in support::Variant::ALL {
+                nodes.extend(schemas.get(name, variant).map(Node::from));
+            }
+            let doc = |n: &str| case.get(n).cloned().unwrap_or(Value::Object(Map::new()));
+            let (o, m, c) = (doc("original"), doc("modified"), doc("current"));
+            let compact = [o.to_string(), m.to_string(), c.to_string()];
+            let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap();
+            let spaced = [pretty(&o), pretty(&m), pretty(&c)];
+            for texts in [&compact, &spaced] {
+                let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+                for &node in &nodes {
+                    created_agree(&texts, node).unwrap_or_else(|e| panic!("{file}: {e}"));
+                    runs += 1;
+                }
+            }
+        }
+    }
+    println!("upstream corpus: {runs} patch creations agree");
+    assert!(runs > 300, "only {runs} ran");
+}
+
+/// Parts that are the same on every side but on which the engine still fails or writes: the
+/// sparse path must read them (and agree), not stand them in.
+#[test]
+fn created_alike_where_equal_parts_matter() {
+    let pod = |containers: &str, labels: &str| {
+        format!(
+            r#"{{"metadata": {{"labels": {labels}}}, "spec": {{"containers": {containers}, "finalizers": [1, 1.5]}}}}"#
+        )
+    };
+    let cases = [
+        // An item without its merge key, a list mixing kinds, items with a `$patch` of the wrong
+        // type, integers and floats in one set: equal everywhere, refused by the engine.
+        (r#"[{"image": "a"}]"#, r#"[{"image": "a"}]"#),
+        (r#"[{"name": "a"}, "b"]"#, r#"[{"name": "a"}, "b"]"#),
+        (
+            r#"[{"name": "a", "env": [{"name": "x", "$patch": 1}]}]"#,
+            r#"[{"name": "a", "env": [{"name": "x", "$patch": 1}]}]"#,
+        ),
+        (
+            r#"[{"name": "a", "env": [{"name": "x"}, {"value": "y"}]}, {"name": "b"}]"#,
+            r#"[{"name": "a", "env": [{"name": "x"}, {"value": "y"}]}, {"name": "b", "image": "c"}]"#,
+        ),
+        // Fine: the engine passes them, the patch names the changed container only.
+        (
+            r#"[{"name": "a", "env": [{"name": "x", "value": null}]}, {"name": "b"}]"#,
+            r#"[{"name": "a", "env": [{"name": "x", "value": null}]}, {"name": "b", "image": "c"}]"#,
+        ),
+    ];
+    let untyped = Schema::untyped();
+    for (a, b) in cases {
+        for labels in [r#"{"x": "1"}"#, r#"{"x": "2"}"#] {
+            let (a, b, c) = (
+                pod(a, r#"{"x": "1"}"#),
+                pod(b, labels),
+                pod(a, r#"{"x": "3"}"#),
+            );
+            for node in [
+                Node::from(pod_schema()),
+                Node::from(&untyped),
+                Node::from(merge_item_schema()),
+            ] {
+                created_agree(&[&a, &b, &c], node).unwrap();
+            }
+        }
+    }
 }

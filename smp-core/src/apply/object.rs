@@ -11,7 +11,6 @@ use serde_json::{Map, Value};
 
 use crate::deep::dispose;
 use crate::error::{PatchError, kind_of};
-use crate::schema::embedded::TypeMeta;
 use crate::schema::{BaseStrategy, Node};
 
 use super::clean::{appended_item, content_of, verbatim};
@@ -54,8 +53,7 @@ pub(crate) fn merge(
         return Ok(());
     };
     // An embedded resource is typed by its kind; one the patch changes, not at all.
-    let live = TypeMeta::of(object);
-    let node = node.across(live, live.patched(patch));
+    let node = node.under_patch(object, patch);
 
     retain_keys(object, patch, path)?;
 

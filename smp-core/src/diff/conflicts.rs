@@ -7,7 +7,6 @@ use serde_json::{Map, Value};
 
 use crate::apply::Path;
 use crate::error::{JsonPath, PatchError};
-use crate::schema::embedded::TypeMeta;
 use crate::schema::{BaseStrategy, Node, Strategy};
 
 use super::lists::keyed;
@@ -83,7 +82,7 @@ fn conflict(
     };
     match (left, right) {
         (Value::Object(l), Value::Object(r)) => {
-            let node = node.typed(TypeMeta::of(l).or(TypeMeta::of(r)));
+            let node = node.for_patches(l, r);
             let (lm, rm) = (l.get(PATCH), r.get(PATCH));
             if (lm.is_some() || rm.is_some()) && lm != rm {
                 return Ok(here());

@@ -8,7 +8,6 @@ use crate::apply::Path;
 use crate::apply::order::KeyIndex;
 use crate::error::{DocRole, PatchError};
 use crate::hash::{HashedKey, KeyedState};
-use crate::schema::embedded::TypeMeta;
 use crate::schema::{BaseStrategy, FieldMeta, Node};
 
 use super::lists::{keyed, merge_key};
@@ -113,7 +112,7 @@ fn merge_map(
         };
     }
     // An embedded resource is typed by the kind the patches carry (diff stamps them).
-    let node = node.typed(TypeMeta::of(patch).or(TypeMeta::of(&base)));
+    let node = node.for_patches(patch, &base);
     if let Some(keys) = patch.get(RETAIN_KEYS) {
         copy_directive(&mut base, RETAIN_KEYS, keys, path)?;
     }

@@ -4,7 +4,7 @@ use serde_json::{Map, Value};
 
 use crate::apply::Path;
 use crate::error::PatchError;
-use crate::schema::embedded::{self, TypeMeta};
+use crate::schema::embedded;
 use crate::schema::{BaseStrategy, Node};
 
 use super::composite;
@@ -29,7 +29,7 @@ pub(crate) fn diff_maps(
 ) -> Result<Map<String, Value>, PatchError> {
     path.check_depth()?;
     let embedded = node.is_embedded();
-    let node = node.across(TypeMeta::of(original), TypeMeta::of(modified));
+    let node = node.across(original, modified);
     let mut patch = Map::new();
     let changes = !options.ignore_changes_and_additions;
     let deletions = !options.ignore_deletions;

@@ -21,17 +21,17 @@ use super::Node;
 
 /// `apiVersion` and `kind` of an object, each `None` when absent or not a string.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) struct TypeMeta<'v> {
-    pub api_version: Option<&'v str>,
-    pub kind: Option<&'v str>,
+struct TypeMeta<'v> {
+    api_version: Option<&'v str>,
+    kind: Option<&'v str>,
 }
 
-pub(crate) const API_VERSION: &str = "apiVersion";
-pub(crate) const KIND: &str = "kind";
+const API_VERSION: &str = "apiVersion";
+const KIND: &str = "kind";
 
 impl<'v> TypeMeta<'v> {
     /// Read off an object.
-    pub fn of(object: &'v Map<String, Value>) -> TypeMeta<'v> {
+    fn of(object: &'v Map<String, Value>) -> TypeMeta<'v> {
         TypeMeta {
             api_version: object.get(API_VERSION).and_then(Value::as_str),
             kind: object.get(KIND).and_then(Value::as_str),
@@ -40,7 +40,7 @@ impl<'v> TypeMeta<'v> {
 
     /// What `patch` makes of an object of `self`: the patch's members where it has them
     /// (`null` removes one).
-    pub fn patched(self, patch: &'v Map<String, Value>) -> TypeMeta<'v> {
+    fn patched(self, patch: &'v Map<String, Value>) -> TypeMeta<'v> {
         let pick = |name: &str, old: Option<&'v str>| match patch.get(name) {
             Some(v) => v.as_str(),
             None => old,
@@ -52,7 +52,7 @@ impl<'v> TypeMeta<'v> {
     }
 
     /// `self`, or where it says nothing, `other`'s members.
-    pub fn or(self, other: TypeMeta<'v>) -> TypeMeta<'v> {
+    fn or(self, other: TypeMeta<'v>) -> TypeMeta<'v> {
         TypeMeta {
             api_version: self.api_version.or(other.api_version),
             kind: self.kind.or(other.kind),
@@ -62,26 +62,70 @@ impl<'v> TypeMeta<'v> {
 
 impl<'s> Node<'s> {
     /// This node for an object of type `meta` (see [`Node::typed_as`]).
-    pub(crate) fn typed(self, meta: TypeMeta<'_>) -> Node<'s> {
-        if !self.is_embedded() {
-            return self;
-        }
+    fn typed(self, meta: TypeMeta<'_>) -> Node<'s> {
         self.typed_as(meta.api_version, meta.kind)
     }
 
-    /// This node for a change from an object of type `from` to one of type `to`: typed by
-    /// `to` when they are the same kind, the JSON merge patch's "no metadata" when not.
-    pub(crate) fn across(self, from: TypeMeta<'_>, to: TypeMeta<'_>) -> Node<'s> {
+    /// This node for `object`: typed by its kind when this is an embedded resource.
+    pub(crate) fn for_object(self, object: &Map<String, Value>) -> Node<'s> {
         if !self.is_embedded() {
             return self;
         }
-        // An object without a kind (not yet a resource) takes the patch's.
+        self.typed(TypeMeta::of(object))
+    }
+
+    /// This node for two patches of one object, merged or compared: typed by the kind the
+    /// first carries, else the second's.
+    pub(crate) fn for_patches(
+        self,
+        first: &Map<String, Value>,
+        second: &Map<String, Value>,
+    ) -> Node<'s> {
+        if !self.is_embedded() {
+            return self;
+        }
+        self.typed(TypeMeta::of(first).or(TypeMeta::of(second)))
+    }
+
+    /// This node for `live` patched by `patch` (see [`Node::across`]).
+    pub(crate) fn under_patch(
+        self,
+        live: &Map<String, Value>,
+        patch: &Map<String, Value>,
+    ) -> Node<'s> {
+        if !self.is_embedded() {
+            return self;
+        }
+        let from = TypeMeta::of(live);
+        self.change(from, from.patched(patch))
+    }
+
+    /// This node for a change from `original` to `modified`: typed by their kind when they are
+    /// the same kind, the JSON merge patch's "no metadata" when not.
+    pub(crate) fn across(
+        self,
+        original: &Map<String, Value>,
+        modified: &Map<String, Value>,
+    ) -> Node<'s> {
+        if !self.is_embedded() {
+            return self;
+        }
+        self.change(TypeMeta::of(original), TypeMeta::of(modified))
+    }
+
+    fn change(self, from: TypeMeta<'_>, to: TypeMeta<'_>) -> Node<'s> {
+        // An object without a kind (not yet a resource) takes the other side's.
         let untyped = from.api_version.is_none() && from.kind.is_none();
         if from != to && !untyped {
             return Node::opaque();
         }
         self.typed(to)
     }
+}
+
+/// Whether `a` and `b` are objects of the same kind (both without one included).
+pub(crate) fn same_kind(a: &Map<String, Value>, b: &Map<String, Value>) -> bool {
+    TypeMeta::of(a) == TypeMeta::of(b)
 }
 
 /// Adds `apiVersion` and `kind` of `object` to `patch`, the non-empty sub-patch of an embedded

@@ -21,8 +21,10 @@
 //! part of the original that had to be read in full. Parse errors are the strict reader's own.
 
 mod canon;
+mod create;
 mod guide;
 mod scan;
+mod sides;
 #[cfg(test)]
 mod tests;
 mod write;
@@ -35,6 +37,7 @@ use crate::input::parse_json;
 use crate::schema::Node;
 
 use canon::PLACEHOLDER_BASE;
+pub use create::{diff_json, three_way_json};
 use scan::Scanner;
 
 /// Applies the strategic merge patch `patch` to `original`, both JSON text, and returns the

@@ -19,13 +19,22 @@ use super::canon::{Canon, Extent, PLACEHOLDER_BASE};
 
 mod copy;
 mod lex;
+mod tape;
 
 use copy::{Capture, Member};
 use lex::number_value;
+pub(super) use tape::Tape;
 
 /// The original is not a document the strict reader accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Invalid;
+
+/// A position in the text and the containers open around it.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct At {
+    pub(super) pos: usize,
+    pub(super) depth: usize,
+}
 
 /// Where the scanner is, to read a value again differently.
 pub(super) struct Mark {
@@ -53,11 +62,20 @@ pub(super) struct Scanner<'a> {
 impl<'a> Scanner<'a> {
     pub(super) fn new(text: &'a str) -> Scanner<'a> {
         Scanner {
+            canon: Canon::with_capacity(text.len()),
+            ..Scanner::checking(text)
+        }
+    }
+
+    /// A scanner for checking and reading values in full: what it copies is scratch (see
+    /// [`Scanner::skip_value`]), so its buffer starts empty.
+    pub(super) fn checking(text: &'a str) -> Scanner<'a> {
+        Scanner {
             text,
             bytes: text.as_bytes(),
             pos: 0,
             depth: 0,
-            canon: Canon::with_capacity(text.len()),
+            canon: Canon::default(),
             collision: false,
             members: Vec::new(),
             keys: Vec::new(),
@@ -77,6 +95,12 @@ impl<'a> Scanner<'a> {
         self.pos = mark.pos;
         self.depth = mark.depth;
         self.canon.truncate(mark.canon);
+    }
+
+    /// Goes to `at` (a value's first byte, as [`Tape::at`] gives it).
+    pub(super) fn seek(&mut self, at: At) {
+        self.pos = at.pos;
+        self.depth = at.depth;
     }
 
     /// The first byte of the next value, after whitespace.

@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use crate::MAX_DEPTH;
 use crate::error::Segment;
 use crate::hash::{HashedKey, KeyedState};
-use crate::schema::embedded::TypeMeta;
+use crate::schema::embedded;
 use crate::schema::{FieldMeta, Node, TypeDef, UnionDef};
 
 use super::UnionError;
@@ -32,9 +32,8 @@ pub(crate) fn normalize_at(
     // An embedded resource is typed by its kind; an old one of another kind is no partner.
     let (node, old) = match &*new {
         Value::Object(map) if node.is_embedded() => {
-            let kind = TypeMeta::of(map);
-            let same = |o: &&Value| o.as_object().map(TypeMeta::of) == Some(kind);
-            (node.typed(kind), old.filter(same))
+            let same = |o: &&Value| o.as_object().is_some_and(|o| embedded::same_kind(o, map));
+            (node.for_object(map), old.filter(same))
         }
         _ => (node, old),
     };
@@ -166,7 +165,7 @@ pub(crate) fn validate_at(
         return;
     }
     let node = match doc {
-        Value::Object(map) => node.typed(TypeMeta::of(map)),
+        Value::Object(map) => node.for_object(map),
         _ => node,
     };
     match (doc, node.def()) {

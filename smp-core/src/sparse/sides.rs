@@ -1,0 +1,439 @@
+//! Documents read side by side, for creating patches from text (see [`super::create`]).
+//!
+//! Creating a patch compares documents that are mostly the same. Here each document is scanned
+//! strictly once, and a value becomes a `Value` only where the engine could find something in
+//! it; everything else is one shared stand-in in every document's tree:
+//! - a container (object or list) is *the same* when it is present at the same place in every
+//!   document with byte-identical text, holds no `$` (so no directive key), and its type is
+//!   *inert*: the engine, walking equal values of that type, can neither write anything nor
+//!   fail. A type is inert when no list below it is merged (merging checks keys and kinds even
+//!   of equal lists), no object below it is replaced (upstream sends a replaced object even
+//!   when it did not change), no recommended or composite keys and no embedded resource lie
+//!   below it. Or, for a value of a type that is not inert, when the value itself holds
+//!   nothing the engine would check or write (its merged lists have items of one kind, each
+//!   with the merge key; no replaced object). A member that is the same is the number [`SAME`]
+//!   in every tree;
+//! - an object present in every document is read member by member, each as above;
+//! - a list merged by one key is read item by item: an item whose key occurs once in every
+//!   document and that is the same in all is a shell `{key: …}` in each, one
+//!   present in all as an object is read member by member, the others in full;
+//! - everything else is read in full, exactly as the strict reader reads it.
+//!
+//! Equal stand-ins at equal places diff to nothing, so the engine's patch on these trees is its
+//! patch on the full documents, and it fails exactly where it would fail on them.
+
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
+
+use serde_json::{Map, Number, Value};
+
+use crate::hash::{HashedKey, KeyedState};
+use crate::schema::{BaseStrategy, FieldMeta, Node, TypeDef};
+
+use super::scan::{Invalid, Scanner, Tape};
+
+/// What stands for a value that is the same in every document: a number no created patch can
+/// hold, since a stand-in sits only where every document agrees (the caller checks anyway,
+/// and takes the reference path if a document holds the number itself).
+pub(super) const SAME: u64 = u64::MAX;
+
+/// How every document's value for one place is read.
+enum How {
+    Same,
+    Members,
+    Items,
+    Full,
+}
+
+/// Lists at most this long are searched for keys instead of indexed.
+const SHORT: usize = 16;
+
+/// Reads `texts` (each a JSON object; the caller checked the first byte) into one tree per
+/// text, typed by `node`. `Err` when a text is not what the strict reader accepts.
+pub(super) fn read<const N: usize>(
+    texts: &[&str; N],
+    node: Node<'_>,
+) -> Result<[Value; N], Invalid> {
+    let mut tapes = Vec::with_capacity(N);
+    for t in texts {
+        tapes.push(Scanner::checking(t).tape()?);
+    }
+    let mut sides = Sides {
+        readers: texts.map(Scanner::checking),
+        tapes: &tapes,
+        inert: HashMap::default(),
+    };
+    sides.objects([0; N], node, None)
+}
+
+/// Hashes schema addresses (not input: no keyed hash needed).
+#[derive(Default)]
+struct AddressHasher(u64);
+
+impl Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.0 = (self.0.rotate_left(5) ^ n as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+type TypeId = (*const TypeDef, bool);
+
+struct Sides<'a, 't, const N: usize> {
+    /// One per document, to read values in full.
+    readers: [Scanner<'a>; N],
+    tapes: &'t [Tape<'a>],
+    /// Whether a type is inert (see the module documentation), by definition and embeddedness.
+    inert: HashMap<TypeId, bool, BuildHasherDefault<AddressHasher>>,
+}
+
+impl<'t, const N: usize> Sides<'_, 't, N> {
+    /// Entry `i` of document `d`, read in full.
+    fn full(&mut self, d: usize, i: usize) -> Result<Value, Invalid> {
+        let at = self.tapes[d].at(i);
+        let reader = &mut self.readers[d];
+        reader.seek(at);
+        reader.value_full()
+    }
+
+    /// Entries `at` (one per document), each read in full.
+    fn all_full(&mut self, at: [usize; N]) -> Result<[Value; N], Invalid> {
+        let mut out = [const { Value::Null }; N];
+        for (d, slot) in out.iter_mut().enumerate() {
+            *slot = self.full(d, at[d])?;
+        }
+        Ok(out)
+    }
+
+    /// Whether entries `at` (one per document) are the same text: a container with no `$`, or
+    /// a scalar other than `null` (which the engine tells from absent in places).
+    fn same(&self, at: [usize; N]) -> bool {
+        let first = self.tapes[0].text(at[0]);
+        (1..N).all(|d| self.tapes[d].text(at[d]) == first)
+            && match first.first() {
+                Some(b'{' | b'[') => !first.contains(&b'$'),
+                Some(b'n') | None => false,
+                Some(_) => true,
+            }
+    }
+
+    /// The first byte of entry `i` of document `d`.
+    fn first(&self, d: usize, i: usize) -> Option<u8> {
+        self.tapes[d].text(i).first().copied()
+    }
+
+    /// One object per document (entry `at[d]` of document `d`), typed by `node`. Member
+    /// `keep` (an item's merge key, by which the engine pairs items) is read in full.
+    fn objects(
+        &mut self,
+        at: [usize; N],
+        node: Node<'_>,
+        keep: Option<&str>,
+    ) -> Result<[Value; N], Invalid> {
+        let tapes: &'t [Tape<'_>] = self.tapes;
+        // Every member of every document by key: (key, document, entry).
+        let mut all: Vec<(&'t str, usize, usize)> = Vec::new();
+        for (d, &i) in at.iter().enumerate() {
+            all.extend(tapes[d].children(i).map(|c| (tapes[d].key(c), d, c)));
+        }
+        all.sort_unstable();
+        let mut maps: [Map<String, Value>; N] = std::array::from_fn(|_| Map::new());
+        for group in all.chunk_by(|a, b| a.0 == b.0) {
+            let key = group[0].0;
+            // A `$` key may be a directive, which the engine reads whatever the others hold.
+            if group.len() == N && !key.starts_with('$') && keep != Some(key) {
+                let mut entries = [0; N];
+                for &(_, d, c) in group {
+                    entries[d] = c;
+                }
+                let read = self.at_place(entries, node.field(key))?;
+                for (map, value) in maps.iter_mut().zip(read) {
+                    map.insert(key.to_owned(), value);
+                }
+            } else {
+                for &(_, d, c) in group {
+                    let value = self.full(d, c)?;
+                    maps[d].insert(key.to_owned(), value);
+                }
+            }
+        }
+        Ok(maps.map(Value::Object))
+    }
+
+    /// The values of entries `at` (one per document) of a member with metadata `meta`.
+    fn at_place(&mut self, at: [usize; N], meta: FieldMeta<'_>) -> Result<[Value; N], Invalid> {
+        let all = |b: u8| (0..N).all(|d| self.first(d, at[d]) == Some(b));
+        let (objects, lists) = (all(b'{'), all(b'['));
+        let how = if self.same(at) && self.quiet_field(at[0], &meta) {
+            How::Same
+        } else if objects && meta.strategy.base != BaseStrategy::Replace && !meta.node.is_embedded()
+        {
+            How::Members
+        } else if lists
+            && meta.strategy.merges_lists()
+            && meta.merge_key.is_some()
+            && meta.recommended.is_empty()
+            && !meta.composite
+            && !meta.node.items().is_embedded()
+        {
+            How::Items
+        } else {
+            How::Full
+        };
+        match how {
+            How::Same => Ok(std::array::from_fn(|_| Value::Number(Number::from(SAME)))),
+            How::Members => self.objects(at, meta.node, None),
+            How::Items => self.lists(at, meta),
+            How::Full => self.all_full(at),
+        }
+    }
+
+    /// The items of one list per document (entries `at`), merged by `meta`'s one key.
+    fn lists(&mut self, at: [usize; N], meta: FieldMeta<'_>) -> Result<[Value; N], Invalid> {
+        let tapes: &'t [Tape<'_>] = self.tapes;
+        let mk = meta.merge_key.ok_or(Invalid)?;
+        let node = meta.node.items();
+        // Per document: its items, and the value of each object item's key.
+        let mut items: [Vec<usize>; N] = [const { Vec::new() }; N];
+        let mut keys: [Vec<Option<Value>>; N] = [const { Vec::new() }; N];
+        for d in 0..N {
+            items[d] = tapes[d].children(at[d]).collect();
+            keys[d].reserve(items[d].len());
+            for &item in &items[d] {
+                let found = match self.first(d, item) {
+                    Some(b'{') => tapes[d].children(item).find(|&c| tapes[d].key(c) == mk),
+                    _ => None,
+                };
+                let key = match found {
+                    Some(c) => Some(self.full(d, c)?),
+                    None => None,
+                };
+                keys[d].push(key);
+            }
+        }
+        // Places found once in every document: one item position per document.
+        let places = once_in_each(&keys);
+        let mut values: [Vec<Option<Value>>; N] = [const { Vec::new() }; N];
+        for d in 0..N {
+            values[d].resize_with(items[d].len(), || None);
+        }
+        for place in places {
+            let entries: [usize; N] = std::array::from_fn(|d| items[d][place[d]]);
+            let whole = matches!(self.first(0, entries[0]), Some(b'{'));
+            let read = if whole && self.same(entries) && self.quiet_object(entries[0], node) {
+                let key = keys[0][place[0]].clone().ok_or(Invalid)?;
+                let shell = Value::Object(Map::from_iter([(mk.to_owned(), key)]));
+                std::array::from_fn(|_| shell.clone())
+            } else {
+                // Every item has the key, so every item is an object.
+                self.objects(entries, node, Some(mk))?
+            };
+            for (d, value) in read.into_iter().enumerate() {
+                values[d][place[d]] = Some(value);
+            }
+        }
+        let mut out = [const { Value::Null }; N];
+        for d in 0..N {
+            let mut read = Vec::with_capacity(items[d].len());
+            for (&item, v) in items[d].iter().zip(std::mem::take(&mut values[d])) {
+                read.push(match v {
+                    Some(v) => v,
+                    None => self.full(d, item)?,
+                });
+            }
+            out[d] = Value::Array(read);
+        }
+        Ok(out)
+    }
+
+    /// Whether the engine, given entry `i` of the first document (a member with metadata `meta`)
+    /// on every side, writes nothing and fails nowhere: the type is inert, or this value holds
+    /// nothing that makes the engine check or write (the checks of `diff::lists` on a merged
+    /// list: kinds, merge keys; a replaced object, which upstream sends unchanged).
+    fn quiet_field(&mut self, i: usize, meta: &FieldMeta<'_>) -> bool {
+        if self.inert_field(meta) {
+            return true;
+        }
+        match self.first(0, i) {
+            Some(b'{') => {
+                meta.strategy.base != BaseStrategy::Replace && self.quiet_object(i, meta.node)
+            }
+            Some(b'[') if meta.strategy.merges_lists() => {
+                meta.recommended.is_empty() && !meta.composite && self.quiet_list(i, meta)
+            }
+            // Lists compared whole, scalars.
+            _ => true,
+        }
+    }
+
+    /// [`Sides::quiet_field`] of the members of object `i` (of the first document).
+    fn quiet_object(&mut self, i: usize, node: Node<'_>) -> bool {
+        if self.inert_node(node) {
+            return true;
+        }
+        if node.is_embedded() {
+            return false;
+        }
+        let tape: &'t Tape<'_> = &self.tapes[0];
+        tape.children(i)
+            .all(|c| self.quiet_field(c, &node.field(tape.key(c))))
+    }
+
+    /// Whether the engine passes merged list `i` (of the first document) on every side: items
+    /// of one kind (numbers excluded: integers and floats may not mix, which the text does not
+    /// tell cheaply), objects each with the merge key and quiet.
+    fn quiet_list(&mut self, i: usize, meta: &FieldMeta<'_>) -> bool {
+        let tape: &'t Tape<'_> = &self.tapes[0];
+        let kind = |c: usize| match tape.text(c).first() {
+            Some(b't' | b'f') => b'b',
+            Some(b'-' | b'0'..=b'9') => b'0',
+            Some(&b) => b,
+            None => 0,
+        };
+        let mut items = tape.children(i).peekable();
+        let Some(&first) = items.peek() else {
+            return true;
+        };
+        let kind_of_all = kind(first);
+        if !tape.children(i).all(|c| kind(c) == kind_of_all) {
+            return false;
+        }
+        match kind_of_all {
+            b'"' | b'b' | b'n' => true,
+            b'{' => {
+                let Some(mk) = meta.merge_key else {
+                    return false;
+                };
+                let node = meta.node.items();
+                tape.children(i).all(|item| {
+                    tape.children(item).any(|c| tape.key(c) == mk) && self.quiet_object(item, node)
+                })
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether a member with metadata `meta` is inert when equal everywhere.
+    fn inert_field(&mut self, meta: &FieldMeta<'_>) -> bool {
+        !meta.strategy.merges_lists()
+            && meta.strategy.base != BaseStrategy::Replace
+            && meta.recommended.is_empty()
+            && !meta.composite
+            && self.inert_node(meta.node)
+    }
+
+    /// Whether values of type `node` are inert (see the module documentation). A search of
+    /// the types reachable from `node`: when none is a problem, none of them is.
+    fn inert_node<'s>(&mut self, node: Node<'s>) -> bool {
+        let id = |n: Node<'s>| (std::ptr::from_ref(n.def()), n.is_embedded());
+        if let Some(&known) = self.inert.get(&id(node)) {
+            return known;
+        }
+        let mut seen: HashSet<TypeId> = HashSet::from([id(node)]);
+        let mut stack = vec![node];
+        let mut inert = true;
+        'search: while let Some(n) = stack.pop() {
+            if n.is_embedded() || self.inert.get(&id(n)) == Some(&false) {
+                inert = false;
+                break;
+            }
+            let mut next = |child: Node<'s>, stack: &mut Vec<Node<'s>>| {
+                if seen.insert(id(child)) && self.inert.get(&id(child)) != Some(&true) {
+                    stack.push(child);
+                }
+            };
+            match n.def() {
+                TypeDef::Struct(s) => {
+                    for f in s.fields.iter() {
+                        if f.strategy.merges_lists()
+                            || f.strategy.base == BaseStrategy::Replace
+                            || !f.recommended.is_empty()
+                            || f.composite
+                        {
+                            inert = false;
+                            break 'search;
+                        }
+                        next(n.follow(f.ty), &mut stack);
+                    }
+                    for r in s.inlined.iter() {
+                        next(n.follow(*r), &mut stack);
+                    }
+                }
+                TypeDef::Map(v) => next(n.follow(*v), &mut stack),
+                // A list reached here is not merged: compared whole, its items never walked.
+                TypeDef::List(_) | TypeDef::Primitive | TypeDef::Opaque | TypeDef::Embedded(_) => {}
+            }
+        }
+        if inert {
+            for s in seen {
+                self.inert.insert(s, true);
+            }
+        } else {
+            self.inert.insert(id(node), false);
+        }
+        inert
+    }
+}
+
+/// The positions, one per list, of every key that occurs exactly once in each of `keys`, in
+/// the first list's order.
+fn once_in_each<const N: usize>(keys: &[Vec<Option<Value>>; N]) -> Vec<[usize; N]> {
+    if keys.iter().all(|k| k.len() <= SHORT) {
+        let once = |list: &[Option<Value>], k: &Value| {
+            let mut found = list
+                .iter()
+                .enumerate()
+                .filter(|(_, x)| x.as_ref() == Some(k));
+            match (found.next(), found.next()) {
+                (Some((p, _)), None) => Some(p),
+                _ => None,
+            }
+        };
+        return keys[0]
+            .iter()
+            .flatten()
+            .filter_map(|k| {
+                let mut place = [0; N];
+                for d in 0..N {
+                    place[d] = once(&keys[d], k)?;
+                }
+                Some(place)
+            })
+            .collect();
+    }
+    let counts: Vec<HashMap<HashedKey<'_>, (usize, usize), KeyedState>> = keys
+        .iter()
+        .map(|list| {
+            let mut at: HashMap<HashedKey<'_>, (usize, usize), KeyedState> = HashMap::default();
+            for (p, k) in list.iter().enumerate() {
+                if let Some(k) = k {
+                    at.entry(HashedKey(k)).or_insert((p, 0)).1 += 1;
+                }
+            }
+            at
+        })
+        .collect();
+    keys[0]
+        .iter()
+        .flatten()
+        .filter_map(|k| {
+            let mut place = [0; N];
+            for d in 0..N {
+                match counts[d].get(&HashedKey(k)) {
+                    Some(&(p, 1)) => place[d] = p,
+                    _ => return None,
+                }
+            }
+            Some(place)
+        })
+        .collect()
+}
