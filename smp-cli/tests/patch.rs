@@ -390,3 +390,67 @@ fn difference_lists_in_maps_of_lists_are_replaced() {
         json!({"a": ["y"], "b": ["z"]})
     );
 }
+
+/// A JSON List takes the fast way (each item patched from its text, in batches on every core):
+/// what it prints and reports is what the same objects print as YAML documents, item after
+/// item, errors included, across batch boundaries.
+#[test]
+fn json_lists_take_the_fast_way_alike() {
+    let mut items = Vec::new();
+    let mut yaml = Vec::new();
+    for i in 0..100 {
+        let item = match i % 10 {
+            // An unknown kind, a non-object item and one without a kind fail alone.
+            3 => json!({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": i}}),
+            5 => json!("not an object"),
+            7 => json!({"metadata": {"name": format!("k{i}")}}),
+            // managedFields are hidden; the general way prints that item.
+            8 => json!({"apiVersion": "v1", "kind": "ConfigMap",
+                        "metadata": {"name": format!("m{i}"), "managedFields": [{"manager": "x"}]}}),
+            _ => json!({"apiVersion": "apps/v1", "kind": "Deployment",
+                        "metadata": {"name": format!("d{i}"), "labels": {"<app>": "&"}},
+                        "spec": {"template": {"spec": {"containers": [
+                            {"name": "a", "image": "a:1", "ports": [{"containerPort": 80}]},
+                            {"name": "b", "image": "b:1.5"}]}}}}),
+        };
+        yaml.push(serde_json::to_string(&item).expect("JSON"));
+        items.push(item);
+    }
+    let list = json!({"apiVersion": "v1", "kind": "List", "items": items});
+    let list = temp_file(
+        "patch-fast-list.json",
+        &serde_json::to_string_pretty(&list).expect("JSON"),
+    );
+    let docs = temp_file("patch-fast-docs.yaml", &yaml.join("\n---\n"));
+    let patch = r#"{"metadata": {"labels": {"x": "1.0"}}, "spec": {"template": {"spec": {"containers": [{"name": "b", "image": "b:2"}]}}}}"#;
+    let fast = smp(&["patch", "-f", &list, "-p", patch], None);
+    let general = smp(&["patch", "-f", &docs, "-p", patch], None);
+    assert_eq!(fast.status.code(), Some(1));
+    assert_eq!(fast.status.code(), general.status.code());
+    assert_eq!(
+        String::from_utf8_lossy(&fast.stdout),
+        String::from_utf8_lossy(&general.stdout)
+    );
+    assert_eq!(objects(&fast.stdout).len(), 70);
+    // The same messages, the place named as an item of the List.
+    let errors = |out: &std::process::Output| -> Vec<String> {
+        String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .map(|l| l.split_once(": ").map_or(l, |(_, rest)| rest).to_owned())
+            .collect()
+    };
+    let (fast_errors, general_errors) = (errors(&fast), errors(&general));
+    assert_eq!(fast_errors.len(), 30, "{fast_errors:?}");
+    assert_eq!(fast_errors.len(), general_errors.len());
+    for (f, g) in fast_errors.iter().zip(&general_errors) {
+        let (f, g) = (
+            f.split_once(": ").map(|x| x.1),
+            g.split_once(": ").map(|x| x.1),
+        );
+        assert_eq!(f, g);
+    }
+    assert!(
+        fast_errors[0].contains("document 1 item 4"),
+        "{fast_errors:?}"
+    );
+}

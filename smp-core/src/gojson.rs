@@ -159,6 +159,156 @@ impl<F: Formatter> Formatter for GoFormatter<F> {
     }
 }
 
+/// [`to_string_pretty`] of the document whose compact text `compact` is, as
+/// `serde_json::to_string` writes a `Value` (no whitespace, keys sorted, serde_json's string
+/// escapes and number forms; what [`crate::apply_json`] returns), appended to `out`, without
+/// building the value: a linear pass that indents, adds Go's HTML-safe escapes and rewrites
+/// floats in Go's form. `None` when `compact` is not such a text (then nothing useful is in
+/// `out`; print the parsed value instead).
+pub fn pretty_from_compact(compact: &str, out: &mut Vec<u8>) -> Option<()> {
+    let bytes = compact.as_bytes();
+    out.reserve(bytes.len() + bytes.len() / 2);
+    let mut depth = 0usize;
+    let mut i = 0;
+    let newline = |out: &mut Vec<u8>, depth: usize| {
+        // A newline and four spaces per level (the table covers the nesting smp reads).
+        match NEWLINE_INDENTS.get(..1 + 4 * depth) {
+            Some(run) => out.extend_from_slice(run),
+            None => {
+                out.push(b'\n');
+                out.extend(std::iter::repeat_n(b' ', 4 * depth));
+            }
+        }
+    };
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b'{' | b'[' => {
+                let close = if b == b'{' { b'}' } else { b']' };
+                if bytes.get(i + 1) == Some(&close) {
+                    out.extend_from_slice(&[b, close]);
+                    i += 2;
+                    continue;
+                }
+                out.push(b);
+                depth += 1;
+                newline(out, depth);
+            }
+            b'}' | b']' => {
+                depth = depth.checked_sub(1)?;
+                newline(out, depth);
+                out.push(b);
+            }
+            b',' => {
+                out.push(b',');
+                newline(out, depth);
+            }
+            b':' => out.extend_from_slice(b": "),
+            b'"' => {
+                i = go_string(bytes, i, out)?;
+                continue;
+            }
+            b'-' | b'0'..=b'9' => {
+                let end = bytes[i..]
+                    .iter()
+                    .position(|b| !matches!(b, b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'))
+                    .map_or(bytes.len(), |n| i + n);
+                let token = compact.get(i..end)?;
+                if token.contains(['.', 'e', 'E']) {
+                    out.extend_from_slice(go_float(token.parse().ok()?).as_bytes());
+                } else {
+                    out.extend_from_slice(token.as_bytes());
+                }
+                i = end;
+                continue;
+            }
+            b't' | b'f' | b'n' => {
+                let word: &[u8] = match b {
+                    b't' => b"true",
+                    b'f' => b"false",
+                    _ => b"null",
+                };
+                if !bytes[i..].starts_with(word) {
+                    return None;
+                }
+                out.extend_from_slice(word);
+                i += word.len();
+                continue;
+            }
+            _ => return None,
+        }
+        i += 1;
+    }
+    (depth == 0).then(|| out.push(b'\n'))
+}
+
+/// A newline and the indentation of 128 levels (the deepest nesting smp reads), to slice from.
+static NEWLINE_INDENTS: [u8; 1 + 4 * 128] = {
+    let mut run = [b' '; 1 + 4 * 128];
+    run[0] = b'\n';
+    run
+};
+
+/// Writes the string token of serde_json's starting at `start` with Go's extra escapes (`<`,
+/// `>`, `&`, U+2028, U+2029); returns the end of the token.
+fn go_string(bytes: &[u8], start: usize, out: &mut Vec<u8>) -> Option<usize> {
+    out.push(b'"');
+    let mut i = start + 1;
+    loop {
+        let run = special_run(bytes, i);
+        out.extend_from_slice(bytes.get(i..run)?);
+        i = run;
+        let (escape, len): (&[u8], usize) = match *bytes.get(i)? {
+            b'"' => {
+                out.push(b'"');
+                return Some(i + 1);
+            }
+            b'\\' => (bytes.get(i..i + 2)?, 2),
+            b'<' => (b"\\u003c", 1),
+            b'>' => (b"\\u003e", 1),
+            b'&' => (b"\\u0026", 1),
+            // U+2028 and U+2029 are E2 80 A8 and E2 80 A9; other E2 sequences stay.
+            _ => match bytes.get(i..i + 3)? {
+                [0xE2, 0x80, 0xA8] => (b"\\u2028", 3),
+                [0xE2, 0x80, 0xA9] => (b"\\u2029", 3),
+                _ => (&[0xE2], 1),
+            },
+        };
+        out.extend_from_slice(escape);
+        i += len;
+    }
+}
+
+/// The end of the run of bytes from `i` that a Go string writes as they are: not `"`, `\`,
+/// `<`, `>`, `&` or 0xE2; eight bytes at a time.
+fn special_run(bytes: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+    let has = |x: u64, b: u8| {
+        let v = x ^ u64::from_le_bytes([b; 8]);
+        v.wrapping_sub(ONES) & !v & HIGH
+    };
+    while let Some(chunk) = bytes.get(i..).and_then(<[u8]>::first_chunk::<8>) {
+        let x = u64::from_le_bytes(*chunk);
+        let stops = has(x, b'"')
+            | has(x, b'\\')
+            | has(x, b'<')
+            | has(x, b'>')
+            | has(x, b'&')
+            | has(x, 0xE2);
+        if stops != 0 {
+            return i + (stops.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while bytes
+        .get(i)
+        .is_some_and(|b| !matches!(b, b'"' | b'\\' | b'<' | b'>' | b'&' | 0xE2))
+    {
+        i += 1;
+    }
+    i
+}
+
 /// Go's `encoding/json` float form (`strconv.FormatFloat` with `'f'` or `'e'`, shortest).
 fn go_float(f: f64) -> String {
     let abs = f.abs();
@@ -196,6 +346,30 @@ mod tests {
             to_string(&v),
             "{\"a\":[\"\\u003c\\u0026\\u003e\"],\"b\":1,\"c\":{}}\n"
         );
+    }
+
+    #[test]
+    fn pretty_from_compact_is_the_value_printed() {
+        let docs = [
+            json!({"b": [1, {}], "a": "<x&y>\u{2028}\u{2029}", "c": [], "d": "tab\there\u{1}\"q\"\\"}),
+            json!({"n": [1.0, -0.25, 1e21, 1.5e-7, 0.000001, -0.0, 12345678901234567890u64, -5, 1e300]}),
+            json!([[], [[]], {"": {"": null}}, true, false, "é€😀", "\u{7f}"]),
+            json!("just a string"),
+            json!(3),
+        ];
+        for doc in docs {
+            let compact = serde_json::to_string(&doc).unwrap();
+            let mut out = Vec::new();
+            pretty_from_compact(&compact, &mut out).expect("compact JSON");
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                to_string_pretty(&doc),
+                "{compact}"
+            );
+        }
+        let mut out = Vec::new();
+        assert!(pretty_from_compact("{\"a\":1", &mut out).is_none());
+        assert!(pretty_from_compact("{\"a\": 1}", &mut out).is_none());
     }
 
     #[test]

@@ -453,7 +453,21 @@ fn check(batch: &Batch, kubectl: &Path, dir: &Path, seed: u64) -> Result<(), Str
         ],
     );
     if k.stdout == s.stdout && k.ok == s.ok {
-        return Ok(());
+        // The same objects as one JSON List take smp's fast way (text in, text out).
+        let list = json_list(batch, dir);
+        let fast = smp_json_list(&list, patch_file);
+        if fast.stdout == k.stdout && fast.ok == k.ok {
+            return Ok(());
+        }
+        return Err(format!(
+            "smp patch of a JSON List differs from kubectl: seed {seed:#x} (SMP_DIFF_SEED), batch {} ({})\npatch: {}\n--- kubectl\n{}\n--- smp\n{}\nsmp stderr: {}",
+            batch.index,
+            batch.kind.type_name(),
+            batch.patch,
+            k.stdout,
+            fast.stdout,
+            fast.stderr
+        ));
     }
     // Name the first object whose result differs.
     let (kv, sv) = (by_name(&k.stdout), by_name(&s.stdout));
@@ -486,6 +500,83 @@ fn check(batch: &Batch, kubectl: &Path, dir: &Path, seed: u64) -> Result<(), Str
         k.stderr,
         s.stderr,
     ))
+}
+
+/// The batch's objects as one JSON `List` in `dir`; returns its path.
+fn json_list(batch: &Batch, dir: &Path) -> String {
+    let file = dir.join(format!("objects-{}.json", batch.index));
+    let list = json!({"apiVersion": "v1", "kind": "List", "items": batch.objects});
+    std::fs::write(&file, serde_json::to_string_pretty(&list).expect("JSON")).expect("write");
+    file.to_str().expect("UTF-8").to_owned()
+}
+
+fn smp_json_list(list: &str, patch_file: &str) -> Outcome {
+    run(
+        Path::new(env!("CARGO_BIN_EXE_smp")),
+        &[
+            "patch",
+            "-f",
+            list,
+            "--patch-file",
+            patch_file,
+            "-o",
+            "json",
+        ],
+    )
+}
+
+/// Without kubectl: the JSON List of each batch (smp's fast way, text in and text out) prints
+/// what the same objects as YAML documents (the general way) print.
+#[test]
+fn json_lists_print_what_documents_print() {
+    let seed = env_number("SMP_DIFF_SEED").unwrap_or(DEFAULT_SEED);
+    let kinds: Vec<(&str, &str)> = smp_types::KINDS
+        .iter()
+        .filter(|k| compared_kinds(33).contains(&(k.api_version(), k.kind())))
+        .map(|k| (k.api_version(), k.kind()))
+        .collect();
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("json-lists");
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let mut compared = 0;
+    for index in 0..60 {
+        let batch = make_batch(seed, index, &kinds);
+        if batch.objects.is_empty() {
+            continue;
+        }
+        let docs = dir.join(format!("objects-{index}.yaml"));
+        let text: Vec<String> = batch
+            .objects
+            .iter()
+            .map(smp_core::yaml::to_yaml_string)
+            .collect();
+        std::fs::write(&docs, text.join("---\n")).expect("write objects");
+        let patch_file = dir.join(format!("patch-{index}.json"));
+        std::fs::write(&patch_file, batch.patch.to_string()).expect("write patch");
+        let patch_file = patch_file.to_str().expect("UTF-8");
+        let general = run(
+            Path::new(env!("CARGO_BIN_EXE_smp")),
+            &[
+                "patch",
+                "-f",
+                docs.to_str().expect("UTF-8"),
+                "--patch-file",
+                patch_file,
+            ],
+        );
+        let fast = smp_json_list(&json_list(&batch, &dir), patch_file);
+        assert_eq!(
+            (fast.ok, &fast.stdout),
+            (general.ok, &general.stdout),
+            "batch {index} ({}), patch {}\nfast stderr: {}\ngeneral stderr: {}",
+            batch.kind.type_name(),
+            batch.patch,
+            fast.stderr,
+            general.stderr
+        );
+        compared += batch.objects.len();
+    }
+    println!("{compared} objects printed alike from JSON Lists and YAML documents");
+    assert!(compared > 200, "only {compared} objects compared");
 }
 
 #[test]

@@ -25,6 +25,7 @@ mod create;
 mod guide;
 mod scan;
 mod sides;
+mod split;
 #[cfg(test)]
 mod tests;
 mod write;
@@ -39,6 +40,7 @@ use crate::schema::Node;
 use canon::PLACEHOLDER_BASE;
 pub use create::{diff_json, three_way_json};
 use scan::Scanner;
+pub use split::{JsonObjects, JsonTypeMeta, json_objects, json_type_meta};
 
 /// Applies the strategic merge patch `patch` to `original`, both JSON text, and returns the
 /// result as compact JSON with object keys sorted.
@@ -87,16 +89,30 @@ pub fn apply_json_routed<'s>(
             );
         }
     };
+    routed(original, &patch, node)
+}
+
+/// [`apply_json`] of a patch parsed already (by [`crate::input::parse_json`] or built in code):
+/// for one patch applied to many documents, as `smp patch` applies it to each item of a List.
+pub fn apply_text<'s>(
+    original: &str,
+    patch: &Value,
+    schema: impl Into<Node<'s>>,
+) -> Result<String, PatchError> {
+    routed(original, patch, schema.into()).0
+}
+
+fn routed(original: &str, patch: &Value, node: Node<'_>) -> (Result<String, PatchError>, Route) {
     let unguided = Map::new();
-    let guide = match &patch {
+    let guide = match patch {
         Value::Object(map) => map,
         Value::Null => &unguided,
-        _ => return reference(original, &patch, node, "the patch is not an object"),
+        _ => return reference(original, patch, node, "the patch is not an object"),
     };
-    if has_reserved_number(&patch) {
+    if has_reserved_number(patch) {
         return reference(
             original,
-            &patch,
+            patch,
             node,
             "the patch holds a placeholder-range number",
         );
@@ -105,7 +121,7 @@ pub fn apply_json_routed<'s>(
         .trim_start_matches([' ', '\t', '\n', '\r'])
         .starts_with('{')
     {
-        return reference(original, &patch, node, "the original is not an object");
+        return reference(original, patch, node, "the original is not an object");
     }
 
     let mut scanner = Scanner::new(original);
@@ -116,7 +132,7 @@ pub fn apply_json_routed<'s>(
                 Err(e) => (Err(e), Route::Invalid),
                 // Cannot happen: the scanner accepts what the reader accepts.
                 Ok(doc) => (
-                    finish(doc, &patch, node),
+                    finish(doc, patch, node),
                     Route::Reference("the scanner rejected a document the reader accepts"),
                 ),
             };
@@ -125,19 +141,19 @@ pub fn apply_json_routed<'s>(
     if scanner.collision {
         return reference(
             original,
-            &patch,
+            patch,
             node,
             "the original holds a placeholder-range number",
         );
     }
-    let out = match apply_owned(doc, &patch, node) {
+    let out = match apply_owned(doc, patch, node) {
         Ok(out) => out,
         Err(e) => return (Err(e), Route::Sparse),
     };
     match write::document(&out, &scanner.canon) {
         Some(text) => (Ok(text), Route::Sparse),
         // Cannot happen: every placeholder in the tree came from the scanner.
-        None => reference(original, &patch, node, "a placeholder was not found"),
+        None => reference(original, patch, node, "a placeholder was not found"),
     }
 }
 

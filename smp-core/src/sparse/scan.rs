@@ -97,6 +97,54 @@ impl<'a> Scanner<'a> {
         self.canon.truncate(mark.canon);
     }
 
+    /// Where the scanner is.
+    pub(super) fn at(&self) -> At {
+        At {
+            pos: self.pos,
+            depth: self.depth,
+        }
+    }
+
+    /// Moves past the next value of a text checked before (its brackets match, its strings
+    /// are closed): a cheaper walk than checking it again.
+    pub(super) fn skip_checked(&mut self) -> Result<(), Invalid> {
+        match self.peek_value() {
+            Some(b'{' | b'[') => {
+                let mut open = 0usize;
+                loop {
+                    match self.bytes.get(self.pos) {
+                        Some(b'"') => {
+                            self.string_token()?;
+                            continue;
+                        }
+                        Some(b'{' | b'[') => open += 1,
+                        Some(b'}' | b']') => {
+                            open -= 1;
+                            if open == 0 {
+                                self.pos += 1;
+                                return Ok(());
+                            }
+                        }
+                        Some(_) => {}
+                        None => return Err(Invalid),
+                    }
+                    self.pos += 1;
+                }
+            }
+            Some(b'"') => self.string_token().map(drop),
+            Some(_) => {
+                while !matches!(
+                    self.bytes.get(self.pos),
+                    None | Some(b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r')
+                ) {
+                    self.pos += 1;
+                }
+                Ok(())
+            }
+            None => Err(Invalid),
+        }
+    }
+
     /// Goes to `at` (a value's first byte, as [`Tape::at`] gives it).
     pub(super) fn seek(&mut self, at: At) {
         self.pos = at.pos;

@@ -45,6 +45,28 @@ pub fn plan_scalar<T: PatchField>(
     }
 }
 
+/// Diffs a scalar member that changed (the caller checked): the engine's patch for two
+/// scalars is the new value. A value whose JSON form is `null` (a NaN float) goes to the engine,
+/// which compares JSON forms.
+#[doc(hidden)]
+pub fn diff_scalar<T: PatchField>(
+    original: Option<&T>,
+    modified: Option<&T>,
+    name: &str,
+    parent: Node<'static>,
+    out: &mut Map<String, Value>,
+    path: &Path<'_>,
+) -> Result<(), PatchError> {
+    if let Some(value) = modified {
+        let value = super::to_value(value, &path.field(name))?;
+        if !value.is_null() {
+            out.insert(name.to_owned(), value);
+            return Ok(());
+        }
+    }
+    diff_fallback(original, modified, name, parent, out, path)
+}
+
 macro_rules! scalar {
     ($($t:ty => |$v:ident| $key:expr),* $(,)?) => {$(
         impl PatchField for $t {
@@ -76,6 +98,17 @@ macro_rules! scalar {
 
             fn quiet(&self) -> bool {
                 true
+            }
+
+            fn diff_member(
+                original: Option<&Self>,
+                modified: Option<&Self>,
+                name: &str,
+                parent: Node<'static>,
+                out: &mut Map<String, Value>,
+                path: &Path<'_>,
+            ) -> Result<(), PatchError> {
+                diff_scalar(original, modified, name, parent, out, path)
             }
         }
 

@@ -49,7 +49,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// Reads the string token at `pos`; borrowed when it has no escapes.
-    pub(super) fn string(&mut self) -> Result<Cow<'a, str>, Invalid> {
+    pub(in crate::sparse) fn string(&mut self) -> Result<Cow<'a, str>, Invalid> {
         let start = self.pos;
         if self.string_token()? {
             return self.decode(start).map(Cow::Owned);

@@ -30,6 +30,8 @@ pub(in crate::sparse) struct Tape<'a> {
     pub(in crate::sparse) entries: Vec<Entry>,
     /// Keys that had escapes, unescaped.
     keys: String,
+    /// Whether entries are kept (`false`: the pass only checks the text).
+    record: bool,
 }
 
 impl<'a> Tape<'a> {
@@ -111,11 +113,28 @@ impl<'a> Scanner<'a> {
             text: self.text,
             entries: Vec::with_capacity(self.bytes.len() / 24),
             keys: String::new(),
+            record: true,
         };
         let mut open_keys = Keys::new();
         self.index_value(&mut tape, &mut open_keys, NO_KEY)?;
         self.finish()?;
         Ok(tape)
+    }
+
+    /// Checks the next value as the strict reader would, keeping nothing: memory stays that of
+    /// the keys of the objects open at once, whatever the value's size.
+    pub(in crate::sparse) fn check_value(&mut self) -> Result<(), Invalid> {
+        // Keys are located by 32-bit offsets.
+        if u32::try_from(self.bytes.len()).is_err() {
+            return Err(Invalid);
+        }
+        let mut tape = Tape {
+            text: self.text,
+            entries: Vec::new(),
+            keys: String::new(),
+            record: false,
+        };
+        self.index_value(&mut tape, &mut Keys::new(), NO_KEY)
     }
 
     fn index_value(
@@ -126,19 +145,21 @@ impl<'a> Scanner<'a> {
     ) -> Result<(), Invalid> {
         let first = self.peek_value();
         let index = tape.entries.len();
-        tape.entries.push(Entry {
-            start: self.pos as u32,
-            end: 0,
-            size: 0,
-            // `open` refuses nesting past MAX_NESTING (128), so the depth fits.
-            depth: u8::try_from(self.depth).map_err(|_| Invalid)?,
-            key: key.0,
-            escaped: key.1,
-        });
+        if tape.record {
+            tape.entries.push(Entry {
+                start: self.pos as u32,
+                end: 0,
+                size: 0,
+                // `open` refuses nesting past MAX_NESTING (128), so the depth fits.
+                depth: u8::try_from(self.depth).map_err(|_| Invalid)?,
+                key: key.0,
+                escaped: key.1,
+            });
+        }
         match first {
             Some(b'{') => {
                 if !self.open()? {
-                    let base = open_keys.len();
+                    let (base, keys_base) = (open_keys.len(), tape.keys.len());
                     loop {
                         let key = self.index_key(tape)?;
                         open_keys.push(key);
@@ -149,6 +170,9 @@ impl<'a> Scanner<'a> {
                     }
                     let repeated = repeats(tape, &mut open_keys[base..]);
                     open_keys.truncate(base);
+                    if !tape.record {
+                        tape.keys.truncate(keys_base);
+                    }
                     if repeated {
                         return Err(Invalid);
                     }
@@ -186,10 +210,12 @@ impl<'a> Scanner<'a> {
                 self.literal()?;
             }
         }
-        let size = tape.entries.len() - index;
-        let entry = &mut tape.entries[index];
-        entry.end = self.pos as u32;
-        entry.size = u32::try_from(size).map_err(|_| Invalid)?;
+        if tape.record {
+            let size = tape.entries.len() - index;
+            let entry = &mut tape.entries[index];
+            entry.end = self.pos as u32;
+            entry.size = u32::try_from(size).map_err(|_| Invalid)?;
+        }
         Ok(())
     }
 

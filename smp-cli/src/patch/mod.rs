@@ -19,6 +19,8 @@ use crate::error::CliError;
 use crate::io::{self, Format, InputArgs, SchemaArgs, Schemas, Source};
 use crate::kinds::{TypeMeta, Typing};
 
+mod stream;
+
 const EXAMPLE: &str = "\
 Example:
   smp patch -f examples/deployment.yaml --patch-file examples/deployment-patch.yaml -o yaml
@@ -126,6 +128,22 @@ pub fn run(args: &PatchArgs) -> Result<(), CliError> {
     let (patch, patch_size) = read_patch(args)?;
     let source = Source::new(&args.file);
     let text = args.input.read_text(&args.file, DocRole::Original)?;
+    let fast = args.patch_type == PatchType::Strategic
+        && args.format == Format::Json
+        && stream::suits(&patch, args.show_managed_fields);
+    if let Some(found) = fast
+        .then(|| smp_core::sparse::json_objects(&text))
+        .flatten()
+    {
+        let job = stream::Job {
+            patch: &patch,
+            schemas: &schemas,
+            source,
+            show_managed_fields: args.show_managed_fields,
+        };
+        let errors = stream::run(&found.objects, found.list, &job)?;
+        return report(errors);
+    }
     let docs = smp_core::input::parse_documents(&text, DocRole::Original)
         .map_err(|e| CliError::new(format_args!("{} {source}", DocRole::Original), e))?;
     let mut copies = CopyBudget {
@@ -161,7 +179,11 @@ pub fn run(args: &PatchArgs) -> Result<(), CliError> {
         }
     }
 
-    // One line per failed object; the last is returned so `main` prints it and exits 1.
+    report(errors)
+}
+
+/// One line per failed object; the last is returned so `main` prints it and exits 1.
+fn report(mut errors: Vec<CliError>) -> Result<(), CliError> {
     let last = errors.pop();
     for e in errors {
         eprintln!("error: {e}");
@@ -303,6 +325,11 @@ struct CopyBudget {
 }
 
 impl CopyBudget {
+    /// A budget for patches that copy nothing (strategic, merge).
+    fn unused() -> CopyBudget {
+        CopyBudget { total: 0, used: 0 }
+    }
+
     /// Counts what copying `value` costs; `Err` with the total when it does not fit (nothing
     /// is counted then).
     fn charge(&mut self, value: &Value) -> Result<(), u64> {
