@@ -46,27 +46,41 @@ pub(super) fn document(
     Ok(doc)
 }
 
-/// The fields a patch object's list directives name.
+/// The fields a patch object's list directives name, sorted (each original member looks
+/// itself up: a search, not a scan of the directives).
 #[derive(Default)]
 struct Targets<'p> {
     /// `$deleteFromPrimitiveList/<f>`: compares whole items, read in full.
     full: Vec<&'p str>,
-    /// `$setElementOrder/<f>`: merged and ordered by key.
-    ordered: Vec<&'p str>,
+    /// `$setElementOrder/<f>`: merged and ordered by key; with the order list.
+    ordered: Vec<(&'p str, &'p Value)>,
 }
 
 impl<'p> Targets<'p> {
     fn of(patch: &'p Map<String, Value>) -> Targets<'p> {
         let mut targets = Targets::default();
-        for key in patch.keys().filter(|k| k.starts_with('$')) {
+        for (key, value) in patch.iter().filter(|(k, _)| k.starts_with('$')) {
             // The engine's reading of `<directive>/<field>`; other spellings are its errors.
             match key.split_once('/') {
                 Some((DELETE_FROM_PRIMITIVE_LIST, field)) => targets.full.push(field),
-                Some((SET_ELEMENT_ORDER, field)) => targets.ordered.push(field),
+                Some((SET_ELEMENT_ORDER, field)) => targets.ordered.push((field, value)),
                 _ => {}
             }
         }
+        targets.full.sort_unstable();
+        targets.ordered.sort_unstable_by_key(|(field, _)| *field);
         targets
+    }
+
+    /// Whether `$deleteFromPrimitiveList/<field>` is in the patch.
+    fn deletes_from(&self, field: &str) -> bool {
+        self.full.binary_search(&field).is_ok()
+    }
+
+    /// The order list of `$setElementOrder/<field>`, if the patch has one.
+    fn order_of(&self, field: &str) -> Option<&'p Value> {
+        let at = self.ordered.binary_search_by_key(&field, |(f, _)| f).ok()?;
+        Some(self.ordered[at].1)
     }
 }
 
@@ -108,7 +122,7 @@ fn member(
     if item_key == Some(key)
         || (is_item && key == PATCH)
         || key == WHOLE_ITEM
-        || targets.full.contains(&key)
+        || targets.deletes_from(key)
     {
         return sc.value_full();
     }
@@ -117,11 +131,12 @@ fn member(
         v.and_then(Value::as_array)
             .is_some_and(|items| items.iter().any(|i| i.get(PATCH_MERGE_KEY).is_some()))
     };
-    if carries(patch.get(key)) || carries(patch.get(&format!("{SET_ELEMENT_ORDER}/{key}"))) {
+    let order = targets.order_of(key);
+    if carries(patch.get(key)) || carries(order) {
         return sc.value_full();
     }
     let next = sc.peek_value();
-    if targets.ordered.contains(&key) {
+    if order.is_some() {
         if next != Some(b'[') {
             // Not a list: the engine fails naming its type.
             return sc.value_full();

@@ -146,12 +146,14 @@ impl<'a> Scanner<'a> {
     }
 
     /// Goes to `at` (a value's first byte, as [`Tape::at`] gives it).
+    #[inline]
     pub(super) fn seek(&mut self, at: At) {
         self.pos = at.pos;
         self.depth = at.depth;
     }
 
     /// The first byte of the next value, after whitespace.
+    #[inline]
     pub(super) fn peek_value(&mut self) -> Option<u8> {
         self.skip_ws();
         self.bytes.get(self.pos).copied()
@@ -168,6 +170,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// Opens the container at `pos` (`{` or `[`); `true` when it is empty (and then closed).
+    #[inline]
     pub(super) fn open(&mut self) -> Result<bool, Invalid> {
         let Some(&open) = self.bytes.get(self.pos) else {
             return Err(Invalid);
@@ -188,6 +191,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// After a member or item: `true` at `,` (more follow), `false` at `close` (closed).
+    #[inline]
     pub(super) fn next_or_close(&mut self, close: u8) -> Result<bool, Invalid> {
         self.skip_ws();
         match self.bytes.get(self.pos) {
@@ -205,6 +209,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// Reads `"key":` and returns the key unescaped.
+    #[inline]
     pub(super) fn key(&mut self) -> Result<Cow<'a, str>, Invalid> {
         self.skip_ws();
         if self.bytes.get(self.pos) != Some(&b'"') {

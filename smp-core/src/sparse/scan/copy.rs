@@ -33,6 +33,7 @@ pub(in crate::sparse) struct Capture<'k> {
 }
 
 /// Key order (`String` order) of two members; `text` and `keys` hold their keys.
+#[inline]
 fn cmp_members(text: &[u8], keys: &[u8], a: &Member, b: &Member) -> Ordering {
     a.prefix.cmp(&b.prefix).then_with(|| {
         let bytes = |m: &Member| {
@@ -43,6 +44,7 @@ fn cmp_members(text: &[u8], keys: &[u8], a: &Member, b: &Member) -> Ordering {
     })
 }
 
+#[inline]
 fn prefix_of(key: &[u8]) -> u64 {
     match key.first_chunk::<8>() {
         Some(head) => u64::from_be_bytes(*head),
@@ -201,6 +203,7 @@ impl Scanner<'_> {
 
     /// Appends `text[start..end]`. Tokens are short: a fixed 16-byte copy then a cut is much
     /// cheaper than a variable-length `memcpy` call.
+    #[inline]
     fn copy_text(&mut self, start: usize, end: usize) -> Result<(), Invalid> {
         let out = &mut self.canon.bytes;
         let len = end.checked_sub(start).ok_or(Invalid)?;

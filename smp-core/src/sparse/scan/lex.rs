@@ -22,6 +22,7 @@ static STOPS: [bool; 256] = {
 impl<'a> Scanner<'a> {
     /// Moves past the string token at `pos` (which holds `"`) with the reader's rules for raw
     /// bytes; returns whether the token has escapes (unchecked: see [`Scanner::decode`]).
+    #[inline]
     pub(super) fn string_token(&mut self) -> Result<bool, Invalid> {
         let mut i = self.pos + 1;
         let mut escaped = false;
@@ -49,6 +50,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// Reads the string token at `pos`; borrowed when it has no escapes.
+    #[inline]
     pub(in crate::sparse) fn string(&mut self) -> Result<Cow<'a, str>, Invalid> {
         let start = self.pos;
         if self.string_token()? {
@@ -62,6 +64,7 @@ impl<'a> Scanner<'a> {
 
     /// Moves past a number token with the reader's grammar; returns whether it is an integer
     /// (no fraction, no exponent).
+    #[inline]
     pub(super) fn number_token(&mut self) -> Result<bool, Invalid> {
         let bytes = self.bytes;
         let digits = |mut i: usize| {
@@ -105,6 +108,7 @@ impl<'a> Scanner<'a> {
         text.get(start..self.pos).ok_or(Invalid)
     }
 
+    #[inline]
     pub(super) fn literal(&mut self) -> Result<&'static str, Invalid> {
         let word = match self.bytes.get(self.pos) {
             Some(b't') => "true",
@@ -120,10 +124,14 @@ impl<'a> Scanner<'a> {
         Ok(word)
     }
 
+    #[inline]
     pub(super) fn skip_ws(&mut self) {
-        while matches!(self.bytes.get(self.pos), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-            self.pos += 1;
+        let bytes = self.bytes;
+        let mut i = self.pos;
+        while matches!(bytes.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            i += 1;
         }
+        self.pos = i;
     }
 }
 
