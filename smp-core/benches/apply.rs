@@ -5,7 +5,8 @@
 //!   outside the timing), `smp-cloning` (`apply`, which clones), and `rfc7386` (RFC 7386 JSON
 //!   merge patch of the same patch with `json_patch::merge`, the floor for any merge);
 //! - `apply/podN/bytes`: parse original and patch from bytes, patch, serialise back to bytes;
-//!   `smp` and `rfc7386`.
+//!   `smp`, `rfc7386`, `smp-sparse` (`apply_json`) and `floor` (check both texts without
+//!   building anything and copy the original out: what any bytes-to-bytes patch must do).
 //!
 //! The schema is loaded once, outside the timing, as a long-running process would.
 //! `python3 smp-core/benches/report.py` summarises a run.

@@ -24,7 +24,7 @@ MS = 1_000_000
 ROWS = [
     ("apply/pod50/in-memory/smp", 198 * US, "apply, maps in memory, Value", 10),
     ("typed/pod50/image/typed", 198 * US, "apply, in memory, typed", 50),
-    ("apply/pod50/bytes/smp", 1.52 * MS, "apply, bytes, Value", 10),
+    ("apply/pod50/bytes/smp", 1.52 * MS, "apply, bytes, Value", None),
     ("apply/pod50/bytes/smp-sparse", 1.52 * MS, "apply, bytes, apply_json", 10),
     ("apply/pod3/bytes/smp", 102 * US, "apply, bytes, pod3, Value", None),
     ("apply/pod3/bytes/smp-sparse", 102 * US, "apply, bytes, pod3, apply_json", 10),
