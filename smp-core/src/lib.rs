@@ -51,7 +51,7 @@ pub mod __private {
     pub use crate::apply::Path;
     pub use crate::schema::declares_field;
     pub use crate::typed::{
-        AsKey, Commit, Edit, KeyRef, Member, OnRemove, Visit, Visit2, VisitMut, check_unknown,
+        AsKey, Commit, Edit, KeyRef, Member, OnRemove, Out, Visit, Visit2, VisitMut, check_unknown,
         commit_field, diff_fallback, diff_field, diff_fields, diff_struct, fallback,
         fallback_object, is_whole_object_patch, key_field, key_of_field, members, merge_list_quiet,
         newtype_edit, normalize_fields, plan_fields, plan_scalar, plan_struct, quiet_fields,

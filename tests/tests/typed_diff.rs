@@ -182,6 +182,73 @@ fn pairs<T: DeserializeOwned + Clone + Debug>(
     )
 }
 
+/// Typed three-way (its parts typed diffs with the engine's options) equals the engine's on the
+/// JSON forms, for three different objects, both ways of conflict checking; errors alike.
+fn three_way_agrees<T: StrategicMerge + Clone + Debug>(
+    original: &T,
+    modified: &T,
+    current: &T,
+) -> Result<(), TestCaseError> {
+    let v = |x: &T| serde_json::to_value(x).unwrap();
+    for options in [
+        smp_core::ThreeWayOptions::default(),
+        smp_core::ThreeWayOptions::refusing_conflicts(),
+    ] {
+        let got =
+            T::three_way(original, modified, current, &options).map(smp_core::Patch::into_value);
+        let want = smp_core::three_way(
+            &v(original),
+            &v(modified),
+            &v(current),
+            T::schema(),
+            &options,
+        );
+        match (&got, &want) {
+            (Ok(g), Ok(w)) => prop_assert_eq!(g, w, "typed three-way differs from the engine's"),
+            (Err(_), Err(_)) => {}
+            _ => prop_assert!(false, "typed {got:?}, engine {want:?}"),
+        }
+    }
+    Ok(())
+}
+
+/// Three documents: the second and third made from the first (the same, another, or crossed).
+fn triples<T: DeserializeOwned + Clone + Debug>(
+    doc: BoxedStrategy<Value>,
+) -> impl Strategy<Value = (T, T, T)> {
+    (doc.clone(), doc.clone(), doc, any::<u64>(), 0u8..8, 0u8..8).prop_filter_map(
+        "document does not fit the type",
+        |(a, b, c, seed, mb, mc)| {
+            let mut seed = seed | 1;
+            let mut made = |mode: u8, other: Value| match mode {
+                0 => a.clone(),
+                1 => other,
+                _ => cross(&a, &other, &mut seed),
+            };
+            let (b, c) = (made(mb, b), made(mc, c));
+            Some((
+                serde_json::from_value(a.clone()).ok()?,
+                serde_json::from_value(b).ok()?,
+                serde_json::from_value(c).ok()?,
+            ))
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: TWIN_CASES, ..ProptestConfig::default() })]
+
+    #[test]
+    fn twin_typed_three_way_equals_engine((a, b, c) in triples::<MergeItem>(item(2))) {
+        three_way_agrees(&a, &b, &c)?;
+    }
+
+    #[test]
+    fn pod_typed_three_way_equals_engine((a, b, c) in triples::<pod::Pod>(pod_doc())) {
+        three_way_agrees(&a, &b, &c)?;
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: TWIN_CASES, ..ProptestConfig::default() })]
 

@@ -81,7 +81,7 @@ const _: () = {
         fn diff_item(
             &self,
             modified: &Self,
-            out: &mut p::Map<String, Value>,
+            out: &mut p::Out<'_>,
             path: &p::Path<'_>,
         ) -> Option<Result<(), PatchError>> {
             Some(self.diff_members(modified, out, path))
@@ -104,7 +104,7 @@ const _: () = {
             modified: Option<&Self>,
             name: &str,
             parent: smp_core::Node<'static>,
-            out: &mut p::Map<String, Value>,
+            out: &mut p::Out<'_>,
             path: &p::Path<'_>,
         ) -> Result<(), PatchError> {
             p::diff_struct(original, modified, name, parent, out, path)
@@ -124,7 +124,7 @@ const _: () = {
         fn diff_members(
             &self,
             modified: &Self,
-            out: &mut p::Map<String, Value>,
+            out: &mut p::Out<'_>,
             path: &p::Path<'_>,
         ) -> Result<(), PatchError> {
             p::diff_fields(self, modified, out, path)
@@ -253,7 +253,7 @@ const _: () = {
         fn diff_item(
             &self,
             modified: &Self,
-            out: &mut p::Map<String, Value>,
+            out: &mut p::Out<'_>,
             path: &p::Path<'_>,
         ) -> Option<Result<(), PatchError>> {
             Some(self.diff_members(modified, out, path))
@@ -276,7 +276,7 @@ const _: () = {
             modified: Option<&Self>,
             name: &str,
             parent: smp_core::Node<'static>,
-            out: &mut p::Map<String, Value>,
+            out: &mut p::Out<'_>,
             path: &p::Path<'_>,
         ) -> Result<(), PatchError> {
             p::diff_struct(original, modified, name, parent, out, path)
@@ -296,7 +296,7 @@ const _: () = {
         fn diff_members(
             &self,
             modified: &Self,
-            out: &mut p::Map<String, Value>,
+            out: &mut p::Out<'_>,
             path: &p::Path<'_>,
         ) -> Result<(), PatchError> {
             p::diff_fields(self, modified, out, path)

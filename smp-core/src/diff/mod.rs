@@ -31,7 +31,7 @@ mod composite;
 mod conflicts;
 mod lists;
 mod printed;
-mod three_way;
+pub(crate) mod three_way;
 mod two_way;
 
 pub(crate) use two_way::SET_ELEMENT_ORDER;

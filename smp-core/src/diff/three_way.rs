@@ -15,7 +15,7 @@ use super::printed::{Kind, dedup, item_kind, same_kind};
 use super::two_way::{
     DELETE_FROM_PRIMITIVE_LIST, PATCH, RETAIN_KEYS, SET_ELEMENT_ORDER, diff_maps,
 };
-use super::{Conflicts, DiffOptions, ThreeWayOptions, conflicts, root};
+use super::{Conflicts, DiffOptions, PatchMergeKey, ThreeWayOptions, conflicts, root};
 
 /// The patch that makes the live object `current` what `modified` asks for (upstream
 /// `CreateThreeWayMergePatch`): additions and changes from `current` to `modified`, plus
@@ -49,30 +49,57 @@ pub fn three_way<'s>(
     let current = root(current, DocRole::Current)?;
     let node = options.patch_merge_key.view(schema.into());
     let at = Path::root();
+    let delta = diff_maps(current, modified, node, &DELTA, false, &at)?;
+    let deletions = diff_maps(original, modified, node, &DELETIONS, false, &at)?;
+    assemble(deletions, &delta, node, options, || {
+        diff_maps(original, current, node, &CHANGES, false, &at)
+    })
+}
 
-    let delta_options = DiffOptions {
-        ignore_deletions: true,
-        ..DiffOptions::default()
-    };
-    let delta = diff_maps(current, modified, node, &delta_options, false, &at)?;
-    let deletion_options = DiffOptions {
-        ignore_changes_and_additions: true,
-        ..DiffOptions::default()
-    };
-    let deletions = diff_maps(original, modified, node, &deletion_options, false, &at)?;
-    let patch = merge_map(deletions, &delta, node, &at)?;
+/// The options of the patch of changes and additions from the live object to the desired one.
+pub(crate) const DELTA: DiffOptions = DiffOptions {
+    ignore_changes_and_additions: false,
+    ignore_deletions: true,
+    set_element_order: true,
+    patch_merge_key: PatchMergeKey::Omit,
+};
+
+/// The options of the patch of deletions from the last-applied object to the desired one.
+pub(crate) const DELETIONS: DiffOptions = DiffOptions {
+    ignore_changes_and_additions: true,
+    ignore_deletions: false,
+    set_element_order: true,
+    patch_merge_key: PatchMergeKey::Omit,
+};
+
+/// The options of the patch of what others changed (last-applied to live), for conflicts.
+pub(crate) const CHANGES: DiffOptions = DiffOptions {
+    ignore_changes_and_additions: false,
+    ignore_deletions: false,
+    set_element_order: false,
+    patch_merge_key: PatchMergeKey::Omit,
+};
+
+/// The three-way patch from its parts (upstream `CreateThreeWayMergePatch` after the diffs):
+/// the deletions merged with the delta, the preconditions, and under [`Conflicts::Refuse`] the
+/// conflict check against `changed` (what others changed, computed only then). The typed
+/// three-way creates the parts with the typed diff.
+pub(crate) fn assemble(
+    deletions: Map<String, Value>,
+    delta: &Map<String, Value>,
+    node: Node<'_>,
+    options: &ThreeWayOptions,
+    changed: impl FnOnce() -> Result<Map<String, Value>, PatchError>,
+) -> Result<Value, PatchError> {
+    let at = Path::root();
+    let patch = merge_map(deletions, delta, node, &at)?;
 
     for p in &options.preconditions {
         p.check(&patch)?;
     }
 
     if options.conflicts == Conflicts::Refuse {
-        let change_options = DiffOptions {
-            set_element_order: false,
-            ..DiffOptions::default()
-        };
-        let changed = diff_maps(original, current, node, &change_options, false, &at)?;
-        let changed = Value::Object(changed);
+        let changed = Value::Object(changed()?);
         if let Some(found) = conflicts::first_conflict(&patch, &changed, node)? {
             return Err(PatchError::Conflict {
                 path: found.path,

@@ -14,6 +14,47 @@ use crate::error::PatchError;
 use crate::schema::Node;
 
 use super::{PatchField, StrategicMerge, to_value};
+use crate::diff::DiffOptions;
+
+/// Where a typed diff writes: the patch object of one level, and the options the whole patch is
+/// created with (the default ones for [`StrategicMerge::diff`], others for the diffs a typed
+/// three-way patch is made of). Generated code passes it on. Not a public API.
+#[doc(hidden)]
+pub struct Out<'o> {
+    /// The patch object of this level.
+    pub map: Map<String, Value>,
+    options: &'o DiffOptions,
+}
+
+impl<'o> Out<'o> {
+    /// An empty patch object created with `options`.
+    pub(crate) fn new(options: &'o DiffOptions) -> Out<'o> {
+        Out {
+            map: Map::new(),
+            options,
+        }
+    }
+
+    /// An empty patch object one level down.
+    pub(crate) fn below(&self) -> Out<'o> {
+        Out::new(self.options)
+    }
+
+    /// The options the patch is created with.
+    pub(crate) fn options(&self) -> &'o DiffOptions {
+        self.options
+    }
+
+    /// Whether changed and added values are written (not a patch of deletions only).
+    pub(crate) fn changes(&self) -> bool {
+        !self.options.ignore_changes_and_additions
+    }
+
+    /// Whether removed values are written (not a patch of changes and additions only).
+    pub(crate) fn deletions(&self) -> bool {
+        !self.options.ignore_deletions
+    }
+}
 
 /// Diffs member `name` through the Value engine: the one-member objects `{name: original}` and
 /// `{name: modified}` (without the member when `None`), diffed with the parent's schema; every
@@ -24,7 +65,7 @@ pub fn diff_fallback<T: PatchField>(
     modified: Option<&T>,
     name: &str,
     parent: Node<'static>,
-    out: &mut Map<String, Value>,
+    out: &mut Out<'_>,
     path: &Path<'_>,
 ) -> Result<(), PatchError> {
     let here = path.field(name);
@@ -37,13 +78,9 @@ pub fn diff_fallback<T: PatchField>(
     };
     let (a, b) = (one(original)?, one(modified)?);
     if let (Value::Object(a), Value::Object(b)) = (&a, &b) {
-        out.extend(crate::diff::diff_at(
-            a,
-            b,
-            parent,
-            &Default::default(),
-            path,
-        )?);
+        let options = out.options();
+        out.map
+            .extend(crate::diff::diff_at(a, b, parent, options, path)?);
     }
     Ok(())
 }
@@ -55,17 +92,17 @@ pub fn diff_struct<T: StrategicMerge>(
     modified: Option<&T>,
     name: &str,
     parent: Node<'static>,
-    out: &mut Map<String, Value>,
+    out: &mut Out<'_>,
     path: &Path<'_>,
 ) -> Result<(), PatchError> {
     match (original, modified) {
         (Some(a), Some(b)) => {
             let here = path.field(name);
             here.check_depth()?;
-            let mut sub = Map::new();
+            let mut sub = out.below();
             a.diff_members(b, &mut sub, &here)?;
-            if !sub.is_empty() {
-                out.insert(name.to_owned(), Value::Object(sub));
+            if !sub.map.is_empty() {
+                out.map.insert(name.to_owned(), Value::Object(sub.map));
             }
             Ok(())
         }
@@ -78,25 +115,22 @@ pub fn diff_struct<T: StrategicMerge>(
 pub fn diff_object<T: StrategicMerge>(
     original: &T,
     modified: &T,
-    out: &mut Map<String, Value>,
+    out: &mut Out<'_>,
     path: &Path<'_>,
 ) -> Result<(), PatchError> {
     let a = to_value(original, path)?;
     let b = to_value(modified, path)?;
     match (&a, &b) {
         (Value::Object(a), Value::Object(b)) => {
-            out.extend(crate::diff::diff_at(
-                a,
-                b,
-                T::schema(),
-                &Default::default(),
-                path,
-            )?);
+            let options = out.options();
+            out.map
+                .extend(crate::diff::diff_at(a, b, T::schema(), options, path)?);
         }
         // What the engine does with documents that are not objects (`null` is `{}`).
         _ => {
-            if let Value::Object(patch) = crate::diff::diff(&a, &b, T::schema())? {
-                out.extend(patch);
+            let options = out.options();
+            if let Value::Object(patch) = crate::diff::diff_with(&a, &b, T::schema(), options)? {
+                out.map.extend(patch);
             }
         }
     }
@@ -124,7 +158,7 @@ pub fn diff_field<T: PatchField>(
     merge_key: Option<Option<&str>>,
     name: &str,
     parent: Node<'static>,
-    out: &mut Map<String, Value>,
+    out: &mut Out<'_>,
     path: &Path<'_>,
 ) -> Result<(), PatchError> {
     if force_engine {
@@ -143,7 +177,9 @@ pub fn diff_field<T: PatchField>(
         }
         // A member only `original` has is deleted.
         (Some(_), None) => {
-            out.insert(name.to_owned(), Value::Null);
+            if out.deletions() {
+                out.map.insert(name.to_owned(), Value::Null);
+            }
             Ok(())
         }
         _ => T::diff_member(original, modified, name, parent, out, path),

@@ -14,14 +14,16 @@
 //! (`skip_serializing_if`). Flattened structs are visited as a whole after the struct's own
 //! fields, whose names shadow theirs (as serde reads them).
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::apply::Path;
 use crate::error::{PatchError, Segment};
 use crate::schema::{BaseStrategy, FieldDef, Node, TypeDef};
 use crate::union::{Normalize, UnionError};
 
-use super::{Commit, KeyRef, Member, OnRemove, PatchField, StrategicMerge, commit_field, fallback};
+use super::{
+    Commit, KeyRef, Member, OnRemove, Out, PatchField, StrategicMerge, commit_field, fallback,
+};
 
 /// A walk over a struct's fields by shared reference (`S` is the struct, borrowed for `'a`).
 pub trait Visit<'a, S> {
@@ -183,14 +185,14 @@ pub fn plan_struct<S: StrategicMerge>(
 // ---------------------------------------------------------------------------------------------
 // Creating a patch.
 
-struct Diff<'o, 'a> {
+struct Diff<'o, 'p, 'a> {
     node: Node<'static>,
-    out: &'o mut Map<String, Value>,
+    out: &'o mut Out<'p>,
     path: &'a Path<'a>,
     error: Option<PatchError>,
 }
 
-impl Visit2 for Diff<'_, '_> {
+impl Visit2 for Diff<'_, '_, '_> {
     #[inline]
     fn field<T: PatchField + Normalize>(
         &mut self,
@@ -228,7 +230,7 @@ impl Visit2 for Diff<'_, '_> {
 pub fn diff_fields<S: StrategicMerge>(
     this: &S,
     modified: &S,
-    out: &mut Map<String, Value>,
+    out: &mut Out<'_>,
     path: &Path<'_>,
 ) -> Result<(), PatchError> {
     let mut diff = Diff {

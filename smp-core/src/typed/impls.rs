@@ -4,14 +4,14 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::MAX_DEPTH;
 use crate::apply::Path;
 use crate::error::PatchError;
 use crate::schema::{Node, TypeDef, TypeRef};
 
-use super::{Edit, KeyRef, Member, PatchField, diff_fallback, fallback, from_ref};
+use super::{Edit, KeyRef, Member, Out, PatchField, diff_fallback, fallback, from_ref};
 
 /// `T::DEF` as a function, for [`TypeRef::Static`].
 pub fn type_def<T: PatchField>() -> &'static TypeDef {
@@ -54,13 +54,15 @@ pub fn diff_scalar<T: PatchField>(
     modified: Option<&T>,
     name: &str,
     parent: Node<'static>,
-    out: &mut Map<String, Value>,
+    out: &mut Out<'_>,
     path: &Path<'_>,
 ) -> Result<(), PatchError> {
     if let Some(value) = modified {
         let value = super::to_value(value, &path.field(name))?;
         if !value.is_null() {
-            out.insert(name.to_owned(), value);
+            if out.changes() {
+                out.map.insert(name.to_owned(), value);
+            }
             return Ok(());
         }
     }
@@ -105,7 +107,7 @@ macro_rules! scalar {
                 modified: Option<&Self>,
                 name: &str,
                 parent: Node<'static>,
-                out: &mut Map<String, Value>,
+                out: &mut Out<'_>,
                 path: &Path<'_>,
             ) -> Result<(), PatchError> {
                 diff_scalar(original, modified, name, parent, out, path)
@@ -188,7 +190,7 @@ impl PatchField for Value {
         modified: Option<&Self>,
         name: &str,
         parent: Node<'static>,
-        out: &mut Map<String, Value>,
+        out: &mut Out<'_>,
         path: &Path<'_>,
     ) -> Result<(), PatchError> {
         for value in [original, modified].into_iter().flatten() {
@@ -264,7 +266,7 @@ impl<T: PatchField> PatchField for Option<T> {
         modified: Option<&Self>,
         name: &str,
         parent: Node<'static>,
-        out: &mut Map<String, Value>,
+        out: &mut Out<'_>,
         path: &Path<'_>,
     ) -> Result<(), PatchError> {
         match (original, modified) {
@@ -329,7 +331,7 @@ impl<T: PatchField> PatchField for Box<T> {
     fn diff_item(
         &self,
         modified: &Self,
-        out: &mut Map<String, Value>,
+        out: &mut Out<'_>,
         path: &Path<'_>,
     ) -> Option<Result<(), PatchError>> {
         (**self).diff_item(&**modified, out, path)
@@ -340,7 +342,7 @@ impl<T: PatchField> PatchField for Box<T> {
         modified: Option<&Self>,
         name: &str,
         parent: Node<'static>,
-        out: &mut Map<String, Value>,
+        out: &mut Out<'_>,
         path: &Path<'_>,
     ) -> Result<(), PatchError> {
         T::diff_member(
@@ -399,7 +401,7 @@ impl<T: PatchField> PatchField for Vec<T> {
         modified: Option<&Self>,
         name: &str,
         parent: Node<'static>,
-        out: &mut Map<String, Value>,
+        out: &mut Out<'_>,
         path: &Path<'_>,
     ) -> Result<(), PatchError> {
         if let (Some(a), Some(b)) = (original, modified) {

@@ -21,7 +21,7 @@ use crate::hash::KeyedState;
 use crate::schema::{Node, TypeDef};
 
 use super::list::{HashKey, distinct_keys};
-use super::{PatchField, to_value};
+use super::{Out, PatchField, to_value};
 
 /// `None`: not a case handled natively, and nothing was written to `out`.
 pub(super) fn diff<T: PatchField>(
@@ -29,7 +29,7 @@ pub(super) fn diff<T: PatchField>(
     modified: &[T],
     name: &str,
     parent: Node<'static>,
-    out: &mut Map<String, Value>,
+    out: &mut Out<'_>,
     path: &Path<'_>,
 ) -> Option<Result<(), PatchError>> {
     if original.is_empty() {
@@ -76,9 +76,11 @@ pub(super) fn diff<T: PatchField>(
                 .copied(),
         };
         let Some(oi) = found else {
-            match to_value(b, &item_path) {
-                Ok(v) => patch.push(v),
-                Err(e) => return Some(Err(e)),
+            if out.changes() {
+                match to_value(b, &item_path) {
+                    Ok(v) => patch.push(v),
+                    Err(e) => return Some(Err(e)),
+                }
             }
             continue;
         };
@@ -87,7 +89,7 @@ pub(super) fn diff<T: PatchField>(
         if a.same(b) && a.quiet() {
             continue;
         }
-        let mut sub = Map::new();
+        let mut sub = out.below();
         if let Err(e) = item_path.check_depth() {
             return Some(Err(e));
         }
@@ -95,16 +97,17 @@ pub(super) fn diff<T: PatchField>(
             Ok(()) => {}
             Err(e) => return Some(Err(e)),
         }
-        if !sub.is_empty() {
-            sub.insert(mk.to_owned(), key.to_value());
-            patch.push(Value::Object(sub));
+        if !sub.map.is_empty() {
+            sub.map.insert(mk.to_owned(), key.to_value());
+            patch.push(Value::Object(sub.map));
         }
     }
 
+    let deletions = out.deletions();
     let mut deleted: Vec<(Cow<'_, str>, usize)> = kept
         .iter()
         .enumerate()
-        .filter(|(_, kept)| !**kept)
+        .filter(|(_, kept)| deletions && !**kept)
         .map(|(oi, _)| (old_keys[oi].printed(), oi))
         .collect();
     deleted.sort();
@@ -119,8 +122,13 @@ pub(super) fn diff<T: PatchField>(
     }
 
     let order_same = old_keys == new_keys;
-    // An empty order says nothing, and the engine leaves it out.
-    if (!patch.is_empty() || !order_same) && !new_keys.is_empty() {
+    // The engine's rule (`diff::lists`); an empty order says nothing, and the engine leaves it
+    // out.
+    let options = out.options();
+    let order = options.set_element_order
+        && ((out.changes() && (!patch.is_empty() || !order_same))
+            || (deletions && !patch.is_empty()));
+    if order && !new_keys.is_empty() {
         let order = new_keys
             .iter()
             .map(|k| {
@@ -129,10 +137,11 @@ pub(super) fn diff<T: PatchField>(
                 Value::Object(m)
             })
             .collect();
-        out.insert(format!("{SET_ELEMENT_ORDER}/{name}"), Value::Array(order));
+        out.map
+            .insert(format!("{SET_ELEMENT_ORDER}/{name}"), Value::Array(order));
     }
     if !patch.is_empty() {
-        out.insert(name.to_owned(), Value::Array(patch));
+        out.map.insert(name.to_owned(), Value::Array(patch));
     }
     Some(Ok(()))
 }

@@ -31,7 +31,9 @@ use crate::error::PatchError;
 use crate::patch::Patch;
 use crate::schema::{Node, TypeDef};
 
-pub use diff::{diff_fallback, diff_field, diff_object, diff_struct, merge_list_quiet, same_json};
+pub use diff::{
+    Out, diff_fallback, diff_field, diff_object, diff_struct, merge_list_quiet, same_json,
+};
 pub use fields::{
     Visit, Visit2, VisitMut, diff_fields, key_field, key_of_field, normalize_fields, plan_fields,
     plan_struct, quiet_fields, same_fields, validate_fields,
@@ -103,7 +105,7 @@ pub trait StrategicMerge: PatchField {
     fn diff_members(
         &self,
         modified: &Self,
-        out: &mut Map<String, Value>,
+        out: &mut Out<'_>,
         path: &Path<'_>,
     ) -> Result<(), PatchError> {
         diff_object(self, modified, out, path)
@@ -113,9 +115,10 @@ pub trait StrategicMerge: PatchField {
     /// `smp_core::diff(&to_value(self), &to_value(modified), Self::schema())`, computed on the
     /// fields directly (unchanged members cost no JSON conversion).
     fn diff(&self, modified: &Self) -> Result<Patch, PatchError> {
-        let mut out = Map::new();
+        let options = crate::DiffOptions::default();
+        let mut out = Out::new(&options);
         self.diff_members(modified, &mut out, &Path::root())?;
-        Patch::from_value(Value::Object(out))
+        Patch::from_value(Value::Object(out.map))
     }
 
     /// [`StrategicMerge::diff`] with options: the typed walk for the default options, the
@@ -136,10 +139,12 @@ pub trait StrategicMerge: PatchField {
     /// [`Conflicts::Refuse`](crate::Conflicts::Refuse) a change that disagrees with what others
     /// changed on `live` is a [`PatchError::Conflict`] naming the path.
     ///
-    /// Exactly `smp_core::three_way` on the JSON forms, with the same options: the three
-    /// objects are converted once and the engine does the work, because a three-way patch is
-    /// computed once per `apply`, not per field access, and one implementation of its merge
-    /// and conflict rules is worth more than the conversion.
+    /// Exactly `smp_core::three_way` on the JSON forms, with the same options. Its parts, the
+    /// patch of changes from `live` and the patch of deletions from `last_applied` (and, to
+    /// check conflicts, what others changed), are typed diffs, so unchanged members cost no
+    /// JSON conversion; the engine merges the two patches and checks conflicts on them. With
+    /// [`PatchMergeKey::Emit`](crate::PatchMergeKey::Emit) the engine does it all on the JSON
+    /// forms.
     fn three_way(
         last_applied: &Self,
         desired: &Self,
@@ -149,7 +154,22 @@ pub trait StrategicMerge: PatchField {
     where
         Self: Sized,
     {
-        json_form::three_way(last_applied, desired, live, Self::schema(), options)
+        use crate::diff::three_way::{CHANGES, DELETIONS, DELTA, assemble};
+        if options.patch_merge_key != crate::PatchMergeKey::Omit {
+            return json_form::three_way(last_applied, desired, live, Self::schema(), options);
+        }
+        let diff = |a: &Self, b: &Self, with: &crate::DiffOptions| {
+            let mut out = Out::new(with);
+            a.diff_members(b, &mut out, &Path::root())?;
+            Ok::<_, PatchError>(out.map)
+        };
+        let delta = diff(live, desired, &DELTA)?;
+        let deletions = diff(last_applied, desired, &DELETIONS)?;
+        let node = Self::schema().without_recommended_keys();
+        let patch = assemble(deletions, &delta, node, options, || {
+            diff(last_applied, live, &CHANGES)
+        })?;
+        Patch::from_value(patch)
     }
 
     /// `kubectl apply` on the client side (see [`crate::client_apply`]): the three-way patch
@@ -263,7 +283,7 @@ pub trait PatchField: Serialize + DeserializeOwned + 'static {
         modified: Option<&Self>,
         name: &str,
         parent: Node<'static>,
-        out: &mut Map<String, Value>,
+        out: &mut Out<'_>,
         path: &Path<'_>,
     ) -> Result<(), PatchError> {
         diff_fallback(original, modified, name, parent, out, path)
@@ -292,7 +312,7 @@ pub trait PatchField: Serialize + DeserializeOwned + 'static {
     fn diff_item(
         &self,
         modified: &Self,
-        out: &mut Map<String, Value>,
+        out: &mut Out<'_>,
         path: &Path<'_>,
     ) -> Option<Result<(), PatchError>> {
         let _ = (modified, out, path);

@@ -17,6 +17,7 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
     let result = quote!(::core::result::Result);
     let map =
         quote!(__smp_core::__private::Map<::std::string::String, __smp_core::__private::Value>);
+    let out = quote!(__smp_core::__private::Out<'_>);
     quote! {
         #[automatically_derived]
         impl __smp_core::PatchField for #ident {
@@ -68,7 +69,7 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
                 __smp_modified: #option<&Self>,
                 __smp_name: &str,
                 __smp_parent: __smp_core::Node<'static>,
-                __smp_out: &mut #map,
+                __smp_out: &mut #out,
                 __smp_path: &__smp_core::__private::Path<'_>,
             ) -> #result<(), __smp_core::PatchError> {
                 #field::diff_member(
@@ -95,7 +96,7 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
             fn diff_item(
                 &self,
                 __smp_modified: &Self,
-                __smp_out: &mut #map,
+                __smp_out: &mut #out,
                 __smp_path: &__smp_core::__private::Path<'_>,
             ) -> #option<#result<(), __smp_core::PatchError>> {
                 #field::diff_item(&self.0, &__smp_modified.0, __smp_out, __smp_path)

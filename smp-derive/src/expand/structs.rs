@@ -128,7 +128,7 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
             fn diff_item(
                 &self,
                 __smp_modified: &Self,
-                __smp_out: &mut __smp_core::__private::Map<::std::string::String, __smp_core::__private::Value>,
+                __smp_out: &mut __smp_core::__private::Out<'_>,
                 __smp_path: &__smp_core::__private::Path<'_>,
             ) -> ::core::option::Option<::core::result::Result<(), __smp_core::PatchError>> {
                 ::core::option::Option::Some(__smp_core::StrategicMerge::diff_members(
@@ -163,7 +163,7 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
                 __smp_modified: ::core::option::Option<&Self>,
                 __smp_name: &str,
                 __smp_parent: __smp_core::Node<'static>,
-                __smp_out: &mut __smp_core::__private::Map<::std::string::String, __smp_core::__private::Value>,
+                __smp_out: &mut __smp_core::__private::Out<'_>,
                 __smp_path: &__smp_core::__private::Path<'_>,
             ) -> ::core::result::Result<(), __smp_core::PatchError> {
                 __smp_core::__private::diff_struct(
@@ -195,7 +195,7 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
             fn diff_members(
                 &self,
                 __smp_modified: &Self,
-                __smp_out: &mut __smp_core::__private::Map<::std::string::String, __smp_core::__private::Value>,
+                __smp_out: &mut __smp_core::__private::Out<'_>,
                 __smp_path: &__smp_core::__private::Path<'_>,
             ) -> ::core::result::Result<(), __smp_core::PatchError> {
                 __smp_core::__private::diff_fields(self, __smp_modified, __smp_out, __smp_path)
