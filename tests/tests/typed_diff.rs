@@ -190,6 +190,30 @@ fn three_way_agrees<T: StrategicMerge + Clone + Debug>(
     current: &T,
 ) -> Result<(), TestCaseError> {
     let v = |x: &T| serde_json::to_value(x).unwrap();
+    // The typed diff under every option the three-way uses, and both ignore flags at once.
+    for (deletions, changes, order) in [
+        (false, true, true),
+        (true, false, true),
+        (true, true, false),
+        (false, false, true),
+        (true, true, true),
+    ] {
+        let options = smp_core::DiffOptions {
+            ignore_deletions: !deletions,
+            ignore_changes_and_additions: !changes,
+            set_element_order: order,
+            ..smp_core::DiffOptions::default()
+        };
+        let got = original
+            .diff_with(modified, &options)
+            .map(smp_core::Patch::into_value);
+        let want = smp_core::diff_with(&v(original), &v(modified), T::schema(), &options);
+        match (&got, &want) {
+            (Ok(g), Ok(w)) => prop_assert_eq!(g, w, "typed diff with {:?} differs", options),
+            (Err(_), Err(_)) => {}
+            _ => prop_assert!(false, "typed {got:?}, engine {want:?}"),
+        }
+    }
     for options in [
         smp_core::ThreeWayOptions::default(),
         smp_core::ThreeWayOptions::refusing_conflicts(),

@@ -121,17 +121,19 @@ pub trait StrategicMerge: PatchField {
         Patch::from_value(Value::Object(out.map))
     }
 
-    /// [`StrategicMerge::diff`] with options: the typed walk for the default options, the
-    /// `Value` engine on the JSON forms for any other (`smp_core::diff_with`).
+    /// [`StrategicMerge::diff`] with options (`smp_core::diff_with` on the JSON forms): the
+    /// typed walk, or with [`PatchMergeKey::Emit`](crate::PatchMergeKey::Emit) the `Value`
+    /// engine on the JSON forms.
     fn diff_with(&self, modified: &Self, options: &crate::DiffOptions) -> Result<Patch, PatchError>
     where
         Self: Sized,
     {
-        if *options == crate::DiffOptions::default() {
-            self.diff(modified)
-        } else {
-            json_form::diff(self, modified, Self::schema(), options)
+        if options.patch_merge_key != crate::PatchMergeKey::Omit {
+            return json_form::diff(self, modified, Self::schema(), options);
         }
+        let mut out = Out::new(options);
+        self.diff_members(modified, &mut out, &Path::root())?;
+        Patch::from_value(Value::Object(out.map))
     }
 
     /// The three-way patch `kubectl apply` sends: what makes the live object `live` what
