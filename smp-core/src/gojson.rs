@@ -91,13 +91,8 @@ impl<F: Formatter> Formatter for GoFormatter<F> {
     ) -> io::Result<()> {
         let mut start = 0;
         for (i, c) in fragment.char_indices() {
-            let escape = match c {
-                '<' => "\\u003c",
-                '>' => "\\u003e",
-                '&' => "\\u0026",
-                '\u{2028}' => "\\u2028",
-                '\u{2029}' => "\\u2029",
-                _ => continue,
+            let Some(escape) = go_escape(c) else {
+                continue;
             };
             writer.write_all(&fragment.as_bytes()[start..i])?;
             writer.write_all(escape.as_bytes())?;
@@ -204,7 +199,7 @@ pub fn pretty_from_compact(compact: &str, out: &mut Vec<u8>) -> Option<()> {
             }
             b':' => out.extend_from_slice(b": "),
             b'"' => {
-                i = go_string(bytes, i, out)?;
+                i = go_string(compact, i, out)?;
                 continue;
             }
             b'-' | b'0'..=b'9' => {
@@ -248,33 +243,48 @@ static NEWLINE_INDENTS: [u8; 1 + 4 * 128] = {
     run
 };
 
-/// Writes the string token of serde_json's starting at `start` with Go's extra escapes (`<`,
-/// `>`, `&`, U+2028, U+2029); returns the end of the token.
-fn go_string(bytes: &[u8], start: usize, out: &mut Vec<u8>) -> Option<usize> {
+/// The escape Go's encoder writes for `c` where serde_json writes `c` itself (Go's HTML-safe
+/// default); `None` for every other character.
+fn go_escape(c: char) -> Option<&'static str> {
+    match c {
+        '<' => Some("\\u003c"),
+        '>' => Some("\\u003e"),
+        '&' => Some("\\u0026"),
+        '\u{2028}' => Some("\\u2028"),
+        '\u{2029}' => Some("\\u2029"),
+        _ => None,
+    }
+}
+
+/// Writes the string token of serde_json's starting at `start` of `text` with Go's extra
+/// escapes ([`go_escape`]); returns the end of the token.
+fn go_string(text: &str, start: usize, out: &mut Vec<u8>) -> Option<usize> {
+    let bytes = text.as_bytes();
     out.push(b'"');
     let mut i = start + 1;
     loop {
         let run = special_run(bytes, i);
         out.extend_from_slice(bytes.get(i..run)?);
         i = run;
-        let (escape, len): (&[u8], usize) = match *bytes.get(i)? {
+        match *bytes.get(i)? {
             b'"' => {
                 out.push(b'"');
                 return Some(i + 1);
             }
-            b'\\' => (bytes.get(i..i + 2)?, 2),
-            b'<' => (b"\\u003c", 1),
-            b'>' => (b"\\u003e", 1),
-            b'&' => (b"\\u0026", 1),
-            // U+2028 and U+2029 are E2 80 A8 and E2 80 A9; other E2 sequences stay.
-            _ => match bytes.get(i..i + 3)? {
-                [0xE2, 0x80, 0xA8] => (b"\\u2028", 3),
-                [0xE2, 0x80, 0xA9] => (b"\\u2029", 3),
-                _ => (&[0xE2], 1),
-            },
-        };
-        out.extend_from_slice(escape);
-        i += len;
+            b'\\' => {
+                out.extend_from_slice(bytes.get(i..i + 2)?);
+                i += 2;
+            }
+            // `<`, `>`, `&`, or the first byte of a character from U+2000 to U+2FFF.
+            _ => {
+                let c = text.get(i..)?.chars().next()?;
+                match go_escape(c) {
+                    Some(escape) => out.extend_from_slice(escape.as_bytes()),
+                    None => out.extend_from_slice(text.get(i..i + c.len_utf8())?.as_bytes()),
+                }
+                i += c.len_utf8();
+            }
+        }
     }
 }
 

@@ -166,11 +166,10 @@ pub fn run(args: &PatchArgs) -> Result<(), CliError> {
                 document: i + 1,
                 item,
             };
-            match patch_one(object, &patch, args.patch_type, &schemas, &mut copies) {
+            let patched = patch_one(object, &patch, args.patch_type, &schemas, &mut copies);
+            match patched {
                 Ok(mut v) => {
-                    if !args.show_managed_fields {
-                        hide_managed_fields(&mut v);
-                    }
+                    shown(&mut v, args.show_managed_fields);
                     // Printed at once, so that memory holds one result at a time.
                     out.print(&v)?;
                 }
@@ -392,7 +391,10 @@ fn strategic_kind<'s>(object: &Value, schemas: &'s Schemas) -> Result<Typing<'s>
 
 /// What kubectl's printer does unless `--show-managed-fields`: server-side apply's bookkeeping
 /// is left out of printed objects.
-fn hide_managed_fields(object: &mut Value) {
+fn shown(object: &mut Value, show_managed_fields: bool) {
+    if show_managed_fields {
+        return;
+    }
     if let Some(Value::Object(metadata)) = object.get_mut("metadata") {
         metadata.remove("managedFields");
     }

@@ -246,9 +246,7 @@ fn patch_parsed(text: &str, job: &Job<'_>, out: &mut Vec<u8>) -> Result<(), Stri
         job.schemas,
         &mut super::CopyBudget::unused(),
     )?;
-    if !job.show_managed_fields {
-        super::hide_managed_fields(&mut patched);
-    }
+    super::shown(&mut patched, job.show_managed_fields);
     out.extend_from_slice(smp_core::gojson::to_string_pretty(&patched).as_bytes());
     Ok(())
 }

@@ -332,15 +332,7 @@ impl<'d> Loader<'d> {
     /// `metadata` is an `ObjectMeta` whatever the schema declares (the API server validates it
     /// as one), wrapped so that the object's own `apiVersion` and `kind` can type it.
     fn embedded(&mut self, declared: TypeDef, name: &str) -> Result<TypeDef, SchemaError> {
-        let metadata = FieldDef {
-            name: Cow::Borrowed("metadata"),
-            ty: self.object_meta()?,
-            strategy: Strategy::DEFAULT,
-            merge_key: None,
-            recommended: Cow::Borrowed(&[]),
-            composite: false,
-            omit_unchanged: false,
-        };
+        let metadata = FieldDef::new("metadata", self.object_meta()?, Strategy::DEFAULT, None);
         let declared = match declared {
             TypeDef::Struct(mut s) => {
                 let mut fields = s.fields.into_owned();

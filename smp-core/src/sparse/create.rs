@@ -82,11 +82,7 @@ pub fn three_way_json<'s>(
 
 /// The documents side by side, when every root is an object and every text strict JSON.
 fn read<const N: usize>(texts: &[&str; N], node: Node<'_>) -> Option<[Value; N]> {
-    let objects = texts.iter().all(|t| {
-        t.trim_start_matches([' ', '\t', '\n', '\r'])
-            .starts_with('{')
-    });
-    if !objects {
+    if !texts.iter().all(|t| super::starts_object(t)) {
         return None;
     }
     sides::read(texts, node).ok()

@@ -117,10 +117,7 @@ fn routed(original: &str, patch: &Value, node: Node<'_>) -> (Result<String, Patc
             "the patch holds a placeholder-range number",
         );
     }
-    if !original
-        .trim_start_matches([' ', '\t', '\n', '\r'])
-        .starts_with('{')
-    {
+    if !starts_object(original) {
         return reference(original, patch, node, "the original is not an object");
     }
 
@@ -155,6 +152,12 @@ fn routed(original: &str, patch: &Value, node: Node<'_>) -> (Result<String, Patc
         // Cannot happen: every placeholder in the tree came from the scanner.
         None => reference(original, patch, node, "a placeholder was not found"),
     }
+}
+
+/// Whether JSON text starts (after JSON whitespace) as an object.
+fn starts_object(text: &str) -> bool {
+    text.trim_start_matches([' ', '\t', '\n', '\r'])
+        .starts_with('{')
 }
 
 /// The reference path, for inputs the sparse path does not take.

@@ -11,8 +11,9 @@
 //!   when it did not change), no recommended or composite keys and no embedded resource lie
 //!   below it. Or, for a value of a type that is not inert, when the value itself holds
 //!   nothing the engine would check or write (its merged lists have items of one kind, each
-//!   with the merge key; no replaced object). A member that is the same is the number [`SAME`]
-//!   in every tree;
+//!   with the merge key; no replaced object). So is a scalar other than `null` with the same
+//!   text everywhere, unless its key starts with `$` or is the merge key its item is paired by.
+//!   A member that is the same is the number [`SAME`] in every tree;
 //! - an object present in every document is read member by member, each as above;
 //! - a list merged by one key is read item by item: an item whose key occurs once in every
 //!   document and that is the same in all is a shell `{key: …}` in each, one
@@ -228,8 +229,7 @@ impl<'t, const N: usize> Sides<'_, 't, N> {
         }
         for place in places {
             let entries: [usize; N] = std::array::from_fn(|d| items[d][place[d]]);
-            let whole = matches!(self.first(0, entries[0]), Some(b'{'));
-            let read = if whole && self.same(entries) && self.quiet_object(entries[0], node) {
+            let read = if self.same(entries) && self.quiet_object(entries[0], node) {
                 let key = keys[0][place[0]].clone().ok_or(Invalid)?;
                 let shell = Value::Object(Map::from_iter([(mk.to_owned(), key)]));
                 std::array::from_fn(|_| shell.clone())

@@ -56,6 +56,18 @@ impl<'o> Out<'o> {
     }
 }
 
+/// The typed diff from `original` to `modified` created with `options`, as the root patch
+/// object: what [`StrategicMerge::diff`], `diff_with` and the typed three-way start from.
+pub(crate) fn diff_root<T: StrategicMerge>(
+    original: &T,
+    modified: &T,
+    options: &DiffOptions,
+) -> Result<Map<String, Value>, PatchError> {
+    let mut out = Out::new(options);
+    original.diff_members(modified, &mut out, &Path::root())?;
+    Ok(out.map)
+}
+
 /// Diffs member `name` through the Value engine: the one-member objects `{name: original}` and
 /// `{name: modified}` (without the member when `None`), diffed with the parent's schema; every
 /// key of the result (the member, its `$setElementOrder/…` and `$deleteFromPrimitiveList/…`)

@@ -115,10 +115,8 @@ pub trait StrategicMerge: PatchField {
     /// `smp_core::diff(&to_value(self), &to_value(modified), Self::schema())`, computed on the
     /// fields directly (unchanged members cost no JSON conversion).
     fn diff(&self, modified: &Self) -> Result<Patch, PatchError> {
-        let options = crate::DiffOptions::default();
-        let mut out = Out::new(&options);
-        self.diff_members(modified, &mut out, &Path::root())?;
-        Patch::from_value(Value::Object(out.map))
+        let patch = diff::diff_root(self, modified, &crate::DiffOptions::default())?;
+        Patch::from_value(Value::Object(patch))
     }
 
     /// [`StrategicMerge::diff`] with options (`smp_core::diff_with` on the JSON forms): the
@@ -131,9 +129,7 @@ pub trait StrategicMerge: PatchField {
         if options.patch_merge_key != crate::PatchMergeKey::Omit {
             return json_form::diff(self, modified, Self::schema(), options);
         }
-        let mut out = Out::new(options);
-        self.diff_members(modified, &mut out, &Path::root())?;
-        Patch::from_value(Value::Object(out.map))
+        Patch::from_value(Value::Object(diff::diff_root(self, modified, options)?))
     }
 
     /// The three-way patch `kubectl apply` sends: what makes the live object `live` what
@@ -160,16 +156,11 @@ pub trait StrategicMerge: PatchField {
         if options.patch_merge_key != crate::PatchMergeKey::Omit {
             return json_form::three_way(last_applied, desired, live, Self::schema(), options);
         }
-        let diff = |a: &Self, b: &Self, with: &crate::DiffOptions| {
-            let mut out = Out::new(with);
-            a.diff_members(b, &mut out, &Path::root())?;
-            Ok::<_, PatchError>(out.map)
-        };
-        let delta = diff(live, desired, &DELTA)?;
-        let deletions = diff(last_applied, desired, &DELETIONS)?;
+        let delta = diff::diff_root(live, desired, &DELTA)?;
+        let deletions = diff::diff_root(last_applied, desired, &DELETIONS)?;
         let node = Self::schema().without_recommended_keys();
         let patch = assemble(deletions, &delta, node, options, || {
-            diff(last_applied, live, &CHANGES)
+            diff::diff_root(last_applied, live, &CHANGES)
         })?;
         Patch::from_value(patch)
     }
