@@ -122,6 +122,20 @@ pub(crate) fn merge(
     merge_objects(target, patch, merge_key, meta, path, view)
 }
 
+/// The merge keys of a live list's items, in order. Sized once: collecting into a `Result`
+/// cannot know the length, and growing a long list's keys costs more than reading them.
+fn live_keys_of<'v>(
+    items: &'v [Value],
+    merge_key: &str,
+    path: &Path<'_>,
+) -> Result<Vec<&'v Value>, PatchError> {
+    let mut keys = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        keys.push(key_of(item, merge_key, &path.index(i))?);
+    }
+    Ok(keys)
+}
+
 /// The merge key's value of a list item.
 pub(crate) fn key_of<'v>(
     item: &'v Value,
@@ -193,16 +207,16 @@ fn merge_objects(
 
     // Each patch item updates the first live item with its key, or is appended.
     let live_len = target.len();
-    let wanted_keys: Vec<&Value> = regular
-        .iter()
-        .map(|&(i, _)| key_of(&patch[i], merge_key, &path.item(None, &patch[i], i)))
-        .collect::<Result<_, _>>()?;
+    let mut wanted_keys: Vec<&Value> = Vec::with_capacity(regular.len());
+    for &(i, _) in &regular {
+        wanted_keys.push(key_of(
+            &patch[i],
+            merge_key,
+            &path.item(None, &patch[i], i),
+        )?);
+    }
     let (matches, settled) = {
-        let live_keys: Vec<&Value> = target
-            .iter()
-            .enumerate()
-            .map(|(i, item)| key_of(item, merge_key, &path.index(i)))
-            .collect::<Result<_, _>>()?;
+        let live_keys = live_keys_of(target, merge_key, path)?;
         let live = KeyIndex::new(live_keys);
         let matches: Vec<Option<usize>> = wanted_keys.iter().map(|k| live.position(k)).collect();
         // Nothing moves when every patch item updates a distinct live item, named in live
@@ -245,11 +259,7 @@ fn merge_objects(
     }
 
     let perm = {
-        let keys: Vec<&Value> = target
-            .iter()
-            .enumerate()
-            .map(|(i, item)| key_of(item, merge_key, &path.index(i)))
-            .collect::<Result<_, _>>()?;
+        let keys = live_keys_of(target, merge_key, path)?;
         let wanted = KeyIndex::new(wanted_keys);
         let live = KeyIndex::new(keys[..live_len].to_vec());
         settle(&keys, None, &wanted, &live)

@@ -57,10 +57,16 @@ pub(super) struct Canon {
 }
 
 impl Canon {
+    /// Room for copying a text of `bytes` bytes without growing (a copy is never longer than
+    /// its text) and for the objects and placeholders of typical documents: one per 64 bytes
+    /// of text (growing costs more than the whole copy of a small document).
     pub(super) fn with_capacity(bytes: usize) -> Canon {
+        let tables = bytes / 64 + 16;
         Canon {
             bytes: Vec::with_capacity(bytes),
-            ..Canon::default()
+            spans: Vec::with_capacity(tables),
+            records: Vec::with_capacity(tables),
+            order: Vec::with_capacity(tables),
         }
     }
 

@@ -63,6 +63,7 @@ impl<'a> Scanner<'a> {
     pub(super) fn new(text: &'a str) -> Scanner<'a> {
         Scanner {
             canon: Canon::with_capacity(text.len()),
+            members: Vec::with_capacity(64),
             ..Scanner::checking(text)
         }
     }

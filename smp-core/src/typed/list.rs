@@ -119,10 +119,11 @@ fn plain_item(item: &Value) -> Option<&Map<String, Value>> {
 
 /// Every item's merge key, when all have one and no two are equal.
 pub(super) fn distinct_keys<'a, T: PatchField>(list: &'a [T], mk: &str) -> Option<Vec<KeyRef<'a>>> {
-    let keys = list
-        .iter()
-        .map(|item| item.key_field(mk))
-        .collect::<Option<Vec<_>>>()?;
+    // Sized once: collecting into `Option<Vec<_>>` cannot know the length and grows.
+    let mut keys = Vec::with_capacity(list.len());
+    for item in list {
+        keys.push(item.key_field(mk)?);
+    }
     (!has_duplicates(&keys)).then_some(keys)
 }
 

@@ -137,8 +137,12 @@ pub(super) fn diff<T: PatchField>(
                 Value::Object(m)
             })
             .collect();
-        out.map
-            .insert(format!("{SET_ELEMENT_ORDER}/{name}"), Value::Array(order));
+        // Not `format!`: this key is written once per changed list of every changed item.
+        let mut key = String::with_capacity(SET_ELEMENT_ORDER.len() + 1 + name.len());
+        key.push_str(SET_ELEMENT_ORDER);
+        key.push('/');
+        key.push_str(name);
+        out.map.insert(key, Value::Array(order));
     }
     if !patch.is_empty() {
         out.map.insert(name.to_owned(), Value::Array(patch));
