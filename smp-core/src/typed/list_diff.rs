@@ -59,11 +59,16 @@ pub(super) fn diff<T: PatchField>(
     let mut kept = vec![false; original.len()];
     // Built the first time positions disagree (keys are distinct, checked above).
     let mut old_index: Option<HashMap<HashKey<'_>, usize, KeyedState>> = None;
+    // The position after the last item found: where the next one is when items were removed
+    // or added before it and the rest kept their order.
+    let mut after_last = 0;
     for (mi, (b, &key)) in modified.iter().zip(&new_keys).enumerate() {
         let item_path = here.typed_item(mk, key);
-        // Lists are mostly in the same order: look at the same position first.
-        let found = match old_keys.get(mi) {
-            Some(k) if *k == key => Some(mi),
+        // Lists are mostly in the same order: look at the same position first, then after the
+        // last item found, and only then in the index.
+        let found = match (old_keys.get(mi), old_keys.get(after_last)) {
+            (Some(k), _) if *k == key => Some(mi),
+            (_, Some(k)) if *k == key => Some(after_last),
             _ => old_index
                 .get_or_insert_with(|| {
                     old_keys
@@ -85,6 +90,7 @@ pub(super) fn diff<T: PatchField>(
             continue;
         };
         kept[oi] = true;
+        after_last = oi + 1;
         let a = &original[oi];
         if a.same(b) && a.quiet() {
             continue;
