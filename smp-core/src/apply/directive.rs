@@ -71,6 +71,16 @@ pub(crate) fn classify<'a>(key: &'a str, path: &Path<'_>) -> Result<Key<'a>, Pat
     Ok(Key::Field(key))
 }
 
+/// The key `<prefix>/<field>` of a list directive (what [`target_field`] reads back). Sized
+/// once: diff writes one for each changed list and apply looks up two for each member it merges.
+pub(crate) fn directive_key(prefix: &str, field: &str) -> String {
+    let mut key = String::with_capacity(prefix.len() + 1 + field.len());
+    key.push_str(prefix);
+    key.push('/');
+    key.push_str(field);
+    key
+}
+
 /// The `<field>` of `<prefix>/<field>`.
 pub(crate) fn target_field<'a>(
     key: &'a str,

@@ -17,6 +17,7 @@ use super::clean::{appended_item, content_of, verbatim};
 use super::composite;
 use super::directive::{
     self, DELETE_FROM_PRIMITIVE_LIST, Key, PATCH, PatchOp, RETAIN_KEYS, SET_ELEMENT_ORDER,
+    directive_key,
 };
 use super::list::{self, LiveView};
 use super::order::{KeyIndex, permute, settle};
@@ -92,10 +93,11 @@ pub(crate) fn merge_one(
     path: &Path<'_>,
 ) -> Result<(), PatchError> {
     let mut ordered = false;
-    if let Some((key, value)) = patch.get_key_value(&format!("{SET_ELEMENT_ORDER}/{name}")) {
+    if let Some((key, value)) = patch.get_key_value(&directive_key(SET_ELEMENT_ORDER, name)) {
         ordered = set_element_order(object, patch, key, value, node, path)?.is_some();
     }
-    if let Some((key, value)) = patch.get_key_value(&format!("{DELETE_FROM_PRIMITIVE_LIST}/{name}"))
+    if let Some((key, value)) =
+        patch.get_key_value(&directive_key(DELETE_FROM_PRIMITIVE_LIST, name))
     {
         delete_from_list(object, name, key, value, path)?;
     }

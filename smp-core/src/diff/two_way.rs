@@ -3,6 +3,7 @@
 use serde_json::{Map, Value};
 
 use crate::apply::Path;
+use crate::apply::directive::directive_key;
 use crate::error::PatchError;
 use crate::schema::embedded;
 use crate::schema::{BaseStrategy, Node};
@@ -12,10 +13,10 @@ use super::lists::diff_lists;
 use super::printed::same_kind;
 use super::{DiffOptions, lookup};
 
-pub(crate) const PATCH: &str = "$patch";
-pub(crate) const RETAIN_KEYS: &str = "$retainKeys";
-pub(crate) const SET_ELEMENT_ORDER: &str = "$setElementOrder";
-pub(crate) const DELETE_FROM_PRIMITIVE_LIST: &str = "$deleteFromPrimitiveList";
+// One vocabulary for applying and creating patches.
+pub(crate) use crate::apply::directive::{
+    DELETE_FROM_PRIMITIVE_LIST, PATCH, RETAIN_KEYS, SET_ELEMENT_ORDER,
+};
 
 /// The patch turning `original` into `modified` at one object level. `retain_keys`: this level
 /// belongs to a `retainKeys` field (or item of a `merge,retainKeys` list).
@@ -155,13 +156,13 @@ fn member(
                 }
                 if !lists.deletions.is_empty() {
                     patch.insert(
-                        format!("{DELETE_FROM_PRIMITIVE_LIST}/{key}"),
+                        directive_key(DELETE_FROM_PRIMITIVE_LIST, key),
                         Value::Array(lists.deletions),
                     );
                 }
                 if !lists.order.is_empty() {
                     patch.insert(
-                        format!("{SET_ELEMENT_ORDER}/{key}"),
+                        directive_key(SET_ELEMENT_ORDER, key),
                         Value::Array(lists.order),
                     );
                 }

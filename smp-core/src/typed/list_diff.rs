@@ -15,6 +15,7 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 use crate::apply::Path;
+use crate::apply::directive::directive_key;
 use crate::diff::SET_ELEMENT_ORDER;
 use crate::error::PatchError;
 use crate::hash::KeyedState;
@@ -143,12 +144,8 @@ pub(super) fn diff<T: PatchField>(
                 Value::Object(m)
             })
             .collect();
-        // Not `format!`: this key is written once per changed list of every changed item.
-        let mut key = String::with_capacity(SET_ELEMENT_ORDER.len() + 1 + name.len());
-        key.push_str(SET_ELEMENT_ORDER);
-        key.push('/');
-        key.push_str(name);
-        out.map.insert(key, Value::Array(order));
+        out.map
+            .insert(directive_key(SET_ELEMENT_ORDER, name), Value::Array(order));
     }
     if !patch.is_empty() {
         out.map.insert(name.to_owned(), Value::Array(patch));
