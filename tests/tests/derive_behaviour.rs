@@ -659,3 +659,53 @@ fn deep_value_fields_are_errors_not_overflows() {
         }
     }
 }
+
+/// The derived `key_field` (a `match` on the JSON name, then the flattened structs) answers
+/// as the visit of every field does (`smp_core::__private::key_field`, the reference): own
+/// fields by their renamed name, absent ones (`skip_serializing_if`) as `None`, flattened
+/// ones through the inner struct, unknown names as `None`.
+#[test]
+fn derived_key_field_equals_the_visiting_reference() {
+    use smp_core::__private::key_field;
+    let mut full = object();
+    full.meta.generation = Some(3);
+    let mut bare = object();
+    bare.meta.generation = None;
+    bare.meta.owner_refs.clear();
+    bare.rules.clear();
+    let rule = Rule {
+        kind: Kind::Other,
+        value: None,
+    };
+    for name in [
+        "name",
+        "ownerRefs",
+        "owner_refs",
+        "generation",
+        "rules",
+        "spec",
+        "meta",
+        "",
+        "missing",
+    ] {
+        for x in [&full, &bare] {
+            assert_eq!(x.key_field(name), key_field(x, name), "Object {name:?}");
+        }
+        assert_eq!(
+            rule.key_field(name),
+            key_field(&rule, name),
+            "Rule {name:?}"
+        );
+    }
+    for name in ["kind", "value"] {
+        assert_eq!(
+            rule.key_field(name),
+            key_field(&rule, name),
+            "Rule {name:?}"
+        );
+    }
+    assert_eq!(
+        full.key_field("generation"),
+        Some(smp_core::__private::KeyRef::Int(3))
+    );
+}

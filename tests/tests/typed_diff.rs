@@ -328,6 +328,56 @@ fn pod_examples() {
     assert_eq!(a.diff(&a).unwrap().as_value(), &json!({}));
 }
 
+/// Lists of every size class the typed list diff treats differently (keys compared one by one
+/// up to 16, a small table up to 128, the keyed hash beyond; kept items in one word up to 64),
+/// with items removed, added, changed and moved at the ends and in the middle.
+#[test]
+fn long_lists_agree_with_the_engine() {
+    let pod = |names: &[String], tag: &str| -> pod::Pod {
+        let containers: Vec<Value> = names
+            .iter()
+            .map(|n| json!({"name": n, "image": format!("{n}:{tag}")}))
+            .collect();
+        serde_json::from_value(json!({"spec": {"containers": containers}})).unwrap()
+    };
+    for n in [3usize, 16, 17, 63, 64, 65, 128, 129, 300] {
+        let names: Vec<String> = (0..n).map(|i| format!("c{i}")).collect();
+        let a = pod(&names, "1");
+        let mut edits: Vec<(&str, Vec<String>)> = Vec::new();
+        edits.push(("first removed", names[1..].to_vec()));
+        edits.push(("last removed", names[..n - 1].to_vec()));
+        let mut middle = names.clone();
+        middle.remove(n / 2);
+        middle.push("new".to_owned());
+        edits.push(("middle removed, one added", middle));
+        let mut moved = names.clone();
+        moved.rotate_left(1);
+        edits.push(("rotated", moved));
+        let mut reversed = names.clone();
+        reversed.reverse();
+        edits.push(("reversed", reversed));
+        let mut front = vec!["front".to_owned()];
+        front.extend(names.iter().step_by(2).cloned());
+        edits.push(("added in front, every other removed", front));
+        for (what, kept) in edits {
+            for tag in ["1", "2"] {
+                let b = pod(&kept, tag);
+                let want = smp_core::diff(
+                    &serde_json::to_value(&a).unwrap(),
+                    &serde_json::to_value(&b).unwrap(),
+                    pod::Pod::schema(),
+                )
+                .unwrap();
+                assert_eq!(
+                    a.diff(&b).unwrap().as_value(),
+                    &want,
+                    "{n} items, {what}, {tag}"
+                );
+            }
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Document generators, as in `typed_differential.rs`.
 

@@ -8,7 +8,7 @@
 //! malformed input — goes through the engine for this one list, which is exact by
 //! construction.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
@@ -119,47 +119,96 @@ fn plain_item(item: &Value) -> Option<&Map<String, Value>> {
 
 /// Every item's merge key, when all have one and no two are equal.
 pub(super) fn distinct_keys<'a, T: PatchField>(list: &'a [T], mk: &str) -> Option<Vec<KeyRef<'a>>> {
-    // Sized once: collecting into `Option<Vec<_>>` cannot know the length and grows.
-    let mut keys = Vec::with_capacity(list.len());
-    for item in list {
-        keys.push(item.key_field(mk)?);
-    }
-    (!has_duplicates(&keys)).then_some(keys)
+    Some(Keys::of(list, mk)?.keys)
 }
 
-fn has_duplicates(keys: &[KeyRef<'_>]) -> bool {
-    if keys.len() <= 16 {
-        return keys.iter().enumerate().any(|(i, k)| keys[..i].contains(k));
-    }
-    if keys.len() <= SMALL_TABLE / 2 {
-        return has_duplicates_small(keys);
-    }
-    let mut seen = HashSet::with_capacity_and_hasher(keys.len(), KeyedState::default());
-    !keys.iter().all(|k| seen.insert(HashKey(*k)))
+/// A list's merge keys, all present and distinct, and where each one is: the table that
+/// proves them distinct answers the look-ups of a diff afterwards.
+pub(super) struct Keys<'a> {
+    pub(super) keys: Vec<KeyRef<'a>>,
+    table: Table<'a>,
 }
+
+// Lives on the stack for one list: boxing the small table would cost an allocation.
+#[allow(clippy::large_enum_variant)]
+enum Table<'a> {
+    /// Up to [`LINEAR`] keys: compared one by one.
+    Linear,
+    /// Up to half of [`SMALL_TABLE`] keys: see [`Keys::small`].
+    Small([u16; SMALL_TABLE]),
+    /// More keys: the keyed hash.
+    Hashed(HashMap<HashKey<'a>, usize, KeyedState>),
+}
+
+/// Lists this short are searched one key after the other (at most 120 comparisons in all).
+const LINEAR: usize = 16;
 
 const SMALL_TABLE: usize = 256;
 
-/// Open addressing in a table on the stack: no allocation, and a fingerprint that costs the
-/// same for any key length (keys that share it are told apart by equality). Unkeyed, but the
-/// table holds at most 128 keys, so colliding keys cost at most 8,128 comparisons; longer
-/// lists use the keyed hash.
-fn has_duplicates_small(keys: &[KeyRef<'_>]) -> bool {
-    let mut slots = [u16::MAX; SMALL_TABLE];
-    for (i, key) in keys.iter().enumerate() {
-        let mut slot = fingerprint(key) as usize % SMALL_TABLE;
-        loop {
-            match slots[slot] {
-                u16::MAX => {
-                    slots[slot] = i as u16;
-                    break;
+impl<'a> Keys<'a> {
+    /// Every item's merge key, when all have one and no two are equal.
+    pub(super) fn of<T: PatchField>(list: &'a [T], mk: &str) -> Option<Keys<'a>> {
+        // Sized once: collecting into `Option<Vec<_>>` cannot know the length and grows.
+        let mut keys = Vec::with_capacity(list.len());
+        for item in list {
+            keys.push(item.key_field(mk)?);
+        }
+        let table = if keys.len() <= LINEAR {
+            let repeated = keys.iter().enumerate().any(|(i, k)| keys[..i].contains(k));
+            (!repeated).then_some(Table::Linear)?
+        } else if keys.len() <= SMALL_TABLE / 2 {
+            Table::Small(Keys::small(&keys)?)
+        } else {
+            let mut seen = HashMap::with_capacity_and_hasher(keys.len(), KeyedState::default());
+            for (i, k) in keys.iter().enumerate() {
+                if seen.insert(HashKey(*k), i).is_some() {
+                    return None;
                 }
-                j if keys[usize::from(j)] == *key => return true,
-                _ => slot = (slot + 1) % SMALL_TABLE,
+            }
+            Table::Hashed(seen)
+        };
+        Some(Keys { keys, table })
+    }
+
+    /// Open addressing: no hashing of whole keys, and a fingerprint that costs the same for any
+    /// key length (keys that share it are told apart by equality). Unkeyed, but the table holds
+    /// at most 128 keys, so colliding keys cost at most 8,128 comparisons; longer lists use the
+    /// keyed hash. `None` when two keys are equal.
+    fn small(keys: &[KeyRef<'_>]) -> Option<[u16; SMALL_TABLE]> {
+        let mut slots = [u16::MAX; SMALL_TABLE];
+        for (i, key) in keys.iter().enumerate() {
+            let mut slot = fingerprint(key) as usize % SMALL_TABLE;
+            loop {
+                match slots[slot] {
+                    u16::MAX => {
+                        slots[slot] = i as u16;
+                        break;
+                    }
+                    j if keys[usize::from(j)] == *key => return None,
+                    _ => slot = (slot + 1) % SMALL_TABLE,
+                }
             }
         }
+        Some(slots)
     }
-    false
+
+    /// The position of `key`.
+    pub(super) fn position(&self, key: KeyRef<'_>) -> Option<usize> {
+        match &self.table {
+            Table::Linear => self.keys.iter().position(|k| *k == key),
+            Table::Small(slots) => {
+                let mut slot = fingerprint(&key) as usize % SMALL_TABLE;
+                loop {
+                    match slots[slot] {
+                        u16::MAX => return None,
+                        j if self.keys[usize::from(j)] == key => return Some(usize::from(j)),
+                        _ => slot = (slot + 1) % SMALL_TABLE,
+                    }
+                }
+            }
+            Table::Hashed(map) => map.get(&HashKey(key)).copied(),
+        }
+    }
 }
 
 fn fingerprint(key: &KeyRef<'_>) -> u64 {
@@ -182,6 +231,7 @@ fn fingerprint(key: &KeyRef<'_>) -> u64 {
     let h = raw.wrapping_mul(0x9e37_79b9_7f4a_7c15);
     h ^ (h >> 31)
 }
+
 /// Hashing for [`KeyRef`] (which holds no floats, so equality is total).
 #[derive(PartialEq)]
 pub(super) struct HashKey<'a>(pub(super) KeyRef<'a>);

@@ -10,7 +10,6 @@
 //! original, types that do not diff natively — goes through the engine for this one list.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
@@ -18,10 +17,9 @@ use crate::apply::Path;
 use crate::apply::directive::directive_key;
 use crate::diff::SET_ELEMENT_ORDER;
 use crate::error::PatchError;
-use crate::hash::KeyedState;
 use crate::schema::{Node, TypeDef};
 
-use super::list::{HashKey, distinct_keys};
+use super::list::{Keys, distinct_keys};
 use super::{Out, PatchField, to_value};
 
 /// `None`: not a case handled natively, and nothing was written to `out`.
@@ -49,7 +47,8 @@ pub(super) fn diff<T: PatchField>(
     ) else {
         return None;
     };
-    let old_keys = distinct_keys(original, mk)?;
+    let old = Keys::of(original, mk)?;
+    let old_keys = &old.keys;
     let new_keys = distinct_keys(modified, mk)?;
 
     let here = path.field(name);
@@ -57,30 +56,19 @@ pub(super) fn diff<T: PatchField>(
         return Some(Err(e));
     }
     let mut patch: Vec<Value> = Vec::new();
-    let mut kept = vec![false; original.len()];
-    // Built the first time positions disagree (keys are distinct, checked above).
-    let mut old_index: Option<HashMap<HashKey<'_>, usize, KeyedState>> = None;
+    let mut kept = Kept::new(original.len());
     // The position after the last item found: where the next one is when items were removed
     // or added before it and the rest kept their order.
     let mut after_last = 0;
     for (mi, (b, &key)) in modified.iter().zip(&new_keys).enumerate() {
         let item_path = here.typed_item(mk, key);
         // Lists are mostly in the same order: look at the same position first, then after the
-        // last item found, and only then in the index.
-        let found = match (old_keys.get(mi), old_keys.get(after_last)) {
-            (Some(k), _) if *k == key => Some(mi),
-            (_, Some(k)) if *k == key => Some(after_last),
-            _ => old_index
-                .get_or_insert_with(|| {
-                    old_keys
-                        .iter()
-                        .enumerate()
-                        .map(|(i, k)| (HashKey(*k), i))
-                        .collect()
-                })
-                .get(&HashKey(key))
-                .copied(),
-        };
+        // last item found (or one further, past a removed item), and only then in the index.
+        let at = |i: usize| old_keys.get(i).is_some_and(|k| *k == key).then_some(i);
+        let found = at(mi)
+            .or_else(|| at(after_last))
+            .or_else(|| at(after_last + 1))
+            .or_else(|| old.position(key));
         let Some(oi) = found else {
             if out.changes() {
                 match to_value(b, &item_path) {
@@ -90,7 +78,7 @@ pub(super) fn diff<T: PatchField>(
             }
             continue;
         };
-        kept[oi] = true;
+        kept.set(oi);
         after_last = oi + 1;
         let a = &original[oi];
         if a.same(b) && a.quiet() {
@@ -111,12 +99,14 @@ pub(super) fn diff<T: PatchField>(
     }
 
     let deletions = out.deletions();
-    let mut deleted: Vec<(Cow<'_, str>, usize)> = kept
-        .iter()
-        .enumerate()
-        .filter(|(_, kept)| deletions && !**kept)
-        .map(|(oi, _)| (old_keys[oi].printed(), oi))
-        .collect();
+    let mut deleted: Vec<(Cow<'_, str>, usize)> = if deletions {
+        (0..original.len())
+            .filter(|&oi| !kept.get(oi))
+            .map(|oi| (old_keys[oi].printed(), oi))
+            .collect()
+    } else {
+        Vec::new()
+    };
     deleted.sort();
     for (_, oi) in deleted {
         let mut d = Map::new();
@@ -128,7 +118,7 @@ pub(super) fn diff<T: PatchField>(
         patch.push(Value::Object(d));
     }
 
-    let order_same = old_keys == new_keys;
+    let order_same = *old_keys == new_keys;
     // The engine's rule (`diff::lists`); an empty order says nothing, and the engine leaves it
     // out.
     let options = out.options();
@@ -151,4 +141,39 @@ pub(super) fn diff<T: PatchField>(
         out.map.insert(name.to_owned(), Value::Array(patch));
     }
     Some(Ok(()))
+}
+
+/// Which items of the original list the modified list keeps: bits in a word for lists of up
+/// to 64 items (no allocation), flags beyond.
+enum Kept {
+    Word(u64),
+    Flags(Vec<bool>),
+}
+
+impl Kept {
+    fn new(len: usize) -> Kept {
+        if len <= 64 {
+            Kept::Word(0)
+        } else {
+            Kept::Flags(vec![false; len])
+        }
+    }
+
+    fn set(&mut self, i: usize) {
+        match self {
+            Kept::Word(w) => *w |= 1 << i,
+            Kept::Flags(f) => {
+                if let Some(flag) = f.get_mut(i) {
+                    *flag = true;
+                }
+            }
+        }
+    }
+
+    fn get(&self, i: usize) -> bool {
+        match self {
+            Kept::Word(w) => i < 64 && w & (1 << i) != 0,
+            Kept::Flags(f) => f.get(i).copied().unwrap_or(false),
+        }
+    }
 }

@@ -89,6 +89,7 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
     };
     let struct_def = super::union::struct_def(c, &tables, !flat.is_empty(), struct_def);
     let visits = visits(c, &own, &flat);
+    let key_field = key_field(&own, &flat);
     let deny = c.serde.deny_unknown_fields.then(|| {
         quote!(
             const DENY_UNKNOWN: bool = true;
@@ -144,7 +145,7 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
                 &self,
                 __smp_name: &str,
             ) -> ::core::option::Option<__smp_core::__private::KeyRef<'_>> {
-                __smp_core::__private::key_field(self, __smp_name)
+                #key_field
             }
 
             #[inline]
@@ -417,10 +418,7 @@ fn visits(c: &Container<'_>, own: &[&Field<'_>], flat: &[&Field<'_>]) -> TokenSt
     let fields = Tables::of(c).fields;
     // An `opaque` field is visited as `Opaque<T>`, a `k8s_openapi` one as `K8sOpenApi<T>`:
     // transparent views of it.
-    let view = |f: &Field<'_>, value: TokenStream, conv: TokenStream| match f.patch.view() {
-        Some(view) => quote!((#value).map(#view::#conv)),
-        None => value,
-    };
+    let view = viewed;
     let visit = own.iter().enumerate().map(|(i, f)| {
         let member = f.member;
         let value = view(f, present(f, quote!(self)), quote!(from_ref));
@@ -508,6 +506,51 @@ fn visits(c: &Container<'_>, own: &[&Field<'_>], flat: &[&Field<'_>]) -> TokenSt
             #(#visit_mut)*
             #(#flat_visit_mut)*
         }
+    }
+}
+
+/// The body of `PatchField::key_field`: a `match` on the JSON name (list items are keyed once
+/// each, so this is hot), then the flattened structs in order. The same answer as
+/// `smp_core::__private::key_field`, which visits every field (JSON names are distinct: see
+/// `check`).
+fn key_field(own: &[&Field<'_>], flat: &[&Field<'_>]) -> TokenStream {
+    let arms = own.iter().map(|f| {
+        let name = &f.name;
+        let value = viewed(f, present(f, quote!(self)), quote!(from_ref));
+        quote! {
+            #name => match #value {
+                ::core::option::Option::Some(__smp_f) => __smp_core::PatchField::key_value(__smp_f),
+                ::core::option::Option::None => ::core::option::Option::None,
+            },
+        }
+    });
+    let flats = flat.iter().map(|f| {
+        let member = f.member;
+        quote! {
+            if let ::core::option::Option::Some(__smp_k) =
+                __smp_core::PatchField::key_field(&self.#member, __smp_name)
+            {
+                return ::core::option::Option::Some(__smp_k);
+            }
+        }
+    });
+    quote! {
+        match __smp_name {
+            #(#arms)*
+            _ => {
+                #(#flats)*
+                ::core::option::Option::None
+            }
+        }
+    }
+}
+
+/// `value` (an `Option<&T>`) seen through the field's view type, if it has one: an `opaque`
+/// field is `Opaque<T>`, a `k8s_openapi` one `K8sOpenApi<T>`.
+fn viewed(f: &Field<'_>, value: TokenStream, conv: TokenStream) -> TokenStream {
+    match f.patch.view() {
+        Some(view) => quote!((#value).map(#view::#conv)),
+        None => value,
     }
 }
 
