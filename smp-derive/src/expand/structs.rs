@@ -416,12 +416,9 @@ fn removed_default(c: &Container<'_>, f: &Field<'_>) -> Option<TokenStream> {
 /// The three field walks: one visitor call per own field, then one per flattened struct.
 fn visits(c: &Container<'_>, own: &[&Field<'_>], flat: &[&Field<'_>]) -> TokenStream {
     let fields = Tables::of(c).fields;
-    // An `opaque` field is visited as `Opaque<T>`, a `k8s_openapi` one as `K8sOpenApi<T>`:
-    // transparent views of it.
-    let view = viewed;
     let visit = own.iter().enumerate().map(|(i, f)| {
         let member = f.member;
-        let value = view(f, present(f, quote!(self)), quote!(from_ref));
+        let value = viewed(f, present(f, quote!(self)), quote!(from_ref));
         let on_remove = on_remove(c, f);
         let get = match f.patch.view() {
             Some(view) => quote!(|__smp_s: &mut Self| #view::from_mut(&mut __smp_s.#member)),
@@ -432,8 +429,8 @@ fn visits(c: &Container<'_>, own: &[&Field<'_>], flat: &[&Field<'_>]) -> TokenSt
         }
     });
     let visit2 = own.iter().enumerate().map(|(i, f)| {
-        let a = view(f, present(f, quote!(self)), quote!(from_ref));
-        let b = view(f, present(f, quote!(__smp_o)), quote!(from_ref));
+        let a = viewed(f, present(f, quote!(self)), quote!(from_ref));
+        let b = viewed(f, present(f, quote!(__smp_o)), quote!(from_ref));
         quote!(__smp_v.field(&(#fields)[#i], #a, #b);)
     });
     let visit_mut = own.iter().enumerate().map(|(i, f)| {
@@ -448,8 +445,8 @@ fn visits(c: &Container<'_>, own: &[&Field<'_>], flat: &[&Field<'_>]) -> TokenSt
             },
             None => quote!(::core::option::Option::Some(&mut self.#member)),
         };
-        let value = view(f, value, quote!(from_mut));
-        let old = view(f, present(f, quote!(__smp_o)), quote!(from_ref));
+        let value = viewed(f, value, quote!(from_mut));
+        let old = viewed(f, present(f, quote!(__smp_o)), quote!(from_ref));
         quote! {
             __smp_v.field(
                 &(#fields)[#i],
