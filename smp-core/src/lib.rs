@@ -22,6 +22,7 @@ pub mod error;
 pub mod gojson;
 mod hash;
 pub mod input;
+mod json_text;
 pub mod openapi;
 pub mod patch;
 pub mod schema;

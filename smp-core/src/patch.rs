@@ -2,6 +2,7 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::OnceLock;
 
 use serde_json::Value;
 
@@ -11,9 +12,17 @@ use crate::input;
 /// A strategic merge patch: a JSON object (or `null`, which patches nothing).
 ///
 /// Parse it once and apply it to many objects; it is never modified by applying.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// A patch made by a typed diff ([`crate::StrategicMerge::diff`]) is held as the JSON text it
+/// will most often be sent as: [`Patch::to_json`] and `Display` give it without further work,
+/// and [`Patch::as_value`] reads it once, on first use.
+#[derive(Clone)]
 pub struct Patch {
-    value: Value,
+    /// The patch as a value: given, or read from `json` when first asked for.
+    value: OnceLock<Value>,
+    /// The patch as compact JSON with object keys sorted (as `serde_json::to_string` writes
+    /// its value), when it was made as text.
+    json: Option<Box<str>>,
 }
 
 impl Patch {
@@ -26,7 +35,10 @@ impl Patch {
     pub fn from_yaml(text: &str) -> Result<Patch, PatchError> {
         let mut docs = crate::yaml::parse_yaml_documents(text, DocRole::Patch)?;
         match docs.len() {
-            0 => Ok(Patch { value: Value::Null }),
+            0 => Ok(Patch {
+                value: OnceLock::from(Value::Null),
+                json: None,
+            }),
             1 => Patch::from_value(docs.remove(0)),
             n => Err(PatchError::InvalidDocument {
                 role: DocRole::Patch,
@@ -44,7 +56,10 @@ impl Patch {
             return Err(e);
         }
         match value {
-            Value::Object(_) | Value::Null => Ok(Patch { value }),
+            Value::Object(_) | Value::Null => Ok(Patch {
+                value: OnceLock::from(value),
+                json: None,
+            }),
             other => Err(PatchError::InvalidDocument {
                 role: DocRole::Patch,
                 detail: format!("expected a JSON object, found {}", kind_of(&other)),
@@ -52,24 +67,78 @@ impl Patch {
         }
     }
 
-    /// The patch as a JSON value.
+    /// A patch from the compact JSON text of an object with keys sorted, nested at most
+    /// [`crate::MAX_DEPTH`] deep, as `serde_json::to_string` writes its value: what the typed
+    /// diff writes (see `typed::text`).
+    pub(crate) fn from_canonical_json(json: String) -> Patch {
+        debug_assert_eq!(
+            read_canonical(&json).to_string(),
+            json,
+            "the typed diff wrote text that is not canonical JSON"
+        );
+        Patch {
+            value: OnceLock::new(),
+            json: Some(json.into_boxed_str()),
+        }
+    }
+
+    /// The patch as a JSON value (read from its text on first use, when it was made as text).
     pub fn as_value(&self) -> &Value {
-        &self.value
+        self.value.get_or_init(|| match &self.json {
+            Some(json) => read_canonical(json),
+            None => Value::Null,
+        })
     }
 
     /// The patch as a JSON value, consumed.
     pub fn into_value(self) -> Value {
-        self.value
+        match (self.value.into_inner(), self.json) {
+            (Some(value), _) => value,
+            (None, Some(json)) => read_canonical(&json),
+            (None, None) => Value::Null,
+        }
     }
 
     /// Compact JSON text, as sent to an API server.
     pub fn to_json(&self) -> String {
-        self.value.to_string()
+        match &self.json {
+            Some(json) => json.to_string(),
+            None => self.as_value().to_string(),
+        }
     }
 
     /// Whether the patch changes nothing (`{}` or `null`).
     pub fn is_empty(&self) -> bool {
-        self.value.as_object().is_none_or(|m| m.is_empty())
+        match &self.json {
+            Some(json) => &**json == "{}",
+            None => self.as_value().as_object().is_none_or(|m| m.is_empty()),
+        }
+    }
+}
+
+/// The value of text [`Patch::from_canonical_json`] holds. The text is written from strings and
+/// values by serde_json's own writer, nested no deeper than the reader allows, so it always
+/// reads; were it ever not to, the patch would be empty rather than a panic.
+fn read_canonical(json: &str) -> Value {
+    input::json::parse_within(json, crate::MAX_DEPTH).unwrap_or(Value::Null)
+}
+
+/// Patches are equal when their JSON values are.
+impl PartialEq for Patch {
+    fn eq(&self, other: &Patch) -> bool {
+        match (&self.json, &other.json) {
+            // Canonical texts are equal exactly when their values are.
+            (Some(a), Some(b)) => a == b,
+            _ => self.as_value() == other.as_value(),
+        }
+    }
+}
+
+impl fmt::Debug for Patch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Patch")
+            .field("value", self.as_value())
+            .finish()
     }
 }
 
@@ -84,7 +153,10 @@ impl FromStr for Patch {
 
 impl fmt::Display for Patch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.value)
+        match &self.json {
+            Some(json) => f.write_str(json),
+            None => write!(f, "{}", self.as_value()),
+        }
     }
 }
 
@@ -101,7 +173,7 @@ impl TryFrom<Value> for Patch {
 /// `Patch::Strategic(patch)`.
 impl serde::Serialize for Patch {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.value.serialize(serializer)
+        self.as_value().serialize(serializer)
     }
 }
 
@@ -153,5 +225,24 @@ mod tests {
         assert!(Patch::from_json("[1]").is_err());
         assert!(Patch::from_json(r#"{"a":1,"a":2}"#).is_err());
         assert!(Patch::from_yaml("").unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_patch_held_as_text_behaves_as_its_value() {
+        let value = serde_json::json!({"a": {"b": [1, "x"]}, "c": null});
+        let text = Patch::from_canonical_json(value.to_string());
+        let held = Patch::from_value(value.clone()).unwrap();
+        assert_eq!(text.to_json(), held.to_json());
+        assert_eq!(text.to_string(), held.to_string());
+        assert_eq!(text, held);
+        assert_eq!(held, text);
+        assert_eq!(text.as_value(), &value);
+        assert_eq!(text.clone().into_value(), value);
+        assert_eq!(serde_json::to_value(&text).unwrap(), value);
+        assert_eq!(format!("{text:?}"), format!("{held:?}"));
+        assert!(!text.is_empty());
+        assert!(Patch::from_canonical_json("{}".to_owned()).is_empty());
+        let other = Patch::from_canonical_json(r#"{"a":1}"#.to_owned());
+        assert_ne!(text, other);
     }
 }

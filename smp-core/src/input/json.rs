@@ -22,7 +22,17 @@ pub(crate) struct JsonError {
 
 /// Parses one JSON document.
 pub(crate) fn parse(text: &str) -> Result<Value, JsonError> {
-    JsonParser { text, pos: 0 }.document()
+    parse_within(text, MAX_NESTING)
+}
+
+/// Parses one JSON document nested at most `limit` levels deep.
+pub(crate) fn parse_within(text: &str, limit: usize) -> Result<Value, JsonError> {
+    JsonParser {
+        text,
+        pos: 0,
+        limit,
+    }
+    .document()
 }
 
 /// An open array or object.
@@ -35,6 +45,8 @@ enum Open {
 struct JsonParser<'a> {
     text: &'a str,
     pos: usize,
+    /// Containers may nest this deep.
+    limit: usize,
 }
 
 impl JsonParser<'_> {
@@ -98,9 +110,10 @@ impl JsonParser<'_> {
             };
             match c {
                 b'[' | b'{' => {
-                    if stack.len() >= MAX_NESTING {
+                    if stack.len() >= self.limit {
                         let message = format!(
-                            "nesting deeper than {MAX_NESTING} levels at {}",
+                            "nesting deeper than {} levels at {}",
+                            self.limit,
                             path(stack)
                         );
                         return Err(self.definite(&message));

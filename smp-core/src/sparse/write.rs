@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use super::canon::{Canon, PLACEHOLDER_BASE};
 use super::guide::WHOLE_ITEM;
+use crate::json_text::write_string;
 
 /// The document as text; `None` when a placeholder is unknown (the caller falls back).
 pub(super) fn document(doc: &Value, canon: &Canon) -> Option<String> {
@@ -31,7 +32,7 @@ impl Writer<'_> {
                 self.canon.emit(out, self.canon.span_of(value)?)?;
             }
             Value::Number(n) => serde_json::to_writer(&mut *out, n).ok()?,
-            Value::String(s) => string(out, s)?,
+            Value::String(s) => write_string(out, s),
             Value::Array(items) => {
                 out.push(b'[');
                 for (i, item) in items.iter().enumerate() {
@@ -51,7 +52,7 @@ impl Writer<'_> {
                     if i > 0 {
                         out.push(b',');
                     }
-                    string(out, key)?;
+                    write_string(out, key);
                     out.push(b':');
                     self.value(out, item)?;
                 }
@@ -60,18 +61,6 @@ impl Writer<'_> {
         }
         Some(())
     }
-}
-
-/// A string as serde_json writes it: text without `"`, `\` or control characters goes as it
-/// is; the rest is escaped by serde_json itself.
-fn string(out: &mut Vec<u8>, s: &str) -> Option<()> {
-    if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
-        out.push(b'"');
-        out.extend_from_slice(s.as_bytes());
-        out.push(b'"');
-        return Some(());
-    }
-    serde_json::to_writer(out, s).ok()
 }
 
 fn is_placeholder(value: &Value) -> bool {

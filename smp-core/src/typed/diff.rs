@@ -13,51 +13,14 @@ use crate::apply::Path;
 use crate::error::PatchError;
 use crate::schema::Node;
 
+use super::out::Out;
+use super::text::Text;
 use super::{PatchField, StrategicMerge, to_value};
 use crate::diff::DiffOptions;
-
-/// Where a typed diff writes: the patch object of one level, and the options the whole patch is
-/// created with (the default ones for [`StrategicMerge::diff`], others for the diffs a typed
-/// three-way patch is made of). Generated code passes it on. Not a public API.
-#[doc(hidden)]
-pub struct Out<'o> {
-    /// The patch object of this level.
-    pub map: Map<String, Value>,
-    options: &'o DiffOptions,
-}
-
-impl<'o> Out<'o> {
-    /// An empty patch object created with `options`.
-    pub(crate) fn new(options: &'o DiffOptions) -> Out<'o> {
-        Out {
-            map: Map::new(),
-            options,
-        }
-    }
-
-    /// An empty patch object one level down.
-    pub(crate) fn below(&self) -> Out<'o> {
-        Out::new(self.options)
-    }
-
-    /// The options the patch is created with.
-    pub(crate) fn options(&self) -> &'o DiffOptions {
-        self.options
-    }
-
-    /// Whether changed and added values are written (not a patch of deletions only).
-    pub(crate) fn changes(&self) -> bool {
-        !self.options.ignore_changes_and_additions
-    }
-
-    /// Whether removed values are written (not a patch of changes and additions only).
-    pub(crate) fn deletions(&self) -> bool {
-        !self.options.ignore_deletions
-    }
-}
+use crate::patch::Patch;
 
 /// The typed diff from `original` to `modified` created with `options`, as the root patch
-/// object: what [`StrategicMerge::diff`], `diff_with` and the typed three-way start from.
+/// object: the parts the typed three-way patch is merged from.
 pub(crate) fn diff_root<T: StrategicMerge>(
     original: &T,
     modified: &T,
@@ -65,7 +28,26 @@ pub(crate) fn diff_root<T: StrategicMerge>(
 ) -> Result<Map<String, Value>, PatchError> {
     let mut out = Out::new(options);
     original.diff_members(modified, &mut out, &Path::root())?;
-    Ok(out.map)
+    Ok(out.into_map())
+}
+
+/// The typed diff from `original` to `modified` created with `options`, written as JSON text
+/// (see [`super::text`]): what [`StrategicMerge::diff`] and `diff_with` return.
+pub(crate) fn diff_patch<T: StrategicMerge>(
+    original: &T,
+    modified: &T,
+    options: &DiffOptions,
+) -> Result<Patch, PatchError> {
+    let mut text = Text::new();
+    let root = text.open_object();
+    original.diff_members(modified, &mut Out::text(options, &mut text), &Path::root())?;
+    let kept = text.close_object(root);
+    let json = text.finish()?;
+    Ok(Patch::from_canonical_json(if kept {
+        json
+    } else {
+        "{}".to_owned()
+    }))
 }
 
 /// Diffs member `name` through the Value engine: the one-member objects `{name: original}` and
@@ -91,8 +73,7 @@ pub fn diff_fallback<T: PatchField>(
     let (a, b) = (one(original)?, one(modified)?);
     if let (Value::Object(a), Value::Object(b)) = (&a, &b) {
         let options = out.options();
-        out.map
-            .extend(crate::diff::diff_at(a, b, parent, options, path)?);
+        out.extend(crate::diff::diff_at(a, b, parent, options, path)?);
     }
     Ok(())
 }
@@ -111,12 +92,7 @@ pub fn diff_struct<T: StrategicMerge>(
         (Some(a), Some(b)) => {
             let here = path.field(name);
             here.check_depth()?;
-            let mut sub = out.below();
-            a.diff_members(b, &mut sub, &here)?;
-            if !sub.map.is_empty() {
-                out.map.insert(name.to_owned(), Value::Object(sub.map));
-            }
-            Ok(())
+            out.object(name, |sub| a.diff_members(b, sub, &here))
         }
         _ => diff_fallback(original, modified, name, parent, out, path),
     }
@@ -135,14 +111,13 @@ pub fn diff_object<T: StrategicMerge>(
     match (&a, &b) {
         (Value::Object(a), Value::Object(b)) => {
             let options = out.options();
-            out.map
-                .extend(crate::diff::diff_at(a, b, T::schema(), options, path)?);
+            out.extend(crate::diff::diff_at(a, b, T::schema(), options, path)?);
         }
         // What the engine does with documents that are not objects (`null` is `{}`).
         _ => {
             let options = out.options();
             if let Value::Object(patch) = crate::diff::diff_with(&a, &b, T::schema(), options)? {
-                out.map.extend(patch);
+                out.extend(patch);
             }
         }
     }
@@ -190,7 +165,7 @@ pub fn diff_field<T: PatchField>(
         // A member only `original` has is deleted.
         (Some(_), None) => {
             if out.deletions() {
-                out.map.insert(name.to_owned(), Value::Null);
+                out.insert(name, Value::Null);
             }
             Ok(())
         }

@@ -58,10 +58,18 @@ pub fn diff_scalar<T: PatchField>(
     path: &Path<'_>,
 ) -> Result<(), PatchError> {
     if let Some(value) = modified {
+        // The JSON form of a key-like scalar (a string, an integer) is its key form: no
+        // `Value` to build.
+        if let Some(key) = value.key_value().filter(|k| *k != KeyRef::Null) {
+            if out.changes() {
+                out.insert_key(name, key);
+            }
+            return Ok(());
+        }
         let value = super::to_value(value, &path.field(name))?;
         if !value.is_null() {
             if out.changes() {
-                out.map.insert(name.to_owned(), value);
+                out.insert(name, value);
             }
             return Ok(());
         }

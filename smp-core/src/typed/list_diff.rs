@@ -20,7 +20,8 @@ use crate::error::PatchError;
 use crate::schema::{Node, TypeDef};
 
 use super::list::{Keys, distinct_keys};
-use super::{Out, PatchField, to_value};
+use super::out::ListOut;
+use super::{KeyRef, Out, PatchField, to_value};
 
 /// `None`: not a case handled natively, and nothing was written to `out`.
 pub(super) fn diff<T: PatchField>(
@@ -55,48 +56,28 @@ pub(super) fn diff<T: PatchField>(
     if let Err(e) = here.check_depth() {
         return Some(Err(e));
     }
-    let mut patch: Vec<Value> = Vec::new();
-    let mut kept = Kept::new(original.len());
-    // The position after the last item found: where the next one is when items were removed
-    // or added before it and the rest kept their order.
-    let mut after_last = 0;
-    for (mi, (b, &key)) in modified.iter().zip(&new_keys).enumerate() {
-        let item_path = here.typed_item(mk, key);
-        // Lists are mostly in the same order: look at the same position first, then after the
-        // last item found (or one further, past a removed item), and only then in the index.
-        let at = |i: usize| old_keys.get(i).is_some_and(|k| *k == key).then_some(i);
-        let found = at(mi)
-            .or_else(|| at(after_last))
-            .or_else(|| at(after_last + 1))
-            .or_else(|| old.position(key));
-        let Some(oi) = found else {
-            if out.changes() {
-                match to_value(b, &item_path) {
-                    Ok(v) => patch.push(v),
-                    Err(e) => return Some(Err(e)),
-                }
+    // `$setElementOrder` goes before the list when it may be needed (it sorts first, so the
+    // patch object stays in key order); it is taken back below when it is not.
+    let tentative = out.options().set_element_order
+        && (out.changes() || out.deletions())
+        && !new_keys.is_empty();
+    let order_member =
+        tentative.then(|| out.key_list(&directive_key(SET_ELEMENT_ORDER, name), mk, &new_keys));
+    let mut patch = out.begin_list(name);
+    let written = items(
+        original, modified, &old, &new_keys, mk, &here, out, &mut patch,
+    );
+    let kept = match written {
+        Some(Ok(kept)) => kept,
+        Some(Err(e)) => return Some(Err(e)),
+        None => {
+            out.abandon_list(patch);
+            if let Some(member) = order_member {
+                out.retract(member);
             }
-            continue;
-        };
-        kept.set(oi);
-        after_last = oi + 1;
-        let a = &original[oi];
-        if a.same(b) && a.quiet() {
-            continue;
+            return None;
         }
-        let mut sub = out.below();
-        if let Err(e) = item_path.check_depth() {
-            return Some(Err(e));
-        }
-        match a.diff_item(b, &mut sub, &item_path)? {
-            Ok(()) => {}
-            Err(e) => return Some(Err(e)),
-        }
-        if !sub.map.is_empty() {
-            sub.map.insert(mk.to_owned(), key.to_value());
-            patch.push(Value::Object(sub.map));
-        }
-    }
+    };
 
     let deletions = out.deletions();
     let mut deleted: Vec<(Cow<'_, str>, usize)> = if deletions {
@@ -115,7 +96,7 @@ pub(super) fn diff<T: PatchField>(
             crate::apply::directive::PATCH.to_owned(),
             Value::String("delete".to_owned()),
         );
-        patch.push(Value::Object(d));
+        out.push_item(&mut patch, Value::Object(d));
     }
 
     let order_same = *old_keys == new_keys;
@@ -125,22 +106,66 @@ pub(super) fn diff<T: PatchField>(
     let order = options.set_element_order
         && ((out.changes() && (!patch.is_empty() || !order_same))
             || (deletions && !patch.is_empty()));
-    if order && !new_keys.is_empty() {
-        let order = new_keys
-            .iter()
-            .map(|k| {
-                let mut m = Map::new();
-                m.insert(mk.to_owned(), k.to_value());
-                Value::Object(m)
-            })
-            .collect();
-        out.map
-            .insert(directive_key(SET_ELEMENT_ORDER, name), Value::Array(order));
-    }
-    if !patch.is_empty() {
-        out.map.insert(name.to_owned(), Value::Array(patch));
+    out.end_list(name, patch);
+    // With items in the list, `order` holds whenever `tentative` does; without, nothing
+    // follows the order member, which can then be taken back.
+    if let Some(member) = order_member.filter(|_| !order) {
+        out.retract(member);
     }
     Some(Ok(()))
+}
+
+/// Writes the changed and added items of `modified` to `patch`, in its order; returns which
+/// items of `original` it keeps. `None` when an item type does not diff natively.
+#[allow(clippy::too_many_arguments)]
+fn items<T: PatchField>(
+    original: &[T],
+    modified: &[T],
+    old: &Keys<'_>,
+    new_keys: &[KeyRef<'_>],
+    mk: &str,
+    here: &Path<'_>,
+    out: &mut Out<'_>,
+    patch: &mut ListOut,
+) -> Option<Result<Kept, PatchError>> {
+    let old_keys = &old.keys;
+    let mut kept = Kept::new(original.len());
+    // The position after the last item found: where the next one is when items were removed
+    // or added before it and the rest kept their order.
+    let mut after_last = 0;
+    for (mi, (b, &key)) in modified.iter().zip(new_keys).enumerate() {
+        let item_path = here.typed_item(mk, key);
+        // Lists are mostly in the same order: look at the same position first, then after the
+        // last item found (or one further, past a removed item), and only then in the index.
+        let at = |i: usize| old_keys.get(i).is_some_and(|k| *k == key).then_some(i);
+        let found = at(mi)
+            .or_else(|| at(after_last))
+            .or_else(|| at(after_last + 1))
+            .or_else(|| old.position(key));
+        let Some(oi) = found else {
+            if out.changes() {
+                match to_value(b, &item_path) {
+                    Ok(v) => out.push_item(patch, v),
+                    Err(e) => return Some(Err(e)),
+                }
+            }
+            continue;
+        };
+        kept.set(oi);
+        after_last = oi + 1;
+        let a = &original[oi];
+        if a.same(b) && a.quiet() {
+            continue;
+        }
+        if let Err(e) = item_path.check_depth() {
+            return Some(Err(e));
+        }
+        match out.push_object(patch, (mk, key), |sub| a.diff_item(b, sub, &item_path))? {
+            Ok(()) => {}
+            Err(e) => return Some(Err(e)),
+        }
+    }
+    Some(Ok(kept))
 }
 
 /// Which items of the original list the modified list keeps: bits in a word for lists of up

@@ -20,6 +20,8 @@ mod list;
 mod list_diff;
 mod members;
 mod opaque;
+mod out;
+mod text;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -31,9 +33,7 @@ use crate::error::PatchError;
 use crate::patch::Patch;
 use crate::schema::{Node, TypeDef};
 
-pub use diff::{
-    Out, diff_fallback, diff_field, diff_object, diff_struct, merge_list_quiet, same_json,
-};
+pub use diff::{diff_fallback, diff_field, diff_object, diff_struct, merge_list_quiet, same_json};
 pub use fields::{
     Visit, Visit2, VisitMut, diff_fields, key_field, key_of_field, normalize_fields, plan_fields,
     plan_struct, quiet_fields, same_fields, validate_fields,
@@ -41,6 +41,7 @@ pub use fields::{
 pub use impls::{AsKey, plan_scalar, type_def};
 pub use members::{Member, members};
 pub use opaque::Opaque;
+pub use out::Out;
 
 /// A type whose strategic-merge-patch behaviour is known at compile time.
 ///
@@ -115,8 +116,7 @@ pub trait StrategicMerge: PatchField {
     /// `smp_core::diff(&to_value(self), &to_value(modified), Self::schema())`, computed on the
     /// fields directly (unchanged members cost no JSON conversion).
     fn diff(&self, modified: &Self) -> Result<Patch, PatchError> {
-        let patch = diff::diff_root(self, modified, &crate::DiffOptions::default())?;
-        Patch::from_value(Value::Object(patch))
+        diff::diff_patch(self, modified, &crate::DiffOptions::default())
     }
 
     /// [`StrategicMerge::diff`] with options (`smp_core::diff_with` on the JSON forms): the
@@ -129,7 +129,7 @@ pub trait StrategicMerge: PatchField {
         if options.patch_merge_key != crate::PatchMergeKey::Omit {
             return json_form::diff(self, modified, Self::schema(), options);
         }
-        Patch::from_value(Value::Object(diff::diff_root(self, modified, options)?))
+        diff::diff_patch(self, modified, options)
     }
 
     /// The three-way patch `kubectl apply` sends: what makes the live object `live` what

@@ -5,19 +5,7 @@
 use std::borrow::Cow;
 
 use super::{Invalid, Scanner};
-
-/// Bytes that end the plain run of a string: `"`, `\` and control characters.
-static STOPS: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut b = 0;
-    while b < 0x20 {
-        table[b] = true;
-        b += 1;
-    }
-    table[b'"' as usize] = true;
-    table[b'\\' as usize] = true;
-    table
-};
+use crate::json_text::plain_run;
 
 impl<'a> Scanner<'a> {
     /// Moves past the string token at `pos` (which holds `"`) with the reader's rules for raw
@@ -133,28 +121,6 @@ impl<'a> Scanner<'a> {
         }
         self.pos = i;
     }
-}
-
-/// The end of the run of bytes from `i` that are not `"`, `\` or control characters; eight
-/// bytes at a time (the first flagged byte of each mask is exact).
-fn plain_run(bytes: &[u8], mut i: usize) -> usize {
-    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
-    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
-    let zero_byte = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
-    while let Some(chunk) = bytes.get(i..).and_then(<[u8]>::first_chunk::<8>) {
-        let x = u64::from_le_bytes(*chunk);
-        let stops = zero_byte(x ^ u64::from_le_bytes([b'"'; 8]))
-            | zero_byte(x ^ u64::from_le_bytes([b'\\'; 8]))
-            | (x.wrapping_sub(u64::from_le_bytes([0x20; 8])) & !x & HIGH);
-        if stops != 0 {
-            return i + (stops.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    while bytes.get(i).is_some_and(|&b| !STOPS[usize::from(b)]) {
-        i += 1;
-    }
-    i
 }
 
 /// The number a well-formed token stands for: exactly the strict reader's conversion, which
