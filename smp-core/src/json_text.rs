@@ -39,6 +39,18 @@ pub(crate) fn plain_run(bytes: &[u8], mut i: usize) -> usize {
     i
 }
 
+/// The first 8 bytes of `key`, big-endian, zero-padded: orders most keys without a `memcmp`.
+#[inline]
+pub(crate) fn prefix_of(key: &[u8]) -> u64 {
+    match key.first_chunk::<8>() {
+        Some(head) => u64::from_be_bytes(*head),
+        None => key
+            .iter()
+            .enumerate()
+            .fold(0, |acc, (i, &b)| acc | u64::from(b) << (56 - 8 * i)),
+    }
+}
+
 /// Appends `s` as a JSON string, as serde_json writes it: text without `"`, `\` or control
 /// characters goes as it is; the rest is escaped by serde_json itself.
 pub(crate) fn write_string(out: &mut Vec<u8>, s: &str) {

@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use crate::MAX_DEPTH;
 use crate::error::{JsonPath, PatchError};
-use crate::json_text::{write_string, write_value};
+use crate::json_text::{prefix_of, write_string, write_value};
 
 use super::KeyRef;
 
@@ -54,17 +54,6 @@ impl Entry {
             let key = |e: &Entry| keys.get(e.key.0..e.key.1).unwrap_or_default();
             key(self).cmp(key(other))
         })
-    }
-}
-
-/// The first 8 bytes of `key`, big-endian, zero-padded.
-fn prefix_of(key: &[u8]) -> u64 {
-    match key.first_chunk::<8>() {
-        Some(head) => u64::from_be_bytes(*head),
-        None => key
-            .iter()
-            .enumerate()
-            .fold(0, |acc, (i, &b)| acc | u64::from(b) << (56 - 8 * i)),
     }
 }
 

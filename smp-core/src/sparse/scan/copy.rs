@@ -14,6 +14,7 @@ use serde_json::{Map, Value};
 use super::super::canon::Canon;
 use super::super::canon::Span;
 use super::{Invalid, Scanner, number_value};
+use crate::json_text::prefix_of;
 
 /// A member of an object being copied.
 pub(super) struct Member {
@@ -42,17 +43,6 @@ fn cmp_members(text: &[u8], keys: &[u8], a: &Member, b: &Member) -> Ordering {
         };
         bytes(a).cmp(bytes(b))
     })
-}
-
-#[inline]
-fn prefix_of(key: &[u8]) -> u64 {
-    match key.first_chunk::<8>() {
-        Some(head) => u64::from_be_bytes(*head),
-        None => key
-            .iter()
-            .enumerate()
-            .fold(0, |acc, (i, &b)| acc | u64::from(b) << (56 - 8 * i)),
-    }
 }
 
 impl Scanner<'_> {
