@@ -41,13 +41,7 @@ pub(crate) fn diff_patch<T: StrategicMerge>(
     let mut text = Text::new();
     let root = text.open_object();
     original.diff_members(modified, &mut Out::text(options, &mut text), &Path::root())?;
-    let kept = text.close_object(root);
-    let json = text.finish()?;
-    Ok(Patch::from_canonical_json(if kept {
-        json
-    } else {
-        "{}".to_owned()
-    }))
+    Ok(Patch::from_canonical_json(text.finish(root)?))
 }
 
 /// Diffs member `name` through the Value engine: the one-member objects `{name: original}` and

@@ -56,13 +56,6 @@ pub(super) fn diff<T: PatchField>(
     if let Err(e) = here.check_depth() {
         return Some(Err(e));
     }
-    // `$setElementOrder` goes before the list when it may be needed (it sorts first, so the
-    // patch object stays in key order); it is taken back below when it is not.
-    let tentative = out.options().set_element_order
-        && (out.changes() || out.deletions())
-        && !new_keys.is_empty();
-    let order_member =
-        tentative.then(|| out.key_list(&directive_key(SET_ELEMENT_ORDER, name), mk, &new_keys));
     let mut patch = out.begin_list(name);
     let written = items(
         original, modified, &old, &new_keys, mk, &here, out, &mut patch,
@@ -72,9 +65,6 @@ pub(super) fn diff<T: PatchField>(
         Some(Err(e)) => return Some(Err(e)),
         None => {
             out.abandon_list(patch);
-            if let Some(member) = order_member {
-                out.retract(member);
-            }
             return None;
         }
     };
@@ -107,10 +97,8 @@ pub(super) fn diff<T: PatchField>(
         && ((out.changes() && (!patch.is_empty() || !order_same))
             || (deletions && !patch.is_empty()));
     out.end_list(name, patch);
-    // With items in the list, `order` holds whenever `tentative` does; without, nothing
-    // follows the order member, which can then be taken back.
-    if let Some(member) = order_member.filter(|_| !order) {
-        out.retract(member);
+    if order && !new_keys.is_empty() {
+        out.key_list(&directive_key(SET_ELEMENT_ORDER, name), mk, &new_keys);
     }
     Some(Ok(()))
 }

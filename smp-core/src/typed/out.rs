@@ -24,12 +24,6 @@ enum Sink<'o> {
     Text(&'o mut Text),
 }
 
-/// A member written, as [`Out::retract`] takes it back.
-pub(crate) enum Written {
-    Map(String),
-    Text(MemberAt),
-}
-
 /// A list member being written: see [`Out::begin_list`].
 pub(crate) enum ListOut {
     Values(Vec<Value>),
@@ -106,11 +100,7 @@ impl<'o> Out<'o> {
             Sink::Map(map) => {
                 map.insert(key.to_owned(), value.to_value());
             }
-            Sink::Text(text) => {
-                let at = text.begin_member(key);
-                text.key(value);
-                text.end_member(at, key);
-            }
+            Sink::Text(text) => text.key_member(key, value),
         }
     }
 
@@ -177,7 +167,7 @@ impl<'o> Out<'o> {
             (Sink::Text(text), ListOut::Text { array, .. }) => {
                 text.begin_item(array);
                 text.value(&value);
-                Text::end_item(array);
+                array.item_written();
             }
             (_, ListOut::Values(items)) => items.push(value),
             // A list begun on one sink is ended on the same one.
@@ -185,8 +175,8 @@ impl<'o> Out<'o> {
         }
     }
 
-    /// Appends to `list` the object `fill` writes followed by member `key: value` (an item's
-    /// merge key), left out when `fill` writes nothing.
+    /// Appends to `list` the object `fill` writes, with member `key: value` (an item's merge
+    /// key) added; left out when `fill` writes nothing.
     pub(crate) fn push_object<R>(
         &mut self,
         list: &mut ListOut,
@@ -198,16 +188,14 @@ impl<'o> Out<'o> {
             (Sink::Text(text), ListOut::Text { array, .. }) => {
                 let at = text.begin_item(array);
                 let object = text.open_object();
-                // The key first: items whose other members sort after it stay in order.
-                let member = text.begin_member(key);
-                text.key(value);
-                text.end_member(member, key);
                 let result = fill(&mut Out::text(options, text));
-                if text.members_of(&object) > 1 {
-                    text.close_object(object);
-                    Text::end_item(array);
+                if text.has_members(&object) {
+                    text.key_member(key, value);
+                }
+                if text.close_object(object) {
+                    array.item_written();
                 } else {
-                    text.discard_object(object, at);
+                    text.cancel_item(at);
                 }
                 result
             }
@@ -249,9 +237,8 @@ impl<'o> Out<'o> {
         }
     }
 
-    /// Member `key` as the list `[{mk: k}, ...]` of `keys` (a `$setElementOrder`); returns
-    /// what [`Out::retract`] needs to take it back.
-    pub(crate) fn key_list(&mut self, key: &str, mk: &str, keys: &[KeyRef<'_>]) -> Written {
+    /// Member `key` as the list `[{mk: k}, ...]` of `keys` (a `$setElementOrder`).
+    pub(crate) fn key_list(&mut self, key: &str, mk: &str, keys: &[KeyRef<'_>]) {
         match &mut self.sink {
             Sink::Map(map) => {
                 let items = keys
@@ -263,21 +250,8 @@ impl<'o> Out<'o> {
                     })
                     .collect();
                 map.insert(key.to_owned(), Value::Array(items));
-                Written::Map(key.to_owned())
             }
-            Sink::Text(text) => Written::Text(text.key_list(key, mk, keys)),
-        }
-    }
-
-    /// Takes back the member `written`, when nothing has been written after it at this level
-    /// (in text) or at all (in a map).
-    pub(crate) fn retract(&mut self, written: Written) {
-        match (&mut self.sink, written) {
-            (Sink::Map(map), Written::Map(key)) => {
-                map.remove(&key);
-            }
-            (Sink::Text(text), Written::Text(at)) => text.retract_member(at),
-            _ => {}
+            Sink::Text(text) => text.key_list(key, mk, keys),
         }
     }
 }

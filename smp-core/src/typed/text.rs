@@ -80,6 +80,11 @@ impl Array {
     pub(crate) fn is_empty(&self) -> bool {
         self.len == 0
     }
+
+    /// Counts an item written since [`Text::begin_item`].
+    pub(crate) fn item_written(&mut self) {
+        self.len += 1;
+    }
 }
 
 /// A member whose value is being written.
@@ -114,9 +119,13 @@ impl Text {
         }
     }
 
-    /// The text of the root object written, or the error [`crate::Patch::from_value`] gives
-    /// for the same patch as a `Value` when it nests too deep.
-    pub(crate) fn finish(self) -> Result<String, PatchError> {
+    /// Closes `root` and gives the text (`{}` when it has no members), or the error
+    /// [`crate::Patch::from_value`] gives for the same patch as a `Value` when it nests too
+    /// deep.
+    pub(crate) fn finish(mut self, root: Object) -> Result<String, PatchError> {
+        if !self.close_object(root) {
+            self.buf.extend_from_slice(b"{}");
+        }
         if self.too_deep {
             return Err(PatchError::TooDeep {
                 path: JsonPath::root(),
@@ -217,30 +226,16 @@ impl Text {
         self.end_member(at, key);
     }
 
-    /// How many members of `object` have been written.
-    pub(crate) fn members_of(&self, object: &Object) -> usize {
-        self.members.len() - object.base
+    /// Whether a member of `object` has been written.
+    pub(crate) fn has_members(&self, object: &Object) -> bool {
+        self.members.len() > object.base
     }
 
-    /// Drops `object` and everything written since `at` (before it).
-    pub(crate) fn discard_object(&mut self, object: Object, at: usize) {
-        if let Some(first) = self.members.get(object.base).copied() {
-            self.keys.truncate(first.key.0);
-        }
-        self.members.truncate(object.base);
-        self.depth = object.depth;
-        self.base = object.outer;
-        self.buf.truncate(at);
-    }
-
-    /// Drops the member begun at `at`, the last one written to the innermost open object.
-    pub(crate) fn retract_member(&mut self, at: MemberAt) {
-        if self.members.last().is_some_and(|e| e.span.0 == at.span) {
-            if let Some(last) = self.members.pop() {
-                self.keys.truncate(last.key.0);
-            }
-            self.buf.truncate(at.at);
-        }
+    /// Writes member `key` with the JSON form of `value`.
+    pub(crate) fn key_member(&mut self, key: &str, value: KeyRef<'_>) {
+        let at = self.begin_member(key);
+        self.key(value);
+        self.end_member(at, key);
     }
 
     /// Writes `key` (its JSON form, as [`KeyRef::to_value`] has it) where a value goes.
@@ -286,9 +281,9 @@ impl Text {
         at
     }
 
-    /// Ends an item of `array`, written since [`Text::begin_item`].
-    pub(crate) fn end_item(array: &mut Array) {
-        array.len += 1;
+    /// Drops the item begun at `at`.
+    pub(crate) fn cancel_item(&mut self, at: usize) {
+        self.buf.truncate(at);
     }
 
     /// Closes `array`: `false` when it has no items, and then its text is gone.
@@ -303,43 +298,33 @@ impl Text {
         true
     }
 
-    /// Writes member `key` as the list `[{mk: k}, ...]` of `keys` (a `$setElementOrder`);
-    /// returns where it begins, for [`Text::retract_member`].
-    pub(crate) fn key_list(&mut self, key: &str, mk: &str, keys: &[KeyRef<'_>]) -> MemberAt {
+    /// Writes member `key` as the list `[{mk: k}, ...]` of `keys` (a `$setElementOrder`).
+    pub(crate) fn key_list(&mut self, key: &str, mk: &str, keys: &[KeyRef<'_>]) {
         let at = self.begin_member(key);
-        let begun = MemberAt {
-            at: at.at,
-            span: at.span,
-        };
-        let buf = &mut self.buf;
-        buf.push(b'[');
+        self.buf.push(b'[');
         // `{"mk":` written once, then copied for each item.
         let mut head = 0..0;
         for (i, &k) in keys.iter().enumerate() {
             if i == 0 {
-                let start = buf.len();
-                buf.push(b'{');
-                write_string(buf, mk);
-                buf.push(b':');
-                head = start..buf.len();
+                let start = self.buf.len();
+                self.buf.push(b'{');
+                write_string(&mut self.buf, mk);
+                self.buf.push(b':');
+                head = start..self.buf.len();
             } else {
-                buf.push(b',');
-                buf.extend_from_within(head.clone());
+                self.buf.push(b',');
+                self.buf.extend_from_within(head.clone());
             }
-            match k {
-                KeyRef::Str(s) => write_string(buf, s),
-                other => write_value(buf, &other.to_value()),
-            }
-            buf.push(b'}');
+            self.key(k);
+            self.buf.push(b'}');
         }
-        buf.push(b']');
+        self.buf.push(b']');
         if !keys.is_empty() {
             // The array at this level, its objects one below.
             self.keep_container(self.depth + 1);
         }
         self.keep_container(self.depth);
         self.end_member(at, key);
-        begun
     }
 
     /// Notes that a container at nesting level `depth` stays in the patch.
@@ -378,12 +363,6 @@ impl Text {
     }
 }
 
-impl Default for Text {
-    fn default() -> Text {
-        Text::new()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -391,10 +370,7 @@ mod tests {
     use super::*;
 
     fn finished(text: Text, root: Object) -> String {
-        let mut text = text;
-        let kept = text.close_object(root);
-        let json = text.finish().unwrap();
-        if kept { json } else { "{}".to_owned() }
+        text.finish(root).unwrap()
     }
 
     #[test]
@@ -433,21 +409,23 @@ mod tests {
     }
 
     #[test]
-    fn a_member_can_be_taken_back_and_a_list_abandoned() {
+    fn a_list_can_be_abandoned() {
         let mut text = Text::new();
         let root = text.open_object();
         text.member("a", &json!(1));
-        let order = text.key_list("$setElementOrder/l", "name", &[KeyRef::Str("x")]);
+        text.key_list("$setElementOrder/l", "name", &[KeyRef::Str("x")]);
         let mark = text.mark();
         let _list = text.begin_member("l");
         let mut array = text.open_array();
         text.begin_item(&array);
         text.value(&json!({"name": "x"}));
-        Text::end_item(&mut array);
+        array.item_written();
         text.reset(mark);
-        text.retract_member(order);
         text.member("c", &json!(3));
-        assert_eq!(finished(text, root), r#"{"a":1,"c":3}"#);
+        assert_eq!(
+            finished(text, root),
+            r#"{"$setElementOrder/l":[{"name":"x"}],"a":1,"c":3}"#
+        );
     }
 
     #[test]
@@ -481,11 +459,9 @@ mod tests {
             let mut text = Text::new();
             let root = text.open_object();
             text.member("a", &nested(levels - 1));
-            let kept = text.close_object(root);
-            assert!(kept);
             let by_value = crate::Patch::from_value(nested(levels));
             assert_eq!(by_value.is_ok(), ok, "{levels} levels");
-            assert_eq!(text.finish().is_ok(), ok, "{levels} levels");
+            assert_eq!(text.finish(root).is_ok(), ok, "{levels} levels");
         }
     }
 }
