@@ -58,15 +58,16 @@ pub(super) struct Canon {
 
 impl Canon {
     /// Room for copying a text of `bytes` bytes without growing (a copy is never longer than
-    /// its text) and for the objects and placeholders of typical documents: one per 64 bytes
-    /// of text (growing costs more than the whole copy of a small document).
+    /// its text) and for the objects, placeholders and reordered members of typical
+    /// documents: an object per 64 bytes of text, a member per 32 (growing costs more than the
+    /// whole copy of a small document).
     pub(super) fn with_capacity(bytes: usize) -> Canon {
         let tables = bytes / 64 + 16;
         Canon {
             bytes: Vec::with_capacity(bytes),
             spans: Vec::with_capacity(tables),
             records: Vec::with_capacity(tables),
-            order: Vec::with_capacity(tables),
+            order: Vec::with_capacity(bytes / 32 + 16),
         }
     }
 

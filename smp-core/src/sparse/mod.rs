@@ -147,7 +147,8 @@ fn routed(original: &str, patch: &Value, node: Node<'_>) -> (Result<String, Patc
         Ok(out) => out,
         Err(e) => return (Err(e), Route::Sparse),
     };
-    match write::document(&out, &scanner.canon) {
+    // The original's length: its copy is compact, and patches are small.
+    match write::document(&out, &scanner.canon, original.len()) {
         Some(text) => (Ok(text), Route::Sparse),
         // Cannot happen: every placeholder in the tree came from the scanner.
         None => reference(original, patch, node, "a placeholder was not found"),

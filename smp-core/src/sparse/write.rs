@@ -12,8 +12,9 @@ use super::guide::WHOLE_ITEM;
 use crate::json_text::write_string;
 
 /// The document as text; `None` when a placeholder is unknown (the caller falls back).
-pub(super) fn document(doc: &Value, canon: &Canon) -> Option<String> {
-    let mut out = Vec::with_capacity(canon.bytes.len() + 256);
+/// `room` is a guess of its length: growing the output once costs a copy of all of it.
+pub(super) fn document(doc: &Value, canon: &Canon, room: usize) -> Option<String> {
+    let mut out = Vec::with_capacity(room.max(canon.bytes.len()) + 256);
     Writer { canon }.value(&mut out, doc)?;
     String::from_utf8(out).ok()
 }
