@@ -17,17 +17,25 @@ static STOPS: [bool; 256] = {
     table
 };
 
-/// The end of the run of bytes from `i` that are not `"`, `\` or control characters; eight
-/// bytes at a time (the first flagged byte of each mask is exact).
-pub(crate) fn plain_run(bytes: &[u8], mut i: usize) -> usize {
-    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
-    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+
+/// The high bit of each of the 8 bytes of `x` that is `"`, `\` or a control character: the
+/// first flagged byte is exact (a byte after it may be flagged wrongly), and so is whether any
+/// byte is flagged.
+#[inline]
+fn stops(x: u64) -> u64 {
     let zero_byte = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    zero_byte(x ^ u64::from_le_bytes([b'"'; 8]))
+        | zero_byte(x ^ u64::from_le_bytes([b'\\'; 8]))
+        | (x.wrapping_sub(u64::from_le_bytes([0x20; 8])) & !x & HIGH)
+}
+
+/// The end of the run of bytes from `i` that are not `"`, `\` or control characters; eight
+/// bytes at a time.
+pub(crate) fn plain_run(bytes: &[u8], mut i: usize) -> usize {
     while let Some(chunk) = bytes.get(i..).and_then(<[u8]>::first_chunk::<8>) {
-        let x = u64::from_le_bytes(*chunk);
-        let stops = zero_byte(x ^ u64::from_le_bytes([b'"'; 8]))
-            | zero_byte(x ^ u64::from_le_bytes([b'\\'; 8]))
-            | (x.wrapping_sub(u64::from_le_bytes([0x20; 8])) & !x & HIGH);
+        let stops = stops(u64::from_le_bytes(*chunk));
         if stops != 0 {
             return i + (stops.trailing_zeros() / 8) as usize;
         }
@@ -37,6 +45,34 @@ pub(crate) fn plain_run(bytes: &[u8], mut i: usize) -> usize {
         i += 1;
     }
     i
+}
+
+/// Whether `a` and `b` are the same bytes. Texts of up to 16 bytes (most keys, names and
+/// labels) are compared as two overlapping words in place, without a `memcmp` call, which
+/// costs more than the comparison itself.
+#[inline]
+pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    fn word<const W: usize>(head: Option<&[u8; W]>, tail: Option<&[u8; W]>) -> ([u8; W], [u8; W]) {
+        (
+            head.copied().unwrap_or([0; W]),
+            tail.copied().unwrap_or([0; W]),
+        )
+    }
+    match n {
+        8..=16 => {
+            word(a.first_chunk::<8>(), a.last_chunk::<8>())
+                == word(b.first_chunk::<8>(), b.last_chunk::<8>())
+        }
+        4..=7 => {
+            word(a.first_chunk::<4>(), a.last_chunk::<4>())
+                == word(b.first_chunk::<4>(), b.last_chunk::<4>())
+        }
+        _ => a == b,
+    }
 }
 
 /// The first 8 bytes of `key`, big-endian, zero-padded: orders most keys without a `memcmp`.
@@ -72,4 +108,52 @@ pub(crate) fn write_value(out: &mut Vec<u8>, value: &Value) {
     // serde_json fails only on I/O errors (none into a `Vec`) and on values it cannot write
     // (never a `Value`: its keys are strings).
     let _ = serde_json::to_writer(out, value);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every length around the short paths, plain and with a byte to escape at each place.
+    fn samples() -> Vec<String> {
+        let mut all = Vec::new();
+        for len in 0..=20 {
+            let plain: String = (0..len)
+                .map(|i| char::from(b'a' + (i % 26) as u8))
+                .collect();
+            all.push(plain.clone());
+            for at in 0..len {
+                for stop in ['"', '\\', '\u{1}', '\u{1f}', 'é', '\u{7f}'] {
+                    let mut s: Vec<char> = plain.chars().collect();
+                    s[at] = stop;
+                    all.push(s.into_iter().collect());
+                }
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn strings_are_written_as_serde_json_writes_them() {
+        for s in samples() {
+            let mut out = b"x".to_vec();
+            write_string(&mut out, &s);
+            let want = format!("x{}", serde_json::to_string(&s).unwrap());
+            assert_eq!(String::from_utf8(out).unwrap(), want, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn same_bytes_is_equality() {
+        let all = samples();
+        for a in &all {
+            for b in all.iter().filter(|b| b.len() == a.len()) {
+                assert_eq!(
+                    same_bytes(a.as_bytes(), b.as_bytes()),
+                    a == b,
+                    "{a:?} {b:?}"
+                );
+            }
+        }
+    }
 }

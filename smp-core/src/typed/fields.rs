@@ -41,7 +41,8 @@ pub trait Visit<'a, S> {
     fn flat<T: StrategicMerge + Normalize>(&mut self, value: &'a T, get: fn(&mut S) -> &mut T);
 }
 
-/// A walk over the fields of two values of a struct, side by side.
+/// A walk over the fields of two values of a struct, side by side: own fields in JSON-name
+/// order (the order of the members the typed diff writes), then flattened structs.
 pub trait Visit2 {
     /// An own field of both values (each `None` when absent from its JSON form).
     fn field<T: PatchField + Normalize>(

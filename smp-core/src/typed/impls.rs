@@ -9,6 +9,7 @@ use serde_json::Value;
 use crate::MAX_DEPTH;
 use crate::apply::Path;
 use crate::error::PatchError;
+use crate::json_text::same_bytes;
 use crate::schema::{Node, TypeDef, TypeRef};
 
 use super::{Edit, KeyRef, Member, Out, PatchField, diff_fallback, fallback, from_ref};
@@ -99,11 +100,9 @@ macro_rules! scalar {
                 AsKey::as_key(self)
             }
 
-            // Floats: `-0.0 == 0.0` as JSON numbers too; NaN (JSON `null`) is never `==`,
-            // which only sends it to the engine.
-            #[allow(clippy::float_cmp)]
+            #[inline]
             fn same(&self, other: &Self) -> bool {
-                self == other
+                ScalarEq::scalar_eq(self, other)
             }
 
             fn quiet(&self) -> bool {
@@ -137,6 +136,50 @@ pub trait AsKey {
     /// The key, or `None` when the value cannot be compared without serializing it.
     fn as_key(&self) -> Option<KeyRef<'_>>;
 }
+
+/// `==` of scalars, strings compared with [`same_bytes`] (in place when short: names, images
+/// and label values are compared on every diff).
+trait ScalarEq {
+    fn scalar_eq(&self, other: &Self) -> bool;
+}
+
+impl ScalarEq for String {
+    #[inline]
+    fn scalar_eq(&self, other: &Self) -> bool {
+        same_bytes(self.as_bytes(), other.as_bytes())
+    }
+}
+
+macro_rules! scalar_eq {
+    ($($t:ty),*) => {$(
+        impl ScalarEq for $t {
+            // Floats: `-0.0 == 0.0` as JSON numbers too; NaN (JSON `null`) is never `==`,
+            // which only sends it to the engine.
+            #[allow(clippy::float_cmp)]
+            #[inline]
+            fn scalar_eq(&self, other: &Self) -> bool {
+                self == other
+            }
+        }
+    )*};
+}
+
+scalar_eq!(
+    bool,
+    i8,
+    i16,
+    i32,
+    i64,
+    u8,
+    u16,
+    u32,
+    u64,
+    isize,
+    usize,
+    f32,
+    f64,
+    serde_json::Number
+);
 
 scalar! {
     bool => |v| Some(KeyRef::Bool(*v)),
@@ -431,7 +474,7 @@ impl<T: PatchField> PatchField for BTreeMap<String, T> {
             && self
                 .iter()
                 .zip(other)
-                .all(|((ka, a), (kb, b))| ka == kb && a.same(b))
+                .all(|((ka, a), (kb, b))| same_bytes(ka.as_bytes(), kb.as_bytes()) && a.same(b))
     }
 
     fn quiet(&self) -> bool {

@@ -56,6 +56,13 @@ pub(super) fn diff<T: PatchField>(
     if let Err(e) = here.check_depth() {
         return Some(Err(e));
     }
+    // `$setElementOrder/name` sorts before `name`: written first when the list may need it
+    // (the text is then in key order as it is written), and taken back if it does not.
+    let options = out.options();
+    let order_key = directive_key(SET_ELEMENT_ORDER, name);
+    let early =
+        (options.set_element_order && (out.changes() || out.deletions()) && !new_keys.is_empty())
+            .then(|| out.early_key_list(&order_key, mk, &new_keys));
     let mut patch = out.begin_list(name);
     let written = items(
         original, modified, &old, &new_keys, mk, &here, out, &mut patch,
@@ -65,6 +72,9 @@ pub(super) fn diff<T: PatchField>(
         Some(Err(e)) => return Some(Err(e)),
         None => {
             out.abandon_list(patch);
+            if let Some(early) = early {
+                out.retract(&order_key, early);
+            }
             return None;
         }
     };
@@ -92,13 +102,23 @@ pub(super) fn diff<T: PatchField>(
     let order_same = *old_keys == new_keys;
     // The engine's rule (`diff::lists`); an empty order says nothing, and the engine leaves it
     // out.
-    let options = out.options();
     let order = options.set_element_order
         && ((out.changes() && (!patch.is_empty() || !order_same))
-            || (deletions && !patch.is_empty()));
-    out.end_list(name, patch);
-    if order && !new_keys.is_empty() {
-        out.key_list(&directive_key(SET_ELEMENT_ORDER, name), mk, &new_keys);
+            || (deletions && !patch.is_empty()))
+        && !new_keys.is_empty();
+    match (order, early) {
+        (true, Some(_)) => out.end_list(name, patch),
+        // Written early only with changes or deletions, so an order not needed means an empty
+        // list patch: nothing written since the order is lost.
+        (false, Some(early)) => {
+            out.abandon_list(patch);
+            out.retract(&order_key, early);
+        }
+        (true, None) => {
+            out.end_list(name, patch);
+            out.key_list(&order_key, mk, &new_keys);
+        }
+        (false, None) => out.end_list(name, patch),
     }
     Some(Ok(()))
 }

@@ -397,7 +397,7 @@ impl<T> Edit<T> {
 }
 
 /// A list merge key's value, borrowed from a typed item, comparable with patch values.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy)]
 #[doc(hidden)]
 pub enum KeyRef<'a> {
     /// A string.
@@ -410,6 +410,24 @@ pub enum KeyRef<'a> {
     Bool(bool),
     /// JSON `null`.
     Null,
+}
+
+impl PartialEq for KeyRef<'_> {
+    /// As the derived `==`; strings compared with `same_bytes` (lists are paired by key on
+    /// every diff).
+    #[inline]
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (KeyRef::Str(a), KeyRef::Str(b)) => {
+                crate::json_text::same_bytes(a.as_bytes(), b.as_bytes())
+            }
+            (KeyRef::Int(a), KeyRef::Int(b)) => a == b,
+            (KeyRef::UInt(a), KeyRef::UInt(b)) => a == b,
+            (KeyRef::Bool(a), KeyRef::Bool(b)) => a == b,
+            (KeyRef::Null, KeyRef::Null) => true,
+            _ => false,
+        }
+    }
 }
 
 impl<'a> KeyRef<'a> {

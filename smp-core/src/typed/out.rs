@@ -16,12 +16,22 @@ use super::text::{Array, Mark, MemberAt, Text};
 pub struct Out<'o> {
     sink: Sink<'o>,
     options: &'o DiffOptions,
+    /// A list item's merge-key member, not written yet: it goes in before the first member
+    /// whose key sorts after it, or last (see [`Out::push_object`]).
+    item_key: Option<(&'o str, KeyRef<'o>)>,
+    /// The merge-key member has been written.
+    item_key_written: bool,
 }
 
 enum Sink<'o> {
     Map(Map<String, Value>),
     /// Members go into the innermost open object of the text.
     Text(&'o mut Text),
+}
+
+/// What [`Out::retract`] needs to take back an early `$setElementOrder`.
+pub(crate) struct Retract {
+    mark: Option<Mark>,
 }
 
 /// A list member being written: see [`Out::begin_list`].
@@ -50,6 +60,8 @@ impl<'o> Out<'o> {
         Out {
             sink: Sink::Map(Map::new()),
             options,
+            item_key: None,
+            item_key_written: false,
         }
     }
 
@@ -58,6 +70,32 @@ impl<'o> Out<'o> {
         Out {
             sink: Sink::Text(text),
             options,
+            item_key: None,
+            item_key_written: false,
+        }
+    }
+
+    /// Writes the pending merge-key member when member `key`, about to be written, sorts after
+    /// it; members then come in key order as they are written and the item's object needs no
+    /// sorting when it closes. (A member with the merge key's own key leaves it pending: the
+    /// last member of a key is the one kept, and the merge key's must be.)
+    #[inline]
+    fn before(&mut self, key: &str) {
+        let Some((name, value)) = self.item_key else {
+            return;
+        };
+        // Keys mostly differ in their first byte.
+        let (k, n) = (key.as_bytes(), name.as_bytes());
+        let after = match k.first().cmp(&n.first()) {
+            std::cmp::Ordering::Equal => k > n,
+            first => first.is_gt(),
+        };
+        if after {
+            self.item_key = None;
+            self.item_key_written = true;
+            if let Sink::Text(text) = &mut self.sink {
+                text.key_member(name, value);
+            }
         }
     }
 
@@ -86,6 +124,7 @@ impl<'o> Out<'o> {
 
     /// Sets member `key` to `value`.
     pub(crate) fn insert(&mut self, key: &str, value: Value) {
+        self.before(key);
         match &mut self.sink {
             Sink::Map(map) => {
                 map.insert(key.to_owned(), value);
@@ -96,6 +135,7 @@ impl<'o> Out<'o> {
 
     /// Sets member `key` to the JSON form of `value`.
     pub(crate) fn insert_key(&mut self, key: &str, value: KeyRef<'_>) {
+        self.before(key);
         match &mut self.sink {
             Sink::Map(map) => {
                 map.insert(key.to_owned(), value.to_value());
@@ -108,9 +148,12 @@ impl<'o> Out<'o> {
     pub(crate) fn extend(&mut self, members: Map<String, Value>) {
         match &mut self.sink {
             Sink::Map(map) => map.extend(members),
-            Sink::Text(text) => {
+            Sink::Text(_) => {
                 for (key, value) in &members {
-                    text.member(key, value);
+                    self.before(key);
+                    if let Sink::Text(text) = &mut self.sink {
+                        text.member(key, value);
+                    }
                 }
             }
         }
@@ -118,6 +161,7 @@ impl<'o> Out<'o> {
 
     /// Member `key` as the object `fill` writes, left out when it writes nothing.
     pub(crate) fn object<R>(&mut self, key: &str, fill: impl FnOnce(&mut Out<'_>) -> R) -> R {
+        self.before(key);
         let options = self.options;
         match &mut self.sink {
             Sink::Map(map) => {
@@ -146,6 +190,8 @@ impl<'o> Out<'o> {
     /// Starts list member `key`, whose items are written with [`Out::push_item`] and
     /// [`Out::push_object`] and which [`Out::end_list`] or [`Out::abandon_list`] ends.
     pub(crate) fn begin_list(&mut self, key: &str) -> ListOut {
+        // Before the mark: abandoning the list keeps the merge key written.
+        self.before(key);
         match &mut self.sink {
             Sink::Map(_) => ListOut::Values(Vec::new()),
             Sink::Text(text) => {
@@ -188,8 +234,15 @@ impl<'o> Out<'o> {
             (Sink::Text(text), ListOut::Text { array, .. }) => {
                 let at = text.begin_item(array);
                 let object = text.open_object();
-                let result = fill(&mut Out::text(options, text));
-                if text.has_members(&object) {
+                let mut sub = Out::text(options, text);
+                sub.item_key = Some((key, value));
+                let result = fill(&mut sub);
+                let (pending, written) = (sub.item_key.is_some(), sub.item_key_written);
+                let others = text.members_of(&object) - usize::from(written);
+                if others == 0 {
+                    // An item with no member but its merge key says nothing: it is dropped.
+                    text.clear_object(&object);
+                } else if pending {
                     text.key_member(key, value);
                 }
                 if text.close_object(object) {
@@ -237,8 +290,33 @@ impl<'o> Out<'o> {
         }
     }
 
+    /// Member `key` as the list `[{mk: k}, ...]` of `keys` (a `$setElementOrder`), written
+    /// before the list it orders (its key sorts first) when that list may turn out to need
+    /// none: [`Out::retract`] takes it back.
+    pub(crate) fn early_key_list(&mut self, key: &str, mk: &str, keys: &[KeyRef<'_>]) -> Retract {
+        self.before(key);
+        let mark = match &self.sink {
+            Sink::Text(text) => Some(text.mark()),
+            Sink::Map(_) => None,
+        };
+        self.key_list(key, mk, keys);
+        Retract { mark }
+    }
+
+    /// Takes back the list [`Out::early_key_list`] wrote, with everything written since.
+    pub(crate) fn retract(&mut self, key: &str, retract: Retract) {
+        match (&mut self.sink, retract.mark) {
+            (Sink::Map(map), _) => {
+                map.remove(key);
+            }
+            (Sink::Text(text), Some(mark)) => text.reset(mark),
+            (Sink::Text(_), None) => {}
+        }
+    }
+
     /// Member `key` as the list `[{mk: k}, ...]` of `keys` (a `$setElementOrder`).
     pub(crate) fn key_list(&mut self, key: &str, mk: &str, keys: &[KeyRef<'_>]) {
+        self.before(key);
         match &mut self.sink {
             Sink::Map(map) => {
                 let items = keys
@@ -253,5 +331,58 @@ impl<'o> Out<'o> {
             }
             Sink::Text(text) => text.key_list(key, mk, keys),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn an_items_merge_key_goes_where_it_sorts_and_alone_says_nothing() {
+        let options = DiffOptions::default();
+        let mut text = Text::new();
+        let root = text.open_object();
+        let mut out = Out::text(&options, &mut text);
+        let mut list = out.begin_list("l");
+        out.push_object(&mut list, ("name", KeyRef::Str("x")), |sub| {
+            sub.insert("a", json!(1));
+            // The merge key's own key: the merge key's value is the one kept.
+            sub.insert("name", json!("other"));
+            sub.insert("z", json!(2));
+        });
+        out.push_object(&mut list, ("name", KeyRef::Str("y")), |_| {});
+        // Written before an empty member that is then dropped: the item is dropped too.
+        out.push_object(&mut list, ("name", KeyRef::Str("w")), |sub| {
+            sub.object("q", |_| {});
+        });
+        out.end_list("l", list);
+        assert_eq!(
+            text.finish(root).unwrap(),
+            r#"{"l":[{"a":1,"name":"x","z":2}]}"#
+        );
+    }
+
+    #[test]
+    fn an_early_set_element_order_is_taken_back_with_what_followed() {
+        let options = DiffOptions::default();
+        let mut text = Text::new();
+        let root = text.open_object();
+        let mut out = Out::text(&options, &mut text);
+        out.insert("a", json!(1));
+        let early = out.early_key_list("$setElementOrder/l", "k", &[KeyRef::Int(1)]);
+        let list = out.begin_list("l");
+        out.abandon_list(list);
+        out.retract("$setElementOrder/l", early);
+        out.insert("m", json!(2));
+        assert_eq!(text.finish(root).unwrap(), r#"{"a":1,"m":2}"#);
+
+        let mut out = Out::new(&options);
+        out.insert("a", json!(1));
+        let early = out.early_key_list("$setElementOrder/l", "k", &[KeyRef::Int(1)]);
+        out.retract("$setElementOrder/l", early);
+        assert_eq!(Value::Object(out.into_map()), json!({"a": 1}));
     }
 }

@@ -191,6 +191,15 @@ impl Text {
         true
     }
 
+    /// Forgets the members written in `object`, which stays open.
+    pub(crate) fn clear_object(&mut self, object: &Object) {
+        if let Some(first) = self.members.get(object.base) {
+            self.keys.truncate(first.key.0);
+        }
+        self.members.truncate(object.base);
+        self.buf.truncate(object.start + 1);
+    }
+
     /// Starts member `key` of the innermost open object; its value is written next.
     pub(crate) fn begin_member(&mut self, key: &str) -> MemberAt {
         let at = self.buf.len();
@@ -226,9 +235,9 @@ impl Text {
         self.end_member(at, key);
     }
 
-    /// Whether a member of `object` has been written.
-    pub(crate) fn has_members(&self, object: &Object) -> bool {
-        self.members.len() > object.base
+    /// How many members of `object` have been written.
+    pub(crate) fn members_of(&self, object: &Object) -> usize {
+        self.members.len().saturating_sub(object.base)
     }
 
     /// Writes member `key` with the JSON form of `value`.

@@ -428,7 +428,11 @@ fn visits(c: &Container<'_>, own: &[&Field<'_>], flat: &[&Field<'_>]) -> TokenSt
             __smp_v.field(&(#fields)[#i], #value, #get, #on_remove);
         }
     });
-    let visit2 = own.iter().enumerate().map(|(i, f)| {
+    // In JSON-name order: the typed diff writes members as it meets them, and an object whose
+    // members come in key order is written once, not sorted when it closes.
+    let mut by_name: Vec<(usize, &&Field<'_>)> = own.iter().enumerate().collect();
+    by_name.sort_by(|(_, a), (_, b)| a.name.cmp(&b.name));
+    let visit2 = by_name.into_iter().map(|(i, f)| {
         let a = viewed(f, present(f, quote!(self)), quote!(from_ref));
         let b = viewed(f, present(f, quote!(__smp_o)), quote!(from_ref));
         quote!(__smp_v.field(&(#fields)[#i], #a, #b);)
