@@ -104,21 +104,17 @@ pub(super) fn diff<T: PatchField>(
     // out.
     let order = options.set_element_order
         && ((out.changes() && (!patch.is_empty() || !order_same))
-            || (deletions && !patch.is_empty()))
-        && !new_keys.is_empty();
-    match (order, early) {
-        (true, Some(_)) => out.end_list(name, patch),
+            || (deletions && !patch.is_empty()));
+    // The order was written early whenever the rule can hold (it needs changes or deletions)
+    // and there are keys to list.
+    match early {
         // Written early only with changes or deletions, so an order not needed means an empty
         // list patch: nothing written since the order is lost.
-        (false, Some(early)) => {
+        Some(early) if !order => {
             out.abandon_list(patch);
             out.retract(&order_key, early);
         }
-        (true, None) => {
-            out.end_list(name, patch);
-            out.key_list(&order_key, mk, &new_keys);
-        }
-        (false, None) => out.end_list(name, patch),
+        _ => out.end_list(name, patch),
     }
     Some(Ok(()))
 }

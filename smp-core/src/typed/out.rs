@@ -149,11 +149,8 @@ impl<'o> Out<'o> {
         match &mut self.sink {
             Sink::Map(map) => map.extend(members),
             Sink::Text(_) => {
-                for (key, value) in &members {
-                    self.before(key);
-                    if let Sink::Text(text) = &mut self.sink {
-                        text.member(key, value);
-                    }
+                for (key, value) in members {
+                    self.insert(&key, value);
                 }
             }
         }
@@ -238,7 +235,9 @@ impl<'o> Out<'o> {
                 sub.item_key = Some((key, value));
                 let result = fill(&mut sub);
                 let (pending, written) = (sub.item_key.is_some(), sub.item_key_written);
-                let others = text.members_of(&object) - usize::from(written);
+                let others = text
+                    .members_of(&object)
+                    .saturating_sub(usize::from(written));
                 if others == 0 {
                     // An item with no member but its merge key says nothing: it is dropped.
                     text.clear_object(&object);
