@@ -135,7 +135,7 @@ enum Table<'a> {
     /// Up to [`LINEAR`] keys: compared one by one.
     Linear,
     /// Up to half of [`SMALL_TABLE`] keys: see [`Keys::small`].
-    Small([u16; SMALL_TABLE]),
+    Small([u8; SMALL_TABLE]),
     /// More keys: the keyed hash.
     Hashed(HashMap<HashKey<'a>, usize, KeyedState>),
 }
@@ -143,7 +143,10 @@ enum Table<'a> {
 /// Lists this short are searched one key after the other (at most 120 comparisons in all).
 const LINEAR: usize = 16;
 
-const SMALL_TABLE: usize = 256;
+/// Slots of the small table: positions fit in a byte (the table holds at most half as many
+/// keys), and the whole [`Keys`] stays small enough to move cheaply (a move copies the largest
+/// variant, whichever is used).
+const SMALL_TABLE: usize = 128;
 
 impl<'a> Keys<'a> {
     /// Every item's merge key, when all have one and no two are equal.
@@ -172,16 +175,16 @@ impl<'a> Keys<'a> {
 
     /// Open addressing: no hashing of whole keys, and a fingerprint that costs the same for any
     /// key length (keys that share it are told apart by equality). Unkeyed, but the table holds
-    /// at most 128 keys, so colliding keys cost at most 8,128 comparisons; longer lists use the
+    /// at most 64 keys, so colliding keys cost at most 2,016 comparisons; longer lists use the
     /// keyed hash. `None` when two keys are equal.
-    fn small(keys: &[KeyRef<'_>]) -> Option<[u16; SMALL_TABLE]> {
-        let mut slots = [u16::MAX; SMALL_TABLE];
+    fn small(keys: &[KeyRef<'_>]) -> Option<[u8; SMALL_TABLE]> {
+        let mut slots = [u8::MAX; SMALL_TABLE];
         for (i, key) in keys.iter().enumerate() {
             let mut slot = fingerprint(key) as usize % SMALL_TABLE;
             loop {
                 match slots[slot] {
-                    u16::MAX => {
-                        slots[slot] = i as u16;
+                    u8::MAX => {
+                        slots[slot] = i as u8;
                         break;
                     }
                     j if keys[usize::from(j)] == *key => return None,
@@ -200,7 +203,7 @@ impl<'a> Keys<'a> {
                 let mut slot = fingerprint(&key) as usize % SMALL_TABLE;
                 loop {
                     match slots[slot] {
-                        u16::MAX => return None,
+                        u8::MAX => return None,
                         j if self.keys[usize::from(j)] == key => return Some(usize::from(j)),
                         _ => slot = (slot + 1) % SMALL_TABLE,
                     }

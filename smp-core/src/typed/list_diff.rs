@@ -147,7 +147,7 @@ fn items<T: PatchField>(
             .or_else(|| at(after_last + 1))
             .or_else(|| old.position(key));
         let Some(oi) = found else {
-            if out.changes() {
+            if out.changes() && !out.push_serialized(patch, b) {
                 match to_value(b, &item_path) {
                     Ok(v) => out.push_item(patch, v),
                     Err(e) => return Some(Err(e)),

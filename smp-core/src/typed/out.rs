@@ -218,6 +218,26 @@ impl<'o> Out<'o> {
         }
     }
 
+    /// Appends `value` to `list` without making it a `Value` first, when the text sink can
+    /// write it so (see [`Text::serialized`]); `false` when nothing was written, and the
+    /// caller appends its `Value` instead.
+    pub(crate) fn push_serialized<T: serde::Serialize>(
+        &mut self,
+        list: &mut ListOut,
+        value: &T,
+    ) -> bool {
+        let (Sink::Text(text), ListOut::Text { array, .. }) = (&mut self.sink, list) else {
+            return false;
+        };
+        let at = text.begin_item(array);
+        if !text.serialized(value) {
+            text.cancel_item(at);
+            return false;
+        }
+        array.item_written();
+        true
+    }
+
     /// Appends to `list` the object `fill` writes, with member `key: value` (an item's merge
     /// key) added; left out when `fill` writes nothing.
     pub(crate) fn push_object<R>(

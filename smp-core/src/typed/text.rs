@@ -18,6 +18,8 @@ use crate::json_text::{prefix_of, write_string, write_value};
 
 use super::KeyRef;
 
+mod serialize;
+
 /// The writer. Containers nest as the diff recurses; [`Object`], [`Array`] and [`MemberAt`]
 /// are the caller's handles on what is open.
 pub(crate) struct Text {
