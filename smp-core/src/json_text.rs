@@ -48,8 +48,8 @@ pub(crate) fn plain_run(bytes: &[u8], mut i: usize) -> usize {
 }
 
 /// Whether `a` and `b` are the same bytes. Texts of up to 16 bytes (most keys, names and
-/// labels) are compared as two overlapping words in place, without a `memcmp` call, which
-/// costs more than the comparison itself.
+/// labels) are compared in place (as two overlapping words, or byte by byte when shorter
+/// than 4), without a `memcmp` call, which costs more than the comparison itself.
 #[inline]
 pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     let n = a.len();
@@ -71,6 +71,9 @@ pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
             word(a.first_chunk::<4>(), a.last_chunk::<4>())
                 == word(b.first_chunk::<4>(), b.last_chunk::<4>())
         }
+        // The first, middle and last byte cover every length up to 3.
+        1..=3 => [0, n / 2, n - 1].iter().all(|&i| a.get(i) == b.get(i)),
+        0 => true,
         _ => a == b,
     }
 }

@@ -15,6 +15,7 @@
 //! All strings and slices are `Cow<'static, _>` so the same types serve both: borrowed in a
 //! `static`, owned when loaded.
 
+use crate::json_text::same_bytes;
 use std::borrow::Cow;
 use std::fmt;
 
@@ -522,8 +523,19 @@ impl fmt::Debug for Node<'_> {
 
 impl<'s> Node<'s> {
     /// A node for a `static` definition (derived types).
+    ///
+    /// Typed code asks for it for every item it diffs, so it is built in place rather than
+    /// resolved from a reference.
+    #[inline]
     pub fn of_static(def: &'static TypeDef) -> Node<'static> {
-        Node::resolve(&[], TypeRef::Static(|| TypeDef::OPAQUE)).at_def(def)
+        Node {
+            table: &[],
+            def: TypeDef::OPAQUE,
+            recommended: true,
+            embedded: false,
+            kinds: None,
+        }
+        .at_def(def)
     }
 
     /// This node and every node below it with no recommended merge keys: lists merge by their
@@ -674,7 +686,13 @@ impl<'s> Node<'s> {
     }
 
     fn struct_field(self, s: &'s StructDef, name: &str, depth: u8) -> Option<FieldMeta<'s>> {
-        if let Some(f) = s.fields.iter().find(|f| f.name == name) {
+        // Compared in place: most names are short, and a `memcmp` call costs more.
+        let name_bytes = name.as_bytes();
+        if let Some(f) = s
+            .fields
+            .iter()
+            .find(|f| same_bytes(f.name.as_bytes(), name_bytes))
+        {
             return Some(FieldMeta {
                 node: self.follow(f.ty),
                 strategy: f.strategy,
