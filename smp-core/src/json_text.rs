@@ -47,6 +47,24 @@ pub(crate) fn plain_run(bytes: &[u8], mut i: usize) -> usize {
     i
 }
 
+/// Appends `src[start..end]` to `out`; `None` when the range is not in `src`. Most ranges
+/// copied are short tokens and members: up to 16 bytes are copied as a fixed 16-byte window,
+/// then cut, which is much cheaper than a variable-length `memcpy` call.
+#[inline]
+pub(crate) fn extend_range(out: &mut Vec<u8>, src: &[u8], start: usize, end: usize) -> Option<()> {
+    let len = end.checked_sub(start)?;
+    if len <= 16 {
+        if let Some(window) = src.get(start..).and_then(<[u8]>::first_chunk::<16>) {
+            let keep = out.len() + len;
+            out.extend_from_slice(window);
+            out.truncate(keep);
+            return Some(());
+        }
+    }
+    out.extend_from_slice(src.get(start..end)?);
+    Some(())
+}
+
 /// Whether `a` and `b` are the same bytes. Texts of up to 16 bytes (most keys, names and
 /// labels) are compared in place (as two overlapping words, or byte by byte when shorter
 /// than 4), without a `memcmp` call, which costs more than the comparison itself.

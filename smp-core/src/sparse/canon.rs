@@ -7,6 +7,8 @@
 
 use serde_json::Value;
 
+use crate::json_text::extend_range;
+
 /// Placeholders are the numbers `PLACEHOLDER_BASE + id`. The caller falls back to the reference
 /// path when a real number in this range takes part.
 pub(super) const PLACEHOLDER_BASE: u64 = 0xFFFF_FFFF_0000_0000;
@@ -161,7 +163,7 @@ impl Canon {
                 next += 1;
                 continue;
             }
-            out.extend_from_slice(self.bytes.get(at..r.start)?);
+            extend_range(out, &self.bytes, at, r.start)?;
             for (i, &member) in self.order.get(r.first..r.first + r.len)?.iter().enumerate() {
                 if i > 0 {
                     out.push(b',');
@@ -171,7 +173,6 @@ impl Canon {
             at = r.end;
             next = r.skip;
         }
-        out.extend_from_slice(self.bytes.get(at..span.end)?);
-        Some(())
+        extend_range(out, &self.bytes, at, span.end)
     }
 }

@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 use super::super::canon::Canon;
 use super::super::canon::Span;
 use super::{Invalid, Scanner, number_value};
-use crate::json_text::prefix_of;
+use crate::json_text::{extend_range, prefix_of};
 
 /// A member of an object being copied.
 pub(super) struct Member {
@@ -191,22 +191,10 @@ impl Scanner<'_> {
         Ok(())
     }
 
-    /// Appends `text[start..end]`. Tokens are short: a fixed 16-byte copy then a cut is much
-    /// cheaper than a variable-length `memcpy` call.
+    /// Appends `text[start..end]` (a token: see [`extend_range`]).
     #[inline]
     fn copy_text(&mut self, start: usize, end: usize) -> Result<(), Invalid> {
-        let out = &mut self.canon.bytes;
-        let len = end.checked_sub(start).ok_or(Invalid)?;
-        if len <= 16 {
-            if let Some(window) = self.bytes.get(start..).and_then(<[u8]>::first_chunk::<16>) {
-                let keep = out.len() + len;
-                out.extend_from_slice(window);
-                out.truncate(keep);
-                return Ok(());
-            }
-        }
-        out.extend_from_slice(self.bytes.get(start..end).ok_or(Invalid)?);
-        Ok(())
+        extend_range(&mut self.canon.bytes, self.bytes, start, end).ok_or(Invalid)
     }
 }
 
