@@ -95,6 +95,24 @@ fn private(name: &str) -> bool {
     name.starts_with("$serde_json")
 }
 
+/// Serializer methods for what is not written here: each refuses with [`Unsupported`].
+macro_rules! refuse {
+    ($($method:ident($($arg:ty),*)),* $(,)?) => {$(
+        fn $method(self, $(_: $arg),*) -> Result<(), Unsupported> {
+            Err(Unsupported)
+        }
+    )*};
+}
+
+/// Serializer methods for integers that fit 64 bits: written as `to_value` keeps them.
+macro_rules! integers {
+    ($($method:ident($ty:ty)),* $(,)?) => {$(
+        fn $method(self, v: $ty) -> Result<(), Unsupported> {
+            self.integer(v)
+        }
+    )*};
+}
+
 struct Writer<'t> {
     text: &'t mut Text,
 }
@@ -121,17 +139,51 @@ struct ObjectWriter<'t> {
     /// The map key whose value comes next.
     key: String,
     /// The variant object (`{variant: {...}}`) this object is the value of.
-    variant: Option<(Object, super::MemberAt, &'static str)>,
+    variant: Option<Variant>,
     /// A member failed: the value's `Serialize` may go on after an error, but the text is
     /// not the value's.
     failed: bool,
+}
+
+/// The `{variant: ...}` object around an enum variant's fields or items, closed after them.
+struct Variant {
+    outer: Object,
+    at: super::MemberAt,
+    name: &'static str,
+}
+
+impl Text {
+    /// Opens `{name: ...}` for a variant's value.
+    fn open_variant(&mut self, name: &'static str) -> Result<Variant, Unsupported> {
+        let outer = self.open_value_object()?;
+        let at = self.begin_member(name);
+        Ok(Variant { outer, at, name })
+    }
+
+    fn close_variant(&mut self, variant: Option<Variant>) {
+        if let Some(Variant { outer, at, name }) = variant {
+            self.end_member(at, name);
+            self.close_value_object(outer);
+        }
+    }
+}
+
+/// Writes a member's or an item's value, noting in `failed` when it fails.
+fn write_part<T: Serialize + ?Sized>(
+    text: &mut Text,
+    value: &T,
+    failed: &mut bool,
+) -> Result<(), Unsupported> {
+    let written = value.serialize(Writer { text });
+    *failed = written.is_err();
+    written
 }
 
 /// An array being written, possibly the value of a variant's `{variant: [...]}`.
 struct ArrayWriter<'t> {
     text: &'t mut Text,
     array: Array,
-    variant: Option<(Object, super::MemberAt, &'static str)>,
+    variant: Option<Variant>,
     /// An item failed (see [`ObjectWriter`]).
     failed: bool,
 }
@@ -150,39 +202,21 @@ impl<'t> ser::Serializer for Writer<'t> {
     fn serialize_bool(self, v: bool) -> Result<(), Unsupported> {
         self.literal(if v { b"true" } else { b"false" })
     }
-    fn serialize_i8(self, v: i8) -> Result<(), Unsupported> {
-        self.integer(v)
-    }
-    fn serialize_i16(self, v: i16) -> Result<(), Unsupported> {
-        self.integer(v)
-    }
-    fn serialize_i32(self, v: i32) -> Result<(), Unsupported> {
-        self.integer(v)
-    }
-    fn serialize_i64(self, v: i64) -> Result<(), Unsupported> {
-        self.integer(v)
-    }
-    fn serialize_u8(self, v: u8) -> Result<(), Unsupported> {
-        self.integer(v)
-    }
-    fn serialize_u16(self, v: u16) -> Result<(), Unsupported> {
-        self.integer(v)
-    }
-    fn serialize_u32(self, v: u32) -> Result<(), Unsupported> {
-        self.integer(v)
-    }
-    fn serialize_u64(self, v: u64) -> Result<(), Unsupported> {
-        self.integer(v)
-    }
-    fn serialize_i128(self, _: i128) -> Result<(), Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_u128(self, _: u128) -> Result<(), Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_f32(self, _: f32) -> Result<(), Unsupported> {
-        Err(Unsupported)
-    }
+    integers!(
+        serialize_i8(i8),
+        serialize_i16(i16),
+        serialize_i32(i32),
+        serialize_i64(i64),
+        serialize_u8(u8),
+        serialize_u16(u16),
+        serialize_u32(u32),
+        serialize_u64(u64),
+    );
+    refuse!(
+        serialize_i128(i128),
+        serialize_u128(u128),
+        serialize_f32(f32)
+    );
     fn serialize_f64(self, v: f64) -> Result<(), Unsupported> {
         // `to_value` keeps a finite float and makes any other `null`; serde_json writes both
         // so from the `f64` itself.
@@ -236,23 +270,15 @@ impl<'t> ser::Serializer for Writer<'t> {
         variant: &'static str,
         value: &T,
     ) -> Result<(), Unsupported> {
-        let object = self.text.open_value_object()?;
-        let at = self.text.begin_member(variant);
+        let variant = self.text.open_variant(variant)?;
         value.serialize(Writer {
             text: &mut *self.text,
         })?;
-        self.text.end_member(at, variant);
-        self.text.close_value_object(object);
+        self.text.close_variant(Some(variant));
         Ok(())
     }
     fn serialize_seq(self, _: Option<usize>) -> Result<ArrayWriter<'t>, Unsupported> {
-        let array = self.text.open_value_array()?;
-        Ok(ArrayWriter {
-            text: self.text,
-            array,
-            variant: None,
-            failed: false,
-        })
+        ArrayWriter::open(self.text, None)
     }
     fn serialize_tuple(self, len: usize) -> Result<ArrayWriter<'t>, Unsupported> {
         self.serialize_seq(Some(len))
@@ -271,25 +297,11 @@ impl<'t> ser::Serializer for Writer<'t> {
         variant: &'static str,
         _: usize,
     ) -> Result<ArrayWriter<'t>, Unsupported> {
-        let outer = self.text.open_value_object()?;
-        let at = self.text.begin_member(variant);
-        let array = self.text.open_value_array()?;
-        Ok(ArrayWriter {
-            text: self.text,
-            array,
-            variant: Some((outer, at, variant)),
-            failed: false,
-        })
+        let variant = self.text.open_variant(variant)?;
+        ArrayWriter::open(self.text, Some(variant))
     }
     fn serialize_map(self, _: Option<usize>) -> Result<ObjectWriter<'t>, Unsupported> {
-        let object = self.text.open_value_object()?;
-        Ok(ObjectWriter {
-            text: self.text,
-            object,
-            key: String::new(),
-            variant: None,
-            failed: false,
-        })
+        ObjectWriter::open(self.text, None)
     }
     fn serialize_struct(
         self,
@@ -308,30 +320,29 @@ impl<'t> ser::Serializer for Writer<'t> {
         variant: &'static str,
         _: usize,
     ) -> Result<ObjectWriter<'t>, Unsupported> {
-        let outer = self.text.open_value_object()?;
-        let at = self.text.begin_member(variant);
-        let object = self.text.open_value_object()?;
-        Ok(ObjectWriter {
-            text: self.text,
-            object,
-            key: String::new(),
-            variant: Some((outer, at, variant)),
-            failed: false,
-        })
+        let variant = self.text.open_variant(variant)?;
+        ObjectWriter::open(self.text, Some(variant))
     }
 }
 
-impl ObjectWriter<'_> {
+impl<'t> ObjectWriter<'t> {
+    fn open(text: &'t mut Text, variant: Option<Variant>) -> Result<ObjectWriter<'t>, Unsupported> {
+        let object = text.open_value_object()?;
+        Ok(ObjectWriter {
+            text,
+            object,
+            key: String::new(),
+            variant,
+            failed: false,
+        })
+    }
+
     fn field<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<(), Unsupported> {
         if self.failed {
             return Err(Unsupported);
         }
         let at = self.text.begin_member(key);
-        let written = value.serialize(Writer {
-            text: &mut *self.text,
-        });
-        self.failed = written.is_err();
-        written?;
+        write_part(self.text, value, &mut self.failed)?;
         self.text.end_member(at, key);
         Ok(())
     }
@@ -341,10 +352,7 @@ impl ObjectWriter<'_> {
             return Err(Unsupported);
         }
         self.text.close_value_object(self.object);
-        if let Some((outer, at, variant)) = self.variant {
-            self.text.end_member(at, variant);
-            self.text.close_value_object(outer);
-        }
+        self.text.close_variant(self.variant);
         Ok(())
     }
 }
@@ -370,49 +378,45 @@ impl ser::SerializeMap for ObjectWriter<'_> {
     }
 }
 
-impl ser::SerializeStruct for ObjectWriter<'_> {
-    type Ok = ();
-    type Error = Unsupported;
+macro_rules! struct_writer {
+    ($($trait:ident),*) => {$(
+        impl ser::$trait for ObjectWriter<'_> {
+            type Ok = ();
+            type Error = Unsupported;
 
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), Unsupported> {
-        self.field(key, value)
-    }
-    fn end(self) -> Result<(), Unsupported> {
-        ObjectWriter::end(self)
-    }
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                key: &'static str,
+                value: &T,
+            ) -> Result<(), Unsupported> {
+                self.field(key, value)
+            }
+            fn end(self) -> Result<(), Unsupported> {
+                ObjectWriter::end(self)
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeStructVariant for ObjectWriter<'_> {
-    type Ok = ();
-    type Error = Unsupported;
+struct_writer!(SerializeStruct, SerializeStructVariant);
 
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), Unsupported> {
-        self.field(key, value)
+impl<'t> ArrayWriter<'t> {
+    fn open(text: &'t mut Text, variant: Option<Variant>) -> Result<ArrayWriter<'t>, Unsupported> {
+        let array = text.open_value_array()?;
+        Ok(ArrayWriter {
+            text,
+            array,
+            variant,
+            failed: false,
+        })
     }
-    fn end(self) -> Result<(), Unsupported> {
-        ObjectWriter::end(self)
-    }
-}
 
-impl ArrayWriter<'_> {
     fn item<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unsupported> {
         if self.failed {
             return Err(Unsupported);
         }
         self.text.begin_item(&self.array);
-        let written = value.serialize(Writer {
-            text: &mut *self.text,
-        });
-        self.failed = written.is_err();
-        written?;
+        write_part(self.text, value, &mut self.failed)?;
         self.array.item_written();
         Ok(())
     }
@@ -422,10 +426,7 @@ impl ArrayWriter<'_> {
             return Err(Unsupported);
         }
         self.text.close_value_array(self.array);
-        if let Some((outer, at, variant)) = self.variant {
-            self.text.end_member(at, variant);
-            self.text.close_value_object(outer);
-        }
+        self.text.close_variant(self.variant);
         Ok(())
     }
 }
@@ -484,65 +485,30 @@ impl ser::Serializer for KeyWriter<'_> {
         }
         value.serialize(self)
     }
-    fn serialize_bool(self, _: bool) -> Result<(), Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_i8(self, _: i8) -> Result<(), Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_i16(self, _: i16) -> Result<(), Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_i32(self, _: i32) -> Result<(), Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_i64(self, _: i64) -> Result<(), Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_u8(self, _: u8) -> Result<(), Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_u16(self, _: u16) -> Result<(), Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_u32(self, _: u32) -> Result<(), Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_u64(self, _: u64) -> Result<(), Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_f32(self, _: f32) -> Result<(), Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_f64(self, _: f64) -> Result<(), Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_char(self, _: char) -> Result<(), Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_bytes(self, _: &[u8]) -> Result<(), Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_none(self) -> Result<(), Unsupported> {
-        Err(Unsupported)
-    }
+    refuse!(
+        serialize_bool(bool),
+        serialize_i8(i8),
+        serialize_i16(i16),
+        serialize_i32(i32),
+        serialize_i64(i64),
+        serialize_u8(u8),
+        serialize_u16(u16),
+        serialize_u32(u32),
+        serialize_u64(u64),
+        serialize_f32(f32),
+        serialize_f64(f64),
+        serialize_char(char),
+        serialize_bytes(&[u8]),
+        serialize_none(),
+    );
     fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<(), Unsupported> {
         Err(Unsupported)
     }
-    fn serialize_unit(self) -> Result<(), Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_unit_struct(self, _: &'static str) -> Result<(), Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_unit_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-    ) -> Result<(), Unsupported> {
-        Err(Unsupported)
-    }
+    refuse!(
+        serialize_unit(),
+        serialize_unit_struct(&'static str),
+        serialize_unit_variant(&'static str, u32, &'static str),
+    );
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
         self,
         _: &'static str,
