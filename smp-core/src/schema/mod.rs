@@ -15,9 +15,10 @@
 //! All strings and slices are `Cow<'static, _>` so the same types serve both: borrowed in a
 //! `static`, owned when loaded.
 
-use crate::json_text::same_bytes;
 use std::borrow::Cow;
 use std::fmt;
+
+use crate::json_text::same_bytes;
 
 /// A name or key: borrowed in `static` schemas, owned in loaded ones.
 pub type Str = Cow<'static, str>;
