@@ -59,10 +59,13 @@ pub(super) fn diff<T: PatchField>(
     // `$setElementOrder/name` sorts before `name`: written first when the list may need it
     // (the text is then in key order as it is written), and taken back if it does not.
     let options = out.options();
-    let order_key = directive_key(SET_ELEMENT_ORDER, name);
     let early =
         (options.set_element_order && (out.changes() || out.deletions()) && !new_keys.is_empty())
-            .then(|| out.early_key_list(&order_key, mk, &new_keys));
+            .then(|| {
+                let order_key = directive_key(SET_ELEMENT_ORDER, name);
+                let retract = out.early_key_list(&order_key, mk, &new_keys);
+                (order_key, retract)
+            });
     let mut patch = out.begin_list(name);
     let written = items(
         original, modified, &old, &new_keys, mk, &here, out, &mut patch,
@@ -72,8 +75,8 @@ pub(super) fn diff<T: PatchField>(
         Some(Err(e)) => return Some(Err(e)),
         None => {
             out.abandon_list(patch);
-            if let Some(early) = early {
-                out.retract(&order_key, early);
+            if let Some((order_key, retract)) = early {
+                out.retract(&order_key, retract);
             }
             return None;
         }
@@ -110,9 +113,9 @@ pub(super) fn diff<T: PatchField>(
     match early {
         // Written early only with changes or deletions, so an order not needed means an empty
         // list patch: nothing written since the order is lost.
-        Some(early) if !order => {
+        Some((order_key, retract)) if !order => {
             out.abandon_list(patch);
-            out.retract(&order_key, early);
+            out.retract(&order_key, retract);
         }
         _ => out.end_list(name, patch),
     }

@@ -54,20 +54,25 @@ impl Text {
         }
     }
 
-    /// Opens an object where a value goes, unless it would nest past the limit (where the
-    /// patch is refused anyway: the `Value` path says how).
+    /// Opens an object where a value goes, unless it would nest past the limit (see
+    /// [`Text::room_for_container`]).
     fn open_value_object(&mut self) -> Result<Object, Unsupported> {
-        if self.depth >= MAX_DEPTH {
-            return Err(Unsupported);
-        }
+        self.room_for_container()?;
         Ok(self.open_object())
     }
 
     fn open_value_array(&mut self) -> Result<Array, Unsupported> {
+        self.room_for_container()?;
+        Ok(self.open_array())
+    }
+
+    /// A container opened here would nest past the limit, where the patch is refused anyway:
+    /// the `Value` path says how.
+    fn room_for_container(&self) -> Result<(), Unsupported> {
         if self.depth >= MAX_DEPTH {
             return Err(Unsupported);
         }
-        Ok(self.open_array())
+        Ok(())
     }
 }
 
