@@ -17,12 +17,17 @@ use super::{Invalid, Scanner, number_value};
 use crate::json_text::{extend_range, prefix_of};
 
 /// A member of an object being copied.
+///
+/// Every field is a word, written by one store each: a member built with narrower fields was
+/// written piecewise and then copied into the list as 16-byte words, and each of those reads
+/// waited for the stores it overlapped (a stall that cost more than copying the member's text).
+#[derive(Clone, Copy)]
 pub(super) struct Member {
     /// The key's first 8 bytes, big-endian, zero-padded: orders most keys without a `memcmp`.
     prefix: u64,
-    /// The unescaped key: `text[key.0..key.1]`, or `keys[key.0..key.1]` when it was escaped.
+    /// The unescaped key, in one address space: `text[from..to]` below `text.len()`, and
+    /// `keys[from - text.len()..to - text.len()]` (a key that had escapes) from there on.
     key: (usize, usize),
-    escaped: bool,
     /// Its `"key":value` bytes.
     span: Span,
 }
@@ -36,18 +41,65 @@ pub(in crate::sparse) struct Capture<'k> {
 /// Key order (`String` order) of two members; `text` and `keys` hold their keys.
 #[inline]
 fn cmp_members(text: &[u8], keys: &[u8], a: &Member, b: &Member) -> Ordering {
-    a.prefix.cmp(&b.prefix).then_with(|| {
-        let bytes = |m: &Member| {
-            let source = if m.escaped { keys } else { text };
-            source.get(m.key.0..m.key.1).unwrap_or_default()
-        };
-        bytes(a).cmp(bytes(b))
-    })
+    cmp_keys(text, keys, (a.prefix, a.key), (b.prefix, b.key))
+}
+
+/// Key order of two keys given as `(prefix, place)`, as in [`Member`].
+#[inline]
+fn cmp_keys(
+    text: &[u8],
+    keys: &[u8],
+    a: (u64, (usize, usize)),
+    b: (u64, (usize, usize)),
+) -> Ordering {
+    a.0.cmp(&b.0)
+        .then_with(|| key_bytes(text, keys, a.1).cmp(key_bytes(text, keys, b.1)))
+}
+
+/// [`prefix_of`] the key `text[from..to]`: read as one word from the text when 8 bytes are
+/// there (a key is followed by at least `":` and a value), and cut to the key's length, which
+/// costs a few instructions where the byte-by-byte form of a short key costs dozens.
+#[inline]
+fn key_prefix(text: &[u8], (from, to): (usize, usize)) -> u64 {
+    let len = to.saturating_sub(from);
+    match text.get(from..).and_then(<[u8]>::first_chunk::<8>) {
+        Some(word) if len < 8 => u64::from_be_bytes(*word) & !(u64::MAX >> (8 * len)),
+        Some(word) => u64::from_be_bytes(*word),
+        None => prefix_of(text.get(from..to).unwrap_or_default()),
+    }
+}
+
+/// The bytes of a key placed as in [`Member`].
+#[inline]
+fn key_bytes<'t>(text: &'t [u8], keys: &'t [u8], (from, to): (usize, usize)) -> &'t [u8] {
+    match from.checked_sub(text.len()) {
+        Some(at) => keys.get(at..to - text.len()),
+        None => text.get(from..to),
+    }
+    .unwrap_or_default()
 }
 
 impl Scanner<'_> {
     /// Appends the canonical JSON of the next value to `canon`.
+    ///
+    /// A string without escapes (most values) is copied here, inlined into the loops over
+    /// members and items; everything else goes through [`Scanner::copy_other`].
+    #[inline]
     pub(in crate::sparse) fn copy_value(&mut self) -> Result<(), Invalid> {
+        if self.peek_value() == Some(b'"') {
+            let start = self.pos;
+            if !self.string_token()? {
+                // No escapes: the token is already what serde_json writes.
+                return self.copy_text(start, self.pos);
+            }
+            self.pos = start;
+        }
+        self.copy_other()
+    }
+
+    /// [`Scanner::copy_value`] of anything but a string without escapes.
+    #[inline(never)]
+    fn copy_other(&mut self) -> Result<(), Invalid> {
         match self.peek_value() {
             Some(b'{') => self.copy_object(None),
             Some(b'[') => {
@@ -116,27 +168,31 @@ impl Scanner<'_> {
             let token = self.pos;
             let escaped = self.string_token()?;
             let start = self.canon.extent();
-            let range = if escaped {
+            let (range, prefix) = if escaped {
                 let key = self.decode(token)?;
                 write_json(&mut self.canon.bytes, &key)?;
-                let at = self.keys.len();
+                let at = self.bytes.len() + self.keys.len();
                 self.keys.extend_from_slice(key.as_bytes());
-                (at, self.keys.len())
+                self.colon()?;
+                self.canon.bytes.push(b':');
+                let prefix = prefix_of(key.as_bytes());
+                ((at, self.bytes.len() + self.keys.len()), prefix)
             } else {
-                // No escapes: the quoted token is what serde_json writes.
-                self.copy_text(token, self.pos)?;
-                (token + 1, self.pos - 1)
+                // No escapes: the quoted token is what serde_json writes, and so is the `:`
+                // when it follows at once (one copy for both).
+                let range = (token + 1, self.pos - 1);
+                if self.bytes.get(self.pos) == Some(&b':') {
+                    self.pos += 1;
+                    self.copy_text(token, self.pos)?;
+                } else {
+                    self.copy_text(token, self.pos)?;
+                    self.colon()?;
+                    self.canon.bytes.push(b':');
+                }
+                (range, key_prefix(self.bytes, range))
             };
-            self.skip_ws();
-            if self.bytes.get(self.pos) != Some(&b':') {
-                return Err(Invalid);
-            }
-            self.pos += 1;
-            self.canon.bytes.push(b':');
-            let source = if escaped { &self.keys } else { self.bytes };
-            let key = source.get(range.0..range.1).unwrap_or_default();
-            let prefix = prefix_of(key);
             if let Some(capture) = capture.as_deref_mut() {
+                let key = key_bytes(self.bytes, &self.keys, range);
                 if capture.names.iter().any(|n| n.as_bytes() == key) {
                     let name = String::from_utf8(key.to_vec()).map_err(|_| Invalid)?;
                     let (pos, depth) = (self.pos, self.depth);
@@ -146,18 +202,22 @@ impl Scanner<'_> {
                 }
             }
             self.copy_value()?;
-            let member = Member {
-                prefix,
-                key: range,
-                escaped,
-                span: self.canon.span_since(start),
-            };
             if in_order {
                 if let Some(last) = self.members.get(base..).and_then(<[Member]>::last) {
-                    in_order = cmp_members(self.bytes, &self.keys, last, &member).is_lt();
+                    in_order = cmp_keys(
+                        self.bytes,
+                        &self.keys,
+                        (last.prefix, last.key),
+                        (prefix, range),
+                    )
+                    .is_lt();
                 }
             }
-            self.members.push(member);
+            self.members.push(Member {
+                prefix,
+                key: range,
+                span: self.canon.span_since(start),
+            });
             if !self.next_or_close(b'}')? {
                 break;
             }
@@ -188,6 +248,17 @@ impl Scanner<'_> {
         }
         self.canon
             .close_object_sorted(record, members.iter().map(|m| m.span));
+        Ok(())
+    }
+
+    /// Moves past the `:` after a key (and the whitespace before it).
+    #[inline]
+    fn colon(&mut self) -> Result<(), Invalid> {
+        self.skip_ws();
+        if self.bytes.get(self.pos) != Some(&b':') {
+            return Err(Invalid);
+        }
+        self.pos += 1;
         Ok(())
     }
 
