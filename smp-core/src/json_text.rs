@@ -48,13 +48,22 @@ pub(crate) fn plain_run(bytes: &[u8], mut i: usize) -> usize {
 }
 
 /// Appends `src[start..end]` to `out`; `None` when the range is not in `src`. Most ranges
-/// copied are short tokens and members: up to 16 bytes are copied as a fixed 16-byte window,
-/// then cut, which is much cheaper than a variable-length `memcpy` call.
-#[inline]
+/// copied are short tokens and members: up to 32 bytes are copied as a fixed 16- or 32-byte
+/// window, then cut, which is much cheaper than a variable-length `memcpy` call. Always
+/// inlined: the copy's hot loops call it for every token, and a call costs more than the copy.
+#[inline(always)]
 pub(crate) fn extend_range(out: &mut Vec<u8>, src: &[u8], start: usize, end: usize) -> Option<()> {
     let len = end.checked_sub(start)?;
     if len <= 16 {
         if let Some(window) = src.get(start..).and_then(<[u8]>::first_chunk::<16>) {
+            let keep = out.len() + len;
+            out.extend_from_slice(window);
+            out.truncate(keep);
+            return Some(());
+        }
+    } else if len <= 32 {
+        // Image names, paths and annotation keys.
+        if let Some(window) = src.get(start..).and_then(<[u8]>::first_chunk::<32>) {
             let keep = out.len() + len;
             out.extend_from_slice(window);
             out.truncate(keep);

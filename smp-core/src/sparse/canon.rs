@@ -121,8 +121,15 @@ impl Canon {
     }
 
     /// Completes the record of an object whose content ends now, its members being in key
-    /// order.
+    /// order. When no object inside it is out of order either, its text is emitted as it was
+    /// copied, so the record is dropped: [`Canon::emit`] then steps over neither it nor the
+    /// records of what it holds (those were dropped as they closed). No span refers to it yet:
+    /// its own span and its parent's are taken after it closes.
     pub(super) fn close_object(&mut self, record: usize) {
+        if self.records.len() == record + 1 {
+            self.records.truncate(record);
+            return;
+        }
         self.close_object_sorted(record, std::iter::empty());
     }
 

@@ -279,34 +279,33 @@ fn item(
         return object(sc, &Map::new(), node, Some(merge_key));
     }
     // The key usually comes first: peek at it. Otherwise copy the item to learn its key, and
-    // read it again if it is named.
+    // read it again if it is named. The shell's members are read into the map the item will
+    // be (moving maps and values around costs more than building them in place).
     let mark = sc.mark();
     let early = sc.first_member(merge_key);
+    let mut shell = Map::new();
     let copied = match early {
         Some(_) => None,
-        None => Some(sc.whole_object([merge_key, PATCH])?),
+        None => Some(sc.whole_object([merge_key, PATCH], &mut shell)?),
     };
-    let key = early
-        .as_ref()
-        .or_else(|| copied.as_ref().and_then(|(shell, _)| shell.get(merge_key)));
+    let key = early.as_ref().or_else(|| shell.get(merge_key));
     let (named, guide) = match key {
         Some(key) => claims.claim(key),
         None => (0, None),
     };
-    match (named, guide, copied) {
-        (1, Some(guide), _) => {
+    match (named, guide) {
+        (1, Some(guide)) => {
             sc.reset(mark);
             object(sc, guide, node, Some(merge_key))
         }
-        (0, _, copied) => {
-            let (mut shell, whole) = match (copied, early) {
-                (Some(copied), _) => copied,
-                (None, early) => {
-                    let (mut shell, whole) = sc.whole_object([PATCH, PATCH])?;
-                    shell.extend(early.map(|key| (merge_key.to_owned(), key)));
-                    (shell, whole)
-                }
+        (0, _) => {
+            let whole = match copied {
+                Some(whole) => whole,
+                None => sc.whole_object([PATCH, PATCH], &mut shell)?,
             };
+            if let Some(key) = early {
+                shell.insert(merge_key.to_owned(), key);
+            }
             shell.insert(WHOLE_ITEM.to_owned(), whole);
             Ok(Value::Object(shell))
         }

@@ -304,18 +304,15 @@ impl<'a> Scanner<'a> {
     }
 
     /// Copies the object at the scanner as one placeholder, reading the members `names` in
-    /// full as well. Returns those members and the placeholder.
+    /// full as well, into `found`. Returns the placeholder.
     pub(super) fn whole_object(
         &mut self,
         names: [&str; 2],
-    ) -> Result<(Map<String, Value>, Value), Invalid> {
+        found: &mut Map<String, Value>,
+    ) -> Result<Value, Invalid> {
         let start = self.canon.extent();
-        let mut capture = Capture {
-            names,
-            found: Map::new(),
-        };
-        self.copy_object(Some(&mut capture))?;
-        Ok((capture.found, self.span_from(start)))
+        self.copy_object(Some(&mut Capture { names, found }))?;
+        Ok(self.span_from(start))
     }
 
     /// Checks the next value and forgets it.

@@ -33,9 +33,9 @@ pub(super) struct Member {
 }
 
 /// Members of a copied object that are also read in full.
-pub(in crate::sparse) struct Capture<'k> {
+pub(in crate::sparse) struct Capture<'k, 'm> {
     pub(in crate::sparse) names: [&'k str; 2],
-    pub(in crate::sparse) found: Map<String, Value>,
+    pub(in crate::sparse) found: &'m mut Map<String, Value>,
 }
 
 /// Key order (`String` order) of two members; `text` and `keys` hold their keys.
@@ -150,7 +150,7 @@ impl Scanner<'_> {
     /// Copies the object at the scanner; the members `capture` names are read in full as well.
     pub(in crate::sparse) fn copy_object(
         &mut self,
-        mut capture: Option<&mut Capture<'_>>,
+        mut capture: Option<&mut Capture<'_, '_>>,
     ) -> Result<(), Invalid> {
         if self.open()? {
             self.canon.bytes.extend_from_slice(b"{}");
