@@ -54,24 +54,29 @@ pub(crate) fn plain_run(bytes: &[u8], mut i: usize) -> usize {
 #[inline(always)]
 pub(crate) fn extend_range(out: &mut Vec<u8>, src: &[u8], start: usize, end: usize) -> Option<()> {
     let len = end.checked_sub(start)?;
-    if len <= 16 {
-        if let Some(window) = src.get(start..).and_then(<[u8]>::first_chunk::<16>) {
-            let keep = out.len() + len;
-            out.extend_from_slice(window);
-            out.truncate(keep);
-            return Some(());
-        }
-    } else if len <= 32 {
+    let copied = match len {
+        0..=16 => through_window::<16>(out, src, start, len),
         // Image names, paths and annotation keys.
-        if let Some(window) = src.get(start..).and_then(<[u8]>::first_chunk::<32>) {
-            let keep = out.len() + len;
-            out.extend_from_slice(window);
-            out.truncate(keep);
-            return Some(());
-        }
+        17..=32 => through_window::<32>(out, src, start, len),
+        _ => false,
+    };
+    if !copied {
+        out.extend_from_slice(src.get(start..end)?);
     }
-    out.extend_from_slice(src.get(start..end)?);
     Some(())
+}
+
+/// Appends the `len` bytes at `src[start..]` (`len <= W`) by copying a fixed `W`-byte window
+/// and cutting it; `false` (nothing appended) when fewer than `W` bytes follow `start`.
+#[inline(always)]
+fn through_window<const W: usize>(out: &mut Vec<u8>, src: &[u8], start: usize, len: usize) -> bool {
+    let Some(window) = src.get(start..).and_then(<[u8]>::first_chunk::<W>) else {
+        return false;
+    };
+    let keep = out.len() + len;
+    out.extend_from_slice(window);
+    out.truncate(keep);
+    true
 }
 
 /// Whether `a` and `b` are the same bytes. Texts of up to 16 bytes (most keys, names and

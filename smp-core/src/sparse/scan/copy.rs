@@ -82,22 +82,30 @@ fn key_bytes<'t>(text: &'t [u8], keys: &'t [u8], (from, to): (usize, usize)) -> 
 impl Scanner<'_> {
     /// Appends the canonical JSON of the next value to `canon`.
     ///
-    /// A string without escapes (most values) is copied here, inlined into the loops over
-    /// members and items; everything else goes through [`Scanner::copy_other`].
+    /// Strings (most values) are copied here, inlined into the loops over members and items;
+    /// everything else goes through [`Scanner::copy_other`].
     #[inline]
     pub(in crate::sparse) fn copy_value(&mut self) -> Result<(), Invalid> {
-        if self.peek_value() == Some(b'"') {
-            let start = self.pos;
-            if !self.string_token()? {
-                // No escapes: the token is already what serde_json writes.
-                return self.copy_text(start, self.pos);
-            }
-            self.pos = start;
+        if self.peek_value() != Some(b'"') {
+            return self.copy_other();
         }
-        self.copy_other()
+        let start = self.pos;
+        if self.string_token()? {
+            return self.copy_escaped(start);
+        }
+        // No escapes: the token is already what serde_json writes.
+        self.copy_text(start, self.pos)
     }
 
-    /// [`Scanner::copy_value`] of anything but a string without escapes.
+    /// Copies the string token from `start` to the scanner, which has escapes: decoded as the
+    /// reader decodes it, written as serde_json writes it.
+    #[inline(never)]
+    fn copy_escaped(&mut self, start: usize) -> Result<(), Invalid> {
+        let decoded = self.decode(start)?;
+        write_json(&mut self.canon.bytes, &decoded)
+    }
+
+    /// [`Scanner::copy_value`] of anything but a string.
     #[inline(never)]
     fn copy_other(&mut self) -> Result<(), Invalid> {
         match self.peek_value() {
@@ -115,16 +123,6 @@ impl Scanner<'_> {
                         return Ok(());
                     }
                     self.canon.bytes.push(b',');
-                }
-            }
-            Some(b'"') => {
-                let start = self.pos;
-                if self.string_token()? {
-                    let decoded = self.decode(start)?;
-                    write_json(&mut self.canon.bytes, &decoded)
-                } else {
-                    // No escapes: the token is already what serde_json writes.
-                    self.copy_text(start, self.pos)
                 }
             }
             Some(b'-' | b'0'..=b'9') => {
