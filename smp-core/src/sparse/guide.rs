@@ -27,12 +27,24 @@ use crate::apply::directive::{
 };
 use crate::schema::{BaseStrategy, FieldMeta, Node};
 
+use super::runs;
 use super::scan::{Invalid, Scanner};
 
 /// The member by which an item shell says "I am the whole item, placeholder `n`": the item's
 /// other members are never read, since the engine looks only at its merge key and `$patch`.
 /// A live member of this name is always read in full, so it never holds a placeholder.
 pub(super) const WHOLE_ITEM: &str = "\u{0}smp-sparse:whole-item";
+
+/// The members by which a named item of a list read as runs (see `runs`) carries the run of
+/// unnamed items before it, and (the last named item) the run after it.
+pub(super) const RUN_BEFORE: &str = "\u{0}smp-sparse:run-before";
+pub(super) const RUN_AFTER: &str = "\u{0}smp-sparse:run-after";
+
+/// Whether `key` is (or could be mistaken for) one of the hidden members above: a live member
+/// of such a name is always read in full, so a placeholder under one is always ours.
+pub(super) fn is_hidden(key: &str) -> bool {
+    key.starts_with("\u{0}smp-sparse:")
+}
 
 /// Reads the whole original (an object) as `patch` guides, checking that nothing follows it.
 pub(super) fn document(
@@ -86,7 +98,7 @@ impl<'p> Targets<'p> {
 
 /// Reads the object at the scanner as `patch` guides. `item_key` is the merge key when the
 /// object is an item of a list merged by key.
-fn object(
+pub(super) fn object(
     sc: &mut Scanner<'_>,
     patch: &Map<String, Value>,
     node: Node<'_>,
@@ -121,7 +133,7 @@ fn member(
     let is_item = item_key.is_some();
     if item_key == Some(key)
         || (is_item && key == PATCH)
-        || key == WHOLE_ITEM
+        || is_hidden(key)
         || targets.deletes_from(key)
     {
         return sc.value_full();
@@ -167,6 +179,9 @@ fn member(
         (Some(Value::Array(items)), Some(b'[')) => {
             let meta = node.field(key);
             if meta.strategy.merges_lists() {
+                if let Some(read) = runs_of(sc, items, meta)? {
+                    return Ok(read);
+                }
                 list(sc, Some(items), meta)
             } else {
                 sc.skip_value()?;
@@ -174,6 +189,27 @@ fn member(
             }
         }
         _ => sc.placeholder(),
+    }
+}
+
+/// Reads the list at the scanner as runs and named items (see `runs`) when its metadata allows:
+/// merged by one declared key, items typed by the schema.
+fn runs_of(
+    sc: &mut Scanner<'_>,
+    patch: &[Value],
+    meta: FieldMeta<'_>,
+) -> Result<Option<Value>, Invalid> {
+    let node = meta.node.items();
+    match meta.merge_key {
+        Some(merge_key)
+            if !meta.composite
+                && meta.recommended.is_empty()
+                && !node.is_embedded()
+                && !is_hidden(merge_key) =>
+        {
+            runs::list(sc, patch, merge_key, node)
+        }
+        _ => Ok(None),
     }
 }
 

@@ -23,6 +23,7 @@
 mod canon;
 mod create;
 mod guide;
+mod runs;
 mod scan;
 mod sides;
 mod split;

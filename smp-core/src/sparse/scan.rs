@@ -21,7 +21,7 @@ mod copy;
 mod lex;
 mod tape;
 
-use copy::{Capture, Member};
+use copy::{Capture, Member, verbatim_integer};
 use lex::number_value;
 pub(super) use tape::Tape;
 
@@ -37,6 +37,7 @@ pub(super) struct At {
 }
 
 /// Where the scanner is, to read a value again differently.
+#[derive(Clone, Copy)]
 pub(super) struct Mark {
     pos: usize,
     depth: usize,
@@ -288,6 +289,74 @@ impl<'a> Scanner<'a> {
         value
     }
 
+    /// The range of the first member's value of the object at the scanner, when that member
+    /// is `name` and its value is a plain token (see [`Scanner::plain_token`]); the scanner
+    /// does not move.
+    pub(super) fn first_plain_member(&mut self, name: &str) -> Option<(usize, usize)> {
+        let (pos, depth) = (self.pos, self.depth);
+        let mut read = || {
+            if self.peek_value() != Some(b'{') || self.open().ok()? {
+                return None;
+            }
+            let key = self.key().ok()?;
+            if key != name {
+                return None;
+            }
+            self.plain_token()
+        };
+        let token = read();
+        (self.pos, self.depth) = (pos, depth);
+        token
+    }
+
+    /// Moves past the next value when it is a plain token, one whose text is its canonical
+    /// JSON and tells it apart from any other value (a string without escapes, an integer
+    /// serde_json writes as it is); returns its range. `None` for any other value, the
+    /// scanner then somewhere inside it.
+    pub(super) fn plain_token(&mut self) -> Option<(usize, usize)> {
+        let first = self.peek_value()?;
+        let start = self.pos;
+        let plain = match first {
+            b'"' => !self.string_token().ok()?,
+            b'-' | b'0'..=b'9' => {
+                let integer = self.number_token().ok()?;
+                verbatim_integer(self.bytes.get(start..self.pos)?, integer)
+            }
+            _ => false,
+        };
+        plain.then_some((start, self.pos))
+    }
+
+    /// The text `range` of the document (a range the scanner gave).
+    pub(super) fn text_of(&self, (start, end): (usize, usize)) -> &'a [u8] {
+        self.bytes.get(start..end).unwrap_or_default()
+    }
+
+    /// How much has been copied: copies made from here on are the span of a later
+    /// [`Scanner::span_from`].
+    pub(super) fn copied(&self) -> Extent {
+        self.canon.extent()
+    }
+
+    /// Appends the `,` between two values copied into one span.
+    pub(super) fn copy_separator(&mut self) {
+        self.canon.bytes.push(b',');
+    }
+
+    /// Copies the object at the scanner and returns the range of its member `name`'s value
+    /// when that is a plain token (see [`Scanner::plain_token`]).
+    pub(super) fn copy_object_finding(
+        &mut self,
+        name: &str,
+    ) -> Result<Option<(usize, usize)>, Invalid> {
+        let mut capture = Capture::Token { name, found: None };
+        self.copy_object(Some(&mut capture))?;
+        Ok(match capture {
+            Capture::Token { found, .. } => found,
+            Capture::Values { .. } => None,
+        })
+    }
+
     /// Copies the next value as canonical JSON and returns its placeholder.
     pub(super) fn placeholder(&mut self) -> Result<Value, Invalid> {
         let start = self.canon.extent();
@@ -296,7 +365,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// The placeholder for what was copied since `start`.
-    fn span_from(&mut self, start: Extent) -> Value {
+    pub(super) fn span_from(&mut self, start: Extent) -> Value {
         self.canon.placeholder(start).unwrap_or_else(|| {
             self.collision = true;
             Value::Null
@@ -311,7 +380,7 @@ impl<'a> Scanner<'a> {
         found: &mut Map<String, Value>,
     ) -> Result<Value, Invalid> {
         let start = self.canon.extent();
-        self.copy_object(Some(&mut Capture { names, found }))?;
+        self.copy_object(Some(&mut Capture::Values { names, found }))?;
         Ok(self.span_from(start))
     }
 

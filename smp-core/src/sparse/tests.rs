@@ -426,3 +426,114 @@ fn float_merge_keys_match_as_the_engine_matches_them() {
         }
     }
 }
+
+/// How many items reading the list `list` as runs keeps for `patch` (a list merged by `name`),
+/// or `None` when it gives up; then the scanner must be back at the list's start.
+fn runs_kept(list: &str, patch: &str) -> Option<usize> {
+    let patch: Value = serde_json::from_str(patch).unwrap_or_else(|e| panic!("{e}"));
+    let schema = Schema::untyped();
+    let mut sc = super::scan::Scanner::new(list);
+    let items = patch.as_array().map(Vec::as_slice).unwrap_or_default();
+    let read = super::runs::list(&mut sc, items, "name", (&schema).into());
+    match read {
+        Ok(Some(Value::Array(kept))) => Some(kept.len()),
+        Ok(_) => {
+            assert!(
+                sc.skip_value().is_ok() && sc.finish().is_ok(),
+                "not back at the start: {list}"
+            );
+            None
+        }
+        Err(e) => panic!("{list}: {e:?}"),
+    }
+}
+
+#[test]
+fn lists_read_as_runs_when_the_engine_keeps_their_order() {
+    let p = |names: &[&str]| {
+        let items: Vec<String> = names
+            .iter()
+            .map(|n| format!(r#"{{"name": {n}, "image": "new"}}"#))
+            .collect();
+        format!("[{}]", items.join(","))
+    };
+    let item = |n: &str| format!(r#"{{"name": {n}, "image": "old", "args": ["x"]}}"#);
+    let live = |names: &[&str]| {
+        let items: Vec<String> = names.iter().map(|n| item(n)).collect();
+        format!("[{}]", items.join(", "))
+    };
+    let abc = live(&[r#""a""#, r#""b""#, r#""c""#]);
+    // Named items kept, the others in runs: before, after, between, none.
+    assert_eq!(runs_kept(&abc, &p(&[r#""b""#])), Some(1));
+    assert_eq!(runs_kept(&abc, &p(&[r#""a""#, r#""c""#])), Some(2));
+    assert_eq!(
+        runs_kept(&abc, &p(&[r#""a""#, r#""b""#, r#""c""#])),
+        Some(3)
+    );
+    // The key anywhere in the item; integer keys; many items (hashed keys).
+    let later = r#"[{"image": "i", "name": "a"}, {"args": [], "name": "b"}]"#;
+    assert_eq!(runs_kept(later, &p(&[r#""b""#])), Some(1));
+    assert_eq!(runs_kept(later, &p(&[r#""a""#])), Some(1));
+    assert_eq!(runs_kept(&live(&["1", "20", "300"]), &p(&["20"])), Some(1));
+    let many: Vec<String> = (0..40).map(|i| format!("\"n{i}\"")).collect();
+    let many: Vec<&str> = many.iter().map(String::as_str).collect();
+    assert_eq!(
+        runs_kept(&live(&many), &p(&[r#""n17""#, r#""n39""#])),
+        Some(2)
+    );
+
+    // Otherwise the engine may reorder, append, delete or fail: read the general way.
+    let gives_up = [
+        (abc.clone(), p(&[r#""c""#, r#""a""#])),
+        (abc.clone(), p(&[r#""z""#])),
+        (abc.clone(), p(&[r#""b""#, r#""b""#])),
+        (abc.clone(), "[]".to_owned()),
+        (
+            abc.clone(),
+            r#"[{"name": "b", "$patch": "delete"}]"#.to_owned(),
+        ),
+        (
+            abc.clone(),
+            r#"[{"name": "b", "$retainKeys": ["name"]}]"#.to_owned(),
+        ),
+        (abc.clone(), r#"[{"image": "new"}]"#.to_owned()),
+        (abc.clone(), r#"[{"name": null}]"#.to_owned()),
+        (
+            abc.clone(),
+            r#"[{"name": "b", "\u0000smp-sparse:run-before": 1}]"#.to_owned(),
+        ),
+        ("[]".to_owned(), p(&[r#""a""#])),
+        (live(&[r#""a""#, r#""b""#, r#""a""#]), p(&[r#""b""#])),
+        (live(&[r#""a""#, r#""b\u0041""#]), p(&[r#""a""#])),
+        (live(&[r#""a""#, "1.0"]), p(&[r#""a""#])),
+        (live(&[r#""a""#, "-0"]), p(&[r#""a""#])),
+        (
+            r#"[{"name": "a"}, {"image": "i"}]"#.to_owned(),
+            p(&[r#""a""#]),
+        ),
+        (r#"[{"name": "a"}, "b"]"#.to_owned(), p(&[r#""a""#])),
+        (
+            r#"[{"name": "a"}, {"name": "b", "\u0000smp-sparse:run-before": 1}]"#.to_owned(),
+            p(&[r#""b""#]),
+        ),
+    ];
+    for (list, patch) in &gives_up {
+        assert_eq!(runs_kept(list, patch), None, "{list} + {patch}");
+    }
+
+    // Either way, the result is the reference's.
+    let untyped = Schema::untyped();
+    let schema = pod_schema();
+    let kept = [
+        (abc.clone(), p(&[r#""b""#])),
+        (abc.clone(), p(&[r#""a""#, r#""c""#])),
+        (later.to_owned(), p(&[r#""b""#])),
+        (live(&["1", "20", "300"]), p(&["20"])),
+    ];
+    for (list, patch) in gives_up.iter().chain(&kept) {
+        let original = format!(r#"{{"spec": {{"containers": {list}}}}}"#);
+        let patch = format!(r#"{{"spec": {{"containers": {patch}}}}}"#);
+        check(&original, &patch, &schema, Route::Sparse);
+        check(&original, &patch, &untyped, Route::Sparse);
+    }
+}

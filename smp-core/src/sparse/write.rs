@@ -5,10 +5,10 @@
 //! scalars are written by serde_json, so the output is what `serde_json::to_string` gives for
 //! the document with every placeholder read in full.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::canon::{Canon, PLACEHOLDER_BASE};
-use super::guide::WHOLE_ITEM;
+use super::guide::{RUN_AFTER, RUN_BEFORE, WHOLE_ITEM};
 use crate::json_text::write_string;
 
 /// The document as text; `None` when a placeholder is unknown (the caller falls back).
@@ -44,24 +44,63 @@ impl Writer<'_> {
                 }
                 out.push(b']');
             }
-            Value::Object(map) => {
-                if let Some(whole) = map.get(WHOLE_ITEM).filter(|v| is_placeholder(v)) {
-                    return self.value(out, whole);
-                }
-                out.push(b'{');
-                for (i, (key, item)) in map.iter().enumerate() {
-                    if i > 0 {
-                        out.push(b',');
-                    }
-                    write_string(out, key);
-                    out.push(b':');
-                    self.value(out, item)?;
-                }
-                out.push(b'}');
-            }
+            Value::Object(map) if may_hide(map) => return self.hiding(out, map),
+            Value::Object(map) => self.members(out, map.iter())?,
         }
         Some(())
     }
+
+    /// An object that may carry hidden members: a whole item's shell is its placeholder, and
+    /// a named item of a list read as runs has its runs written around it.
+    fn hiding(&self, out: &mut Vec<u8>, map: &Map<String, Value>) -> Option<()> {
+        let hidden = |name: &str| map.get(name).filter(|v| is_placeholder(v));
+        if let Some(whole) = hidden(WHOLE_ITEM) {
+            return self.value(out, whole);
+        }
+        let (before, after) = (hidden(RUN_BEFORE), hidden(RUN_AFTER));
+        if before.is_none() && after.is_none() {
+            return self.members(out, map.iter());
+        }
+        if let Some(run) = before {
+            self.value(out, run)?;
+            out.push(b',');
+        }
+        let shown = |(key, _): &(&String, &Value)| *key != RUN_BEFORE && *key != RUN_AFTER;
+        self.members(out, map.iter().filter(shown))?;
+        if let Some(run) = after {
+            out.push(b',');
+            self.value(out, run)?;
+        }
+        Some(())
+    }
+
+    /// An object of `members`, in the order given.
+    fn members<'v>(
+        &self,
+        out: &mut Vec<u8>,
+        members: impl Iterator<Item = (&'v String, &'v Value)>,
+    ) -> Option<()> {
+        out.push(b'{');
+        for (i, (key, item)) in members.enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            write_string(out, key);
+            out.push(b':');
+            self.value(out, item)?;
+        }
+        out.push(b'}');
+        Some(())
+    }
+}
+
+/// Whether `map` may hold a hidden member: hidden names start with NUL, so only a map whose
+/// first key is empty or starts with NUL can (one look at the first key instead of a search
+/// per name).
+fn may_hide(map: &Map<String, Value>) -> bool {
+    map.keys()
+        .next()
+        .is_some_and(|k| k.as_bytes().first().is_none_or(|&b| b == 0))
 }
 
 fn is_placeholder(value: &Value) -> bool {

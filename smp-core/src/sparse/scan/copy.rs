@@ -32,10 +32,25 @@ pub(super) struct Member {
     span: Span,
 }
 
-/// Members of a copied object that are also read in full.
-pub(in crate::sparse) struct Capture<'k, 'm> {
-    pub(in crate::sparse) names: [&'k str; 2],
-    pub(in crate::sparse) found: &'m mut Map<String, Value>,
+/// What to learn about a copied object's members besides copying them.
+pub(in crate::sparse) enum Capture<'k, 'm> {
+    /// The members `names`, read in full into `found`.
+    Values {
+        names: [&'k str; 2],
+        found: &'m mut Map<String, Value>,
+    },
+    /// The range of member `name`'s value, when it is a plain token
+    /// ([`Scanner::plain_token`]).
+    Token {
+        name: &'k str,
+        found: Option<(usize, usize)>,
+    },
+}
+
+/// Whether a number token (`integer`: without fraction or exponent) is written by serde_json
+/// as it is: an integer of at most 18 digits other than `-0`.
+pub(super) fn verbatim_integer(token: &[u8], integer: bool) -> bool {
+    integer && token.len() <= 18 && token != b"-0"
 }
 
 /// Key order (`String` order) of two members; `text` and `keys` hold their keys.
@@ -128,9 +143,8 @@ impl Scanner<'_> {
             Some(b'-' | b'0'..=b'9') => {
                 let start = self.pos;
                 let integer = self.number_token()?;
-                let len = self.pos - start;
-                let minus_zero = len == 2 && self.bytes.get(start..self.pos) == Some(b"-0");
-                if integer && len <= 18 && !minus_zero {
+                let token = self.bytes.get(start..self.pos).ok_or(Invalid)?;
+                if verbatim_integer(token, integer) {
                     // An integer of at most 18 digits: serde_json writes it as it is.
                     return self.copy_text(start, self.pos);
                 }
@@ -190,14 +204,7 @@ impl Scanner<'_> {
                 (range, key_prefix(self.bytes, range))
             };
             if let Some(capture) = capture.as_deref_mut() {
-                let key = key_bytes(self.bytes, &self.keys, range);
-                if capture.names.iter().any(|n| n.as_bytes() == key) {
-                    let name = String::from_utf8(key.to_vec()).map_err(|_| Invalid)?;
-                    let (pos, depth) = (self.pos, self.depth);
-                    let value = self.value_full()?;
-                    capture.found.insert(name, value);
-                    (self.pos, self.depth) = (pos, depth);
-                }
+                self.capture(capture, range)?;
             }
             self.copy_value()?;
             if in_order {
@@ -225,6 +232,33 @@ impl Scanner<'_> {
         self.members.truncate(base);
         self.keys.truncate(keys_base);
         self.canon.bytes.push(b'}');
+        Ok(())
+    }
+
+    /// Learns what `capture` asks about the member whose key is at `range` and whose value is
+    /// at the scanner, which does not move.
+    fn capture(
+        &mut self,
+        capture: &mut Capture<'_, '_>,
+        range: (usize, usize),
+    ) -> Result<(), Invalid> {
+        let key = key_bytes(self.bytes, &self.keys, range);
+        let (pos, depth) = (self.pos, self.depth);
+        match capture {
+            Capture::Values { names, found } => {
+                if names.iter().any(|n| n.as_bytes() == key) {
+                    let name = String::from_utf8(key.to_vec()).map_err(|_| Invalid)?;
+                    let value = self.value_full()?;
+                    found.insert(name, value);
+                }
+            }
+            Capture::Token { name, found } => {
+                if name.as_bytes() == key {
+                    *found = self.plain_token();
+                }
+            }
+        }
+        (self.pos, self.depth) = (pos, depth);
         Ok(())
     }
 
