@@ -5,9 +5,11 @@
 //! its members' order is recorded, and [`Canon::emit`] writes the members in key order when the
 //! output is assembled, so each byte is copied once more in all.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
-use crate::json_text::extend_range;
+use crate::json_text::{extend_range, plain_run};
 
 /// Placeholders are the numbers `PLACEHOLDER_BASE + id`. The caller falls back to the reference
 /// path when a real number in this range takes part.
@@ -104,6 +106,78 @@ impl Canon {
         let id = self.spans.len();
         self.spans.push(self.span_since(start));
         (id < MAX_PLACEHOLDERS).then(|| Value::from(PLACEHOLDER_BASE + id as u64))
+    }
+
+    /// A placeholder for `span`, a span taken before.
+    pub(super) fn placeholder_of(&mut self, span: Span) -> Option<Value> {
+        let id = self.spans.len();
+        self.spans.push(span);
+        (id < MAX_PLACEHOLDERS).then(|| Value::from(PLACEHOLDER_BASE + id as u64))
+    }
+
+    /// A placeholder for `members` (spans of `"key":value`, in key order, at least one):
+    /// emitted comma-separated, and listed by [`Canon::members_of`]. Its span holds no bytes
+    /// of its own, only a record whose order is the members.
+    pub(super) fn members_placeholder(
+        &mut self,
+        members: impl Iterator<Item = Span>,
+    ) -> Option<Value> {
+        let (at, record, first) = (self.bytes.len(), self.records.len(), self.order.len());
+        self.order.extend(members);
+        self.records.push(Record {
+            start: at,
+            end: at,
+            skip: record + 1,
+            first,
+            len: self.order.len() - first,
+        });
+        self.placeholder_of(Span {
+            start: at,
+            end: at,
+            records: (record, record + 1),
+        })
+    }
+
+    /// The members a placeholder from [`Canon::members_placeholder`] stands for.
+    pub(super) fn members_of(&self, value: &Value) -> Option<&[Span]> {
+        let span = self.span_of(value)?;
+        let r = self.records.get(span.records.0)?;
+        let own = span.start == span.end && span.records.1 == span.records.0 + 1 && r.len > 0;
+        own.then(|| self.order.get(r.first..r.first + r.len))?
+    }
+
+    /// The key of member `span` (its `"key":value` text), unescaped.
+    pub(super) fn member_key(&self, span: Span) -> Option<Cow<'_, [u8]>> {
+        let text = self.bytes.get(span.start..span.end)?;
+        let body = text.get(1..)?;
+        let end = plain_run(body, 0);
+        match body.get(end) {
+            Some(b'"') => body.get(..end).map(Cow::Borrowed),
+            // Escaped: decoded as written.
+            _ => {
+                let mut reader = serde_json::Deserializer::from_slice(text);
+                let key = <String as serde::Deserialize>::deserialize(&mut reader).ok()?;
+                Some(Cow::Owned(key.into_bytes()))
+            }
+        }
+    }
+
+    /// The value of member `span` (its `"key":value` text): the span after the key and `:`.
+    pub(super) fn value_of(&self, span: Span) -> Option<Span> {
+        let text = self.bytes.get(span.start..span.end)?;
+        // The key as serde_json writes it: escapes are `\x` or `\uXXXX`, never a raw `"`.
+        let mut i = 1;
+        loop {
+            i = plain_run(text, i);
+            match text.get(i)? {
+                b'"' => break,
+                _ => i += 2,
+            }
+        }
+        (text.get(i + 1) == Some(&b':')).then_some(Span {
+            start: span.start + i + 2,
+            ..span
+        })
     }
 
     /// Makes the record of an object whose content starts now; returns it for

@@ -40,6 +40,10 @@ pub(super) const WHOLE_ITEM: &str = "\u{0}smp-sparse:whole-item";
 pub(super) const RUN_BEFORE: &str = "\u{0}smp-sparse:run-before";
 pub(super) const RUN_AFTER: &str = "\u{0}smp-sparse:run-after";
 
+/// The member under which an object the patch reaches holds the members it does not name,
+/// copied together (see `scan::rest`).
+pub(super) const REST: &str = "\u{0}smp-sparse:rest";
+
 /// Whether `key` is (or could be mistaken for) one of the hidden members above: a live member
 /// of such a name is always read in full, so a placeholder under one is always ours.
 pub(super) fn is_hidden(key: &str) -> bool {
@@ -109,16 +113,55 @@ pub(super) fn object(
     if sc.open()? {
         return Ok(Value::Object(map));
     }
+    // The engine goes through every member for `$retainKeys`, and reads an embedded
+    // resource's kind: then each member stands on its own.
+    let gather = !patch.contains_key(RETAIN_KEYS) && !node.is_embedded();
+    let mut rest = sc.rest();
     loop {
-        let key = sc.key()?;
-        let value = member(sc, &key, patch, &targets, node, item_key)?;
-        if map.insert(key.into_owned(), value).is_some() {
-            return Err(Invalid);
+        let key = sc.member_key()?;
+        let name = sc.key_text(&key)?;
+        if gather && unnamed(&name, patch, &targets, item_key) {
+            sc.copy_into(&mut rest, key)?;
+        } else {
+            sc.uncopy_key(&key);
+            let value = member(sc, &name, patch, &targets, node, item_key)?;
+            if map.insert(name.into_owned(), value).is_some() {
+                return Err(Invalid);
+            }
         }
         if !sc.next_or_close(b'}')? {
-            return Ok(Value::Object(map));
+            break;
         }
     }
+    sc.close_rest(rest, &mut map, REST)?;
+    Ok(Value::Object(map))
+}
+
+/// Whether the engine never reads member `key` of a live object whose patch is `patch`: no
+/// patch member or list directive names it, and it is not an item's merge key or `$patch`
+/// (see [`member`], which reads every other member).
+fn unnamed(
+    key: &str,
+    patch: &Map<String, Value>,
+    targets: &Targets<'_>,
+    item_key: Option<&str>,
+) -> bool {
+    let special = item_key == Some(key)
+        || (item_key.is_some() && key == PATCH)
+        || is_hidden(key)
+        || targets.deletes_from(key)
+        || targets.order_of(key).is_some();
+    !special && (is_directive(key) || !patch.contains_key(key))
+}
+
+/// Whether patch key `key` is one the engine reads as a directive, naming no member.
+fn is_directive(key: &str) -> bool {
+    key.starts_with('$')
+        && (key == PATCH
+            || key == RETAIN_KEYS
+            || key == PATCH_MERGE_KEY
+            || key.starts_with(SET_ELEMENT_ORDER)
+            || key.starts_with(DELETE_FROM_PRIMITIVE_LIST))
 }
 
 /// Reads the value of member `key` of a live object whose patch is `patch`.
@@ -157,12 +200,11 @@ fn member(
         return list(sc, patch_list.map(Vec::as_slice), node.field(key));
     }
     // A patch key the engine reads as a directive names no member.
-    let directive = key == PATCH
-        || key == RETAIN_KEYS
-        || key == PATCH_MERGE_KEY
-        || key.starts_with(SET_ELEMENT_ORDER)
-        || key.starts_with(DELETE_FROM_PRIMITIVE_LIST);
-    let named = if directive { None } else { patch.get(key) };
+    let named = if is_directive(key) {
+        None
+    } else {
+        patch.get(key)
+    };
     match (named, next) {
         (Some(Value::Object(sub)), Some(b'{')) => {
             let meta = node.field(key);

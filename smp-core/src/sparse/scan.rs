@@ -19,6 +19,7 @@ use super::canon::{Canon, Extent, PLACEHOLDER_BASE};
 
 mod copy;
 mod lex;
+mod rest;
 mod tape;
 
 use copy::{Capture, Member, verbatim_integer};
@@ -366,7 +367,13 @@ impl<'a> Scanner<'a> {
 
     /// The placeholder for what was copied since `start`.
     pub(super) fn span_from(&mut self, start: Extent) -> Value {
-        self.canon.placeholder(start).unwrap_or_else(|| {
+        let placeholder = self.canon.placeholder(start);
+        self.or_collision(placeholder)
+    }
+
+    /// `placeholder`, or (placeholders having run out) `null` and the fall-back noted.
+    fn or_collision(&mut self, placeholder: Option<Value>) -> Value {
+        placeholder.unwrap_or_else(|| {
             self.collision = true;
             Value::Null
         })

@@ -537,3 +537,58 @@ fn lists_read_as_runs_when_the_engine_keeps_their_order() {
         check(&original, &patch, &untyped, Route::Sparse);
     }
 }
+
+#[test]
+fn unnamed_members_are_copied_together_and_merged_back_by_key() {
+    let untyped = Schema::untyped();
+    let schema = pod_schema();
+    let original = r#"{"b": 1, "\u0062b": {"x": [1, 2]}, "": 0, "\u0000a": "nul",
+        "d": {"z": 1, "a": 2}, "a\"q": true, "c": [3], "e": "E"}"#;
+    for patch in [
+        "{}",
+        r#"{"c": [4]}"#,
+        r#"{"bc": 1, "a": 2, "bba": 3, "f": 4, "": null, "d": {"m": 5}}"#,
+        r#"{"d": {"$patch": "replace", "n": 1}}"#,
+        r#"{"d": {"$retainKeys": ["z"], "z": 2}}"#,
+        r#"{"$retainKeys": ["b", "e"], "e": "F"}"#,
+        r#"{"$patch": "replace", "q": 1}"#,
+        r#"{"$patch": "delete"}"#,
+        r#"{"$setElementOrder/c": [3], "c": [3]}"#,
+        r#"{"$deleteFromPrimitiveList/c": [3]}"#,
+        r#"{"a\"q": null, "\u0000a": "x"}"#,
+    ] {
+        check(original, patch, &untyped, Route::Sparse);
+    }
+    // A live member named as the hidden member that holds the rest: each member on its own.
+    let hidden = r#"{"b": 1, "\u0000smp-sparse:rest": {"k": 1}, "a": 2, "c": 3}"#;
+    check(hidden, r#"{"c": 4}"#, &untyped, Route::Sparse);
+    check(
+        hidden,
+        r#"{"\u0000smp-sparse:rest": 1}"#,
+        &untyped,
+        Route::Sparse,
+    );
+    // Repeated keys among the unnamed members, and between an unnamed and a later one.
+    check(
+        r#"{"b": 1, "a": 2, "b": 3}"#,
+        r#"{"c": 1}"#,
+        &untyped,
+        Route::Invalid,
+    );
+    check(
+        r#"{"b": 1, "c": 2, "c": 3}"#,
+        r#"{"c": 1}"#,
+        &untyped,
+        Route::Invalid,
+    );
+    // Typed: a container read as the patch guides, its other members copied together.
+    let pod = r#"{"spec": {"containers": [{"name": "a", "image": "i", "args": ["x"],
+        "env": [{"name": "E", "value": "1"}], "ports": [{"containerPort": 80}]}]}}"#;
+    for patch in [
+        r#"{"spec": {"containers": [{"name": "a", "image": "j"}]}}"#,
+        r#"{"spec": {"containers": [{"name": "a", "env": [{"name": "F"}]}]}}"#,
+        r#"{"spec": {"containers": [{"name": "a", "$retainKeys": ["name"]}]}}"#,
+    ] {
+        check(pod, patch, &schema, Route::Sparse);
+    }
+}

@@ -5,10 +5,12 @@
 //! scalars are written by serde_json, so the output is what `serde_json::to_string` gives for
 //! the document with every placeholder read in full.
 
+use std::cmp::Ordering;
+
 use serde_json::{Map, Value};
 
-use super::canon::{Canon, PLACEHOLDER_BASE};
-use super::guide::{RUN_AFTER, RUN_BEFORE, WHOLE_ITEM};
+use super::canon::{Canon, PLACEHOLDER_BASE, Span};
+use super::guide::{REST, RUN_AFTER, RUN_BEFORE, WHOLE_ITEM, is_hidden};
 use crate::json_text::write_string;
 
 /// The document as text; `None` when a placeholder is unknown (the caller falls back).
@@ -45,28 +47,32 @@ impl Writer<'_> {
                 out.push(b']');
             }
             Value::Object(map) if may_hide(map) => return self.hiding(out, map),
-            Value::Object(map) => self.members(out, map.iter())?,
+            Value::Object(map) => self.members(out, map.iter(), &[])?,
         }
         Some(())
     }
 
-    /// An object that may carry hidden members: a whole item's shell is its placeholder, and
-    /// a named item of a list read as runs has its runs written around it.
+    /// An object that may carry hidden members (see `guide`): a whole item's shell is its
+    /// placeholder; the members the patch did not name are merged in by key; a named item of
+    /// a list read as runs has its runs written around it.
     fn hiding(&self, out: &mut Vec<u8>, map: &Map<String, Value>) -> Option<()> {
+        // A hidden name holds a placeholder only when it is ours: a live member of such a
+        // name is read in full.
         let hidden = |name: &str| map.get(name).filter(|v| is_placeholder(v));
         if let Some(whole) = hidden(WHOLE_ITEM) {
             return self.value(out, whole);
         }
         let (before, after) = (hidden(RUN_BEFORE), hidden(RUN_AFTER));
-        if before.is_none() && after.is_none() {
-            return self.members(out, map.iter());
-        }
+        let rest = match hidden(REST) {
+            Some(rest) => self.canon.members_of(rest)?,
+            None => &[],
+        };
         if let Some(run) = before {
             self.value(out, run)?;
             out.push(b',');
         }
-        let shown = |(key, _): &(&String, &Value)| *key != RUN_BEFORE && *key != RUN_AFTER;
-        self.members(out, map.iter().filter(shown))?;
+        let shown = |(key, value): &(&String, &Value)| !(is_hidden(key) && is_placeholder(value));
+        self.members(out, map.iter().filter(shown), rest)?;
         if let Some(run) = after {
             out.push(b',');
             self.value(out, run)?;
@@ -74,20 +80,42 @@ impl Writer<'_> {
         Some(())
     }
 
-    /// An object of `members`, in the order given.
+    /// An object of `members` (in key order) and the copied members `rest` (also in key
+    /// order, no key among `members`), merged by key.
     fn members<'v>(
         &self,
         out: &mut Vec<u8>,
         members: impl Iterator<Item = (&'v String, &'v Value)>,
+        rest: &[Span],
     ) -> Option<()> {
         out.push(b'{');
-        for (i, (key, item)) in members.enumerate() {
-            if i > 0 {
+        let mut rest = rest.iter().copied().peekable();
+        let mut first = true;
+        let mut comma = |out: &mut Vec<u8>| {
+            if !std::mem::take(&mut first) {
                 out.push(b',');
             }
+        };
+        for (key, item) in members {
+            while let Some(copied) = rest.peek().copied() {
+                match self.canon.member_key(copied)?.as_ref().cmp(key.as_bytes()) {
+                    Ordering::Less => {}
+                    Ordering::Greater => break,
+                    // Cannot happen: the rest holds what the patch does not name.
+                    Ordering::Equal => return None,
+                }
+                comma(out);
+                self.canon.emit(out, copied)?;
+                rest.next();
+            }
+            comma(out);
             write_string(out, key);
             out.push(b':');
             self.value(out, item)?;
+        }
+        for copied in rest {
+            comma(out);
+            self.canon.emit(out, copied)?;
         }
         out.push(b'}');
         Some(())

@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 
 #[cfg(test)]
 use super::super::canon::Canon;
-use super::super::canon::Span;
+use super::super::canon::{Extent, Span};
 use super::{Invalid, Scanner, number_value};
 use crate::json_text::{extend_range, prefix_of};
 
@@ -22,14 +22,23 @@ use crate::json_text::{extend_range, prefix_of};
 /// written piecewise and then copied into the list as 16-byte words, and each of those reads
 /// waited for the stores it overlapped (a stall that cost more than copying the member's text).
 #[derive(Clone, Copy)]
-pub(super) struct Member {
+pub(in crate::sparse) struct Member {
     /// The key's first 8 bytes, big-endian, zero-padded: orders most keys without a `memcmp`.
     prefix: u64,
     /// The unescaped key, in one address space: `text[from..to]` below `text.len()`, and
     /// `keys[from - text.len()..to - text.len()]` (a key that had escapes) from there on.
-    key: (usize, usize),
+    pub(super) key: (usize, usize),
     /// Its `"key":value` bytes.
-    span: Span,
+    pub(super) span: Span,
+}
+
+/// A member's key as copied (with the `:` after it): where its copy starts, and the key
+/// placed and ordered as in [`Member`].
+#[derive(Clone, Copy)]
+pub(in crate::sparse) struct CopiedKey {
+    pub(super) start: Extent,
+    pub(super) range: (usize, usize),
+    prefix: u64,
 }
 
 /// What to learn about a copied object's members besides copying them.
@@ -86,7 +95,11 @@ fn key_prefix(text: &[u8], (from, to): (usize, usize)) -> u64 {
 
 /// The bytes of a key placed as in [`Member`].
 #[inline]
-fn key_bytes<'t>(text: &'t [u8], keys: &'t [u8], (from, to): (usize, usize)) -> &'t [u8] {
+pub(super) fn key_bytes<'t>(
+    text: &'t [u8],
+    keys: &'t [u8],
+    (from, to): (usize, usize),
+) -> &'t [u8] {
     match from.checked_sub(text.len()) {
         Some(at) => keys.get(at..to - text.len()),
         None => text.get(from..to),
@@ -173,56 +186,12 @@ impl Scanner<'_> {
         let (base, keys_base) = (self.members.len(), self.keys.len());
         let mut in_order = true;
         loop {
-            self.skip_ws();
-            if self.bytes.get(self.pos) != Some(&b'"') {
-                return Err(Invalid);
-            }
-            let token = self.pos;
-            let escaped = self.string_token()?;
-            let start = self.canon.extent();
-            let (range, prefix) = if escaped {
-                let key = self.decode(token)?;
-                write_json(&mut self.canon.bytes, &key)?;
-                let at = self.bytes.len() + self.keys.len();
-                self.keys.extend_from_slice(key.as_bytes());
-                self.colon()?;
-                self.canon.bytes.push(b':');
-                let prefix = prefix_of(key.as_bytes());
-                ((at, self.bytes.len() + self.keys.len()), prefix)
-            } else {
-                // No escapes: the quoted token is what serde_json writes, and so is the `:`
-                // when it follows at once (one copy for both).
-                let range = (token + 1, self.pos - 1);
-                if self.bytes.get(self.pos) == Some(&b':') {
-                    self.pos += 1;
-                    self.copy_text(token, self.pos)?;
-                } else {
-                    self.copy_text(token, self.pos)?;
-                    self.colon()?;
-                    self.canon.bytes.push(b':');
-                }
-                (range, key_prefix(self.bytes, range))
-            };
+            let key = self.copy_key()?;
             if let Some(capture) = capture.as_deref_mut() {
-                self.capture(capture, range)?;
+                self.capture(capture, key.range)?;
             }
             self.copy_value()?;
-            if in_order {
-                if let Some(last) = self.members.get(base..).and_then(<[Member]>::last) {
-                    in_order = cmp_keys(
-                        self.bytes,
-                        &self.keys,
-                        (last.prefix, last.key),
-                        (prefix, range),
-                    )
-                    .is_lt();
-                }
-            }
-            self.members.push(Member {
-                prefix,
-                key: range,
-                span: self.canon.span_since(start),
-            });
+            self.push_member(key, base, &mut in_order);
             if !self.next_or_close(b'}')? {
                 break;
             }
@@ -233,6 +202,69 @@ impl Scanner<'_> {
         self.keys.truncate(keys_base);
         self.canon.bytes.push(b'}');
         Ok(())
+    }
+
+    /// Copies the next member's key and the `:` after it.
+    #[inline(always)]
+    pub(super) fn copy_key(&mut self) -> Result<CopiedKey, Invalid> {
+        self.skip_ws();
+        if self.bytes.get(self.pos) != Some(&b'"') {
+            return Err(Invalid);
+        }
+        let token = self.pos;
+        let escaped = self.string_token()?;
+        let start = self.canon.extent();
+        if escaped {
+            let key = self.decode(token)?;
+            write_json(&mut self.canon.bytes, &key)?;
+            let at = self.bytes.len() + self.keys.len();
+            self.keys.extend_from_slice(key.as_bytes());
+            self.colon()?;
+            self.canon.bytes.push(b':');
+            return Ok(CopiedKey {
+                start,
+                range: (at, self.bytes.len() + self.keys.len()),
+                prefix: prefix_of(key.as_bytes()),
+            });
+        }
+        // No escapes: the quoted token is what serde_json writes, and so is the `:` when it
+        // follows at once (one copy for both).
+        let range = (token + 1, self.pos - 1);
+        if self.bytes.get(self.pos) == Some(&b':') {
+            self.pos += 1;
+            self.copy_text(token, self.pos)?;
+        } else {
+            self.copy_text(token, self.pos)?;
+            self.colon()?;
+            self.canon.bytes.push(b':');
+        }
+        Ok(CopiedKey {
+            start,
+            range,
+            prefix: key_prefix(self.bytes, range),
+        })
+    }
+
+    /// Adds the member of `key`, whose value was just copied, to the members from `base`,
+    /// noting whether they are still `in_order`.
+    #[inline(always)]
+    pub(super) fn push_member(&mut self, key: CopiedKey, base: usize, in_order: &mut bool) {
+        if *in_order {
+            if let Some(last) = self.members.get(base..).and_then(<[Member]>::last) {
+                *in_order = cmp_keys(
+                    self.bytes,
+                    &self.keys,
+                    (last.prefix, last.key),
+                    (key.prefix, key.range),
+                )
+                .is_lt();
+            }
+        }
+        self.members.push(Member {
+            prefix: key.prefix,
+            key: key.range,
+            span: self.canon.span_since(key.start),
+        });
     }
 
     /// Learns what `capture` asks about the member whose key is at `range` and whose value is
@@ -269,6 +301,15 @@ impl Scanner<'_> {
             self.canon.close_object(record);
             return Ok(());
         }
+        self.sort_members(base)?;
+        let members = self.members.get(base..).unwrap_or_default();
+        self.canon
+            .close_object_sorted(record, members.iter().map(|m| m.span));
+        Ok(())
+    }
+
+    /// Sorts the members from `base` by key; a repeated key is an error.
+    pub(super) fn sort_members(&mut self, base: usize) -> Result<(), Invalid> {
         let (text, keys) = (self.bytes, self.keys.as_slice());
         let members = self.members.get_mut(base..).unwrap_or_default();
         members.sort_unstable_by(|a, b| cmp_members(text, keys, a, b));
@@ -278,8 +319,6 @@ impl Scanner<'_> {
         {
             return Err(Invalid);
         }
-        self.canon
-            .close_object_sorted(record, members.iter().map(|m| m.span));
         Ok(())
     }
 
