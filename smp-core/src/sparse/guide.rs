@@ -8,15 +8,18 @@
 //!   engine takes the patch value and only the object's type matters);
 //! - a live list under a patch list is merged by key when the strategy says so: each item is an
 //!   object shell whose merge key (and `$patch`, which `$setElementOrder` reads) is read in full,
-//!   and an item the patch names by key is read as that patch item guides; other lists are taken
-//!   from the patch whole, so only their type matters;
+//!   and an item the patch names by key is read as that patch item guides (when the engine will
+//!   keep the list's order and touch only the named items, the other items are not even shells:
+//!   see `runs`); other lists are taken from the patch whole, so only their type matters;
 //! - a list named by a directive, a list without a merge key, and any list item that is not an
 //!   object (primitive sets compare whole values; kinds decide errors) are read in full;
 //! - so is an embedded resource the patch reaches (and a merged list of them): its own
 //!   `apiVersion` and `kind`, wherever they sit in it, decide its type.
 //!
 //! Everything else is a placeholder: a member the engine replaces or removes whatever it holds,
-//! and every member the patch does not name.
+//! and the members the patch does not name, which are copied together, one placeholder for all
+//! of them in an object (see `scan::rest`; unless the patch has `$retainKeys`, which goes
+//! through every member).
 
 use std::collections::HashMap;
 

@@ -149,8 +149,9 @@ impl<'k> Keys<'k> {
                 true
             }
             Keys::Few(keys) => {
+                // Lists this long are usually much longer: room for a few growths at once.
                 let mut set: HashSet<&[u8], KeyedState> =
-                    HashSet::with_capacity_and_hasher(keys.len() * 2, KeyedState::default());
+                    HashSet::with_capacity_and_hasher(keys.len() * 8, KeyedState::default());
                 set.extend(keys.iter().copied());
                 let fresh = set.insert(key);
                 *self = Keys::Many(set);
