@@ -103,9 +103,7 @@ impl Canon {
 
     /// The placeholder for the bytes copied since `start`; `None` when the range is full.
     pub(super) fn placeholder(&mut self, start: Extent) -> Option<Value> {
-        let id = self.spans.len();
-        self.spans.push(self.span_since(start));
-        (id < MAX_PLACEHOLDERS).then(|| Value::from(PLACEHOLDER_BASE + id as u64))
+        self.placeholder_of(self.span_since(start))
     }
 
     /// A placeholder for `span`, a span taken before.
@@ -149,33 +147,21 @@ impl Canon {
     /// The key of member `span` (its `"key":value` text), unescaped.
     pub(super) fn member_key(&self, span: Span) -> Option<Cow<'_, [u8]>> {
         let text = self.bytes.get(span.start..span.end)?;
-        let body = text.get(1..)?;
-        let end = plain_run(body, 0);
-        match body.get(end) {
-            Some(b'"') => body.get(..end).map(Cow::Borrowed),
-            // Escaped: decoded as written.
-            _ => {
-                let mut reader = serde_json::Deserializer::from_slice(text);
-                let key = <String as serde::Deserialize>::deserialize(&mut reader).ok()?;
-                Some(Cow::Owned(key.into_bytes()))
-            }
+        let token = text.get(..key_token_len(text)?)?;
+        let body = token.get(1..token.len() - 1)?;
+        if !body.contains(&b'\\') {
+            return Some(Cow::Borrowed(body));
         }
+        let key: String = serde_json::from_slice(token).ok()?;
+        Some(Cow::Owned(key.into_bytes()))
     }
 
     /// The value of member `span` (its `"key":value` text): the span after the key and `:`.
     pub(super) fn value_of(&self, span: Span) -> Option<Span> {
         let text = self.bytes.get(span.start..span.end)?;
-        // The key as serde_json writes it: escapes are `\x` or `\uXXXX`, never a raw `"`.
-        let mut i = 1;
-        loop {
-            i = plain_run(text, i);
-            match text.get(i)? {
-                b'"' => break,
-                _ => i += 2,
-            }
-        }
-        (text.get(i + 1) == Some(&b':')).then_some(Span {
-            start: span.start + i + 2,
+        let len = key_token_len(text)?;
+        (text.get(len) == Some(&b':')).then_some(Span {
+            start: span.start + len + 1,
             ..span
         })
     }
@@ -260,5 +246,18 @@ impl Canon {
             next = r.skip;
         }
         extend_range(out, &self.bytes, at, span.end)
+    }
+}
+
+/// The length of the string token `text` starts with, as serde_json writes strings: escapes
+/// are `\x` or `\uXXXX`, never a raw `"`.
+fn key_token_len(text: &[u8]) -> Option<usize> {
+    let mut i = 1;
+    loop {
+        i = plain_run(text, i);
+        match text.get(i)? {
+            b'"' => return Some(i + 1),
+            _ => i += 2,
+        }
     }
 }

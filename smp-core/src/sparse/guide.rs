@@ -121,7 +121,7 @@ pub(super) fn object(
     let gather = !patch.contains_key(RETAIN_KEYS) && !node.is_embedded();
     let mut rest = sc.rest();
     loop {
-        let key = sc.member_key()?;
+        let key = sc.copy_key()?;
         let name = sc.key_text(&key)?;
         if gather && unnamed(&name, patch, &targets, item_key) {
             sc.copy_into(&mut rest, key)?;

@@ -277,37 +277,33 @@ impl<'a> Scanner<'a> {
     /// The value of the first member of the object at the scanner when that member is `name`;
     /// the scanner does not move.
     pub(super) fn first_member(&mut self, name: &str) -> Option<Value> {
-        let (pos, depth) = (self.pos, self.depth);
-        let mut read = || {
-            if self.peek_value() != Some(b'{') || self.open().ok()? {
-                return None;
-            }
-            let key = self.key().ok()?;
-            (key == name).then(|| self.value_full().ok()).flatten()
-        };
-        let value = read();
-        (self.pos, self.depth) = (pos, depth);
-        value
+        self.at_first_member(name, |sc| sc.value_full().ok())
     }
 
     /// The range of the first member's value of the object at the scanner, when that member
     /// is `name` and its value is a plain token (see [`Scanner::plain_token`]); the scanner
     /// does not move.
     pub(super) fn first_plain_member(&mut self, name: &str) -> Option<(usize, usize)> {
+        self.at_first_member(name, Scanner::plain_token)
+    }
+
+    /// `read` at the value of the first member of the object at the scanner, when that member
+    /// is `name`; then the scanner goes back where it was.
+    fn at_first_member<T>(
+        &mut self,
+        name: &str,
+        read: impl FnOnce(&mut Self) -> Option<T>,
+    ) -> Option<T> {
         let (pos, depth) = (self.pos, self.depth);
-        let mut read = || {
+        let mut open = || {
             if self.peek_value() != Some(b'{') || self.open().ok()? {
                 return None;
             }
-            let key = self.key().ok()?;
-            if key != name {
-                return None;
-            }
-            self.plain_token()
+            (self.key().ok()? == name).then_some(())
         };
-        let token = read();
+        let found = open().and_then(|()| read(self));
         (self.pos, self.depth) = (pos, depth);
-        token
+        found
     }
 
     /// Moves past the next value when it is a plain token, one whose text is its canonical

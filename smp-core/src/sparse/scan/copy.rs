@@ -204,9 +204,11 @@ impl Scanner<'_> {
         Ok(())
     }
 
-    /// Copies the next member's key and the `:` after it.
+    /// Copies the next member's key and the `:` after it (for an object read as the patch
+    /// guides, in case its value joins the rest: [`Scanner::uncopy_key`] forgets the copy
+    /// when it does not).
     #[inline(always)]
-    pub(super) fn copy_key(&mut self) -> Result<CopiedKey, Invalid> {
+    pub(in crate::sparse) fn copy_key(&mut self) -> Result<CopiedKey, Invalid> {
         self.skip_ws();
         if self.bytes.get(self.pos) != Some(&b'"') {
             return Err(Invalid);

@@ -32,12 +32,6 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// Reads the next member's key, copying it with its `:` in case its value joins the rest
-    /// ([`Scanner::uncopy_key`] forgets the copy when it does not).
-    pub(in crate::sparse) fn member_key(&mut self) -> Result<CopiedKey, Invalid> {
-        self.copy_key()
-    }
-
     /// The key's text.
     pub(in crate::sparse) fn key_text(&self, key: &CopiedKey) -> Result<Cow<'a, str>, Invalid> {
         let (from, to) = key.range;
