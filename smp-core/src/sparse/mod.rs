@@ -26,6 +26,7 @@ mod guide;
 mod runs;
 mod scan;
 mod sides;
+mod sink;
 mod split;
 #[cfg(test)]
 mod tests;
@@ -38,7 +39,7 @@ use crate::error::{DocRole, JsonPath, PatchError};
 use crate::input::parse_json;
 use crate::schema::Node;
 
-use canon::PLACEHOLDER_BASE;
+use canon::{MAX_TEXT, PLACEHOLDER_BASE};
 pub use create::{diff_json, three_way_json};
 use scan::Scanner;
 pub use split::{JsonObjects, JsonTypeMeta, json_objects, json_type_meta};
@@ -120,6 +121,9 @@ fn routed(original: &str, patch: &Value, node: Node<'_>) -> (Result<String, Patc
     }
     if !starts_object(original) {
         return reference(original, patch, node, "the original is not an object");
+    }
+    if original.len() > MAX_TEXT {
+        return reference(original, patch, node, "the original is longer than 1 GiB");
     }
 
     let mut scanner = Scanner::new(original);

@@ -21,10 +21,12 @@ mod copy;
 mod lex;
 mod rest;
 mod tape;
+mod walk;
 
 use copy::{Capture, Member, verbatim_integer};
 use lex::number_value;
 pub(super) use tape::Tape;
+use walk::Frame;
 
 /// The original is not a document the strict reader accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,6 +61,8 @@ pub(super) struct Scanner<'a> {
     members: Vec<Member>,
     /// Their keys that had escapes, unescaped.
     keys: Vec<u8>,
+    /// The containers open in a copy (see `copy`), kept between copies for their room.
+    frames: Vec<Frame>,
 }
 
 impl<'a> Scanner<'a> {
@@ -66,6 +70,7 @@ impl<'a> Scanner<'a> {
         Scanner {
             canon: Canon::with_capacity(text.len()),
             members: Vec::with_capacity(64),
+            frames: Vec::with_capacity(16),
             ..Scanner::checking(text)
         }
     }
@@ -82,6 +87,7 @@ impl<'a> Scanner<'a> {
             collision: false,
             members: Vec::new(),
             keys: Vec::new(),
+            frames: Vec::new(),
         }
     }
 

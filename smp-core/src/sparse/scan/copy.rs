@@ -1,10 +1,12 @@
-//! Copy mode: a value's canonical JSON into [`Canon`], checked as strictly as the reader
+//! Copy mode: a value's canonical JSON into [`Canon`](crate::sparse::canon::Canon), checked as strictly as the reader
 //! checks it.
 //!
 //! Strings without escapes and integers of at most 18 digits are copied as they are (that is
 //! what serde_json writes for them); other strings and numbers are decoded as the reader decodes
 //! them and written by serde_json. Objects are copied in source order; their keys are compared
-//! to find repeats and, when out of order, the key order is recorded for [`Canon::emit`].
+//! to find repeats and, when out of order, the key order is recorded for [`Canon::emit`](crate::sparse::canon::Canon::emit).
+//!
+//! A string is copied here, by the scanner; objects and lists by the copy loop of `walk`.
 
 use std::cmp::Ordering;
 
@@ -13,23 +15,41 @@ use serde_json::{Map, Value};
 #[cfg(test)]
 use super::super::canon::Canon;
 use super::super::canon::{Extent, Span};
+use super::lex::{colon_end, decode};
+use super::walk::Walk;
 use super::{Invalid, Scanner, number_value};
-use crate::json_text::{extend_range, prefix_of};
+use crate::json_text::prefix_of;
 
 /// A member of an object being copied.
 ///
-/// Every field is a word, written by one store each: a member built with narrower fields was
-/// written piecewise and then copied into the list as 16-byte words, and each of those reads
-/// waited for the stores it overlapped (a stall that cost more than copying the member's text).
+/// Every field is a word or two 32-bit halves, written by one store each: a member built with
+/// narrower fields was written piecewise and then copied into the list as 16-byte words, and
+/// each of those reads waited for the stores it overlapped (a stall that cost more than copying
+/// the member's text). Sorting an object moves its members, so they are kept small.
 #[derive(Clone, Copy)]
 pub(in crate::sparse) struct Member {
     /// The key's first 8 bytes, big-endian, zero-padded: orders most keys without a `memcmp`.
-    prefix: u64,
-    /// The unescaped key, in one address space: `text[from..to]` below `text.len()`, and
-    /// `keys[from - text.len()..to - text.len()]` (a key that had escapes) from there on.
-    pub(super) key: (usize, usize),
+    pub(super) prefix: u64,
+    /// The unescaped key, see [`KeyAt`].
+    pub(super) key: KeyAt,
     /// Its `"key":value` bytes.
     pub(super) span: Span,
+}
+
+/// Where a key's unescaped bytes are, in one address space: `text[from..to]` below
+/// `text.len()`, and `keys[from - text.len()..to - text.len()]` (a key that had escapes) from
+/// there on. 32-bit, as the sparse path reads texts of at most [`super::super::canon::MAX_TEXT`]
+/// bytes.
+pub(in crate::sparse) type KeyAt = (u32, u32);
+
+/// [`KeyAt`] of `from..to`.
+#[inline(always)]
+pub(super) fn key_at(from: usize, to: usize) -> KeyAt {
+    debug_assert!(
+        u32::try_from(to).is_ok(),
+        "the sparse path's size limit was not checked"
+    );
+    (from as u32, to as u32)
 }
 
 /// A member's key as copied (with the `:` after it): where its copy starts, and the key
@@ -37,7 +57,7 @@ pub(in crate::sparse) struct Member {
 #[derive(Clone, Copy)]
 pub(in crate::sparse) struct CopiedKey {
     pub(super) start: Extent,
-    pub(super) range: (usize, usize),
+    pub(super) range: KeyAt,
     prefix: u64,
 }
 
@@ -70,12 +90,7 @@ fn cmp_members(text: &[u8], keys: &[u8], a: &Member, b: &Member) -> Ordering {
 
 /// Key order of two keys given as `(prefix, place)`, as in [`Member`].
 #[inline]
-fn cmp_keys(
-    text: &[u8],
-    keys: &[u8],
-    a: (u64, (usize, usize)),
-    b: (u64, (usize, usize)),
-) -> Ordering {
+pub(super) fn cmp_keys(text: &[u8], keys: &[u8], a: (u64, KeyAt), b: (u64, KeyAt)) -> Ordering {
     a.0.cmp(&b.0)
         .then_with(|| key_bytes(text, keys, a.1).cmp(key_bytes(text, keys, b.1)))
 }
@@ -83,8 +98,8 @@ fn cmp_keys(
 /// [`prefix_of`] the key `text[from..to]`: read as one word from the text when 8 bytes are
 /// there (a key is followed by at least `":` and a value), and cut to the key's length, which
 /// costs a few instructions where the byte-by-byte form of a short key costs dozens.
-#[inline]
-fn key_prefix(text: &[u8], (from, to): (usize, usize)) -> u64 {
+#[inline(always)]
+pub(super) fn key_prefix(text: &[u8], from: usize, to: usize) -> u64 {
     let len = to.saturating_sub(from);
     match text.get(from..).and_then(<[u8]>::first_chunk::<8>) {
         Some(word) if len < 8 => u64::from_be_bytes(*word) & !(u64::MAX >> (8 * len)),
@@ -95,11 +110,8 @@ fn key_prefix(text: &[u8], (from, to): (usize, usize)) -> u64 {
 
 /// The bytes of a key placed as in [`Member`].
 #[inline]
-pub(super) fn key_bytes<'t>(
-    text: &'t [u8],
-    keys: &'t [u8],
-    (from, to): (usize, usize),
-) -> &'t [u8] {
+pub(super) fn key_bytes<'t>(text: &'t [u8], keys: &'t [u8], (from, to): KeyAt) -> &'t [u8] {
+    let (from, to) = (from as usize, to as usize);
     match from.checked_sub(text.len()) {
         Some(at) => keys.get(at..to - text.len()),
         None => text.get(from..to),
@@ -107,101 +119,59 @@ pub(super) fn key_bytes<'t>(
     .unwrap_or_default()
 }
 
+/// Sorts `members` by key; a repeated key is an error.
+pub(super) fn sort_members(
+    text: &[u8],
+    keys: &[u8],
+    members: &mut [Member],
+) -> Result<(), Invalid> {
+    members.sort_unstable_by(|a, b| cmp_members(text, keys, a, b));
+    if members
+        .windows(2)
+        .any(|w| cmp_members(text, keys, &w[0], &w[1]).is_eq())
+    {
+        return Err(Invalid);
+    }
+    Ok(())
+}
+
 impl Scanner<'_> {
     /// Appends the canonical JSON of the next value to `canon`.
     ///
     /// Strings (most values) are copied here, inlined into the loops over members and items;
-    /// everything else goes through [`Scanner::copy_other`].
+    /// everything else goes through a walk (see `walk`).
     #[inline]
     pub(in crate::sparse) fn copy_value(&mut self) -> Result<(), Invalid> {
         if self.peek_value() != Some(b'"') {
-            return self.copy_other();
+            return self.walk(None);
         }
         let start = self.pos;
         if self.string_token()? {
-            return self.copy_escaped(start);
+            let (json, _) = string_json(self.text, start, self.pos)?;
+            self.canon.bytes.extend_from_slice(&json);
+            return Ok(());
         }
         // No escapes: the token is already what serde_json writes.
         self.copy_text(start, self.pos)
     }
 
-    /// Copies the string token from `start` to the scanner, which has escapes: decoded as the
-    /// reader decodes it, written as serde_json writes it.
-    #[inline(never)]
-    fn copy_escaped(&mut self, start: usize) -> Result<(), Invalid> {
-        let decoded = self.decode(start)?;
-        write_json(&mut self.canon.bytes, &decoded)
-    }
-
-    /// [`Scanner::copy_value`] of anything but a string.
-    #[inline(never)]
-    fn copy_other(&mut self) -> Result<(), Invalid> {
-        match self.peek_value() {
-            Some(b'{') => self.copy_object(None),
-            Some(b'[') => {
-                if self.open()? {
-                    self.canon.bytes.extend_from_slice(b"[]");
-                    return Ok(());
-                }
-                self.canon.bytes.push(b'[');
-                loop {
-                    self.copy_value()?;
-                    if !self.next_or_close(b']')? {
-                        self.canon.bytes.push(b']');
-                        return Ok(());
-                    }
-                    self.canon.bytes.push(b',');
-                }
-            }
-            Some(b'-' | b'0'..=b'9') => {
-                let start = self.pos;
-                let integer = self.number_token()?;
-                let token = self.bytes.get(start..self.pos).ok_or(Invalid)?;
-                if verbatim_integer(token, integer) {
-                    // An integer of at most 18 digits: serde_json writes it as it is.
-                    return self.copy_text(start, self.pos);
-                }
-                let token = self.text.get(start..self.pos).ok_or(Invalid)?;
-                write_json(&mut self.canon.bytes, &number_value(token).ok_or(Invalid)?)
-            }
-            _ => {
-                let word = self.literal()?;
-                self.canon.bytes.extend_from_slice(word.as_bytes());
-                Ok(())
-            }
-        }
-    }
-
     /// Copies the object at the scanner; the members `capture` names are read in full as well.
     pub(in crate::sparse) fn copy_object(
         &mut self,
-        mut capture: Option<&mut Capture<'_, '_>>,
+        capture: Option<&mut Capture<'_, '_>>,
     ) -> Result<(), Invalid> {
-        if self.open()? {
-            self.canon.bytes.extend_from_slice(b"{}");
-            return Ok(());
-        }
-        self.canon.bytes.push(b'{');
-        let record = self.canon.open_object();
-        let (base, keys_base) = (self.members.len(), self.keys.len());
-        let mut in_order = true;
-        loop {
-            let key = self.copy_key()?;
-            if let Some(capture) = capture.as_deref_mut() {
-                self.capture(capture, key.range)?;
-            }
-            self.copy_value()?;
-            self.push_member(key, base, &mut in_order);
-            if !self.next_or_close(b'}')? {
-                break;
-            }
-            self.canon.bytes.push(b',');
-        }
-        self.close_object(record, base, in_order)?;
-        self.members.truncate(base);
-        self.keys.truncate(keys_base);
-        self.canon.bytes.push(b'}');
-        Ok(())
+        self.walk(capture)
+    }
+
+    /// Copies the next value with the copy loop (see `walk`).
+    #[inline(never)]
+    fn walk(&mut self, capture: Option<&mut Capture<'_, '_>>) -> Result<(), Invalid> {
+        let (mut walk, mut stacks) = Walk::take(self);
+        let mut collision = false;
+        let result = walk.value(&mut stacks, capture, &mut collision);
+        walk.give_back(stacks, self);
+        self.collision |= collision;
+        result
     }
 
     /// Copies the next member's key and the `:` after it (for an object read as the patch
@@ -217,21 +187,21 @@ impl Scanner<'_> {
         let escaped = self.string_token()?;
         let start = self.canon.extent();
         if escaped {
-            let key = self.decode(token)?;
-            write_json(&mut self.canon.bytes, &key)?;
+            let (json, key) = string_json(self.text, token, self.pos)?;
+            self.canon.bytes.extend_from_slice(&json);
             let at = self.bytes.len() + self.keys.len();
             self.keys.extend_from_slice(key.as_bytes());
             self.colon()?;
             self.canon.bytes.push(b':');
             return Ok(CopiedKey {
                 start,
-                range: (at, self.bytes.len() + self.keys.len()),
+                range: key_at(at, self.bytes.len() + self.keys.len()),
                 prefix: prefix_of(key.as_bytes()),
             });
         }
         // No escapes: the quoted token is what serde_json writes, and so is the `:` when it
         // follows at once (one copy for both).
-        let range = (token + 1, self.pos - 1);
+        let (from, to) = (token + 1, self.pos - 1);
         if self.bytes.get(self.pos) == Some(&b':') {
             self.pos += 1;
             self.copy_text(token, self.pos)?;
@@ -242,8 +212,8 @@ impl Scanner<'_> {
         }
         Ok(CopiedKey {
             start,
-            range,
-            prefix: key_prefix(self.bytes, range),
+            range: key_at(from, to),
+            prefix: key_prefix(self.bytes, from, to),
         })
     }
 
@@ -269,82 +239,48 @@ impl Scanner<'_> {
         });
     }
 
-    /// Learns what `capture` asks about the member whose key is at `range` and whose value is
-    /// at the scanner, which does not move.
-    fn capture(
-        &mut self,
-        capture: &mut Capture<'_, '_>,
-        range: (usize, usize),
-    ) -> Result<(), Invalid> {
-        let key = key_bytes(self.bytes, &self.keys, range);
-        let (pos, depth) = (self.pos, self.depth);
-        match capture {
-            Capture::Values { names, found } => {
-                if names.iter().any(|n| n.as_bytes() == key) {
-                    let name = String::from_utf8(key.to_vec()).map_err(|_| Invalid)?;
-                    let value = self.value_full()?;
-                    found.insert(name, value);
-                }
-            }
-            Capture::Token { name, found } => {
-                if name.as_bytes() == key {
-                    *found = self.plain_token();
-                }
-            }
-        }
-        (self.pos, self.depth) = (pos, depth);
-        Ok(())
-    }
-
-    /// Completes the object's `record`: its members (from `base`) in key order, unless they are
-    /// `in_order` already. A repeated key is an error.
-    fn close_object(&mut self, record: usize, base: usize, in_order: bool) -> Result<(), Invalid> {
-        if in_order {
-            self.canon.close_object(record);
-            return Ok(());
-        }
-        self.sort_members(base)?;
-        let members = self.members.get(base..).unwrap_or_default();
-        self.canon
-            .close_object_sorted(record, members.iter().map(|m| m.span));
-        Ok(())
-    }
-
     /// Sorts the members from `base` by key; a repeated key is an error.
     pub(super) fn sort_members(&mut self, base: usize) -> Result<(), Invalid> {
-        let (text, keys) = (self.bytes, self.keys.as_slice());
         let members = self.members.get_mut(base..).unwrap_or_default();
-        members.sort_unstable_by(|a, b| cmp_members(text, keys, a, b));
-        if members
-            .windows(2)
-            .any(|w| cmp_members(text, keys, &w[0], &w[1]).is_eq())
-        {
-            return Err(Invalid);
-        }
-        Ok(())
+        sort_members(self.bytes, &self.keys, members)
     }
 
     /// Moves past the `:` after a key (and the whitespace before it).
     #[inline]
     fn colon(&mut self) -> Result<(), Invalid> {
-        self.skip_ws();
-        if self.bytes.get(self.pos) != Some(&b':') {
-            return Err(Invalid);
-        }
-        self.pos += 1;
+        self.pos = colon_end(self.bytes, self.pos)?;
         Ok(())
     }
 
-    /// Appends `text[start..end]` (a token: see [`extend_range`]).
+    /// Appends `text[start..end]` (a token: see [`Sink::extend_range`](crate::sparse::sink::Sink::extend_range)).
     #[inline]
     fn copy_text(&mut self, start: usize, end: usize) -> Result<(), Invalid> {
-        extend_range(&mut self.canon.bytes, self.bytes, start, end).ok_or(Invalid)
+        self.canon
+            .bytes
+            .extend_range(self.bytes, start, end)
+            .ok_or(Invalid)
     }
 }
 
-/// Appends what serde_json writes for `value`.
-fn write_json<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> Result<(), Invalid> {
-    serde_json::to_writer(out, value).map_err(|_| Invalid)
+/// What serde_json writes for the number token `text[start..end]`, converted as the reader
+/// converts it.
+#[inline(never)]
+pub(super) fn number_json(text: &str, start: usize, end: usize) -> Result<Vec<u8>, Invalid> {
+    let token = text.get(start..end).ok_or(Invalid)?;
+    serde_json::to_vec(&number_value(token).ok_or(Invalid)?).map_err(|_| Invalid)
+}
+
+/// What serde_json writes for the string token `text[start..end]`, which has escapes, and the
+/// string itself.
+#[inline(never)]
+pub(super) fn string_json(
+    text: &str,
+    start: usize,
+    end: usize,
+) -> Result<(Vec<u8>, String), Invalid> {
+    let string = decode(text, start, end)?;
+    let json = serde_json::to_vec(&string).map_err(|_| Invalid)?;
+    Ok((json, string))
 }
 
 /// A copy of `canon` as it would be emitted, for tests.

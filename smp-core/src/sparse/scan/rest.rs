@@ -34,7 +34,7 @@ impl<'a> Scanner<'a> {
 
     /// The key's text.
     pub(in crate::sparse) fn key_text(&self, key: &CopiedKey) -> Result<Cow<'a, str>, Invalid> {
-        let (from, to) = key.range;
+        let (from, to) = (key.range.0 as usize, key.range.1 as usize);
         if to <= self.text.len() {
             return self.text.get(from..to).map(Cow::Borrowed).ok_or(Invalid);
         }
