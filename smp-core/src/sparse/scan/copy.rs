@@ -166,12 +166,7 @@ impl Scanner<'_> {
     /// Copies the next value with the copy loop (see `walk`).
     #[inline(never)]
     fn walk(&mut self, capture: Option<&mut Capture<'_, '_>>) -> Result<(), Invalid> {
-        let (mut walk, mut stacks) = Walk::take(self);
-        let mut collision = false;
-        let result = walk.value(&mut stacks, capture, &mut collision);
-        walk.give_back(stacks, self);
-        self.collision |= collision;
-        result
+        Walk::copy(self, capture)
     }
 
     /// Copies the next member's key and the `:` after it (for an object read as the patch

@@ -54,23 +54,27 @@ pub(super) struct Walk<'t> {
     len: usize,
 }
 
-/// The scanner's other buffers, held by value while a walk runs.
-pub(super) struct Stacks {
-    /// The copy's records and placeholders (its bytes are in the [`Walk`]).
-    canon: Canon,
+/// The scanner's other buffers, which a walk touches once per member or object: borrowed,
+/// since only the walk itself needs to stay in registers.
+pub(super) struct Stacks<'s> {
+    /// The copy's records and placeholders (its bytes are in the [`Walk`] while it runs).
+    canon: &'s mut Canon,
     /// The members of the objects open, innermost last; their keys that had escapes.
-    members: Vec<Member>,
-    keys: Vec<u8>,
+    members: &'s mut Vec<Member>,
+    keys: &'s mut Vec<u8>,
     /// The containers opened by the walk, innermost last.
-    frames: Vec<Frame>,
+    frames: &'s mut Vec<Frame>,
 }
 
 impl<'t> Walk<'t> {
-    /// Takes the scanner's position and buffers for a walk.
-    pub(super) fn take(sc: &mut Scanner<'t>) -> (Walk<'t>, Stacks) {
-        let mut canon = mem::take(&mut sc.canon);
-        let (room, len) = mem::take(&mut canon.bytes).into_parts();
-        let walk = Walk {
+    /// Copies the value at the scanner into its canonical copy, then moves the scanner past
+    /// it. The members of the outermost object that `capture` names are read in full as well.
+    pub(super) fn copy(
+        sc: &mut Scanner<'t>,
+        capture: Option<&mut Capture<'_, '_>>,
+    ) -> Result<(), Invalid> {
+        let (room, len) = mem::take(&mut sc.canon.bytes).into_parts();
+        let mut walk = Walk {
             text: sc.text,
             bytes: sc.bytes,
             pos: sc.pos,
@@ -78,35 +82,29 @@ impl<'t> Walk<'t> {
             room,
             len,
         };
-        let stacks = Stacks {
-            canon,
-            members: mem::take(&mut sc.members),
-            keys: mem::take(&mut sc.keys),
-            frames: mem::take(&mut sc.frames),
+        let mut stacks = Stacks {
+            canon: &mut sc.canon,
+            members: &mut sc.members,
+            keys: &mut sc.keys,
+            frames: &mut sc.frames,
         };
-        (walk, stacks)
-    }
-
-    /// Gives the scanner its position and buffers back, after the walk copied its value or
-    /// failed.
-    pub(super) fn give_back(self, mut stacks: Stacks, sc: &mut Scanner<'t>) {
+        let mut collision = false;
+        let result = walk.value(&mut stacks, capture, &mut collision);
+        // Whether the walk copied its value or failed, the scanner gets its buffers back.
         stacks.frames.clear();
-        stacks.canon.bytes = Sink::from_parts(self.room, self.len);
-        sc.pos = self.pos;
-        sc.depth = self.depth;
-        sc.canon = stacks.canon;
-        sc.members = stacks.members;
-        sc.keys = stacks.keys;
-        sc.frames = stacks.frames;
+        sc.canon.bytes = Sink::from_parts(walk.room, walk.len);
+        (sc.pos, sc.depth) = (walk.pos, walk.depth);
+        sc.collision |= collision;
+        result
     }
 
     /// Copies the value at `pos`. The members of the outermost object that `capture` names
     /// are read in full as well; `collision` is set when one of them holds a number in the
     /// placeholder range.
     #[inline(always)]
-    pub(super) fn value(
+    fn value(
         &mut self,
-        st: &mut Stacks,
+        st: &mut Stacks<'_>,
         mut capture: Option<&mut Capture<'_, '_>>,
         collision: &mut bool,
     ) -> Result<(), Invalid> {
@@ -165,7 +163,7 @@ impl<'t> Walk<'t> {
     /// Opens the container at `pos` (`open` is `{` or `[`): `false` when it is empty (and
     /// then copied whole), `true` when it is open (for an object, with its first key read).
     #[inline(always)]
-    fn open(&mut self, st: &mut Stacks, open: u8) -> Result<bool, Invalid> {
+    fn open(&mut self, st: &mut Stacks<'_>, open: u8) -> Result<bool, Invalid> {
         if self.depth >= MAX_NESTING {
             return Err(Invalid);
         }
@@ -237,7 +235,7 @@ impl<'t> Walk<'t> {
         if frame.in_order && st.members.len() > frame.members {
             if let Some(last) = st.members.last() {
                 frame.in_order =
-                    cmp_keys(self.bytes, &st.keys, (last.prefix, last.key), (prefix, key)).is_lt();
+                    cmp_keys(self.bytes, st.keys, (last.prefix, last.key), (prefix, key)).is_lt();
             }
         }
         st.members.push(Member { prefix, key, span });
@@ -247,12 +245,12 @@ impl<'t> Walk<'t> {
     /// Closes the object of `frame`, whose members are all copied (the walk is at its `}`):
     /// records its key order unless the members came in order. A repeated key is an error.
     #[inline(always)]
-    fn close_object(&mut self, st: &mut Stacks, frame: Frame) -> Result<(), Invalid> {
+    fn close_object(&mut self, st: &mut Stacks<'_>, frame: Frame) -> Result<(), Invalid> {
         if frame.in_order {
             st.canon.close_object(frame.record, self.len);
         } else {
             let members = st.members.get_mut(frame.members..).unwrap_or_default();
-            sort_members(self.bytes, &st.keys, members)?;
+            sort_members(self.bytes, st.keys, members)?;
             st.canon
                 .close_object_sorted(frame.record, self.len, members.iter().map(|m| m.span));
         }
@@ -316,14 +314,14 @@ impl<'t> Walk<'t> {
     #[inline(always)]
     fn capture(
         &self,
-        st: &Stacks,
+        st: &Stacks<'_>,
         capture: &mut Capture<'_, '_>,
         collision: &mut bool,
     ) -> Result<(), Invalid> {
         let Some(member) = st.members.last() else {
             return Ok(());
         };
-        let key = key_bytes(self.bytes, &st.keys, member.key);
+        let key = key_bytes(self.bytes, st.keys, member.key);
         let at = At {
             pos: self.pos,
             depth: self.depth,
