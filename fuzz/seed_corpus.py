@@ -8,6 +8,7 @@ example patches, and small random documents and patches of the fuzz schema
 directive). Each seed follows its target's input layout (see the target's module comment):
 
   apply      flags byte, original, NUL, patch
+  sparse     flags byte, original, NUL, patch (JSON text, as apply_json reads it)
   diff       a, NUL, b
   three_way  flags byte, original, NUL, modified, NUL, current
   readers    role byte, text
@@ -236,7 +237,20 @@ def main():
     for i, text in enumerate(texts):
         write("readers", bytes([i % 5]) + text)
 
-    for target in ("apply", "diff", "three_way", "readers"):
+    # sparse (after the others, so that their seeds stay as they were)
+    fixtures = ROOT / "smp-core" / "benches" / "fixtures"
+    for size in ("pod3", "pod50"):
+        pod = (fixtures / f"{size}.json").read_bytes()
+        image = (fixtures / f"{size}-image-patch.json").read_bytes()
+        for flags in (0, 1):
+            write("sparse", bytes([flags]) + pod + b"\0" + image)
+    for doc in typed:
+        write("sparse", b"\1" + js(doc) + b"\0" + js(directive_patch(doc)))
+    for snippet in READER_SNIPPETS:
+        if snippet.startswith((b"{", b"[")):
+            write("sparse", b"\0" + snippet + b"\0" + b'{"a": null, "b": {"c": 1}}')
+
+    for target in ("apply", "diff", "three_way", "readers", "sparse"):
         print(target, len(list((CORPUS / target).iterdir())))
 
 

@@ -128,6 +128,26 @@ fn canonical_nesting_limit() {
     assert!(canonical(&("[".repeat(129) + &"]".repeat(129))).is_err());
 }
 
+/// The copy is written into room the size of the text (see `sink`): numbers written longer than
+/// they are read (`1E9` is `1000000000.0`) outgrow it, and tokens copied as fixed windows meet
+/// its end. Every length up to a few windows, at every position, must copy as serde_json writes.
+#[test]
+fn canonical_copy_outgrows_its_room() {
+    for n in 0..80 {
+        let numbers = format!("[{}]", vec!["1E9"; n + 1].join(","));
+        assert_canonical(&numbers);
+        let members: Vec<String> = (0..n).map(|i| format!("\"k{i:02}\":1E9")).collect();
+        assert_canonical(&format!(
+            "{{\"z\":[{}],{}}}",
+            "1e300,".repeat(n) + "0",
+            members.join(",")
+        ));
+        // A token of every length up to 40 bytes, last before the end of the text.
+        let token = "x".repeat(n % 41);
+        assert_canonical(&format!("{{\"b\":\"{token}\",\"a\":[\"{token}\"]}}"));
+    }
+}
+
 /// A JSON text as a tree of tokens, rendered with chosen whitespace.
 #[derive(Debug, Clone)]
 enum Text {
