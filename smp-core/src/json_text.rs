@@ -126,6 +126,9 @@ pub(crate) fn prefix_of(key: &[u8]) -> u64 {
 /// characters goes as it is; the rest is escaped by serde_json itself.
 pub(crate) fn write_string(out: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
+    if bytes.len() <= SHORT_STRING && write_short(out, bytes) {
+        return;
+    }
     if plain_run(bytes, 0) == bytes.len() {
         out.reserve(bytes.len() + 2);
         out.push(b'"');
@@ -136,6 +139,71 @@ pub(crate) fn write_string(out: &mut Vec<u8>, s: &str) {
     // serde_json fails only on I/O errors (none into a `Vec`) and on values it cannot write
     // (never a `str`).
     let _ = serde_json::to_writer(out, s);
+}
+
+/// Strings of at most this many bytes (most keys, names and short values) are written by
+/// [`write_short`].
+const SHORT_STRING: usize = 16;
+
+/// Appends `bytes` (at most [`SHORT_STRING`] long) quoted when it needs no escape, and returns
+/// whether it did. The bytes are read as two overlapping words (or a few single bytes) and
+/// checked for stops in those words, then the words are appended one after the other, the
+/// second overlapping the first: no byte-by-byte loop and no `memcpy` call, which cost more
+/// than such a string. (Assembling the string in a buffer on the stack and appending that made
+/// each append wait for the narrower stores it read back.)
+#[inline]
+fn write_short(out: &mut Vec<u8>, bytes: &[u8]) -> bool {
+    let n = bytes.len();
+    match n {
+        8..=SHORT_STRING => {
+            let (Some(head), Some(tail)) = (bytes.first_chunk::<8>(), bytes.last_chunk::<8>())
+            else {
+                return false;
+            };
+            if stops(u64::from_le_bytes(*head)) | stops(u64::from_le_bytes(*tail)) != 0 {
+                return false;
+            }
+            push_overlapping(out, head, tail, n);
+        }
+        4..=7 => {
+            let (Some(head), Some(tail)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>())
+            else {
+                return false;
+            };
+            // Both halves checked in one word.
+            let word =
+                u64::from(u32::from_le_bytes(*head)) | u64::from(u32::from_le_bytes(*tail)) << 32;
+            if stops(word) != 0 {
+                return false;
+            }
+            push_overlapping(out, head, tail, n);
+        }
+        _ => {
+            if bytes.iter().any(|&b| STOPS[usize::from(b)]) {
+                return false;
+            }
+            out.reserve(n + 2);
+            out.push(b'"');
+            for &b in bytes {
+                out.push(b);
+            }
+            out.push(b'"');
+        }
+    }
+    true
+}
+
+/// Appends `"`, the `n` bytes whose first and last `W` bytes are `head` and `tail`
+/// (`W <= n <= 2 * W`), and `"`.
+#[inline(always)]
+fn push_overlapping<const W: usize>(out: &mut Vec<u8>, head: &[u8; W], tail: &[u8; W], n: usize) {
+    out.reserve(n + 2);
+    out.push(b'"');
+    let start = out.len();
+    out.extend_from_slice(head);
+    out.truncate(start + n - W);
+    out.extend_from_slice(tail);
+    out.push(b'"');
 }
 
 /// Appends what serde_json writes for `value`.
