@@ -20,10 +20,6 @@ fuzz_target!(|data: &[u8]| {
     else {
         return;
     };
-    let schema = if choice & 1 == 0 {
-        common::untyped()
-    } else {
-        common::typed()
-    };
+    let schema = common::schema_of(choice);
     let _ = smp_core::apply(&original, &patch, schema);
 });

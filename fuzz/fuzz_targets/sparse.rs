@@ -35,20 +35,12 @@ fuzz_target!(|data: &[u8]| {
     else {
         return;
     };
-    let schema = if choice & 1 == 0 {
-        common::untyped()
-    } else {
-        common::typed()
-    };
+    let schema = common::schema_of(choice);
     let (got, route) = apply_json_routed(original, patch, schema);
     let want = reference(original, patch, schema);
     match (&got, &want) {
         (Ok(got), Ok(want)) => assert_eq!(got, want, "route {route:?}"),
-        (Err(got), Err(want)) => assert_eq!(
-            got.to_string(),
-            want.to_string(),
-            "route {route:?}"
-        ),
+        (Err(got), Err(want)) => assert_eq!(got.to_string(), want.to_string(), "route {route:?}"),
         _ => panic!("apply_json {got:?} ({route:?}), reference {want:?}"),
     }
 });

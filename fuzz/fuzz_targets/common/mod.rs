@@ -37,6 +37,11 @@ pub fn parse_all<const N: usize>(parts: [&[u8]; N], roles: [DocRole; N]) -> Opti
     out.try_into().ok()
 }
 
+/// The schema a target's flags byte picks: bit 0 clear, [`untyped`]; set, [`typed`].
+pub fn schema_of(flags: u8) -> &'static Schema {
+    if flags & 1 == 0 { untyped() } else { typed() }
+}
+
 /// The schema without patch metadata: objects merge, lists are replaced.
 pub fn untyped() -> &'static Schema {
     static SCHEMA: OnceLock<Schema> = OnceLock::new();
