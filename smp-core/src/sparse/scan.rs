@@ -61,7 +61,7 @@ pub(super) struct Scanner<'a> {
     members: Vec<Member>,
     /// Their keys that had escapes, unescaped.
     keys: Vec<u8>,
-    /// The containers open in a copy (see `copy`), kept between copies for their room.
+    /// The containers open in a copy (see `walk`), kept between copies for their room.
     frames: Vec<Frame>,
 }
 

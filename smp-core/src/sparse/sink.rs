@@ -39,6 +39,13 @@ impl Sink {
         }
     }
 
+    /// The storage and the cursor, borrowed, for the token copies the scanner shares with the
+    /// copy loop (`scan::copy`).
+    #[inline(always)]
+    pub(super) fn parts_mut(&mut self) -> (&mut Vec<u8>, &mut usize) {
+        (&mut self.room, &mut self.len)
+    }
+
     #[inline]
     pub(super) fn len(&self) -> usize {
         self.len
@@ -64,13 +71,6 @@ impl Sink {
     #[inline]
     pub(super) fn extend_from_slice(&mut self, bytes: &[u8]) {
         put_bytes(&mut self.room, &mut self.len, bytes);
-    }
-
-    /// Appends `src[start..end]` (a token: see [`put_range`]); `None` when the range is not
-    /// in `src`.
-    #[inline(always)]
-    pub(super) fn extend_range(&mut self, src: &[u8], start: usize, end: usize) -> Option<()> {
-        put_range(&mut self.room, &mut self.len, src, start, end)
     }
 }
 
@@ -135,7 +135,7 @@ fn window<const W: usize>(
 /// by value, so that a loop holding its storage in registers keeps it there.
 #[cold]
 #[inline(never)]
-pub(super) fn grown(mut room: Vec<u8>, need: usize) -> Vec<u8> {
+fn grown(mut room: Vec<u8>, need: usize) -> Vec<u8> {
     let len = need.max(room.len().saturating_mul(2)).max(64);
     room.resize(len, 0);
     room

@@ -1,12 +1,15 @@
-//! Copy mode: a value's canonical JSON into [`Canon`](crate::sparse::canon::Canon), checked as strictly as the reader
-//! checks it.
+//! Copy mode: a value's canonical JSON into [`Canon`](crate::sparse::canon::Canon), checked as
+//! strictly as the reader checks it.
 //!
 //! Strings without escapes and integers of at most 18 digits are copied as they are (that is
 //! what serde_json writes for them); other strings and numbers are decoded as the reader decodes
 //! them and written by serde_json. Objects are copied in source order; their keys are compared
-//! to find repeats and, when out of order, the key order is recorded for [`Canon::emit`](crate::sparse::canon::Canon::emit).
+//! to find repeats and, when out of order, the key order is recorded for
+//! [`Canon::emit`](crate::sparse::canon::Canon::emit).
 //!
-//! A string is copied here, by the scanner; objects and lists by the copy loop of `walk`.
+//! Strings and keys are copied by [`put_string`] and [`put_key`], which the scanner (for the
+//! members of an object read as the patch guides) and the copy loop of `walk` (for objects and
+//! lists) share.
 
 use std::cmp::Ordering;
 
@@ -15,7 +18,8 @@ use serde_json::{Map, Value};
 #[cfg(test)]
 use super::super::canon::Canon;
 use super::super::canon::{Extent, Span};
-use super::lex::{colon_end, decode};
+use super::super::sink::{put_bytes, put_range};
+use super::lex::{colon_end, decode, string_end};
 use super::walk::Walk;
 use super::{Invalid, Scanner, number_value};
 use crate::json_text::prefix_of;
@@ -145,14 +149,9 @@ impl Scanner<'_> {
         if self.peek_value() != Some(b'"') {
             return self.walk(None);
         }
-        let start = self.pos;
-        if self.string_token()? {
-            let (json, _) = string_json(self.text, start, self.pos)?;
-            self.canon.bytes.extend_from_slice(&json);
-            return Ok(());
-        }
-        // No escapes: the token is already what serde_json writes.
-        self.copy_text(start, self.pos)
+        let (room, len) = self.canon.bytes.parts_mut();
+        self.pos = put_string(self.text, self.pos, room, len)?;
+        Ok(())
     }
 
     /// Copies the object at the scanner; the members `capture` names are read in full as well.
@@ -175,40 +174,14 @@ impl Scanner<'_> {
     #[inline(always)]
     pub(in crate::sparse) fn copy_key(&mut self) -> Result<CopiedKey, Invalid> {
         self.skip_ws();
-        if self.bytes.get(self.pos) != Some(&b'"') {
-            return Err(Invalid);
-        }
-        let token = self.pos;
-        let escaped = self.string_token()?;
         let start = self.canon.extent();
-        if escaped {
-            let (json, key) = string_json(self.text, token, self.pos)?;
-            self.canon.bytes.extend_from_slice(&json);
-            let at = self.bytes.len() + self.keys.len();
-            self.keys.extend_from_slice(key.as_bytes());
-            self.colon()?;
-            self.canon.bytes.push(b':');
-            return Ok(CopiedKey {
-                start,
-                range: key_at(at, self.bytes.len() + self.keys.len()),
-                prefix: prefix_of(key.as_bytes()),
-            });
-        }
-        // No escapes: the quoted token is what serde_json writes, and so is the `:` when it
-        // follows at once (one copy for both).
-        let (from, to) = (token + 1, self.pos - 1);
-        if self.bytes.get(self.pos) == Some(&b':') {
-            self.pos += 1;
-            self.copy_text(token, self.pos)?;
-        } else {
-            self.copy_text(token, self.pos)?;
-            self.colon()?;
-            self.canon.bytes.push(b':');
-        }
+        let (room, len) = self.canon.bytes.parts_mut();
+        let (pos, range, prefix) = put_key(self.text, self.pos, room, len, &mut self.keys)?;
+        self.pos = pos;
         Ok(CopiedKey {
             start,
-            range: key_at(from, to),
-            prefix: key_prefix(self.bytes, from, to),
+            range,
+            prefix,
         })
     }
 
@@ -239,22 +212,68 @@ impl Scanner<'_> {
         let members = self.members.get_mut(base..).unwrap_or_default();
         sort_members(self.bytes, &self.keys, members)
     }
+}
 
-    /// Moves past the `:` after a key (and the whitespace before it).
-    #[inline]
-    fn colon(&mut self) -> Result<(), Invalid> {
-        self.pos = colon_end(self.bytes, self.pos)?;
-        Ok(())
+/// Copies the string token at `start` into the copy `room[..*len]` as serde_json writes it, and
+/// returns where the token ends. Shared by the scanner (a string member of an object read as
+/// the patch guides) and the copy loop of `walk`, which holds the copy's storage in registers
+/// (see `sink`), hence the storage passed as parts.
+#[inline(always)]
+pub(super) fn put_string(
+    text: &str,
+    start: usize,
+    room: &mut Vec<u8>,
+    len: &mut usize,
+) -> Result<usize, Invalid> {
+    let (end, escaped) = string_end(text.as_bytes(), start)?;
+    if escaped {
+        let (json, _) = string_json(text, start, end)?;
+        put_bytes(room, len, &json);
+    } else {
+        // No escapes: the token is already what serde_json writes.
+        put_range(room, len, text.as_bytes(), start, end).ok_or(Invalid)?;
     }
+    Ok(end)
+}
 
-    /// Appends `text[start..end]` (a token: see [`Sink::extend_range`](crate::sparse::sink::Sink::extend_range)).
-    #[inline]
-    fn copy_text(&mut self, start: usize, end: usize) -> Result<(), Invalid> {
-        self.canon
-            .bytes
-            .extend_range(self.bytes, start, end)
-            .ok_or(Invalid)
+/// Copies the key token at `token` and the `:` after it into the copy `room[..*len]`; a key
+/// with escapes goes unescaped onto `keys`. Returns the position after the `:`, where the key's
+/// bytes are and its prefix (see [`Member`]). Shared as [`put_string`] is.
+#[inline(always)]
+pub(super) fn put_key(
+    text: &str,
+    token: usize,
+    room: &mut Vec<u8>,
+    len: &mut usize,
+    keys: &mut Vec<u8>,
+) -> Result<(usize, KeyAt, u64), Invalid> {
+    let bytes = text.as_bytes();
+    if bytes.get(token) != Some(&b'"') {
+        return Err(Invalid);
     }
+    let (end, escaped) = string_end(bytes, token)?;
+    if escaped {
+        let (json, key) = string_json(text, token, end)?;
+        put_bytes(room, len, &json);
+        let from = bytes.len() + keys.len();
+        keys.extend_from_slice(key.as_bytes());
+        let pos = colon_end(bytes, end)?;
+        put_bytes(room, len, b":");
+        let to = bytes.len() + keys.len();
+        return Ok((pos, key_at(from, to), prefix_of(key.as_bytes())));
+    }
+    // No escapes: the quoted token is what serde_json writes, and so is the `:` when it
+    // follows at once (one copy for both).
+    let pos = if bytes.get(end) == Some(&b':') {
+        put_range(room, len, bytes, token, end + 1).ok_or(Invalid)?;
+        end + 1
+    } else {
+        put_range(room, len, bytes, token, end).ok_or(Invalid)?;
+        put_bytes(room, len, b":");
+        colon_end(bytes, end)?
+    };
+    let (from, to) = (token + 1, end - 1);
+    Ok((pos, key_at(from, to), key_prefix(bytes, from, to)))
 }
 
 /// What serde_json writes for the number token `text[start..end]`, converted as the reader

@@ -13,13 +13,12 @@
 use std::mem;
 
 use super::copy::{
-    Capture, Member, cmp_keys, key_at, key_bytes, key_prefix, number_json, sort_members,
-    string_json, verbatim_integer,
+    Capture, Member, cmp_keys, key_bytes, number_json, put_key, put_string, sort_members,
+    verbatim_integer,
 };
-use super::lex::{colon_end, literal_at, number_end, string_end, ws_end};
+use super::lex::{literal_at, number_end, ws_end};
 use super::{At, Invalid, Scanner};
 use crate::input::MAX_NESTING;
-use crate::json_text::prefix_of;
 use crate::sparse::canon::Canon;
 use crate::sparse::sink::{Sink, put_bytes, put_range};
 
@@ -199,36 +198,10 @@ impl<'t> Walk<'t> {
     #[inline(always)]
     fn key(&mut self, st: &mut Stacks) -> Result<(), Invalid> {
         self.pos = ws_end(self.bytes, self.pos);
-        if self.bytes.get(self.pos) != Some(&b'"') {
-            return Err(Invalid);
-        }
         let span = st.canon.span_at(self.len);
-        let token = self.pos;
-        let (end, escaped) = string_end(self.bytes, token)?;
-        self.pos = end;
-        let (key, prefix) = if escaped {
-            let (json, key) = string_json(self.text, token, end)?;
-            self.put_slice(&json);
-            let from = self.bytes.len() + st.keys.len();
-            st.keys.extend_from_slice(key.as_bytes());
-            self.pos = colon_end(self.bytes, end)?;
-            self.put_byte(b':');
-            let to = self.bytes.len() + st.keys.len();
-            (key_at(from, to), prefix_of(key.as_bytes()))
-        } else {
-            // The quoted token is what serde_json writes, and so is the `:` when it follows
-            // at once (one copy for both).
-            if self.bytes.get(end) == Some(&b':') {
-                self.pos += 1;
-                self.put(token, self.pos)?;
-            } else {
-                self.put(token, end)?;
-                self.pos = colon_end(self.bytes, end)?;
-                self.put_byte(b':');
-            }
-            let (from, to) = (token + 1, end - 1);
-            (key_at(from, to), key_prefix(self.bytes, from, to))
-        };
+        let (pos, key, prefix) =
+            put_key(self.text, self.pos, &mut self.room, &mut self.len, st.keys)?;
+        self.pos = pos;
         let Some(frame) = st.frames.last_mut() else {
             return Err(Invalid);
         };
@@ -262,16 +235,8 @@ impl<'t> Walk<'t> {
 
     #[inline(always)]
     fn string(&mut self) -> Result<(), Invalid> {
-        let start = self.pos;
-        let (end, escaped) = string_end(self.bytes, start)?;
-        self.pos = end;
-        if escaped {
-            let (json, _) = string_json(self.text, start, end)?;
-            self.put_slice(&json);
-            return Ok(());
-        }
-        // No escapes: the token is already what serde_json writes.
-        self.put(start, end)
+        self.pos = put_string(self.text, self.pos, &mut self.room, &mut self.len)?;
+        Ok(())
     }
 
     #[inline(always)]
