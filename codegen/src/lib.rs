@@ -49,9 +49,18 @@ impl Error {
     }
 }
 
-/// Where the inputs and the output live, relative to this crate's directory.
+/// The environment variable naming the OpenAPI document to generate from, when no `--spec` is
+/// given.
+pub const SPEC_VAR: &str = "SMP_CODEGEN_SPEC";
+
+/// The document, relative to the shared data directory ([`smp_testdata::dir`]).
+pub const SHARED_SPEC: &str = "openapi/swagger.json";
+
+/// Where the inputs and the output live.
 pub struct Paths {
-    /// The OpenAPI v2 document.
+    /// The OpenAPI v2 document: another project's file, so not in this repository. By default
+    /// `../shared/openapi/swagger.json` beside the checkout, or [`SPEC_VAR`]; a cluster's own
+    /// (`kubectl get --raw /openapi/v2`) works as well.
     pub spec: PathBuf,
     /// The overlay.
     pub overlay: PathBuf,
@@ -61,16 +70,27 @@ pub struct Paths {
     pub out: PathBuf,
 }
 
-impl Default for Paths {
-    fn default() -> Paths {
+impl Paths {
+    /// The committed inputs and output of this repository, with the document at `spec`.
+    pub fn with_spec(spec: PathBuf) -> Paths {
         let here = Path::new(env!("CARGO_MANIFEST_DIR"));
         let workspace = here.parent().unwrap_or(here);
         Paths {
-            spec: here.join("openapi/swagger.json"),
+            spec,
             overlay: here.join("overlay.toml"),
             k8s_openapi: here.join("k8s-openapi.txt"),
             out: workspace.join("smp-types/src"),
         }
+    }
+}
+
+impl Default for Paths {
+    /// The document named by [`SPEC_VAR`], else the shared copy ([`SHARED_SPEC`]).
+    fn default() -> Paths {
+        let spec = std::env::var_os(SPEC_VAR)
+            .filter(|s| !s.is_empty())
+            .map_or_else(|| smp_testdata::dir().join(SHARED_SPEC), PathBuf::from);
+        Paths::with_spec(spec)
     }
 }
 
@@ -120,8 +140,12 @@ pub fn generate(paths: &Paths) -> Result<Output, Error> {
 }
 
 fn read_json(path: &Path) -> Result<Value, Error> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Error::new(format!("reading {}: {e}", path.display())))?;
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        Error::new(format!(
+            "reading the OpenAPI document {}: {e} (give another with --spec or {SPEC_VAR})",
+            path.display()
+        ))
+    })?;
     serde_json::from_str(&text).map_err(|e| Error::new(format!("parsing {}: {e}", path.display())))
 }
 

@@ -1,23 +1,50 @@
-//! `cargo run -p smp-codegen` regenerates smp-types from `codegen/openapi/swagger.json` and
+//! `cargo run -p smp-codegen` regenerates smp-types from the Kubernetes OpenAPI document and
 //! `codegen/overlay.toml`; `cargo run -p smp-codegen -- --check` only says whether the committed
 //! code is up to date (exit status 1 if not).
+//!
+//! The document is `../shared/openapi/swagger.json` beside the checkout unless `--spec FILE`
+//! or the environment variable `SMP_CODEGEN_SPEC` names another, such as a cluster's own
+//! (`kubectl get --raw /openapi/v2 > swagger.json`).
 
 #![warn(missing_docs)]
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use smp_codegen::{Paths, generate};
 
+const USAGE: &str = "usage: smp-codegen [--check] [--spec FILE]";
+
 fn main() -> ExitCode {
-    let check = match std::env::args().nth(1).as_deref() {
-        None => false,
-        Some("--check") => true,
-        Some(other) => {
-            eprintln!("usage: smp-codegen [--check]\nunexpected argument: {other}");
-            return ExitCode::from(2);
+    let mut check = false;
+    let mut spec = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--check" => check = true,
+            "--spec" => match args.next() {
+                Some(file) => spec = Some(PathBuf::from(file)),
+                None => {
+                    eprintln!("{USAGE}\n--spec needs a file");
+                    return ExitCode::from(2);
+                }
+            },
+            "-h" | "--help" => {
+                println!(
+                    "{USAGE}\n\nRegenerates smp-types/src from an OpenAPI v2 document (default: \
+                     $SMP_CODEGEN_SPEC, else ../shared/openapi/swagger.json beside the checkout) \
+                     and codegen/overlay.toml.\n  --check       only compare with the committed \
+                     code (exit status 1 if it differs)\n  --spec FILE   the document to read"
+                );
+                return ExitCode::SUCCESS;
+            }
+            other => {
+                eprintln!("{USAGE}\nunexpected argument: {other}");
+                return ExitCode::from(2);
+            }
         }
-    };
-    let paths = Paths::default();
+    }
+    let paths = spec.map_or_else(Paths::default, Paths::with_spec);
     let output = match generate(&paths) {
         Ok(output) => output,
         Err(e) => {

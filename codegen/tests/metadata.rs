@@ -7,25 +7,30 @@
 //! recommended keys, unions, recursively). And each overlay entry must be a real difference
 //! from the document alone: leaving it out makes exactly its definition differ, at the property
 //! it names. Together: the overlay's entries are the only differences, each one asserted.
+//!
+//! The document is shared data (`../shared/openapi/swagger.json`); without it each test skips
+//! and says so.
 
 use serde_json::Value;
 use smp_codegen::overlay::Overlay;
-use smp_codegen::{Paths, overlaid_document};
+use smp_codegen::{Paths, SHARED_SPEC, overlaid_document};
 use smp_core::openapi;
 use smp_core::schema::compare;
 
-fn document() -> Value {
-    let text = std::fs::read_to_string(Paths::default().spec).expect("swagger.json");
-    serde_json::from_str(&text).expect("parses")
+/// The repository's paths with the shared document, or `None` (the test skips) without it.
+fn shared_paths() -> Option<Paths> {
+    smp_testdata::file(SHARED_SPEC).map(Paths::with_spec)
 }
 
-fn overlay() -> Overlay {
-    Overlay::read(&Paths::default().overlay).expect("overlay.toml")
+fn document(paths: &Paths) -> Value {
+    let text = std::fs::read_to_string(&paths.spec).expect("swagger.json");
+    serde_json::from_str(&text).expect("parses")
 }
 
 #[test]
 fn every_definition_has_a_type() {
-    let doc = document();
+    let Some(paths) = shared_paths() else { return };
+    let doc = document(&paths);
     let names: Vec<&String> = doc["definitions"]
         .as_object()
         .expect("definitions")
@@ -38,7 +43,8 @@ fn every_definition_has_a_type() {
 
 #[test]
 fn every_type_matches_the_document_with_the_overlay() {
-    let doc = overlaid_document(&Paths::default()).expect("overlay applies");
+    let Some(paths) = shared_paths() else { return };
+    let doc = overlaid_document(&paths).expect("overlay applies");
     let mut failures = Vec::new();
     for d in smp_types::DEFINITIONS {
         let loaded = openapi::load(&doc, d.name()).expect("loads");
@@ -56,8 +62,9 @@ fn every_type_matches_the_document_with_the_overlay() {
 
 #[test]
 fn each_overlay_entry_is_a_difference_from_the_document() {
-    let raw = document();
-    let overlay = overlay();
+    let Some(paths) = shared_paths() else { return };
+    let raw = document(&paths);
+    let overlay = Overlay::read(&paths.overlay).expect("overlay.toml");
     let entries = overlay.entries();
     assert!(entries.len() >= 30, "{} entries", entries.len());
     for id in entries {
@@ -87,8 +94,9 @@ fn each_overlay_entry_is_a_difference_from_the_document() {
 /// `x-kubernetes-list-map-keys` extend its merge key has them, equal to the list-map keys.
 #[test]
 fn every_extended_list_map_key_is_a_recommended_key() {
-    let raw = document();
-    let doc = overlaid_document(&Paths::default()).expect("overlay applies");
+    let Some(paths) = shared_paths() else { return };
+    let raw = document(&paths);
+    let doc = overlaid_document(&paths).expect("overlay applies");
     let mut checked = 0;
     for (name, def) in raw["definitions"].as_object().expect("definitions") {
         let Some(props) = def["properties"].as_object() else {

@@ -1,12 +1,15 @@
 //! End-to-end tests of `--crd`: custom resources patched, diffed and three-way merged by the
-//! markers of their CRDs (`tests/crds`), and refused without it as kubectl refuses them.
+//! markers of their CRDs, and refused without it as kubectl refuses them. The Gateway API CRDs
+//! are shared data (`../shared/crds/gateway-api/crds`): the tests that load them skip, saying
+//! so, without them; the instance and its patches are this repository's (`tests/crds`).
 
 mod common;
 
 use common::{assert_error, assert_success, smp, stdout_json, temp_file};
 use serde_json::json;
 
-const CRDS: &str = "tests/crds/gateway-api/crds";
+/// The Gateway API CRDs, relative to the shared data directory.
+const CRDS: &str = "crds/gateway-api/crds";
 const GATEWAY: &str = "tests/crds/gateway-api/instances/gateway-prod-web.yaml";
 const ADD: &str = "tests/crds/gateway-api/patches/gateway-prod-web.02-add-listener.yaml";
 
@@ -19,10 +22,16 @@ fn listener_names(doc: &serde_json::Value) -> Vec<String> {
         .collect()
 }
 
+/// The shared Gateway API CRDs directory, or `None` (the test skips, saying so).
+fn gateway_crds() -> Option<String> {
+    smp_testdata::file(CRDS).map(|p| p.to_str().expect("a UTF-8 path").to_owned())
+}
+
 #[test]
 fn patch_merges_a_gateways_listeners_by_name() {
+    let Some(crds) = gateway_crds() else { return };
     let out = smp(
-        &["patch", "--crd", CRDS, "-f", GATEWAY, "--patch-file", ADD],
+        &["patch", "--crd", &crds, "-f", GATEWAY, "--patch-file", ADD],
         None,
     );
     assert_success(&out);
@@ -31,9 +40,9 @@ fn patch_merges_a_gateways_listeners_by_name() {
     assert_eq!(names[0], "https-admin");
     assert!(names.contains(&"https-wildcard".to_owned()));
     // One CRD file works as well as the directory.
-    let file = "tests/crds/gateway-api/crds/gateway.networking.k8s.io_gateways.yaml";
+    let file = format!("{crds}/gateway.networking.k8s.io_gateways.yaml");
     let out = smp(
-        &["patch", "--crd", file, "-f", GATEWAY, "--patch-file", ADD],
+        &["patch", "--crd", &file, "-f", GATEWAY, "--patch-file", ADD],
         None,
     );
     assert_success(&out);
@@ -50,10 +59,11 @@ fn patch_merges_a_gateways_listeners_by_name() {
 
 #[test]
 fn diff_and_three_way_use_the_crd() {
-    let original = smp(&["patch", "--crd", CRDS, "-f", GATEWAY, "-p", "{}"], None);
+    let Some(crds) = gateway_crds() else { return };
+    let original = smp(&["patch", "--crd", &crds, "-f", GATEWAY, "-p", "{}"], None);
     assert_success(&original);
     let patched = smp(
-        &["patch", "--crd", CRDS, "-f", GATEWAY, "--patch-file", ADD],
+        &["patch", "--crd", &crds, "-f", GATEWAY, "--patch-file", ADD],
         None,
     );
     assert_success(&patched);
@@ -62,7 +72,7 @@ fn diff_and_three_way_use_the_crd() {
     // The two-way patch sends the new listener only (merged by key; the unchanged atomic
     // `namespaces.selector` objects of the others stay out), with the order. `smp apply` of
     // it gives the patched Gateway.
-    let out = smp(&["diff", "--crd", CRDS, &a, &b], None);
+    let out = smp(&["diff", "--crd", &crds, &a, &b], None);
     assert_success(&out);
     let patch = stdout_json(&out);
     let items = patch["spec"]["listeners"].as_array().expect("listeners");
@@ -71,11 +81,11 @@ fn diff_and_three_way_use_the_crd() {
     assert_eq!(items[0]["port"], json!(443));
     assert!(patch["spec"]["$setElementOrder/listeners"].is_array());
     let patch_file = temp_file("crd-gateway-patch.json", &patch.to_string());
-    let out = smp(&["apply", "--crd", CRDS, &a, &patch_file], None);
+    let out = smp(&["apply", "--crd", &crds, &a, &patch_file], None);
     assert_success(&out);
     assert_eq!(stdout_json(&out), stdout_json(&patched));
     // Three-way with original == current is the two-way patch.
-    let out = smp(&["three-way", "--crd", CRDS, &a, &b, &a], None);
+    let out = smp(&["three-way", "--crd", &crds, &a, &b, &a], None);
     assert_success(&out);
     assert_eq!(stdout_json(&out), patch);
     // Untyped, the listeners list would be sent whole.
@@ -167,4 +177,40 @@ fn embedded_resources_are_typed_by_their_own_kind() {
             "$setElementOrder/containers": [{"name": "a"}, {"name": "b"}],
             "containers": [{"name": "a", "image": "a2"}]}}}})
     );
+}
+
+/// README's example, on this repository's own CRD (`examples/manifests`): `domains` merged by
+/// `host`, `routes` by `path` and `method` together, `paymentProviders` as a set.
+#[test]
+fn readme_storefront_example() {
+    let out = smp(
+        &[
+            "patch",
+            "--crd",
+            "examples/manifests/apiextensions.k8s.io-v1-customresourcedefinition.yaml",
+            "-f",
+            "examples/custom-resource/storefront.yaml",
+            "--patch-file",
+            "examples/custom-resource/storefront-patch.yaml",
+        ],
+        None,
+    );
+    assert_success(&out);
+    let spec = &stdout_json(&out)["spec"];
+    assert_eq!(
+        spec["domains"],
+        json!([
+            {"host": "books.example.com", "tlsSecretName": "books-tls-2027"},
+            {"host": "livres.example.com"},
+            {"host": "www.books.example.com", "redirectWww": true},
+        ])
+    );
+    assert_eq!(
+        spec["routes"],
+        json!([
+            {"path": "/api", "method": "GET", "backend": {"service": "catalog", "port": 8080}},
+            {"path": "/api", "method": "POST", "backend": {"service": "orders-v2", "port": 8080}},
+        ])
+    );
+    assert_eq!(spec["paymentProviders"], json!(["adyen", "stripe"]));
 }

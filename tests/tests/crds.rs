@@ -1,7 +1,11 @@
 //! Custom resources patched strategically by their CRDs' markers (`smp_core::openapi::crd`), on
-//! the real CRDs of `tests/crds` (Gateway API, cert-manager, Argo CD; provenance and licenses
-//! there): every CRD loads, known list fields map as README's table says, and the shipped
-//! instances with their patches give the reviewed snapshots in `tests/crds/expected`.
+//! the real CRDs of Gateway API, cert-manager and Argo CD: every CRD loads, known list fields
+//! map as README's table says, and the instances with their patches (`tests/crds`) give the
+//! reviewed snapshots in `tests/crds/expected`.
+//!
+//! The CRDs are the projects' files, so they are not in this repository: they are shared data
+//! (`../shared/crds/<project>/crds`, provenance and licenses there), and every test here skips,
+//! saying so, without them.
 //!
 //! `SMP_BLESS=1 cargo test -p smp-tests --test crds` rewrites the snapshots; review the diff.
 
@@ -19,14 +23,29 @@ use smp_core::{BaseStrategy, DocRole, Node, ThreeWayOptions};
 
 use patches::Rng;
 
+/// The projects whose CRDs are tested.
+const PROJECTS: [&str; 3] = ["argo-cd", "cert-manager", "gateway-api"];
+
+/// This repository's instances, patches and snapshots.
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("crds")
 }
 
-fn catalog() -> CrdCatalog {
+/// The shared CRD directories, one per project, or `None` (the test skips, saying so).
+fn crd_dirs() -> Option<Vec<PathBuf>> {
+    PROJECTS
+        .iter()
+        .map(|project| smp_testdata::file(&format!("crds/{project}/crds")))
+        .collect()
+}
+
+/// Every shared CRD in one catalog, or `None` without them.
+fn catalog() -> Option<CrdCatalog> {
     let mut catalog = CrdCatalog::new();
-    catalog.add_path(&root()).expect("every CRD loads");
-    catalog
+    for dir in crd_dirs()? {
+        catalog.add_path(&dir).expect("every CRD loads");
+    }
+    Some(catalog)
 }
 
 fn read(path: &Path) -> Value {
@@ -53,7 +72,7 @@ fn node_at<'s>(root: Node<'s>, path: &str) -> smp_core::FieldMeta<'s> {
 
 #[test]
 fn every_crd_loads_with_every_served_version() {
-    let catalog = catalog();
+    let Some(catalog) = catalog() else { return };
     let kinds: Vec<(&str, &str)> = catalog.kinds().collect();
     for expected in [
         ("argoproj.io/v1alpha1", "Application"),
@@ -80,7 +99,7 @@ fn every_crd_loads_with_every_served_version() {
 /// Known fields of the real CRDs, each as the table says.
 #[test]
 fn known_fields_map_as_the_table_says() {
-    let catalog = catalog();
+    let Some(catalog) = catalog() else { return };
     let schema = |v: &str, k: &str| catalog.lookup(v, k).expect("kind").root();
     let merged_by = |node: Node<'_>, path: &str, key: &str| {
         let m = node_at(node, path);
@@ -136,12 +155,12 @@ fn known_fields_map_as_the_table_says() {
 /// Every shipped patch applied to its instance, against the reviewed snapshot.
 #[test]
 fn shipped_patches_give_the_reviewed_results() {
-    let catalog = catalog();
+    let Some(catalog) = catalog() else { return };
     let bless = std::env::var_os("SMP_BLESS").is_some();
     let expected_dir = root().join("expected");
     let mut checked = 0;
     let mut stale = Vec::new();
-    for project in ["argo-cd", "cert-manager", "gateway-api"] {
+    for project in PROJECTS {
         let dir = root().join(project);
         let mut patches: Vec<PathBuf> = std::fs::read_dir(dir.join("patches"))
             .expect("patches")
@@ -183,11 +202,10 @@ fn shipped_patches_give_the_reviewed_results() {
     assert_eq!(checked, 36);
 }
 
-/// Every CRD document of `tests/crds`.
-fn crd_documents() -> Vec<Value> {
+/// Every shared CRD document, or `None` without them.
+fn crd_documents() -> Option<Vec<Value>> {
     let mut out = Vec::new();
-    for project in ["argo-cd", "cert-manager", "gateway-api"] {
-        let dir = root().join(project).join("crds");
+    for dir in crd_dirs()? {
         let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
             .expect("crds")
             .map(|e| e.expect("entry").path())
@@ -198,7 +216,7 @@ fn crd_documents() -> Vec<Value> {
             out.extend(smp_core::parse_documents(&text, DocRole::Schema).expect("parses"));
         }
     }
-    out
+    Some(out)
 }
 
 /// On random instances of every served version of every CRD: `diff(a, a)` is empty,
@@ -207,13 +225,16 @@ fn crd_documents() -> Vec<Value> {
 /// other half (closer pairs: merged lists with shared keys, directives).
 #[test]
 fn round_trips_on_generated_instances() {
+    let Some(documents) = crd_documents() else {
+        return;
+    };
     let cases: usize = std::env::var("SMP_CRD_CASES")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(60);
     let mut rng = Rng(0x00c0_ffee_0014);
     let mut checked = 0;
-    for crd in crd_documents() {
+    for crd in documents {
         let group = crd["spec"]["group"].as_str().expect("group");
         let kind = crd["spec"]["names"]["kind"].as_str().expect("kind");
         for version in crd["spec"]["versions"].as_array().expect("versions") {

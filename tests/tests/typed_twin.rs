@@ -1,5 +1,6 @@
 //! The typed twins of the corpus's test schemas (`support/merge_item.rs`): their derived
-//! schemas against the swagger files, and their JSON forms.
+//! schemas against the recorded swagger files (`tests/conformance/schemas`, proven equal to the
+//! upstream files by `upstream_schemas.rs`), and their JSON forms.
 
 mod support;
 
@@ -10,10 +11,9 @@ use smp_core::schema::compare;
 use smp_core::{Patch, Schema, StrategicMerge};
 use support::merge_item::{MergeItem, Nullable, PrecisionItem, Scalar, ptr};
 
-/// Loads `definition` from a swagger file of the corpus, after `edit` changed the document.
+/// Loads `definition` from a recorded swagger file, after `edit` changed the document.
 fn load(file: &str, definition: &str, edit: impl FnOnce(&mut Value)) -> Schema {
-    let dir = support::corpus_dir();
-    let mut doc = support::load_swagger(&dir, file);
+    let mut doc = support::recorded_schema(file);
     edit(&mut doc);
     Schema::from_openapi(&doc, definition).unwrap()
 }
@@ -39,12 +39,12 @@ fn fix_retain_keys_simple_map(doc: &mut Value) {
 fn merge_item_twin_equals_swagger_v2_and_v3() {
     let files = [
         (
-            "swagger-merge-item.json",
+            "mergeItem.openapiV2.json",
             // v2: `additionalProperties: "object"` reads as a map of opaque values.
             "mergeItem.retainKeysMap.simpleMap{}: shape differs: primitive vs opaque",
         ),
         (
-            "swagger-merge-item-v3.json",
+            "mergeItem.openapiV3.json",
             // v3: no type, `items: {type: string}` reads as a list of strings.
             "mergeItem.retainKeysMap.simpleMap: shape differs: map vs list",
         ),
@@ -65,8 +65,8 @@ fn merge_item_twin_equals_swagger_v2_and_v3() {
 #[test]
 fn precision_item_twin_equals_swagger_v2_and_v3() {
     for file in [
-        "swagger-precision-item.json",
-        "swagger-precision-item-v3.json",
+        "precisionItem.openapiV2.json",
+        "precisionItem.openapiV3.json",
     ] {
         let schema = load(file, "precisionItem", |_| {});
         assert_eq!(

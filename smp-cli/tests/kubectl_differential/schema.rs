@@ -2,7 +2,6 @@
 //! with their JSON types and patch metadata.
 
 use std::collections::HashMap;
-use std::path::Path;
 use std::sync::OnceLock;
 
 use serde_json::{Map, Value};
@@ -97,12 +96,16 @@ pub(crate) fn struct_of(definition: &str) -> usize {
         .unwrap_or_else(|| panic!("{definition}: not a definition with properties"))
 }
 
-pub(crate) const DOCUMENT: &str = "codegen/openapi/swagger.json";
+/// The OpenAPI document, relative to the shared data directory (not in this repository).
+pub(crate) const DOCUMENT: &str = "openapi/swagger.json";
+
+/// Whether the document is there; when it is not, the test calling this skips, saying so.
+pub(crate) fn document_present() -> bool {
+    smp_testdata::file(DOCUMENT).is_some()
+}
 
 pub(crate) fn load_schema(kubectl_minor: u32) -> Schema {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join(DOCUMENT);
+    let path = smp_testdata::dir().join(DOCUMENT);
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let doc: Value = serde_json::from_str(&text).expect("the OpenAPI document is JSON");

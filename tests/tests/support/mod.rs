@@ -47,25 +47,67 @@ pub fn cases(file: &Value) -> &[Value] {
         .map_or(&[], Vec::as_slice)
 }
 
-/// Reads an upstream swagger file with the workspace's document reader. That matters for
-/// `swagger-merge-item.json`, which is not strict JSON (one trailing comma, FORMAT §1):
-/// upstream reads it with a YAML-based loader, and `smp_core::input::parse_document` falls back
-/// to YAML flow syntax the same way.
-pub fn load_swagger(dir: &Path, file: &str) -> Value {
-    let path = dir.join(file);
+/// Reads an upstream swagger file (shared data: `../shared/conformance/upstream/<file>`) with
+/// the workspace's document reader, or `None` without it (the caller skips, and it is said).
+/// The reader matters for `swagger-merge-item.json`, which is not strict JSON (one trailing
+/// comma, FORMAT §1): upstream reads it with a YAML-based loader, and
+/// `smp_core::input::parse_document` falls back to YAML flow syntax the same way.
+pub fn upstream_swagger(file: &str) -> Option<Value> {
+    let path = smp_testdata::file(&format!("conformance/upstream/{file}"))?;
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    smp_core::input::parse_document(&text, DocRole::Schema)
-        .unwrap_or_else(|e| panic!("cannot parse {}: {e}", path.display()))
+    Some(
+        smp_core::input::parse_document(&text, DocRole::Schema)
+            .unwrap_or_else(|e| panic!("cannot parse {}: {e}", path.display())),
+    )
+}
+
+/// The four test schemas: the upstream file (shared data), the definition the cases name, and
+/// this repository's record of what smp reads from that file (`tests/conformance/schemas`).
+pub const SCHEMA_FILES: [(&str, &str, &str); 4] = [
+    (
+        "swagger-merge-item.json",
+        "mergeItem",
+        "mergeItem.openapiV2.json",
+    ),
+    (
+        "swagger-merge-item-v3.json",
+        "mergeItem",
+        "mergeItem.openapiV3.json",
+    ),
+    (
+        "swagger-precision-item.json",
+        "precisionItem",
+        "precisionItem.openapiV2.json",
+    ),
+    (
+        "swagger-precision-item-v3.json",
+        "precisionItem",
+        "precisionItem.openapiV3.json",
+    ),
+];
+
+/// The folder of the recorded test schemas, `tests/conformance/schemas`.
+pub fn schemas_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance/schemas")
+}
+
+/// A recorded test schema (see [`SCHEMA_FILES`]): the document as
+/// `smp_core::openapi::write` writes it, holding only facts (shapes, patch strategies, merge
+/// keys), so that every case runs without the upstream files.
+pub fn recorded_schema(file: &str) -> Value {
+    load_json(&schemas_dir(), file)
 }
 
 /// The schema variants this implementation runs (FORMAT §2.4). The `struct` variant is covered
 /// by derived Rust types elsewhere.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Variant {
-    /// `swagger-*-item.json`, definition named by the case's `schema`.
+    /// `swagger-*-item.json` (recorded as `<schema>.openapiV2.json`), definition named by the
+    /// case's `schema`.
     OpenapiV2,
-    /// `swagger-*-item-v3.json`, `components.schemas.<schema>`.
+    /// `swagger-*-item-v3.json` (recorded as `<schema>.openapiV3.json`),
+    /// `components.schemas.<schema>`.
     OpenapiV3,
 }
 
@@ -90,29 +132,23 @@ impl Variant {
     }
 }
 
-/// The four test schemas (FORMAT §8), loaded with `smp_core::openapi`.
+/// The four test schemas (FORMAT §8), loaded with `smp_core::openapi` from their records.
 pub struct Schemas {
     merge_item: [Schema; 2],
     precision_item: [Schema; 2],
 }
 
 impl Schemas {
-    /// Loads the swagger files of the corpus. Panics if they do not load: every case depends on
-    /// them.
-    pub fn load(dir: &Path) -> Schemas {
-        let get = |file: &str, def: &str| {
-            Schema::from_openapi(&load_swagger(dir, file), def)
-                .unwrap_or_else(|e| panic!("cannot load {def} from {file}: {e}"))
-        };
+    /// Loads the recorded schemas. Panics if they do not load: every case depends on them.
+    pub fn load() -> Schemas {
+        let [merge_v2, merge_v3, precision_v2, precision_v3] =
+            SCHEMA_FILES.map(|(_, def, file)| {
+                Schema::from_openapi(&recorded_schema(file), def)
+                    .unwrap_or_else(|e| panic!("cannot load {def} from {file}: {e}"))
+            });
         Schemas {
-            merge_item: [
-                get("swagger-merge-item.json", "mergeItem"),
-                get("swagger-merge-item-v3.json", "mergeItem"),
-            ],
-            precision_item: [
-                get("swagger-precision-item.json", "precisionItem"),
-                get("swagger-precision-item-v3.json", "precisionItem"),
-            ],
+            merge_item: [merge_v2, merge_v3],
+            precision_item: [precision_v2, precision_v3],
         }
     }
 
