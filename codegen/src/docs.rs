@@ -1,48 +1,329 @@
-//! Definitions' descriptions as rustdoc comments.
+//! The documentation written on the generated items: this project's own words, made from facts.
 //!
-//! The descriptions are Go doc comments, not Markdown: some lines are indented (Go code, YAML,
-//! continuation of list items), brackets and angle brackets are plain text, URLs are bare. In
-//! Markdown an indented block after a blank line would be a Rust code block, and so a doctest;
-//! `[x]` an intra-doc link; `<x>` an HTML tag. So: indented blocks become ```` ```text ````
-//! fences, other lines lose their indentation, `[`, `]`, `<`, `>` (and `#` starting a line) are
-//! escaped outside code, and URLs are wrapped in `<...>`.
+//! The OpenAPI document describes each definition and property in prose; that prose is the
+//! Kubernetes project's, and none of it is used here (the model does not even read it). What a
+//! user of smp-types needs from us is what this library adds: for a type, which definition and
+//! kinds it is and where the API reference explains it; for a field, its JSON name and what a
+//! strategic merge patch does with it (merged by a key, merged as a set, replaced whole,
+//! `$retainKeys`, its part in a union). Every sentence below is built from the field's type and
+//! patch metadata, so the text cannot drift from the `#[patch]` and `#[union]` attributes
+//! written beside it.
 
-/// Doc comment lines (without the `///`) for a description, prose wrapped at `width`.
-pub(crate) fn wrapped(description: &str, width: usize) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut in_code = false;
-    for line in lines(description) {
-        if line.starts_with("```") {
-            in_code = !in_code;
-        }
-        if in_code || line.starts_with("```") {
-            out.push(line);
-        } else {
-            out.extend(wrap(&line, width));
-        }
-    }
-    out
+use std::collections::BTreeMap;
+
+use crate::model::{Api, Body, Def, Field, Struct, Ty, Union, UnionRole};
+
+/// The single-page API reference of the release the types are generated from.
+const REFERENCE: &str = "https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/";
+
+/// The kinds that every group lists (they describe requests, not stored objects).
+const EVERYWHERE: [&str; 2] = ["DeleteOptions", "WatchEvent"];
+
+/// Where the API reference documents each module's types: the anchor suffix
+/// (`v1-apps`, `v1-networking-k8s-io`, `v1-core`, `v1-meta`) by module path, for the modules
+/// whose group is known.
+pub(crate) struct Reference {
+    suffixes: BTreeMap<Vec<String>, String>,
 }
 
-/// One line of prose as lines of at most `width` characters (longer only where one word is).
-/// A continuation line never starts with what Markdown would read as the start of a block
-/// (`-`, `*`, `+`, `#`, `>`, `|`, `1.`); a list item's continuation lines are indented under
-/// its text.
+impl Reference {
+    /// The anchors of every module of `api` that holds a kind (other than the ones every group
+    /// lists), and of the shared `meta/v1` types.
+    pub(crate) fn of(api: &Api) -> Reference {
+        let mut suffixes = BTreeMap::new();
+        for def in api.defs.values() {
+            let module = &def.path.module;
+            if suffixes.contains_key(module) {
+                continue;
+            }
+            let is_meta = module.len() >= 2 && module[module.len() - 2] == "meta";
+            let suffix = if is_meta {
+                module.last().map(|v| format!("{v}-meta"))
+            } else {
+                def.gvks
+                    .iter()
+                    .find(|g| !EVERYWHERE.contains(&g.kind.as_str()))
+                    .map(|g| {
+                        let group = if g.group.is_empty() {
+                            "core".to_owned()
+                        } else {
+                            g.group.replace('.', "-")
+                        };
+                        format!("{}-{group}", g.version)
+                    })
+            };
+            if let Some(suffix) = suffix {
+                suffixes.insert(module.clone(), suffix);
+            }
+        }
+        Reference { suffixes }
+    }
+
+    /// The reference page of a definition: its own anchor where the module's group is known,
+    /// the page otherwise.
+    fn url(&self, def: &Def) -> String {
+        match self.suffixes.get(&def.path.module) {
+            Some(suffix) => format!("{REFERENCE}#{}-{suffix}", def.path.ident.to_lowercase()),
+            None => REFERENCE.to_owned(),
+        }
+    }
+}
+
+/// The paragraphs documenting a definition's Rust type (struct or opaque newtype).
+pub(crate) fn type_doc(reference: &Reference, def: &Def) -> Vec<String> {
+    let mut first = format!("Definition `{}`", def.name);
+    let kinds: Vec<String> = def
+        .gvks
+        .iter()
+        .map(|g| format!("`{}` `{}`", g.api_version(), g.kind))
+        .collect();
+    match kinds.len() {
+        0 => first.push('.'),
+        1 => first.push_str(&format!("; kind {}.", kinds[0])),
+        n if n <= 4 => first.push_str(&format!("; kinds {}.", kinds.join(", "))),
+        n => first.push_str(&format!(
+            "; kind `{}` of {n} group-versions ({}, ...).",
+            def.gvks[0].kind,
+            kinds[..2].join(", ")
+        )),
+    }
+    let mut paragraphs = vec![first];
+    match &def.body {
+        Body::Struct(s) => {
+            paragraphs.push(format!(
+                "Each field says how a strategic merge patch treats it. What the fields mean: \
+                 [API reference]({}).",
+                reference.url(def)
+            ));
+            for union in &s.unions {
+                paragraphs.push(union_summary(union));
+            }
+        }
+        Body::Opaque => paragraphs.push(format!(
+            "The API document gives it no structure: any JSON value, patched as plain JSON \
+             (objects merge key by key, lists are replaced whole). What it means: [API \
+             reference]({}).",
+            reference.url(def)
+        )),
+        Body::Handwritten(_) => {}
+    }
+    paragraphs
+}
+
+/// One paragraph on a union of a struct.
+fn union_summary(union: &Union) -> String {
+    let members = code_list(union.members.keys().map(String::as_str), "and");
+    match &union.discriminator {
+        Some(d) => format!(
+            "A union (KEP-1027) discriminated by `{d}`: of its members ({members}), only the one \
+             `{d}` selects is set; when a patch changes `{d}`, `apply_normalized` clears the \
+             members it does not select."
+        ),
+        None => format!(
+            "A union (KEP-1027): at most one of {members} is set; when a patch sets one, \
+             `apply_normalized` clears the others."
+        ),
+    }
+}
+
+/// The paragraphs documenting one field.
+pub(crate) fn field_doc(api: &Api, s: &Struct, f: &Field) -> Vec<String> {
+    let required = if f.required { " (required)" } else { "" };
+    let first = format!("JSON `{}`{required}. {}", f.json, treatment(api, f));
+    let mut paragraphs = vec![first];
+    if let Some(role) = &f.union {
+        paragraphs.push(union_role(s, f, role));
+    }
+    paragraphs
+}
+
+/// What a patch does with the field, in sentences.
+fn treatment(api: &Api, f: &Field) -> String {
+    let json = &f.json;
+    let strategy: Vec<&str> = f
+        .strategy
+        .as_deref()
+        .map(|s| s.split(',').map(str::trim).collect())
+        .unwrap_or_default();
+    let merges = strategy.contains(&"merge");
+    let retains = strategy.contains(&"retainKeys");
+    let replaces = strategy.contains(&"replace");
+    match &f.ty {
+        Ty::List(item) => {
+            let objects = is_object(api, item);
+            let mut text = match (&f.merge_key, merges) {
+                (Some(key), true) if objects => format!(
+                    "A list merged by `{key}`: a patch item changes the item with the same \
+                     `{key}`, or is added; an item with `$patch: delete` removes it, \
+                     `$setElementOrder/{json}` orders the list, and `$patch: replace` \
+                     replaces it."
+                ),
+                (_, true) if !objects => format!(
+                    "A list merged as a set: a patch adds its values, \
+                     `$deleteFromPrimitiveList/{json}` removes values, and \
+                     `$setElementOrder/{json}` orders the list."
+                ),
+                _ => "A list that a patch replaces whole.".to_owned(),
+            };
+            if let Some(keys) = &f.recommended {
+                let keys = code_list(keys.split(',').map(str::trim), "and");
+                if merges && f.merge_key.is_some() {
+                    text.push_str(&format!(
+                        " Items that carry `$patchMergeKey` are matched by {keys} instead (the \
+                         recommended merge key)."
+                    ));
+                } else {
+                    text.push_str(&format!(
+                        " When its items carry `$patchMergeKey`, it is merged by {keys} instead \
+                         (the recommended merge key)."
+                    ));
+                }
+            }
+            if retains {
+                text.push_str(
+                    " Each item honours `$retainKeys` (patch strategy `merge,retainKeys`).",
+                );
+            }
+            text
+        }
+        Ty::Map(value) => {
+            if is_object(api, value) {
+                "A map that a patch merges key by key, each value field by field; `null` \
+                 removes a key."
+                    .to_owned()
+            } else {
+                "A map that a patch merges key by key; `null` removes a key.".to_owned()
+            }
+        }
+        ty if replaces => format!(
+            "{} that a patch replaces whole (patch strategy `replace`).",
+            if is_object(api, ty) {
+                "An object"
+            } else {
+                "A value"
+            }
+        ),
+        ty if is_object(api, ty) => {
+            let mut text =
+                "An object that a patch merges into field by field; `null` removes it.".to_owned();
+            if retains {
+                text.push_str(
+                    " With patch strategy `retainKeys`, a patch that lists `$retainKeys` clears \
+                     the fields it does not list.",
+                );
+            }
+            text
+        }
+        ty if is_plain_json(api, ty) => "Any JSON value, patched as plain JSON: objects merge \
+             key by key and lists are replaced whole; `null` removes it."
+            .to_owned(),
+        _ => "A patch replaces the value; `null` removes it.".to_owned(),
+    }
+}
+
+/// The field's part in a union of its struct.
+fn union_role(s: &Struct, f: &Field, role: &UnionRole) -> String {
+    match role {
+        UnionRole::Discriminator { union } => {
+            let union = &s.unions[*union];
+            let selects = joined(
+                union
+                    .members
+                    .iter()
+                    .map(|(member, value)| format!("`{value}` selects `{member}`"))
+                    .collect(),
+                "and",
+            );
+            format!(
+                "The discriminator of a union: {selects}; `apply_normalized` keeps only the \
+                 member its value selects."
+            )
+        }
+        UnionRole::Member { union, value } => {
+            let union = &s.unions[*union];
+            let others = code_list(
+                union
+                    .members
+                    .keys()
+                    .filter(|m| **m != f.json)
+                    .map(String::as_str),
+                "and",
+            );
+            match (&union.discriminator, others.is_empty()) {
+                (Some(d), true) => format!(
+                    "The member of the union discriminated by `{d}`, set when `{d}` is \
+                     `{value}`."
+                ),
+                (Some(d), false) => format!(
+                    "A member of the union discriminated by `{d}`, set when `{d}` is `{value}`; \
+                     the other members are {others}."
+                ),
+                (None, _) => format!(
+                    "A member of a union with {others}: at most one of them is set; when a patch \
+                     newly sets this one, `apply_normalized` clears the others."
+                ),
+            }
+        }
+    }
+}
+
+/// Whether values of `ty` are objects a patch merges field by field (a generated struct).
+fn is_object(api: &Api, ty: &Ty) -> bool {
+    match ty {
+        Ty::Ref(name) => matches!(api.defs.get(name).map(|d| &d.body), Some(Body::Struct(_))),
+        _ => false,
+    }
+}
+
+/// Whether values of `ty` are untyped JSON (no type, or a definition without structure).
+fn is_plain_json(api: &Api, ty: &Ty) -> bool {
+    match ty {
+        Ty::Value => true,
+        Ty::Ref(name) => matches!(api.defs.get(name).map(|d| &d.body), Some(Body::Opaque)),
+        _ => false,
+    }
+}
+
+/// `` `a` ``, `` `a` and `b` ``, `` `a`, `b` and `c` ``: names as code, joined with `last`.
+fn code_list<I, S>(names: I, last: &str) -> String
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<str>,
+{
+    joined(
+        names
+            .into_iter()
+            .map(|n| format!("`{}`", n.as_ref()))
+            .collect(),
+        last,
+    )
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn joined(items: Vec<String>, last: &str) -> String {
+    match items.as_slice() {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., tail] => format!("{} {last} {tail}", init.join(", ")),
+    }
+}
+
+/// One paragraph as lines of at most `width` characters (longer only where one word is). A
+/// continuation line never starts with what Markdown would read as the start of a block (`-`,
+/// `*`, `+`, `#`, `>`, `|`, `1.`).
 pub(crate) fn wrap(line: &str, width: usize) -> Vec<String> {
-    let marker = list_marker(line);
-    let indent = " ".repeat(marker);
     let mut out: Vec<String> = Vec::new();
     let mut current = String::new();
     for word in line.split(' ').filter(|w| !w.is_empty()) {
         let fits = current.chars().count() + 1 + word.chars().count() <= width;
-        if current.is_empty() || current.trim().is_empty() || fits || starts_block(word) {
-            if !current.is_empty() && !current.ends_with(' ') {
+        if current.is_empty() || fits || starts_block(word) {
+            if !current.is_empty() {
                 current.push(' ');
             }
             current.push_str(word);
         } else {
             out.push(std::mem::take(&mut current));
-            current = format!("{indent}{word}");
+            current = word.to_owned();
         }
     }
     if !current.is_empty() || out.is_empty() {
@@ -51,119 +332,12 @@ pub(crate) fn wrap(line: &str, width: usize) -> Vec<String> {
     out
 }
 
-/// The width of a list item's marker (`- `, `* `, `1. `), 0 for other lines.
-fn list_marker(line: &str) -> usize {
-    if line.starts_with("- ") || line.starts_with("* ") || line.starts_with("+ ") {
-        return 2;
-    }
-    let digits = line.chars().take_while(char::is_ascii_digit).count();
-    if digits > 0 && (line[digits..].starts_with(". ") || line[digits..].starts_with(") ")) {
-        return digits + 2;
-    }
-    0
-}
-
 fn starts_block(word: &str) -> bool {
+    let digits = word.chars().take_while(char::is_ascii_digit).count();
     matches!(
         word.chars().next(),
         Some('-' | '*' | '+' | '#' | '>' | '|' | '=')
-    ) || list_marker(&format!("{word} ")) > 0
-}
-
-/// Doc comment lines (without the `///`) for a description.
-pub(crate) fn lines(description: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut in_code = false;
-    let mut previous_blank = true;
-    for raw in description.trim().lines() {
-        let line = raw.trim_end();
-        let indented = line.starts_with('\t') || line.starts_with("    ");
-        if in_code {
-            if line.is_empty() || indented {
-                out.push(detab(line));
-                continue;
-            }
-            close_code(&mut out);
-            in_code = false;
-        }
-        if indented && previous_blank {
-            out.push("```text".to_owned());
-            out.push(detab(line));
-            in_code = true;
-            continue;
-        }
-        let text = escape(line.trim_start());
-        previous_blank = text.is_empty();
-        out.push(text);
-    }
-    if in_code {
-        close_code(&mut out);
-    }
-    while out.last().is_some_and(String::is_empty) {
-        out.pop();
-    }
-    out
-}
-
-/// Ends a code block, moving blank lines that trailed it after the fence.
-fn close_code(out: &mut Vec<String>) {
-    let mut blanks = 0;
-    while out.last().is_some_and(|l| l.trim().is_empty()) {
-        out.pop();
-        blanks += 1;
-    }
-    out.push("```".to_owned());
-    out.extend(std::iter::repeat_n(String::new(), blanks.min(1)));
-}
-
-fn detab(line: &str) -> String {
-    line.replace('\t', "    ")
-}
-
-/// Escapes Markdown that rustdoc would misread, outside inline code spans.
-fn escape(line: &str) -> String {
-    let mut out = String::with_capacity(line.len() + 8);
-    let mut in_code = false;
-    let mut rest = line;
-    while let Some(c) = rest.chars().next() {
-        if c == '`' {
-            in_code = !in_code;
-            out.push(c);
-            rest = &rest[1..];
-            continue;
-        }
-        if !in_code {
-            if let Some(url) = url_at(rest) {
-                out.push('<');
-                out.push_str(url);
-                out.push('>');
-                rest = &rest[url.len()..];
-                continue;
-            }
-            let heading = c == '#' && out.trim().is_empty();
-            if matches!(c, '[' | ']' | '<' | '>') || heading {
-                out.push('\\');
-            }
-        }
-        out.push(c);
-        rest = &rest[c.len_utf8()..];
-    }
-    // An unbalanced backtick would open a code span over the rest of the paragraph.
-    if in_code {
-        out = out.replace('`', "'");
-    }
-    out
-}
-
-/// A URL starting at the beginning of `s`, without trailing punctuation.
-fn url_at(s: &str) -> Option<&str> {
-    if !(s.starts_with("http://") || s.starts_with("https://")) {
-        return None;
-    }
-    let end = s
-        .find(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '`' | '<' | '>'))
-        .unwrap_or(s.len());
-    Some(s[..end].trim_end_matches(['.', ',', ';', ':', ')', ']']))
+    ) || (digits > 0 && matches!(&word[digits..], "." | ")"))
 }
 
 #[cfg(test)]
@@ -171,37 +345,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn indented_blocks_become_text_fences() {
-        let doc = "Example:\n\n\ttype A struct {\n\t\tB int\n\t}\n\nMore text.";
-        assert_eq!(
-            lines(doc),
-            [
-                "Example:",
-                "",
-                "```text",
-                "    type A struct {",
-                "        B int",
-                "    }",
-                "```",
-                "",
-                "More text."
-            ]
-        );
-    }
-
-    #[test]
-    fn continuation_lines_lose_their_indentation() {
-        let doc = "Values:\n - If a, then b\n     and c";
-        assert_eq!(lines(doc), ["Values:", "- If a, then b", "and c"]);
-    }
-
-    #[test]
     fn prose_wraps_without_starting_blocks() {
         assert_eq!(
             wrap("aaa bbb ccc - ddd 12. eee", 8),
             ["aaa bbb", "ccc -", "ddd 12.", "eee"]
         );
-        assert_eq!(wrap("- item one two", 8), ["- item", "  one", "  two"]);
         assert_eq!(
             wrap("averyveryverylongword x", 5),
             ["averyveryverylongword", "x"]
@@ -210,12 +358,9 @@ mod tests {
     }
 
     #[test]
-    fn markdown_is_escaped_outside_code() {
-        assert_eq!(
-            lines("a [b] <c> `[d]` see https://k8s.io/x."),
-            ["a \\[b\\] \\<c\\> `[d]` see <https://k8s.io/x>."]
-        );
-        assert_eq!(lines("snake_case_name"), ["snake_case_name"]);
-        assert_eq!(lines("# not a heading"), ["\\# not a heading"]);
+    fn names_are_listed_as_code() {
+        assert_eq!(code_list(["a"], "and"), "`a`");
+        assert_eq!(code_list(["a", "b", "c"], "and"), "`a`, `b` and `c`");
+        assert_eq!(code_list(Vec::<&str>::new(), "and"), "");
     }
 }

@@ -38,8 +38,6 @@ pub struct Def {
     pub name: String,
     /// Where its Rust item goes (module and identifier).
     pub path: ItemPath,
-    /// The document's description, for the doc comment.
-    pub description: Option<String>,
     /// The kinds this definition is (`x-kubernetes-group-version-kind`).
     pub gvks: Vec<Gvk>,
     /// What it becomes.
@@ -78,8 +76,6 @@ pub struct Field {
     pub required: bool,
     /// Boxed because the field's type contains the struct.
     pub boxed: bool,
-    /// The document's description, for the doc comment.
-    pub description: Option<String>,
     /// `x-kubernetes-patch-strategy`.
     pub strategy: Option<String>,
     /// `x-kubernetes-patch-merge-key`.
@@ -246,10 +242,6 @@ fn read_def(
         .as_object()
         .ok_or_else(|| Error::new("not a schema object"))?;
     let path = ItemPath::of_definition(name)?;
-    let description = body_map
-        .get("description")
-        .and_then(Value::as_str)
-        .map(str::to_owned);
     let gvks = read_gvks(body_map)?;
     let body = if let Some(h) = overlay.handwritten(name) {
         Body::Handwritten(h.clone())
@@ -269,7 +261,6 @@ fn read_def(
     Ok(Def {
         name: name.to_owned(),
         path,
-        description,
         gvks,
         body,
     })
@@ -353,7 +344,6 @@ fn read_struct(
             ty: read_ty(schema, defs).map_err(at)?,
             required: required.contains(json.as_str()),
             boxed: false,
-            description: text("description"),
             strategy: text("x-kubernetes-patch-strategy"),
             merge_key: text("x-kubernetes-patch-merge-key"),
             recommended: text("x-kubernetes-recommended-patch-merge-key"),

@@ -18,6 +18,12 @@
 //! ContainerState, DeploymentStrategy, EnvVar's `value`/`valueFrom`, ...), so that
 //! [`smp_core::Normalize`] repairs them as an API server would.
 //!
+//! Documentation: each type says which definition and kinds it is and links to its entry in
+//! the Kubernetes API reference, where the fields' meaning is explained; each field says its
+//! JSON name and what a strategic merge patch does with it (merged by a key, merged as a set,
+//! replaced whole, `$retainKeys`, its part in a union). The text is this project's, made from
+//! the document's facts; the document's own descriptions are not copied.
+//!
 //! Shapes: a required property is a plain field; an optional one an `Option` left out when
 //! `None`, so a manifest round-trips unchanged (an explicit `[]` or `{}` stays, an absent field
 //! stays absent). `IntOrString`, `Quantity`, `Time` and `MicroTime` keep the text (or number)
