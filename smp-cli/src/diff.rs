@@ -17,7 +17,7 @@ Example:
   # the modified document from stdin, untyped (changed lists are sent whole):
   echo '{\"kind\":\"Pod\"}' | smp diff examples/pod.yaml -
 
-Prints the patch (upstream CreateTwoWayMergePatch): applying it to ORIGINAL with `smp apply` and
+Prints the patch (upstream CreateTwoWayMergePatch): applying it to ORIGINAL with `smp merge` and
 the same schema gives MODIFIED. Members that MODIFIED drops are sent as `null`, list items it
 drops as `$patch: delete` or `$deleteFromPrimitiveList`, and the order of merged lists as
 `$setElementOrder`. Identical documents give `{}`. An empty document or `null` counts as `{}`;

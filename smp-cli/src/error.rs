@@ -12,6 +12,11 @@ impl CliError {
     pub fn new(context: impl fmt::Display, cause: impl fmt::Display) -> CliError {
         CliError(one_line(&format!("{context}: {cause}")))
     }
+
+    /// A message of its own.
+    pub fn message(text: impl fmt::Display) -> CliError {
+        CliError(one_line(&text.to_string()))
+    }
 }
 
 impl fmt::Display for CliError {

@@ -287,10 +287,12 @@ impl SchemaArgs {
     }
 }
 
-/// Output formats.
+/// Output formats. How each is laid out depends on the command: `smp patch` prints as kubectl
+/// does (JSON with a 4-space indent and Go's escapes), the others print JSON with a 2-space
+/// indent; both print YAML in kubectl's layout. Each command's `-o` help says which.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
-    /// Pretty-printed JSON, 2-space indent.
+    /// JSON.
     Json,
     /// YAML.
     Yaml,
@@ -301,7 +303,7 @@ pub enum Format {
 pub struct CreateArgs {
     /// Whether lists with recommended (multi-field) merge keys are diffed by them, their items
     /// carrying `$patchMergeKey` (`emit`, for appliers that implement the proposal, such as
-    /// `smp apply`), or by their merge key alone, as kubectl does (`omit`, the default: no API
+    /// `smp merge`), or by their merge key alone, as kubectl does (`omit`, the default: no API
     /// server implements the directive).
     #[arg(long = "patch-merge-key", value_enum, value_name = "WHEN", default_value_t = PatchMergeKeyArg::Omit)]
     pub patch_merge_key: PatchMergeKeyArg,
@@ -337,8 +339,8 @@ impl CreateArgs {
 /// The `-o/--output` option.
 #[derive(Debug, Args)]
 pub struct OutputArgs {
-    /// Output format.
-    #[arg(short = 'o', long = "output", value_enum, default_value_t = Format::Json)]
+    /// Output format: `json`, pretty-printed with a 2-space indent, or `yaml`.
+    #[arg(short = 'o', long = "output", value_enum, value_name = "FORMAT", default_value_t = Format::Json, hide_possible_values = true)]
     pub format: Format,
 }
 

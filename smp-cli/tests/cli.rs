@@ -60,7 +60,7 @@ fn yaml_out_has_the_same_content() {
     let json_out = stdout_json(&pod_example());
     let yaml = smp(
         &[
-            "apply",
+            "merge",
             "--schema",
             SCHEMA,
             "examples/pod.yaml",
@@ -83,7 +83,7 @@ fn yaml_out_has_the_same_content() {
 fn json_and_yaml_inputs_mix() {
     let original = temp_file("mix-original.json", r#"{"a": {"b": 1, "c": [1, 2]}}"#);
     let patch = temp_file("mix-patch.yaml", "a:\n  b: 2\n  c: [3]\n  d: x\n");
-    let out = smp(&["apply", &original, &patch], None);
+    let out = smp(&["merge", &original, &patch], None);
     assert_eq!(
         stdout_json(&out),
         json!({"a": {"b": 2, "c": [3], "d": "x"}})
@@ -93,7 +93,7 @@ fn json_and_yaml_inputs_mix() {
 #[test]
 fn stdin_as_patch_or_original() {
     let from_stdin = smp(
-        &["apply", "examples/pod.yaml", "-"],
+        &["merge", "examples/pod.yaml", "-"],
         Some(r#"{"metadata": {"labels": {"tier": "web"}}}"#),
     );
     let pod = stdout_json(&from_stdin);
@@ -103,7 +103,7 @@ fn stdin_as_patch_or_original() {
     );
 
     let patch = temp_file("stdin-patch.json", r#"{"kind": "Other"}"#);
-    let original_from_stdin = smp(&["apply", "-", &patch], Some("kind: Pod\nx: 1\n"));
+    let original_from_stdin = smp(&["merge", "-", &patch], Some("kind: Pod\nx: 1\n"));
     assert_eq!(
         stdout_json(&original_from_stdin),
         json!({"kind": "Other", "x": 1})
@@ -116,18 +116,18 @@ fn empty_and_null_documents_are_empty_objects() {
     let null = temp_file("null.json", "null");
     let patch = temp_file("small-patch.json", r#"{"a": 1, "b": null}"#);
     assert_eq!(
-        stdout_json(&smp(&["apply", &empty, &patch], None)),
+        stdout_json(&smp(&["merge", &empty, &patch], None)),
         json!({"a": 1})
     );
     assert_eq!(
-        stdout_json(&smp(&["apply", &null, &patch], None)),
+        stdout_json(&smp(&["merge", &null, &patch], None)),
         json!({"a": 1})
     );
     assert_eq!(
-        stdout_json(&smp(&["apply", &patch, &empty], None)),
+        stdout_json(&smp(&["merge", &patch, &empty], None)),
         json!({"a": 1, "b": null})
     );
-    let out = smp(&["apply", &patch, "-"], Some("null\n"));
+    let out = smp(&["merge", &patch, "-"], Some("null\n"));
     assert_eq!(stdout_json(&out), json!({"a": 1, "b": null}));
 }
 
@@ -137,11 +137,11 @@ fn non_object_documents_are_errors() {
     let scalar = temp_file("scalar.yaml", "just a string\n");
     let object = temp_file("object.json", "{}");
     assert_error(
-        &smp(&["apply", &list, &object], None),
+        &smp(&["merge", &list, &object], None),
         &["original", "list.json", "found list"],
     );
     assert_error(
-        &smp(&["apply", &object, &scalar], None),
+        &smp(&["merge", &object, &scalar], None),
         &["patch", "scalar.yaml", "found string"],
     );
 }
@@ -150,7 +150,7 @@ fn non_object_documents_are_errors() {
 fn bad_json_original() {
     let bad = temp_file("bad-original.json", r#"{"metadata": {"name": "x",}"#);
     assert_error(
-        &smp(&["apply", &bad, "examples/patch.yaml"], None),
+        &smp(&["merge", &bad, "examples/patch.yaml"], None),
         &["original", "bad-original.json"],
     );
 }
@@ -158,7 +158,7 @@ fn bad_json_original() {
 #[test]
 fn bad_patch() {
     let out = smp(
-        &["apply", "examples/pod.yaml", "-"],
+        &["merge", "examples/pod.yaml", "-"],
         Some("{\"spec\": [}\n"),
     );
     assert_error(&out, &["patch", "<stdin>"]);
@@ -167,7 +167,7 @@ fn bad_patch() {
 #[test]
 fn unknown_patch_directive_value() {
     let out = smp(
-        &["apply", "--schema", SCHEMA, "examples/pod.yaml", "-"],
+        &["merge", "--schema", SCHEMA, "examples/pod.yaml", "-"],
         Some(r#"{"spec": {"$patch": "bogus"}}"#),
     );
     assert_error(&out, &["bogus", "spec"]);
@@ -179,7 +179,7 @@ fn retain_keys_list_missing_a_patch_key() {
         {"name": "logs", "$retainKeys": ["name"], "emptyDir": {}}
     ]}}"#;
     let out = smp(
-        &["apply", "--schema", SCHEMA, "examples/pod.yaml", "-"],
+        &["merge", "--schema", SCHEMA, "examples/pod.yaml", "-"],
         Some(patch),
     );
     assert_error(&out, &["retainKeys", "spec.volumes"]);
@@ -194,17 +194,17 @@ fn deep_nesting_is_an_error_not_a_crash() {
     let deep = deep_json(10_000);
     let deep_file = temp_file("deep.json", &deep);
     let object = temp_file("deep-other.json", "{}");
-    assert_error(&smp(&["apply", &deep_file, &object], None), &["original"]);
-    assert_error(&smp(&["apply", &object, "-"], Some(&deep)), &["patch"]);
+    assert_error(&smp(&["merge", &deep_file, &object], None), &["original"]);
+    assert_error(&smp(&["merge", &object, "-"], Some(&deep)), &["patch"]);
     let deep_yaml = format!("a: {}{}\n", "[".repeat(10_000), "]".repeat(10_000));
-    assert_error(&smp(&["apply", &object, "-"], Some(&deep_yaml)), &["patch"]);
+    assert_error(&smp(&["merge", &object, "-"], Some(&deep_yaml)), &["patch"]);
 }
 
 #[test]
 fn missing_file() {
     assert_error(
         &smp(
-            &["apply", "examples/no-such-pod.yaml", "examples/patch.yaml"],
+            &["merge", "examples/no-such-pod.yaml", "examples/patch.yaml"],
             None,
         ),
         &["examples/no-such-pod.yaml", "original"],
@@ -212,7 +212,7 @@ fn missing_file() {
     assert_error(
         &smp(
             &[
-                "apply",
+                "merge",
                 "--schema",
                 "no-such-schema.json#Pod",
                 "examples/pod.yaml",
@@ -228,7 +228,7 @@ fn missing_file() {
 fn unknown_definition() {
     let out = smp(
         &[
-            "apply",
+            "merge",
             "--schema",
             "examples/pod-schema.json#io.k8s.api.core.v1.NoSuchKind",
             "examples/pod.yaml",
@@ -242,12 +242,12 @@ fn unknown_definition() {
 #[test]
 fn usage_errors_exit_2() {
     assert_usage_error(&smp(&[], None));
-    assert_usage_error(&smp(&["apply"], None));
-    assert_usage_error(&smp(&["apply", "examples/pod.yaml"], None));
+    assert_usage_error(&smp(&["merge"], None));
+    assert_usage_error(&smp(&["merge", "examples/pod.yaml"], None));
     assert_usage_error(&smp(&["frobnicate"], None));
     assert_usage_error(&smp(
         &[
-            "apply",
+            "merge",
             "--schema",
             "examples/pod-schema.json",
             "examples/pod.yaml",
@@ -257,7 +257,7 @@ fn usage_errors_exit_2() {
     ));
     assert_usage_error(&smp(
         &[
-            "apply",
+            "merge",
             "examples/pod.yaml",
             "examples/patch.yaml",
             "-o",
@@ -265,7 +265,7 @@ fn usage_errors_exit_2() {
         ],
         None,
     ));
-    assert_usage_error(&smp(&["apply", "-", "-"], Some("{}")));
+    assert_usage_error(&smp(&["merge", "-", "-"], Some("{}")));
 }
 
 #[test]
@@ -277,7 +277,7 @@ fn version_and_help() {
         format!("smp {}\n", env!("CARGO_PKG_VERSION"))
     );
 
-    let help = smp(&["help", "apply"], None);
+    let help = smp(&["help", "merge"], None);
     assert_success(&help);
     let text = String::from_utf8_lossy(&help.stdout);
     for needle in [

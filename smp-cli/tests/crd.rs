@@ -81,7 +81,7 @@ fn diff_and_three_way_use_the_crd() {
     assert_eq!(items[0]["port"], json!(443));
     assert!(patch["spec"]["$setElementOrder/listeners"].is_array());
     let patch_file = temp_file("crd-gateway-patch.json", &patch.to_string());
-    let out = smp(&["apply", "--crd", &crds, &a, &patch_file], None);
+    let out = smp(&["merge", "--crd", &crds, &a, &patch_file], None);
     assert_success(&out);
     assert_eq!(stdout_json(&out), stdout_json(&patched));
     // Three-way with original == current is the two-way patch.

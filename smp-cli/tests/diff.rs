@@ -37,7 +37,7 @@ fn assert_round_trip(schema: Option<&str>, original: &str, modified: &str, name:
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let patch = stdout_json(&smp(&args, None));
     let patch_file = temp_file(name, &patch.to_string());
-    let args = with_schema("apply", [original, &patch_file]);
+    let args = with_schema("merge", [original, &patch_file]);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     assert_eq!(
         stdout_json(&smp(&args, None)),
@@ -252,7 +252,7 @@ fn three_way_overwrite_wins_by_default() {
         // Applied to the live object, the patch gives the new configuration.
         let patch_file = temp_file("tw-patch.json", &patch.to_string());
         let applied = stdout_json(&smp(
-            &["apply", "--schema", SCHEMA, &current, &patch_file],
+            &["merge", "--schema", SCHEMA, &current, &patch_file],
             None,
         ));
         assert_eq!(applied, parse(&modified));
@@ -289,7 +289,7 @@ fn three_way_keeps_changes_made_by_others() {
     assert!(patch["metadata"].get("labels").is_none(), "{patch}");
     let patch_file = temp_file("tw-others-patch.json", &patch.to_string());
     let live = stdout_json(&smp(
-        &["apply", "--schema", SCHEMA, &current, &patch_file],
+        &["merge", "--schema", SCHEMA, &current, &patch_file],
         None,
     ));
     assert_eq!(

@@ -16,7 +16,7 @@ const CONFIG_MAP: &str = r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"n
 fn endless_input_is_cut_at_the_limit() {
     let object = temp_file("limits-object.json", "{}");
     let start = Instant::now();
-    let out = smp(&["apply", "/dev/zero", &object], None);
+    let out = smp(&["merge", "/dev/zero", &object], None);
     assert_error(
         &out,
         &[
@@ -28,7 +28,7 @@ fn endless_input_is_cut_at_the_limit() {
     // A pipe that never ends.
     let endless = "a".repeat(3000);
     let out = smp(
-        &["apply", "--max-input-size", "2K", &object, "-"],
+        &["merge", "--max-input-size", "2K", &object, "-"],
         Some(&endless),
     );
     assert_error(&out, &["cannot read patch <stdin>", "limit of 2 KiB"]);
@@ -42,8 +42,8 @@ fn every_input_has_the_limit() {
     let small = temp_file("limits-small.json", CONFIG_MAP);
     let limit = ["--max-input-size", "1K"];
     let runs: Vec<Vec<&str>> = vec![
-        vec!["apply", &big, &small],
-        vec!["apply", &small, &big],
+        vec!["merge", &big, &small],
+        vec!["merge", &small, &big],
         vec!["diff", &small, &big],
         vec!["three-way", &small, &small, &big],
         vec!["normalize", &big],
@@ -51,7 +51,7 @@ fn every_input_has_the_limit() {
         vec!["patch", "-f", &big, "-p", "{}"],
         vec!["patch", "-f", &small, "--patch-file", &big],
         vec![
-            "apply",
+            "merge",
             "--schema",
             "examples/pod-schema.json#Pod",
             &small,
@@ -81,12 +81,12 @@ fn every_input_has_the_limit() {
         &["patch (-p): larger than the input size limit of 1 KiB"],
     );
     // Raised, the same inputs are fine.
-    let out = smp(&["apply", &small, &big, "--max-input-size", "3000"], None);
+    let out = smp(&["merge", &small, &big, "--max-input-size", "3000"], None);
     assert_eq!(
         stdout_json(&out)["data"]["k"].as_str().map(str::len),
         Some(2000)
     );
-    let out = smp(&["apply", "--max-input-size", "1x", &small, &small], None);
+    let out = smp(&["merge", "--max-input-size", "1x", &small, &small], None);
     assert_eq!(out.status.code(), Some(2), "a bad size is a usage error");
 }
 
@@ -107,7 +107,7 @@ fn control_characters_are_errors_not_the_end_of_the_input() {
         &["non-printable character U+0000 at line 11, column 7"],
     );
     let json_text = format!("{CONFIG_MAP}\0{CONFIG_MAP}");
-    let out = smp(&["apply", "-", "examples/patch.yaml"], Some(&json_text));
+    let out = smp(&["merge", "-", "examples/patch.yaml"], Some(&json_text));
     assert_error(&out, &["original <stdin>", "U+0000 at line 1, column 63"]);
     let out = smp(&["patch", "-f", &file, "-p", "{\"a\": \"\u{1b}\"}"], None);
     assert_error(&out, &["patch (-p)", "U+001B at line 1, column 8"]);

@@ -72,6 +72,9 @@ pub enum DocRole {
     Current,
     /// A schema document.
     Schema,
+    /// A document read on its own, not as an input of a patch operation
+    /// ([`crate::from_str`], [`crate::input::read`]).
+    Document,
 }
 
 impl fmt::Display for DocRole {
@@ -82,6 +85,7 @@ impl fmt::Display for DocRole {
             DocRole::Modified => "modified",
             DocRole::Current => "current",
             DocRole::Schema => "schema",
+            DocRole::Document => "document",
         })
     }
 }

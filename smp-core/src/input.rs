@@ -7,9 +7,10 @@
 
 pub(crate) mod json;
 
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::error::{DocRole, PatchError};
+use crate::error::{DocRole, JsonPath, PatchError, Segment};
 use crate::yaml::parse_yaml_documents;
 
 /// Deepest nesting of lists and objects a document may have. Readers check it while parsing
@@ -54,6 +55,72 @@ pub fn parse_documents(text: &str, role: DocRole) -> Result<Vec<Value>, PatchErr
     Ok(match json_or_yaml(text, role)? {
         Parsed::Json(value) => vec![value],
         Parsed::Yaml(docs) => docs,
+    })
+}
+
+/// Reads one document of JSON or YAML text as kubectl reads a manifest ([`parse_document`]);
+/// errors name the input `(document)`. Empty text or `null` gives `Value::Null`.
+pub fn read(text: &str) -> Result<Value, PatchError> {
+    parse_document(text, DocRole::Document)
+}
+
+/// Reads every document of a JSON document or a YAML stream ([`parse_documents`]); errors name
+/// the input `(document)`. Empty documents are `Value::Null`.
+pub fn read_all(text: &str) -> Result<Vec<Value>, PatchError> {
+    parse_documents(text, DocRole::Document)
+}
+
+/// Reads one document of JSON or YAML text into a typed value, as kubectl reads a manifest:
+/// the same reader as [`read`] (YAML 1.1 scalars, duplicate keys refused, bounded nesting),
+/// then serde. A value that does not fit `T` is a [`PatchError::Deserialize`] naming the
+/// JSON path where it failed (`spec.replicas: invalid type: ...`).
+///
+/// ```
+/// use serde::Deserialize;
+///
+/// #[derive(Debug, Deserialize)]
+/// struct Deployment { spec: Spec }
+/// #[derive(Debug, Deserialize)]
+/// struct Spec { replicas: u32 }
+///
+/// let d: Deployment = smp_core::from_str("spec:\n  replicas: 3\n").unwrap();
+/// assert_eq!(d.spec.replicas, 3);
+/// let e = smp_core::from_str::<Deployment>("spec: {replicas: three}").unwrap_err();
+/// assert!(e.to_string().starts_with("at spec.replicas: invalid type: string"), "{e}");
+/// ```
+pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, PatchError> {
+    from_value(read(text)?)
+}
+
+/// Reads every document of a JSON document or a YAML stream into typed values, skipping empty
+/// documents as kubectl does; see [`from_str`].
+pub fn from_str_all<T: DeserializeOwned>(text: &str) -> Result<Vec<T>, PatchError> {
+    read_all(text)?
+        .into_iter()
+        .filter(|doc| !doc.is_null())
+        .map(from_value)
+        .collect()
+}
+
+/// Deserializes a document, naming the JSON path of a value that does not fit.
+fn from_value<T: DeserializeOwned>(doc: Value) -> Result<T, PatchError> {
+    serde_path_to_error::deserialize(doc).map_err(|e| {
+        let path = e
+            .path()
+            .iter()
+            .filter_map(|segment| match segment {
+                serde_path_to_error::Segment::Seq { index } => Some(Segment::Index(*index)),
+                serde_path_to_error::Segment::Map { key } => Some(Segment::Field(key.clone())),
+                serde_path_to_error::Segment::Enum { variant } => {
+                    Some(Segment::Field(variant.clone()))
+                }
+                serde_path_to_error::Segment::Unknown => None,
+            })
+            .collect();
+        PatchError::Deserialize {
+            path: JsonPath(path),
+            detail: e.into_inner().to_string(),
+        }
     })
 }
 

@@ -38,7 +38,7 @@ pub use diff::{
     has_conflicts, merging_maps_have_conflicts, three_way,
 };
 pub use error::{DocRole, JsonPath, PatchError, Segment};
-pub use input::{parse_document, parse_documents};
+pub use input::{from_str, from_str_all, parse_document, parse_documents};
 pub use openapi::SchemaError;
 pub use patch::Patch;
 /// `#[derive(StrategicMerge)]`.

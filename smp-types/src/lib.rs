@@ -51,6 +51,7 @@
 pub mod api;
 pub mod apiextensions_apiserver;
 pub mod apimachinery;
+pub mod custom_resource;
 pub mod kube_aggregator;
 
 #[cfg(feature = "k8s-openapi")]

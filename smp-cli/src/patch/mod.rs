@@ -78,8 +78,9 @@ pub struct PatchArgs {
     #[command(flatten)]
     input: InputArgs,
 
-    /// Output format.
-    #[arg(short = 'o', long = "output", value_enum, default_value_t = Format::Json)]
+    /// Output format, as kubectl prints it: `json`, with a 4-space indent, keys sorted and
+    /// `<`, `>`, `&` escaped, or `yaml`, documents separated by `---`.
+    #[arg(short = 'o', long = "output", value_enum, value_name = "FORMAT", default_value_t = Format::Json, hide_possible_values = true)]
     format: Format,
 
     /// Keep `metadata.managedFields` in the output (kubectl's flag: without it, kubectl prints

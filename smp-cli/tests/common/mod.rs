@@ -106,7 +106,7 @@ pub fn assert_usage_error(out: &Output) {
 pub fn pod_example() -> Output {
     smp(
         &[
-            "apply",
+            "merge",
             "--schema",
             SCHEMA,
             "examples/pod.yaml",

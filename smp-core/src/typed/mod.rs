@@ -33,14 +33,19 @@ use crate::error::PatchError;
 use crate::patch::Patch;
 use crate::schema::{Node, TypeDef};
 
+#[doc(hidden)]
 pub use diff::{diff_fallback, diff_field, diff_object, diff_struct, merge_list_quiet, same_json};
+#[doc(hidden)]
 pub use fields::{
     Visit, Visit2, VisitMut, diff_fields, key_field, key_of_field, normalize_fields, plan_fields,
     plan_struct, quiet_fields, same_fields, validate_fields,
 };
+#[doc(hidden)]
 pub use impls::{AsKey, plan_scalar, type_def};
+#[doc(hidden)]
 pub use members::{Member, members};
 pub use opaque::Opaque;
+#[doc(hidden)]
 pub use out::Out;
 
 /// A type whose strategic-merge-patch behaviour is known at compile time.
@@ -209,7 +214,9 @@ pub trait StrategicMerge: PatchField {
 /// How a value of this type is patched as a member of an object.
 ///
 /// Implemented for primitives, `String`, `serde_json::Value`, `Option`, `Box`, `Vec`, string
-/// maps, and every derived type. Generated code calls it; users rarely need to.
+/// maps, and every derived type. Generated code calls it; users rarely need to. Its methods and
+/// the types they use are the derive's internals, hidden from these docs; [`PatchField::DEF`]
+/// is the type's schema (`T::schema()` on a [`StrategicMerge`] type).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be patched as a field: it does not implement `smp_core::PatchField`",
     label = "a field of a `#[derive(StrategicMerge)]` type",
@@ -225,6 +232,7 @@ pub trait PatchField: Serialize + DeserializeOwned + 'static {
     /// present in the JSON form (`None` when absent, e.g. skipped by `skip_serializing_if`).
     ///
     /// The default hands the member to the Value engine.
+    #[doc(hidden)]
     fn plan(
         current: Option<&Self>,
         member: &Member<'_>,
@@ -325,9 +333,11 @@ pub trait PatchField: Serialize + DeserializeOwned + 'static {
     }
 }
 
+#[doc(hidden)]
 /// A planned change to a struct, committed once planning has succeeded.
 pub type Commit<S> = Box<dyn FnOnce(&mut S)>;
 
+#[doc(hidden)]
 /// An edit of a newtype's field as an edit of the newtype (`wrap` builds one, `inner` reaches
 /// the field). Generated code for `struct Name(T);` calls this.
 #[doc(hidden)]
@@ -344,6 +354,7 @@ pub fn newtype_edit<S: 'static, T: 'static>(
     }
 }
 
+#[doc(hidden)]
 /// What to do with a member, decided by [`PatchField::plan`].
 pub enum Edit<T> {
     /// Leave it as it is.
@@ -357,6 +368,7 @@ pub enum Edit<T> {
     Update(Box<dyn FnOnce(&mut T)>),
 }
 
+#[doc(hidden)]
 /// Returned by [`Edit::commit_to`] when the edit removes the member.
 #[derive(Debug)]
 pub struct Removed;
@@ -396,6 +408,7 @@ impl<T> Edit<T> {
     }
 }
 
+#[doc(hidden)]
 /// A list merge key's value, borrowed from a typed item, comparable with patch values.
 #[derive(Debug, Clone, Copy)]
 #[doc(hidden)]
@@ -467,6 +480,7 @@ impl<'a> KeyRef<'a> {
     }
 }
 
+#[doc(hidden)]
 /// What removing a member means for the field holding it.
 #[doc(hidden)]
 pub enum OnRemove<T> {
@@ -477,6 +491,7 @@ pub enum OnRemove<T> {
     Default(fn() -> T),
 }
 
+#[doc(hidden)]
 /// Turns the edit of field `name` into a commit on its struct. Generated code calls this once
 /// per planned field.
 #[doc(hidden)]
@@ -510,6 +525,7 @@ fn removes_required(name: &str, path: &Path<'_>) -> PatchError {
     }
 }
 
+#[doc(hidden)]
 /// Plans a member through the Value engine: serialize the member, merge, deserialize. Exact by
 /// construction, and its cost is that of this member only.
 ///
@@ -549,6 +565,7 @@ fn merge_member(
     Ok(object.remove(member.name))
 }
 
+#[doc(hidden)]
 /// Plans a whole object through the Value engine, for directives that act on the object as a
 /// whole (`$patch`, `$retainKeys`).
 pub fn fallback_object<T: PatchField>(
@@ -580,6 +597,7 @@ fn merge_object(
     Ok(value)
 }
 
+#[doc(hidden)]
 /// Whether a patch object carries directives that act on the object as a whole.
 pub fn is_whole_object_patch(patch: &Map<String, Value>) -> bool {
     patch.contains_key(crate::apply::directive::PATCH)
@@ -613,6 +631,7 @@ fn check_leftovers(
     Ok(())
 }
 
+#[doc(hidden)]
 /// Runs a patch member the type does not declare through the engine, for its errors only: the
 /// round trip would drop the member when deserializing, but would fail on a bad directive.
 pub fn check_unknown(

@@ -1,4 +1,5 @@
-//! `smp apply`: apply a strategic merge patch to a document.
+//! `smp merge`: apply a strategic merge patch to a document (called `smp apply` until it was
+//! renamed, so that `smp apply` could be what a kubectl user expects: see `main.rs`).
 
 use std::path::PathBuf;
 
@@ -11,21 +12,24 @@ use crate::kinds;
 
 const EXAMPLE: &str = "\
 Example:
-  smp apply --schema examples/pod-schema.json#io.k8s.api.core.v1.Pod \\
+  smp merge --schema examples/pod-schema.json#io.k8s.api.core.v1.Pod \\
       examples/pod.yaml examples/patch.yaml -o yaml
 
   # the patch from stdin; the document's apiVersion and kind pick its built-in schema:
-  echo '{\"metadata\":{\"labels\":{\"tier\":\"web\"}}}' | smp apply examples/pod.yaml -
+  echo '{\"metadata\":{\"labels\":{\"tier\":\"web\"}}}' | smp merge examples/pod.yaml -
 
-Prints the patched document. An empty document or `null` counts as `{}`; any other document must
-be an object.";
+Prints the patched document (JSON with a 2-space indent, or YAML). An empty document or `null`
+counts as `{}`; any other document must be an object. For `kubectl patch` on manifests (many
+documents, Lists, kubectl's output) use `smp patch`; for `kubectl apply`, `smp apply-config`.
 
-/// Apply a strategic merge patch to a document and print the result.
+`smp apply ORIGINAL PATCH`, this command's old name, still works and says so on stderr.";
+
+/// Apply a strategic merge patch to one document and print the result.
 ///
 /// ORIGINAL and PATCH are JSON or YAML (detected); `-` reads one of them from stdin.
 #[derive(Debug, Args)]
 #[command(after_long_help = EXAMPLE)]
-pub struct ApplyArgs {
+pub struct MergeArgs {
     #[command(flatten)]
     schema: SchemaArgs,
 
@@ -42,7 +46,7 @@ pub struct ApplyArgs {
     output: OutputArgs,
 }
 
-impl ApplyArgs {
+impl MergeArgs {
     /// Usage checks clap cannot express.
     pub fn validate(&self) -> Result<(), String> {
         io::check_single_stdin(
@@ -53,8 +57,8 @@ impl ApplyArgs {
     }
 }
 
-/// Runs `smp apply`.
-pub fn run(args: &ApplyArgs) -> Result<(), CliError> {
+/// Runs `smp merge`.
+pub fn run(args: &MergeArgs) -> Result<(), CliError> {
     let schemas = args.schema.load(&args.input)?;
     let original = args.input.read_object(&args.original, DocRole::Original)?;
     let patch = args.input.read_object(&args.patch, DocRole::Patch)?;
