@@ -11,6 +11,9 @@
 //!   [`openapi::annotate()`] writes a type's metadata back as those markers.
 //! - [`StrategicMerge`] (derived) patches Rust values in place; [`json_form`] patches any serde
 //!   type through its JSON form with a schema given at run time.
+//! - [`from_str`] reads JSON or YAML text as kubectl reads a manifest, into any serde type.
+//!
+//! The manual is in [`guide`]: one guide per task, every example a doctest.
 
 #![warn(missing_docs)]
 
@@ -20,6 +23,7 @@ mod deep;
 pub mod diff;
 pub mod error;
 pub mod gojson;
+pub mod guide;
 mod hash;
 pub mod input;
 mod json_text;

@@ -18,6 +18,8 @@ use serde_json::{Map, Value};
 use crate::error::{DocRole, PatchError, kind_of};
 use crate::schema::Node;
 
+/// Where the engine is in a document, for error paths (used by generated code).
+#[doc(hidden)]
 pub use path::Path;
 
 /// Deepest nesting the engine follows before failing with [`PatchError::TooDeep`].

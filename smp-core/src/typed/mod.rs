@@ -3,14 +3,17 @@
 //! The contract is simple to state: for any value `x` and patch `p`, `x.apply(&p)` gives what
 //! `from_value(engine::apply(to_value(x), p))` gives, compared on the wire (JSON) form, and an
 //! error exactly when that round trip fails. The Value engine is the reference; the typed path
-//! exists to be fast, touching only what the patch names.
+//! exists to be fast, touching only what the patch names. [`StrategicMerge`] (derived, see the
+//! [derive guide](crate::guide::derive)) is the user-facing trait; [`json_form`] does the same
+//! for any serde type with a schema given at run time; [`Opaque`] wraps a value patched whole.
 //!
-//! It works in two phases so that a failed apply leaves the value untouched without copying it:
-//! [`PatchField::plan`] reads the value and the patch and either fails or returns an [`Edit`];
-//! only then is the edit committed, which cannot fail. Types patch natively where their shape
-//! makes it cheap (structs, primitives, lists merged by key) and hand anything unusual to the
-//! engine for that one member (see [`fallback`]), which keeps the semantics identical by
-//! construction.
+//! How it works, for readers of the source: a patch is applied in two phases, so that a failed
+//! apply leaves the value untouched without copying it. Planning reads the value and the patch
+//! and either fails or returns an edit; only then is the edit committed, which cannot fail.
+//! Types patch natively where their shape makes it cheap (structs, primitives, lists merged by
+//! key) and hand anything unusual to the engine for that one member, which keeps the semantics
+//! identical by construction. The planning and diffing machinery is public only for the code
+//! the derive generates, and hidden from these docs.
 
 mod diff;
 mod fields;
@@ -50,7 +53,8 @@ pub use out::Out;
 
 /// A type whose strategic-merge-patch behaviour is known at compile time.
 ///
-/// Derive it with `#[derive(StrategicMerge)]`; see the crate documentation for attributes.
+/// Derive it with `#[derive(StrategicMerge)]`; the attributes are in the
+/// [derive guide](crate::guide::derive).
 pub trait StrategicMerge: PatchField {
     /// Whether the type rejects unknown JSON fields (`#[serde(deny_unknown_fields)]`): then a
     /// patch member it does not declare fails, as deserializing the round trip would.

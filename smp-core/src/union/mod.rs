@@ -20,6 +20,9 @@
 //! after patching; [`apply_normalized`] and [`Normalize::apply_normalized`] do that.
 
 mod error;
+/// The rules of normalization, shared by the engine and the code `#[derive(StrategicMerge)]`
+/// generates. Not a public API.
+#[doc(hidden)]
 pub mod rules;
 mod typed;
 pub(crate) mod value;
@@ -30,6 +33,7 @@ use crate::schema::Node;
 
 pub use crate::error::Segment;
 pub use error::{UnionError, UpdateError, ValidationError};
+#[doc(hidden)]
 pub use rules::{Decision, check_union, decide, discriminator_accepts, key_of, member_path};
 pub use typed::{Discriminator, Normalize};
 
