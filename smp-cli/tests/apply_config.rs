@@ -141,7 +141,7 @@ fn conflicts_without_overwrite_are_errors() {
     assert_error(&out, &["conflict", "spec.replicas"]);
     // A new configuration for an object nobody else touched: --overwrite=false succeeds. The
     // annotation itself, which changes at every apply, is not a conflict (upstream's check
-    // alone would say it is; README).
+    // alone would say it is; guide::differences).
     let first = smp(&["apply-config", "--live", LIVE, "-f", DESIRED], None);
     assert_success(&first);
     let applied = temp_file("apply-config-first.json", &stdout_json(&first).to_string());

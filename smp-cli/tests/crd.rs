@@ -179,8 +179,9 @@ fn embedded_resources_are_typed_by_their_own_kind() {
     );
 }
 
-/// README's example, on this repository's own CRD (`examples/manifests`): `domains` merged by
-/// `host`, `routes` by `path` and `method` together, `paymentProviders` as a set.
+/// The custom_resources guide's example, on this repository's own CRD (`examples/manifests`):
+/// `domains` merged by `host`, `routes` by `path` and `method` together, `paymentProviders` as a
+/// set.
 #[test]
 fn readme_storefront_example() {
     let out = smp(

@@ -266,7 +266,7 @@ fn usage_and_input_errors() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("no `kind`"));
 }
 
-// ---- Documented differences from kubectl (README, "Differences from kubectl").
+// ---- Documented differences from kubectl (guide::differences, "From kubectl").
 
 /// kubectl fails with `unable to find api field in struct PodSpec for the json field "zzz"`
 /// when an unknown field is an object on both sides; smp merges it without metadata.

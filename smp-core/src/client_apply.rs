@@ -250,7 +250,7 @@ mod tests {
 
     #[test]
     fn the_annotation_is_not_a_conflict() {
-        // Deliberately unlike upstream's check on kubectl's inputs (README): there, the
+        // Deliberately unlike upstream's check on kubectl's inputs (guide::differences): there, the
         // annotation changed from absent (in the last-applied text) to the live text, and the
         // patch changes it again.
         let refuse = ThreeWayOptions::refusing_conflicts();

@@ -183,7 +183,7 @@ fn typed_apply_equals_value_apply() {
 
 #[test]
 fn typed_structs_drop_unknown_fields() {
-    // Documented in the crate docs and the README: `smp patch` keeps them, the structs do not.
+    // Documented in the crate docs and the kubernetes_types guide: `smp patch` keeps them, the structs do not.
     let doc = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"},
                      "extra": 1, "data": {"k": "v"}});
     let back = through::<ConfigMap>(&doc);

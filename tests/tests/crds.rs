@@ -1,6 +1,6 @@
 //! Custom resources patched strategically by their CRDs' markers (`smp_core::openapi::crd`), on
 //! the real CRDs of Gateway API, cert-manager and Argo CD: every CRD loads, known list fields
-//! map as README's table says, and the instances with their patches (`tests/crds`) give the
+//! map as the custom_resources guide's table says, and the instances with their patches (`tests/crds`) give the
 //! reviewed snapshots in `tests/crds/expected`.
 //!
 //! The CRDs are the projects' files, so they are not in this repository: they are shared data

@@ -1,5 +1,5 @@
 //! Embedded resources (`x-kubernetes-embedded-resource`) and open objects
-//! (`x-kubernetes-preserve-unknown-fields`) of custom resources, as README's "Custom resources"
+//! (`x-kubernetes-preserve-unknown-fields`) of custom resources, as the custom_resources guide
 //! table says: an embedded object is typed by its own `apiVersion` and `kind` (built-in kinds
 //! from smp-types, custom resources from a CRD catalog), by its declared properties with an
 //! `ObjectMeta` `metadata` when the kind is unknown, and a change of kind is a JSON merge patch;

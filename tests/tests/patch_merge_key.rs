@@ -190,7 +190,7 @@ fn example_adding_a_merge_key_field() {
 /// any value (it names no value to match) and is removed from the matched item. On the
 /// proposal's own live list that leaves `foo: a` naming two items, which its partial-key rule
 /// rejects, so smp rejects it too rather than guess; with one candidate it does what the
-/// example shows. (README: "Where smp differs".)
+/// example shows. (guide::differences.)
 #[test]
 fn example_deleting_a_merge_key_field() {
     let patch = json!({"list": [{"$patchMergeKey": ["foo", "bar"], "foo": "a", "bar": null}]});

@@ -41,8 +41,8 @@
 //! `SMP_DIFF_SEED` changes the seed (default fixed), `SMP_DIFF_CASES` the number of cases;
 //! `SMP_DIFF_REPORT=FILE` writes every differing batch there (the failure shows the first).
 //!
-//! Case classes left out, each a known, documented difference (README, "Where smp differs from
-//! upstream" and "Differences from kubectl"; pinned in `tests/patch.rs`):
+//! Case classes left out, each a known, documented difference (`smp_core::guide::differences`;
+//! pinned in `tests/patch.rs`):
 //! - added content: `$patch` in a part of the patch whose counterpart the object lacks
 //!   (upstream drops the whole object carrying it; smp keeps a `$patch: replace` object's
 //!   content and rejects invalid `$patch` values).

@@ -4,7 +4,7 @@
 //! `x-kubernetes-patch-strategy`. It has the markers server-side apply merges by, and they say
 //! the same things, so smp reads them as patch metadata:
 //!
-//! The mapping is the table "Custom resources" of the README (each row tested in this
+//! The mapping is the table of the [custom_resources](crate::guide::custom_resources) guide (each row tested in this
 //! module). In short: `x-kubernetes-list-type: map` merges by its keys (several keys: items
 //! that differ in any of them are different items, [`FieldDef::composite`](crate::FieldDef)),
 //! `set` of scalars merges as a set, `atomic` and `x-kubernetes-map-type: atomic` replace, the

@@ -1,7 +1,7 @@
 //! Embedded resources (`x-kubernetes-embedded-resource`): objects inside an object that are
 //! whole Kubernetes objects, typed by their own `apiVersion` and `kind`.
 //!
-//! The rules every operation follows (README, "Custom resources"):
+//! The rules every operation follows ([custom_resources](crate::guide::custom_resources)):
 //! - apply types an embedded object by its `apiVersion` and `kind`. A patch that changes
 //!   either makes it another kind of object: the two kinds share no list semantics, so the
 //!   patch is merged as a JSON merge patch (RFC 7386: objects merge, lists are replaced);
