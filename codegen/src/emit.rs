@@ -320,6 +320,18 @@ fn emit_struct(
         emit_field(out, imports, api, s, f, rename_all, whole_union)?;
     }
     out.push_str("}\n");
+    // A definition that is one kind: what `apiVersion` and `kind` say of its objects, for the
+    // roots of apply configurations (`DeploymentPatch::apply_configuration("web")`).
+    if let [gvk] = def.gvks.as_slice() {
+        let _ = write!(
+            out,
+            "\nimpl ::smp_core::typed_patch::ObjectKind for {ident} {{\n    \
+             const API_VERSION: &'static str = {:?};\n    \
+             const KIND: &'static str = {:?};\n}}\n",
+            gvk.api_version(),
+            gvk.kind
+        );
+    }
     Ok(())
 }
 

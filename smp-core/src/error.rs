@@ -236,6 +236,15 @@ pub enum PatchError {
         /// Its name.
         field: String,
     },
+    /// A typed patch converted to a server-side apply configuration holds what such a
+    /// configuration cannot say: a deletion or a strategic-merge directive.
+    #[error("at {path}: not an apply configuration: {detail}")]
+    NotApplyConfiguration {
+        /// Where.
+        path: JsonPath,
+        /// What, and why.
+        detail: String,
+    },
     /// `$patchMergeKey`: a patch item's keys match more than one live item, so it does not say
     /// which one to merge into.
     #[error(
@@ -296,6 +305,7 @@ impl PatchError {
             | PatchError::Conflict { path, .. }
             | PatchError::PreconditionFailed { path, .. }
             | PatchError::UnknownField { path, .. }
+            | PatchError::NotApplyConfiguration { path, .. }
             | PatchError::AmbiguousMergeKey { path, .. } => Some(path),
         }
     }

@@ -32,6 +32,7 @@ pub mod patch;
 pub mod schema;
 pub mod sparse;
 pub mod typed;
+pub mod typed_patch;
 pub mod union;
 pub mod yaml;
 
@@ -49,6 +50,7 @@ pub use patch::Patch;
 pub use smp_derive::StrategicMerge;
 pub use sparse::{apply_json, diff_json, three_way_json};
 pub use typed::{Opaque, PatchField, StrategicMerge, json_form};
+pub use typed_patch::{Change, ObjectPatch, Patchable, ValuePatch};
 
 /// Items used by code that `#[derive(StrategicMerge)]` generates. Not a public API.
 #[doc(hidden)]
@@ -62,9 +64,14 @@ pub mod __private {
         newtype_edit, normalize_fields, plan_fields, plan_scalar, plan_struct, quiet_fields,
         same_fields, same_json, type_def, validate_fields,
     };
+    pub use crate::typed_patch::{
+        FallbackPatch, debug_patch, deserialize_patch, discriminator_patch, read_object,
+        serialize_patch, write_object,
+    };
     pub use crate::union::{
         Decision, Segment, check_union, decide, discriminator_accepts, key_of, member_path,
     };
+    pub use serde;
     pub use serde_json::{Map, Value};
 }
 pub use schema::{

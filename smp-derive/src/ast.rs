@@ -23,6 +23,8 @@ pub(crate) struct Container<'a> {
     pub union: Option<union::ContainerAttr>,
     /// `#[patch(crate = "...")]`: the path of smp_core, when not `::smp_core`.
     pub krate: Option<syn::Path>,
+    /// `#[patch(patch_type = "...")]`: the name of the generated patch type.
+    pub patch_type: Option<Ident>,
 }
 
 pub(crate) enum Data<'a> {
@@ -70,7 +72,28 @@ impl Container<'_> {
     /// implies `Serialize + DeserializeOwned + 'static`, and `Normalize`).
     pub(crate) fn impl_parts(&self) -> (TokenStream, TokenStream, TokenStream) {
         let mut generics = self.input.generics.clone();
-        let params: Vec<Ident> = generics.type_params().map(|p| p.ident.clone()).collect();
+        let clause = generics.make_where_clause();
+        for bound in self.param_bounds(&quote!(__smp_core)) {
+            clause.predicates.push(parse_quote!(#bound));
+        }
+        let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+        (
+            quote!(#impl_generics),
+            quote!(#ty_generics),
+            quote!(#where_clause),
+        )
+    }
+
+    /// The bound of each type parameter (`T: PatchField + Normalize + Patchable`, or
+    /// `StrategicMerge + ...` when it is walked as a flattened struct), naming the runtime
+    /// `root`.
+    pub(crate) fn param_bounds(&self, root: &TokenStream) -> Vec<TokenStream> {
+        let params: Vec<Ident> = self
+            .input
+            .generics
+            .type_params()
+            .map(|p| p.ident.clone())
+            .collect();
         // A parameter that is (part of) a flattened field's type is walked as a struct.
         let flattened: Vec<&Type> = match &self.data {
             Data::Struct(fields) => fields
@@ -80,28 +103,20 @@ impl Container<'_> {
                 .collect(),
             _ => Vec::new(),
         };
-        let clause = generics.make_where_clause();
-        for p in params {
-            let name = p.to_string();
-            if flattened
-                .iter()
-                .any(|ty| mentions(ty, std::slice::from_ref(&name)))
-            {
-                clause.predicates.push(parse_quote!(
-                    #p: __smp_core::StrategicMerge + __smp_core::Normalize
-                ));
-            } else {
-                clause.predicates.push(parse_quote!(
-                    #p: __smp_core::PatchField + __smp_core::Normalize
-                ));
-            }
-        }
-        let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
-        (
-            quote!(#impl_generics),
-            quote!(#ty_generics),
-            quote!(#where_clause),
-        )
+        params
+            .into_iter()
+            .map(|p| {
+                let name = p.to_string();
+                if flattened
+                    .iter()
+                    .any(|ty| mentions(ty, std::slice::from_ref(&name)))
+                {
+                    quote!(#p: #root::StrategicMerge + #root::Normalize + #root::Patchable)
+                } else {
+                    quote!(#p: #root::PatchField + #root::Normalize + #root::Patchable)
+                }
+            })
+            .collect()
     }
 
     /// Whether `ty` names one of the item's type parameters (its `const` assertions cannot be
@@ -133,7 +148,7 @@ impl<'a> Container<'a> {
     /// The model, or `None` for items with no struct or enum to describe (unions). Shape
     /// errors are recorded in `cx`; attribute errors are collected all the same.
     pub(crate) fn from_ast(cx: &Errors, input: &'a DeriveInput) -> Option<Container<'a>> {
-        let krate = attr::container(cx, &input.attrs);
+        let attr::ContainerAttrs { krate, patch_type } = attr::container(cx, &input.attrs);
         let union = union::container(cx, &input.attrs, matches!(input.data, SynData::Struct(_)));
         let is_newtype = matches!(
             &input.data,
@@ -157,6 +172,7 @@ impl<'a> Container<'a> {
                             serde,
                             union,
                             krate,
+                            patch_type,
                         });
                     }
                     Fields::Unnamed(f) => cx.at(f, NOT_NAMED),
@@ -195,6 +211,7 @@ impl<'a> Container<'a> {
             data,
             union,
             krate,
+            patch_type,
         })
     }
 

@@ -294,37 +294,58 @@ pub(crate) fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
     Ok(())
 }
 
-/// Parses `#[patch(crate = "path")]` on a type: the path of the smp_core crate, for code that
-/// depends on it under another name (serde's `#[serde(crate = "...")]`). `None`: `::smp_core`.
-pub(crate) fn container(cx: &Errors, attrs: &[Attribute]) -> Option<syn::Path> {
+/// What `#[patch(...)]` says on a type.
+#[derive(Default)]
+pub(crate) struct ContainerAttrs {
+    /// `crate = "path"`: the path of the smp_core crate, for code that depends on it under
+    /// another name (serde's `#[serde(crate = "...")]`). `None`: `::smp_core`.
+    pub krate: Option<syn::Path>,
+    /// `patch_type = "Name"`: the name of the generated patch type (default `TPatch`).
+    pub patch_type: Option<syn::Ident>,
+}
+
+/// Parses `#[patch(crate = "path", patch_type = "Name")]` on a type.
+pub(crate) fn container(cx: &Errors, attrs: &[Attribute]) -> ContainerAttrs {
     let mut krate: Option<Keyed<syn::Path>> = None;
+    let mut patch_type: Option<Keyed<syn::Ident>> = None;
     for attr in attrs {
         if !attr.path().is_ident("patch") {
             continue;
         }
         let parsed = attr.parse_nested_meta(|meta| {
             let key = meta.path.clone();
-            if !key.is_ident("crate") {
+            if key.is_ident("crate") {
+                let Some(lit) = string(cx, &meta, "crate")? else {
+                    return Ok(());
+                };
+                match lit.parse::<syn::Path>() {
+                    Ok(path) => set(cx, &mut krate, key, path, Some(lit)),
+                    Err(_) => cx.at(
+                        &lit,
+                        "expected a path to the smp_core crate: #[patch(crate = \"smp\")]",
+                    ),
+                }
+            } else if key.is_ident("patch_type") {
+                let Some(lit) = string(cx, &meta, "patch_type")? else {
+                    return Ok(());
+                };
+                match lit.parse::<syn::Ident>() {
+                    Ok(ident) => set(cx, &mut patch_type, key, ident, Some(lit)),
+                    Err(_) => cx.at(
+                        &lit,
+                        "expected the name of the patch type: #[patch(patch_type = \"WidgetChange\")]",
+                    ),
+                }
+            } else {
                 skip_value(&meta)?;
                 cx.at(
                     &key,
                     format_args!(
                         "unknown key `{}` in #[patch(...)] on a type, expected `crate = \"...\"` \
-                         (the other keys belong on struct fields)",
+                         or `patch_type = \"...\"` (the other keys belong on struct fields)",
                         key.to_token_stream()
                     ),
                 );
-                return Ok(());
-            }
-            let Some(lit) = string(cx, &meta, "crate")? else {
-                return Ok(());
-            };
-            match lit.parse::<syn::Path>() {
-                Ok(path) => set(cx, &mut krate, key, path, Some(lit)),
-                Err(_) => cx.at(
-                    &lit,
-                    "expected a path to the smp_core crate: #[patch(crate = \"smp\")]",
-                ),
             }
             Ok(())
         });
@@ -332,7 +353,10 @@ pub(crate) fn container(cx: &Errors, attrs: &[Attribute]) -> Option<syn::Path> {
             cx.push(e);
         }
     }
-    krate.map(|k| k.value)
+    ContainerAttrs {
+        krate: krate.map(|k| k.value),
+        patch_type: patch_type.map(|k| k.value),
+    }
 }
 
 /// Reports `#[patch]` where no key is defined (variants). `#[union]` is parsed by

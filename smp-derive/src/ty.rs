@@ -56,6 +56,15 @@ impl<'a> TypeInfo<'a> {
     }
 }
 
+/// Strips `Option<..>` wrappers (not `Box`: a boxed field's patch is boxed too, so that a
+/// type that contains itself has a patch type of finite size).
+pub(crate) fn strip_options(mut ty: &Type) -> &Type {
+    while let Some(inner) = generic_arg(ty, "Option") {
+        ty = inner;
+    }
+    ty
+}
+
 /// Strips `Option<..>` and `Box<..>` wrappers.
 fn unwrap(mut ty: &Type) -> &Type {
     while let Some(inner) = generic_arg(ty, "Option").or_else(|| generic_arg(ty, "Box")) {

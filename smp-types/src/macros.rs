@@ -38,6 +38,36 @@ macro_rules! scalar_patch_field {
         }
 
         impl ::smp_core::Normalize for $ty {}
+
+        $crate::macros::self_patch!($ty);
+    };
+}
+
+/// Implements `Patchable` and `ValuePatch` for a type whose patch is the value itself, read and
+/// written by serde (a patch sets it whole).
+macro_rules! self_patch {
+    ($ty:ty) => {
+        impl ::smp_core::Patchable for $ty {
+            type Patch = $ty;
+        }
+
+        impl ::smp_core::ValuePatch for $ty {
+            #[inline]
+            fn write_value(
+                &self,
+                path: &::smp_core::apply::Path<'_>,
+            ) -> Result<::serde_json::Value, ::smp_core::PatchError> {
+                ::smp_core::typed_patch::write_serde(self, path)
+            }
+
+            #[inline]
+            fn read_value(
+                value: ::serde_json::Value,
+                path: &::smp_core::apply::Path<'_>,
+            ) -> Result<Self, ::smp_core::PatchError> {
+                ::smp_core::typed_patch::read_serde(value, path)
+            }
+        }
     };
 }
 
@@ -71,7 +101,9 @@ macro_rules! opaque_patch_field {
                 self.0.is_null()
             }
         }
+
+        $crate::macros::self_patch!($ty);
     };
 }
 
-pub(crate) use {opaque_patch_field, scalar_patch_field};
+pub(crate) use {opaque_patch_field, scalar_patch_field, self_patch};

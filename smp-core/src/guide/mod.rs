@@ -4,6 +4,7 @@
 //! |---|---|
 //! | [`patching`] | apply a strategic merge patch to a document; what each directive does |
 //! | [`derive`](mod@derive) | give your own types compile-time patch behaviour with `#[derive(StrategicMerge)]` |
+//! | [`typed_patches`] | build patches as typed values (`DeploymentPatch`), checked by the compiler; apply configurations |
 //! | [`merge_keys`] | keep list items that share a key apart (`$patchMergeKey`, multi-field keys) |
 //! | [`unions`] | fields of which at most one is set, normalized as an API server does (KEP-1027) |
 //! | [`creating`] | create patches (two-way, three-way) and do what `kubectl apply` does on the client |
@@ -23,6 +24,9 @@ pub mod patching {}
 
 #[doc = include_str!("derive.md")]
 pub mod derive {}
+
+#[doc = include_str!("typed_patches.md")]
+pub mod typed_patches {}
 
 #[doc = include_str!("merge_keys.md")]
 pub mod merge_keys {}

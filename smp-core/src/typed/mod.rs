@@ -56,6 +56,17 @@ pub use out::Out;
 /// Derive it with `#[derive(StrategicMerge)]`; the attributes are in the
 /// [derive guide](crate::guide::derive).
 pub trait StrategicMerge: PatchField {
+    /// The type's typed patch: `TPatch`, generated beside it by the derive (see
+    /// [`typed_patch`](crate::typed_patch) and the [guide](crate::guide::typed_patches)).
+    type Patch: crate::typed_patch::ObjectPatch<Object = Self>
+        + crate::typed_patch::ValuePatch
+        + Serialize
+        + DeserializeOwned
+        + Clone
+        + PartialEq
+        + std::fmt::Debug
+        + Default;
+
     /// Whether the type rejects unknown JSON fields (`#[serde(deny_unknown_fields)]`): then a
     /// patch member it does not declare fails, as deserializing the round trip would.
     #[doc(hidden)]
@@ -119,6 +130,20 @@ pub trait StrategicMerge: PatchField {
         path: &Path<'_>,
     ) -> Result<(), PatchError> {
         diff_object(self, modified, out, path)
+    }
+
+    /// Applies a typed patch: exactly [`apply`](StrategicMerge::apply) of its JSON. On error
+    /// `self` is unchanged.
+    fn apply_patch(&mut self, patch: &Self::Patch) -> Result<(), PatchError> {
+        use crate::typed_patch::ValuePatch as _;
+        self.apply(&patch.to_patch()?)
+    }
+
+    /// The two-way patch that turns `self` into `modified`, typed: [`diff`](StrategicMerge::diff)
+    /// read as `Self::Patch`.
+    fn diff_patch(&self, modified: &Self) -> Result<Self::Patch, PatchError> {
+        use crate::typed_patch::ValuePatch as _;
+        Self::Patch::from_value(self.diff(modified)?.as_value().clone())
     }
 
     /// The two-way patch that turns `self` into `modified`: the same JSON as

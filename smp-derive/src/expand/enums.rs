@@ -22,6 +22,17 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
         };
         quote!(Self::#variant => #key,)
     });
+    let names = variants.iter().map(|v| {
+        let variant = v.ident;
+        let name = &v.name;
+        quote!(#ident::#variant => #name,)
+    });
+    // An enum without variants has no value to convert.
+    let from_body = if variants.is_empty() {
+        quote!(match __smp_v {})
+    } else {
+        quote!(__smp_core::typed_patch::EnumValue::from_name(match __smp_v { #(#names)* }))
+    };
     quote! {
         #[automatically_derived]
         impl __smp_core::PatchField for #ident {
@@ -58,6 +69,19 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
             #[inline]
             fn key_value(&self) -> ::core::option::Option<__smp_core::__private::KeyRef<'_>> {
                 __smp_core::__private::AsKey::as_key(self)
+            }
+        }
+
+        #[automatically_derived]
+        impl __smp_core::Patchable for #ident {
+            type Patch = __smp_core::typed_patch::EnumValue<#ident>;
+        }
+
+        #[automatically_derived]
+        impl ::core::convert::From<#ident> for __smp_core::typed_patch::EnumValue<#ident> {
+            #[inline]
+            fn from(__smp_v: #ident) -> Self {
+                #from_body
             }
         }
 

@@ -21,11 +21,18 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
 
         #[automatically_derived]
         impl __smp_core::Normalize for #ident {}
+
+        #[automatically_derived]
+        impl __smp_core::Patchable for #ident {
+            type Patch = __smp_core::__private::FallbackPatch<Self>;
+        }
     };
     let more = match c.kind() {
         Kind::Struct => quote! {
             #[automatically_derived]
             impl __smp_core::StrategicMerge for #ident {
+                type Patch = __smp_core::__private::FallbackPatch<Self>;
+
                 #[inline]
                 fn plan_members(
                     &self,

@@ -8,6 +8,7 @@
 mod enums;
 mod fallback;
 mod newtype;
+pub(crate) mod patch_type;
 mod structs;
 mod union;
 
@@ -25,6 +26,7 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
     if let Some(c) = &model {
         check::check(&cx, c);
         crate::union::check(&cx, c);
+        patch_type::check(&cx, c);
     }
     // Every path to the runtime goes through this alias (`__smp_core::…`), so that
     // `#[patch(crate = "...")]` changes them all.
@@ -32,11 +34,16 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
         Some(path) => quote!(#path),
         None => runtime_path(),
     };
+    // Items users name (the patch type) go beside the type; impls into the `const _` block.
+    let mut beside = TokenStream::new();
     let body = match (cx.finish(), model) {
         (Ok(()), Some(c)) => match c.kind() {
             Kind::Struct => {
                 let mut out = structs::expand(&c);
                 out.extend(union::expand_struct(&c));
+                let (definition, impls) = patch_type::expand(&c, &krate);
+                beside = definition;
+                out.extend(impls);
                 out
             }
             Kind::Enum => {
@@ -57,6 +64,8 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
         (Ok(()), None) => TokenStream::new(),
     };
     quote! {
+        #beside
+
         const _: () = {
             use #krate as __smp_core;
             #body
@@ -84,9 +93,17 @@ mod tests {
     use quote::{ToTokens, quote};
     use syn::parse_quote;
 
-    /// The items inside `const _: () = { ... };`.
+    /// The items inside `const _: () = { ... };` (after the patch type of a struct).
     fn items(input: syn::DeriveInput) -> Vec<syn::Item> {
-        let out: syn::ItemConst = syn::parse2(super::derive(&input)).unwrap();
+        let file: syn::File = syn::parse2(super::derive(&input)).unwrap();
+        let out = file
+            .items
+            .into_iter()
+            .find_map(|i| match i {
+                syn::Item::Const(c) => Some(c),
+                _ => None,
+            })
+            .expect("the const block");
         let syn::Expr::Block(block) = *out.expr else {
             panic!("not a block")
         };
@@ -137,12 +154,14 @@ mod tests {
         );
         assert_eq!(items[0].to_token_stream().to_string(), alias.to_string());
         assert_eq!(items[1].to_token_stream().to_string(), expected.to_string());
-        // Then the merge_key and retainKeys assertions, and the three impls (`PatchField`,
-        // `StrategicMerge`, `Normalize`).
+        // Then the merge_key and retainKeys assertions, the three impls of the type
+        // (`PatchField`, `StrategicMerge`, `Normalize`), `Patchable`, and the patch type's
+        // nine (`Default`, `Clone`, `PartialEq`, `Debug`, `ObjectPatch`, `ValuePatch`,
+        // `Serialize`, `Deserialize`, its builders).
         let consts = items.iter().filter(|i| matches!(i, syn::Item::Const(_)));
         assert_eq!(consts.count(), 2);
         let impls = items.iter().filter(|i| matches!(i, syn::Item::Impl(_)));
-        assert_eq!(impls.count(), 3);
+        assert_eq!(impls.count(), 13);
     }
 
     #[test]
@@ -186,5 +205,75 @@ mod tests {
             out.contains("unknown key `strategy` in #[patch(...)] on a type"),
             "{out}"
         );
+    }
+}
+
+/// The size of what the derive writes, measured on smp-types' generated source (run by hand:
+/// `SMP_EXPANSION_OUT=/tmp/expanded.rs cargo test -p smp-derive -- --ignored expansion`, then
+/// `rustfmt` the file and count its lines). Not a check: a figure for the build-cost table.
+#[cfg(test)]
+mod expansion {
+    use std::path::Path;
+
+    fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).expect("a directory").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                rust_files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+
+    #[test]
+    #[ignore = "a measurement, run by hand"]
+    fn expansion() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../smp-types/src");
+        let mut files = Vec::new();
+        rust_files(&root, &mut files);
+        let (mut structs, mut tokens, mut text) = (0usize, 0usize, String::new());
+        for file in files {
+            let source = std::fs::read_to_string(&file).expect("readable");
+            let Ok(parsed) = syn::parse_file(&source) else {
+                continue;
+            };
+            for item in parsed.items {
+                let syn::Item::Struct(s) = item else { continue };
+                let derives = s.attrs.iter().any(|a| {
+                    a.path().is_ident("derive")
+                        && quote::ToTokens::to_token_stream(a)
+                            .to_string()
+                            .contains("StrategicMerge")
+                });
+                if !derives {
+                    continue;
+                }
+                let input: syn::DeriveInput =
+                    syn::parse2(quote::ToTokens::to_token_stream(&s)).expect("a derive input");
+                let out = super::derive(&input);
+                tokens += count(out.clone());
+                text.push_str(&out.to_string());
+                text.push('\n');
+                structs += 1;
+            }
+        }
+        println!(
+            "{structs} structs, {tokens} tokens, {} tokens per struct",
+            tokens / structs.max(1)
+        );
+        if let Some(path) = std::env::var_os("SMP_EXPANSION_OUT") {
+            std::fs::write(path, text).expect("writes");
+        }
+    }
+
+    fn count(tokens: proc_macro2::TokenStream) -> usize {
+        tokens
+            .into_iter()
+            .map(|t| match t {
+                proc_macro2::TokenTree::Group(g) => 2 + count(g.stream()),
+                _ => 1,
+            })
+            .sum()
     }
 }

@@ -20,6 +20,11 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
     let out = quote!(__smp_core::__private::Out<'_>);
     quote! {
         #[automatically_derived]
+        impl __smp_core::Patchable for #ident {
+            type Patch = <#inner as __smp_core::Patchable>::Patch;
+        }
+
+        #[automatically_derived]
         impl __smp_core::PatchField for #ident {
             const DEF: &'static __smp_core::TypeDef = #field::DEF;
 

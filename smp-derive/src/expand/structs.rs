@@ -90,6 +90,7 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
     let struct_def = super::union::struct_def(c, &tables, !flat.is_empty(), struct_def);
     let visits = visits(c, &own, &flat);
     let key_field = key_field(&own, &flat);
+    let patch_type = super::patch_type::name(c);
     let deny = c.serde.deny_unknown_fields.then(|| {
         quote!(
             const DENY_UNKNOWN: bool = true;
@@ -180,6 +181,8 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
 
         #[automatically_derived]
         impl #impl_generics __smp_core::StrategicMerge for #ident #ty_generics #where_clause {
+            type Patch = #patch_type #ty_generics;
+
             #deny
 
             #[inline]

@@ -36,8 +36,8 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use smp_core::union::Segment;
 use smp_core::{
-    ClientApply, DiffOptions, Node, Normalize, Patch, PatchError, PatchField, ThreeWayOptions,
-    TypeDef, UnionError, UpdateError, json_form,
+    ClientApply, DiffOptions, Node, Normalize, Patch, PatchError, PatchField, Patchable,
+    ThreeWayOptions, TypeDef, UnionError, UpdateError, ValuePatch, json_form,
 };
 
 /// A type of another crate whose JSON form is that of an smp-types type: `Smp`'s patch
@@ -45,7 +45,7 @@ use smp_core::{
 /// for `Option`, `Vec`, `Box` and `BTreeMap<String, _>` of those.
 pub trait Counterpart: Serialize + DeserializeOwned + 'static {
     /// The smp-types type of the same definition.
-    type Smp: PatchField + Normalize;
+    type Smp: PatchField + Normalize + Patchable;
 
     /// The patch schema: that of [`Counterpart::Smp`].
     fn schema() -> Node<'static> {
@@ -77,6 +77,19 @@ pub trait StrategicMergeExt: Counterpart {
     /// unchanged.
     fn apply(&mut self, patch: &Patch) -> Result<(), PatchError> {
         json_form::apply(self, patch, Self::schema())
+    }
+
+    /// Applies a typed patch, the counterpart's (`DeploymentPatch` for k8s-openapi's
+    /// `Deployment`): exactly [`apply`](StrategicMergeExt::apply) of its JSON. On error `self`
+    /// is unchanged.
+    fn apply_patch(&mut self, patch: &<Self::Smp as Patchable>::Patch) -> Result<(), PatchError> {
+        json_form::apply(self, &patch.to_patch()?, Self::schema())
+    }
+
+    /// The two-way patch that turns `self` into `modified`, typed as the counterpart's patch.
+    fn diff_patch(&self, modified: &Self) -> Result<<Self::Smp as Patchable>::Patch, PatchError> {
+        let patch = self.diff(modified)?;
+        <Self::Smp as Patchable>::Patch::from_value(patch.as_value().clone())
     }
 
     /// The two-way patch that turns `self` into `modified`.
@@ -175,6 +188,12 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for K8sOpenApi<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<K8sOpenApi<T>, D::Error> {
         T::deserialize(deserializer).map(K8sOpenApi)
     }
+}
+
+/// A k8s-openapi field's patch is its counterpart's (a `Container` field takes a
+/// `ContainerPatch`).
+impl<T: Counterpart> Patchable for K8sOpenApi<T> {
+    type Patch = <T::Smp as Patchable>::Patch;
 }
 
 /// Every operation is the trait's default, through the JSON form, with the counterpart's

@@ -319,6 +319,8 @@ impl PatchField for Unknown {
 }
 
 impl StrategicMerge for Unknown {
+    type Patch = UnknownPatch;
+
     /// Takes every member left: each goes through the engine, which knows no metadata for it.
     fn plan_members(
         &self,
@@ -346,6 +348,80 @@ impl StrategicMerge for Unknown {
             }
         }
         Ok(())
+    }
+}
+
+// Typed patches: the hand-written scalars are patched as their JSON; the undeclared members as
+// the members themselves.
+impl smp_core::Patchable for Scalar {
+    type Patch = Value;
+}
+impl<T> smp_core::Patchable for Nullable<T> {
+    type Patch = Value;
+}
+impl smp_core::Patchable for RawExtension {
+    type Patch = Value;
+}
+impl smp_core::Patchable for Unknown {
+    type Patch = UnknownPatch;
+}
+
+/// The patch of [`Unknown`]: the members no other field declares, as JSON.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct UnknownPatch {
+    pub members: Map<String, Value>,
+    pub directive: smp_core::typed_patch::ObjectDirective,
+}
+
+impl smp_core::ObjectPatch for UnknownPatch {
+    type Object = Unknown;
+
+    fn directive(&self) -> smp_core::typed_patch::ObjectDirective {
+        self.directive
+    }
+
+    fn set_directive(&mut self, directive: smp_core::typed_patch::ObjectDirective) {
+        self.directive = directive;
+    }
+
+    fn write_members(
+        &self,
+        out: &mut smp_core::typed_patch::ObjectWriter<'_>,
+    ) -> Result<(), PatchError> {
+        for (name, value) in &self.members {
+            out.raw(name, value.clone());
+        }
+        Ok(())
+    }
+
+    fn read_members(
+        &mut self,
+        reader: &mut smp_core::typed_patch::ObjectReader<'_>,
+    ) -> Result<(), PatchError> {
+        self.members = reader.rest();
+        Ok(())
+    }
+}
+
+impl Serialize for UnknownPatch {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        smp_core::typed_patch::serialize_patch(self, s)
+    }
+}
+
+impl<'de> Deserialize<'de> for UnknownPatch {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        smp_core::typed_patch::deserialize_patch(d)
+    }
+}
+
+impl smp_core::ValuePatch for UnknownPatch {
+    fn write_value(&self, path: &Path<'_>) -> Result<Value, PatchError> {
+        smp_core::typed_patch::write_object(self, path)
+    }
+
+    fn read_value(value: Value, path: &Path<'_>) -> Result<Self, PatchError> {
+        smp_core::typed_patch::read_object(value, path)
     }
 }
 

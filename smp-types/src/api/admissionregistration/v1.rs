@@ -165,6 +165,11 @@ pub struct MutatingWebhookConfiguration {
     pub webhooks: Option<Vec<MutatingWebhook>>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for MutatingWebhookConfiguration {
+    const API_VERSION: &'static str = "admissionregistration.k8s.io/v1";
+    const KIND: &'static str = "MutatingWebhookConfiguration";
+}
+
 /// Definition `io.k8s.api.admissionregistration.v1.MutatingWebhookConfigurationList`; kind
 /// `admissionregistration.k8s.io/v1` `MutatingWebhookConfigurationList`.
 ///
@@ -187,6 +192,11 @@ pub struct MutatingWebhookConfigurationList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for MutatingWebhookConfigurationList {
+    const API_VERSION: &'static str = "admissionregistration.k8s.io/v1";
+    const KIND: &'static str = "MutatingWebhookConfigurationList";
 }
 
 /// Definition `io.k8s.api.admissionregistration.v1.NamedRuleWithOperations`.
@@ -351,6 +361,11 @@ pub struct ValidatingAdmissionPolicy {
     pub status: Option<ValidatingAdmissionPolicyStatus>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for ValidatingAdmissionPolicy {
+    const API_VERSION: &'static str = "admissionregistration.k8s.io/v1";
+    const KIND: &'static str = "ValidatingAdmissionPolicy";
+}
+
 /// Definition `io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBinding`; kind
 /// `admissionregistration.k8s.io/v1` `ValidatingAdmissionPolicyBinding`.
 ///
@@ -376,6 +391,11 @@ pub struct ValidatingAdmissionPolicyBinding {
     pub spec: Option<ValidatingAdmissionPolicyBindingSpec>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for ValidatingAdmissionPolicyBinding {
+    const API_VERSION: &'static str = "admissionregistration.k8s.io/v1";
+    const KIND: &'static str = "ValidatingAdmissionPolicyBinding";
+}
+
 /// Definition `io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBindingList`; kind
 /// `admissionregistration.k8s.io/v1` `ValidatingAdmissionPolicyBindingList`.
 ///
@@ -398,6 +418,11 @@ pub struct ValidatingAdmissionPolicyBindingList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for ValidatingAdmissionPolicyBindingList {
+    const API_VERSION: &'static str = "admissionregistration.k8s.io/v1";
+    const KIND: &'static str = "ValidatingAdmissionPolicyBindingList";
 }
 
 /// Definition `io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBindingSpec`.
@@ -446,6 +471,11 @@ pub struct ValidatingAdmissionPolicyList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for ValidatingAdmissionPolicyList {
+    const API_VERSION: &'static str = "admissionregistration.k8s.io/v1";
+    const KIND: &'static str = "ValidatingAdmissionPolicyList";
 }
 
 /// Definition `io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicySpec`.
@@ -592,6 +622,11 @@ pub struct ValidatingWebhookConfiguration {
     pub webhooks: Option<Vec<ValidatingWebhook>>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for ValidatingWebhookConfiguration {
+    const API_VERSION: &'static str = "admissionregistration.k8s.io/v1";
+    const KIND: &'static str = "ValidatingWebhookConfiguration";
+}
+
 /// Definition `io.k8s.api.admissionregistration.v1.ValidatingWebhookConfigurationList`; kind
 /// `admissionregistration.k8s.io/v1` `ValidatingWebhookConfigurationList`.
 ///
@@ -614,6 +649,11 @@ pub struct ValidatingWebhookConfigurationList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for ValidatingWebhookConfigurationList {
+    const API_VERSION: &'static str = "admissionregistration.k8s.io/v1";
+    const KIND: &'static str = "ValidatingWebhookConfigurationList";
 }
 
 /// Definition `io.k8s.api.admissionregistration.v1.Validation`.

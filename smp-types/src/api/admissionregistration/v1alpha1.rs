@@ -99,6 +99,11 @@ pub struct MutatingAdmissionPolicy {
     pub spec: Option<MutatingAdmissionPolicySpec>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for MutatingAdmissionPolicy {
+    const API_VERSION: &'static str = "admissionregistration.k8s.io/v1alpha1";
+    const KIND: &'static str = "MutatingAdmissionPolicy";
+}
+
 /// Definition `io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicyBinding`; kind
 /// `admissionregistration.k8s.io/v1alpha1` `MutatingAdmissionPolicyBinding`.
 ///
@@ -124,6 +129,11 @@ pub struct MutatingAdmissionPolicyBinding {
     pub spec: Option<MutatingAdmissionPolicyBindingSpec>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for MutatingAdmissionPolicyBinding {
+    const API_VERSION: &'static str = "admissionregistration.k8s.io/v1alpha1";
+    const KIND: &'static str = "MutatingAdmissionPolicyBinding";
+}
+
 /// Definition `io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicyBindingList`; kind
 /// `admissionregistration.k8s.io/v1alpha1` `MutatingAdmissionPolicyBindingList`.
 ///
@@ -146,6 +156,11 @@ pub struct MutatingAdmissionPolicyBindingList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for MutatingAdmissionPolicyBindingList {
+    const API_VERSION: &'static str = "admissionregistration.k8s.io/v1alpha1";
+    const KIND: &'static str = "MutatingAdmissionPolicyBindingList";
 }
 
 /// Definition `io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicyBindingSpec`.
@@ -190,6 +205,11 @@ pub struct MutatingAdmissionPolicyList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for MutatingAdmissionPolicyList {
+    const API_VERSION: &'static str = "admissionregistration.k8s.io/v1alpha1";
+    const KIND: &'static str = "MutatingAdmissionPolicyList";
 }
 
 /// Definition `io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicySpec`.

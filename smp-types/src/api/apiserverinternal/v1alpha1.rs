@@ -63,6 +63,11 @@ pub struct StorageVersion {
     pub status: StorageVersionStatus,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for StorageVersion {
+    const API_VERSION: &'static str = "internal.apiserver.k8s.io/v1alpha1";
+    const KIND: &'static str = "StorageVersion";
+}
+
 /// Definition `io.k8s.api.apiserverinternal.v1alpha1.StorageVersionCondition`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -113,6 +118,11 @@ pub struct StorageVersionList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for StorageVersionList {
+    const API_VERSION: &'static str = "internal.apiserver.k8s.io/v1alpha1";
+    const KIND: &'static str = "StorageVersionList";
 }
 
 /// Definition `io.k8s.api.apiserverinternal.v1alpha1.StorageVersionSpec`.

@@ -41,6 +41,11 @@ pub struct ControllerRevision {
     pub revision: i64,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for ControllerRevision {
+    const API_VERSION: &'static str = "apps/v1";
+    const KIND: &'static str = "ControllerRevision";
+}
+
 /// Definition `io.k8s.api.apps.v1.ControllerRevisionList`; kind `apps/v1` `ControllerRevisionList`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -62,6 +67,11 @@ pub struct ControllerRevisionList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for ControllerRevisionList {
+    const API_VERSION: &'static str = "apps/v1";
+    const KIND: &'static str = "ControllerRevisionList";
 }
 
 /// Definition `io.k8s.api.apps.v1.DaemonSet`; kind `apps/v1` `DaemonSet`.
@@ -90,6 +100,11 @@ pub struct DaemonSet {
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<DaemonSetStatus>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for DaemonSet {
+    const API_VERSION: &'static str = "apps/v1";
+    const KIND: &'static str = "DaemonSet";
 }
 
 /// Definition `io.k8s.api.apps.v1.DaemonSetCondition`.
@@ -139,6 +154,11 @@ pub struct DaemonSetList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for DaemonSetList {
+    const API_VERSION: &'static str = "apps/v1";
+    const KIND: &'static str = "DaemonSetList";
 }
 
 /// Definition `io.k8s.api.apps.v1.DaemonSetSpec`.
@@ -274,6 +294,11 @@ pub struct Deployment {
     pub status: Option<DeploymentStatus>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for Deployment {
+    const API_VERSION: &'static str = "apps/v1";
+    const KIND: &'static str = "Deployment";
+}
+
 /// Definition `io.k8s.api.apps.v1.DeploymentCondition`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -325,6 +350,11 @@ pub struct DeploymentList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for DeploymentList {
+    const API_VERSION: &'static str = "apps/v1";
+    const KIND: &'static str = "DeploymentList";
 }
 
 /// Definition `io.k8s.api.apps.v1.DeploymentSpec`.
@@ -475,6 +505,11 @@ pub struct ReplicaSet {
     pub status: Option<ReplicaSetStatus>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for ReplicaSet {
+    const API_VERSION: &'static str = "apps/v1";
+    const KIND: &'static str = "ReplicaSet";
+}
+
 /// Definition `io.k8s.api.apps.v1.ReplicaSetCondition`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -522,6 +557,11 @@ pub struct ReplicaSetList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for ReplicaSetList {
+    const API_VERSION: &'static str = "apps/v1";
+    const KIND: &'static str = "ReplicaSetList";
 }
 
 /// Definition `io.k8s.api.apps.v1.ReplicaSetSpec`.
@@ -662,6 +702,11 @@ pub struct StatefulSet {
     pub status: Option<StatefulSetStatus>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for StatefulSet {
+    const API_VERSION: &'static str = "apps/v1";
+    const KIND: &'static str = "StatefulSet";
+}
+
 /// Definition `io.k8s.api.apps.v1.StatefulSetCondition`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -709,6 +754,11 @@ pub struct StatefulSetList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for StatefulSetList {
+    const API_VERSION: &'static str = "apps/v1";
+    const KIND: &'static str = "StatefulSetList";
 }
 
 /// Definition `io.k8s.api.apps.v1.StatefulSetOrdinals`.

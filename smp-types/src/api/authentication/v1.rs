@@ -61,6 +61,11 @@ pub struct SelfSubjectReview {
     pub status: Option<SelfSubjectReviewStatus>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for SelfSubjectReview {
+    const API_VERSION: &'static str = "authentication.k8s.io/v1";
+    const KIND: &'static str = "SelfSubjectReview";
+}
+
 /// Definition `io.k8s.api.authentication.v1.SelfSubjectReviewStatus`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -100,6 +105,11 @@ pub struct TokenRequest {
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<TokenRequestStatus>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for TokenRequest {
+    const API_VERSION: &'static str = "authentication.k8s.io/v1";
+    const KIND: &'static str = "TokenRequest";
 }
 
 /// Definition `io.k8s.api.authentication.v1.TokenRequestSpec`.
@@ -162,6 +172,11 @@ pub struct TokenReview {
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<TokenReviewStatus>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for TokenReview {
+    const API_VERSION: &'static str = "authentication.k8s.io/v1";
+    const KIND: &'static str = "TokenReview";
 }
 
 /// Definition `io.k8s.api.authentication.v1.TokenReviewSpec`.

@@ -73,6 +73,11 @@ pub struct LocalSubjectAccessReview {
     pub status: Option<SubjectAccessReviewStatus>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for LocalSubjectAccessReview {
+    const API_VERSION: &'static str = "authorization.k8s.io/v1";
+    const KIND: &'static str = "LocalSubjectAccessReview";
+}
+
 /// Definition `io.k8s.api.authorization.v1.NonResourceAttributes`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -198,6 +203,11 @@ pub struct SelfSubjectAccessReview {
     pub status: Option<SubjectAccessReviewStatus>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for SelfSubjectAccessReview {
+    const API_VERSION: &'static str = "authorization.k8s.io/v1";
+    const KIND: &'static str = "SelfSubjectAccessReview";
+}
+
 /// Definition `io.k8s.api.authorization.v1.SelfSubjectAccessReviewSpec`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -257,6 +267,11 @@ pub struct SelfSubjectRulesReview {
     pub status: Option<SubjectRulesReviewStatus>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for SelfSubjectRulesReview {
+    const API_VERSION: &'static str = "authorization.k8s.io/v1";
+    const KIND: &'static str = "SelfSubjectRulesReview";
+}
+
 /// Definition `io.k8s.api.authorization.v1.SelfSubjectRulesReviewSpec`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -295,6 +310,11 @@ pub struct SubjectAccessReview {
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<SubjectAccessReviewStatus>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for SubjectAccessReview {
+    const API_VERSION: &'static str = "authorization.k8s.io/v1";
+    const KIND: &'static str = "SubjectAccessReview";
 }
 
 /// Definition `io.k8s.api.authorization.v1.SubjectAccessReviewSpec`.

@@ -57,6 +57,11 @@ pub struct HorizontalPodAutoscaler {
     pub status: Option<HorizontalPodAutoscalerStatus>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for HorizontalPodAutoscaler {
+    const API_VERSION: &'static str = "autoscaling/v1";
+    const KIND: &'static str = "HorizontalPodAutoscaler";
+}
+
 /// Definition `io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerList`; kind `autoscaling/v1`
 /// `HorizontalPodAutoscalerList`.
 ///
@@ -79,6 +84,11 @@ pub struct HorizontalPodAutoscalerList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for HorizontalPodAutoscalerList {
+    const API_VERSION: &'static str = "autoscaling/v1";
+    const KIND: &'static str = "HorizontalPodAutoscalerList";
 }
 
 /// Definition `io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerSpec`.
@@ -162,6 +172,11 @@ pub struct Scale {
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<ScaleStatus>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for Scale {
+    const API_VERSION: &'static str = "autoscaling/v1";
+    const KIND: &'static str = "Scale";
 }
 
 /// Definition `io.k8s.api.autoscaling.v1.ScaleSpec`.

@@ -163,6 +163,11 @@ pub struct HorizontalPodAutoscaler {
     pub status: Option<HorizontalPodAutoscalerStatus>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for HorizontalPodAutoscaler {
+    const API_VERSION: &'static str = "autoscaling/v2";
+    const KIND: &'static str = "HorizontalPodAutoscaler";
+}
+
 /// Definition `io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerBehavior`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -227,6 +232,11 @@ pub struct HorizontalPodAutoscalerList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for HorizontalPodAutoscalerList {
+    const API_VERSION: &'static str = "autoscaling/v2";
+    const KIND: &'static str = "HorizontalPodAutoscalerList";
 }
 
 /// Definition `io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec`.

@@ -39,6 +39,11 @@ pub struct CronJob {
     pub status: Option<CronJobStatus>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for CronJob {
+    const API_VERSION: &'static str = "batch/v1";
+    const KIND: &'static str = "CronJob";
+}
+
 /// Definition `io.k8s.api.batch.v1.CronJobList`; kind `batch/v1` `CronJobList`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -60,6 +65,11 @@ pub struct CronJobList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for CronJobList {
+    const API_VERSION: &'static str = "batch/v1";
+    const KIND: &'static str = "CronJobList";
 }
 
 /// Definition `io.k8s.api.batch.v1.CronJobSpec`.
@@ -149,6 +159,11 @@ pub struct Job {
     pub status: Option<JobStatus>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for Job {
+    const API_VERSION: &'static str = "batch/v1";
+    const KIND: &'static str = "Job";
+}
+
 /// Definition `io.k8s.api.batch.v1.JobCondition`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -200,6 +215,11 @@ pub struct JobList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for JobList {
+    const API_VERSION: &'static str = "batch/v1";
+    const KIND: &'static str = "JobList";
 }
 
 /// Definition `io.k8s.api.batch.v1.JobSpec`.

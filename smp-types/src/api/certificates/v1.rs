@@ -41,6 +41,11 @@ pub struct CertificateSigningRequest {
     pub status: Option<CertificateSigningRequestStatus>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for CertificateSigningRequest {
+    const API_VERSION: &'static str = "certificates.k8s.io/v1";
+    const KIND: &'static str = "CertificateSigningRequest";
+}
+
 /// Definition `io.k8s.api.certificates.v1.CertificateSigningRequestCondition`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -93,6 +98,11 @@ pub struct CertificateSigningRequestList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for CertificateSigningRequestList {
+    const API_VERSION: &'static str = "certificates.k8s.io/v1";
+    const KIND: &'static str = "CertificateSigningRequestList";
 }
 
 /// Definition `io.k8s.api.certificates.v1.CertificateSigningRequestSpec`.

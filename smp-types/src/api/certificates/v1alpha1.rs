@@ -35,6 +35,11 @@ pub struct ClusterTrustBundle {
     pub spec: ClusterTrustBundleSpec,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for ClusterTrustBundle {
+    const API_VERSION: &'static str = "certificates.k8s.io/v1alpha1";
+    const KIND: &'static str = "ClusterTrustBundle";
+}
+
 /// Definition `io.k8s.api.certificates.v1alpha1.ClusterTrustBundleList`; kind
 /// `certificates.k8s.io/v1alpha1` `ClusterTrustBundleList`.
 ///
@@ -57,6 +62,11 @@ pub struct ClusterTrustBundleList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for ClusterTrustBundleList {
+    const API_VERSION: &'static str = "certificates.k8s.io/v1alpha1";
+    const KIND: &'static str = "ClusterTrustBundleList";
 }
 
 /// Definition `io.k8s.api.certificates.v1alpha1.ClusterTrustBundleSpec`.
@@ -103,6 +113,11 @@ pub struct PodCertificateRequest {
     pub status: Option<PodCertificateRequestStatus>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for PodCertificateRequest {
+    const API_VERSION: &'static str = "certificates.k8s.io/v1alpha1";
+    const KIND: &'static str = "PodCertificateRequest";
+}
+
 /// Definition `io.k8s.api.certificates.v1alpha1.PodCertificateRequestList`; kind
 /// `certificates.k8s.io/v1alpha1` `PodCertificateRequestList`.
 ///
@@ -125,6 +140,11 @@ pub struct PodCertificateRequestList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for PodCertificateRequestList {
+    const API_VERSION: &'static str = "certificates.k8s.io/v1alpha1";
+    const KIND: &'static str = "PodCertificateRequestList";
 }
 
 /// Definition `io.k8s.api.certificates.v1alpha1.PodCertificateRequestSpec`.

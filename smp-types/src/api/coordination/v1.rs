@@ -34,6 +34,11 @@ pub struct Lease {
     pub spec: Option<LeaseSpec>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for Lease {
+    const API_VERSION: &'static str = "coordination.k8s.io/v1";
+    const KIND: &'static str = "Lease";
+}
+
 /// Definition `io.k8s.api.coordination.v1.LeaseList`; kind `coordination.k8s.io/v1` `LeaseList`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -55,6 +60,11 @@ pub struct LeaseList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for LeaseList {
+    const API_VERSION: &'static str = "coordination.k8s.io/v1";
+    const KIND: &'static str = "LeaseList";
 }
 
 /// Definition `io.k8s.api.coordination.v1.LeaseSpec`.

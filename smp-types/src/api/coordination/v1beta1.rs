@@ -35,6 +35,11 @@ pub struct LeaseCandidate {
     pub spec: Option<LeaseCandidateSpec>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for LeaseCandidate {
+    const API_VERSION: &'static str = "coordination.k8s.io/v1beta1";
+    const KIND: &'static str = "LeaseCandidate";
+}
+
 /// Definition `io.k8s.api.coordination.v1beta1.LeaseCandidateList`; kind
 /// `coordination.k8s.io/v1beta1` `LeaseCandidateList`.
 ///
@@ -57,6 +62,11 @@ pub struct LeaseCandidateList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for LeaseCandidateList {
+    const API_VERSION: &'static str = "coordination.k8s.io/v1beta1";
+    const KIND: &'static str = "LeaseCandidateList";
 }
 
 /// Definition `io.k8s.api.coordination.v1beta1.LeaseCandidateSpec`.

@@ -198,6 +198,11 @@ pub struct Binding {
     pub target: ObjectReference,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for Binding {
+    const API_VERSION: &'static str = "v1";
+    const KIND: &'static str = "Binding";
+}
+
 /// Definition `io.k8s.api.core.v1.CSIPersistentVolumeSource`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -490,6 +495,11 @@ pub struct ComponentStatus {
     pub metadata: Option<meta_v1::ObjectMeta>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for ComponentStatus {
+    const API_VERSION: &'static str = "v1";
+    const KIND: &'static str = "ComponentStatus";
+}
+
 /// Definition `io.k8s.api.core.v1.ComponentStatusList`; kind `v1` `ComponentStatusList`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -511,6 +521,11 @@ pub struct ComponentStatusList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for ComponentStatusList {
+    const API_VERSION: &'static str = "v1";
+    const KIND: &'static str = "ComponentStatusList";
 }
 
 /// Definition `io.k8s.api.core.v1.ConfigMap`; kind `v1` `ConfigMap`.
@@ -543,6 +558,11 @@ pub struct ConfigMap {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ObjectMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for ConfigMap {
+    const API_VERSION: &'static str = "v1";
+    const KIND: &'static str = "ConfigMap";
 }
 
 /// Definition `io.k8s.api.core.v1.ConfigMapEnvSource`.
@@ -599,6 +619,11 @@ pub struct ConfigMapList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for ConfigMapList {
+    const API_VERSION: &'static str = "v1";
+    const KIND: &'static str = "ConfigMapList";
 }
 
 /// Definition `io.k8s.api.core.v1.ConfigMapNodeConfigSource`.
@@ -1258,6 +1283,11 @@ pub struct Endpoints {
     pub subsets: Option<Vec<EndpointSubset>>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for Endpoints {
+    const API_VERSION: &'static str = "v1";
+    const KIND: &'static str = "Endpoints";
+}
+
 /// Definition `io.k8s.api.core.v1.EndpointsList`; kind `v1` `EndpointsList`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -1279,6 +1309,11 @@ pub struct EndpointsList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for EndpointsList {
+    const API_VERSION: &'static str = "v1";
+    const KIND: &'static str = "EndpointsList";
 }
 
 /// Definition `io.k8s.api.core.v1.EnvFromSource`.
@@ -1611,6 +1646,11 @@ pub struct Event {
     pub type_: Option<String>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for Event {
+    const API_VERSION: &'static str = "v1";
+    const KIND: &'static str = "Event";
+}
+
 /// Definition `io.k8s.api.core.v1.EventList`; kind `v1` `EventList`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -1632,6 +1672,11 @@ pub struct EventList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for EventList {
+    const API_VERSION: &'static str = "v1";
+    const KIND: &'static str = "EventList";
 }
 
 /// Definition `io.k8s.api.core.v1.EventSeries`.
@@ -2186,6 +2231,11 @@ pub struct LimitRange {
     pub spec: Option<LimitRangeSpec>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for LimitRange {
+    const API_VERSION: &'static str = "v1";
+    const KIND: &'static str = "LimitRange";
+}
+
 /// Definition `io.k8s.api.core.v1.LimitRangeItem`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -2238,6 +2288,11 @@ pub struct LimitRangeList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for LimitRangeList {
+    const API_VERSION: &'static str = "v1";
+    const KIND: &'static str = "LimitRangeList";
 }
 
 /// Definition `io.k8s.api.core.v1.LimitRangeSpec`.
@@ -2390,6 +2445,11 @@ pub struct Namespace {
     pub status: Option<NamespaceStatus>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for Namespace {
+    const API_VERSION: &'static str = "v1";
+    const KIND: &'static str = "Namespace";
+}
+
 /// Definition `io.k8s.api.core.v1.NamespaceCondition`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -2437,6 +2497,11 @@ pub struct NamespaceList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for NamespaceList {
+    const API_VERSION: &'static str = "v1";
+    const KIND: &'static str = "NamespaceList";
 }
 
 /// Definition `io.k8s.api.core.v1.NamespaceSpec`.
@@ -2494,6 +2559,11 @@ pub struct Node {
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<NodeStatus>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for Node {
+    const API_VERSION: &'static str = "v1";
+    const KIND: &'static str = "Node";
 }
 
 /// Definition `io.k8s.api.core.v1.NodeAddress`.
@@ -2639,6 +2709,11 @@ pub struct NodeList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for NodeList {
+    const API_VERSION: &'static str = "v1";
+    const KIND: &'static str = "NodeList";
 }
 
 /// Definition `io.k8s.api.core.v1.NodeRuntimeHandler`.
@@ -2970,6 +3045,11 @@ pub struct PersistentVolume {
     pub status: Option<PersistentVolumeStatus>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for PersistentVolume {
+    const API_VERSION: &'static str = "v1";
+    const KIND: &'static str = "PersistentVolume";
+}
+
 /// Definition `io.k8s.api.core.v1.PersistentVolumeClaim`; kind `v1` `PersistentVolumeClaim`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -2996,6 +3076,11 @@ pub struct PersistentVolumeClaim {
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<PersistentVolumeClaimStatus>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for PersistentVolumeClaim {
+    const API_VERSION: &'static str = "v1";
+    const KIND: &'static str = "PersistentVolumeClaim";
 }
 
 /// Definition `io.k8s.api.core.v1.PersistentVolumeClaimCondition`.
@@ -3050,6 +3135,11 @@ pub struct PersistentVolumeClaimList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for PersistentVolumeClaimList {
+    const API_VERSION: &'static str = "v1";
+    const KIND: &'static str = "PersistentVolumeClaimList";
 }
 
 /// Definition `io.k8s.api.core.v1.PersistentVolumeClaimSpec`.
@@ -3192,6 +3282,11 @@ pub struct PersistentVolumeList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for PersistentVolumeList {
+    const API_VERSION: &'static str = "v1";
+    const KIND: &'static str = "PersistentVolumeList";
 }
 
 /// Definition `io.k8s.api.core.v1.PersistentVolumeSpec`.
@@ -3561,6 +3656,11 @@ pub struct Pod {
     pub status: Option<PodStatus>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for Pod {
+    const API_VERSION: &'static str = "v1";
+    const KIND: &'static str = "Pod";
+}
+
 /// Definition `io.k8s.api.core.v1.PodAffinity`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -3768,6 +3868,11 @@ pub struct PodList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for PodList {
+    const API_VERSION: &'static str = "v1";
+    const KIND: &'static str = "PodList";
 }
 
 /// Definition `io.k8s.api.core.v1.PodOS`.
@@ -4240,6 +4345,11 @@ pub struct PodTemplate {
     pub template: Option<PodTemplateSpec>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for PodTemplate {
+    const API_VERSION: &'static str = "v1";
+    const KIND: &'static str = "PodTemplate";
+}
+
 /// Definition `io.k8s.api.core.v1.PodTemplateList`; kind `v1` `PodTemplateList`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -4261,6 +4371,11 @@ pub struct PodTemplateList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for PodTemplateList {
+    const API_VERSION: &'static str = "v1";
+    const KIND: &'static str = "PodTemplateList";
 }
 
 /// Definition `io.k8s.api.core.v1.PodTemplateSpec`.
@@ -4548,6 +4663,11 @@ pub struct ReplicationController {
     pub status: Option<ReplicationControllerStatus>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for ReplicationController {
+    const API_VERSION: &'static str = "v1";
+    const KIND: &'static str = "ReplicationController";
+}
+
 /// Definition `io.k8s.api.core.v1.ReplicationControllerCondition`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -4596,6 +4716,11 @@ pub struct ReplicationControllerList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for ReplicationControllerList {
+    const API_VERSION: &'static str = "v1";
+    const KIND: &'static str = "ReplicationControllerList";
 }
 
 /// Definition `io.k8s.api.core.v1.ReplicationControllerSpec`.
@@ -4732,6 +4857,11 @@ pub struct ResourceQuota {
     pub status: Option<ResourceQuotaStatus>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for ResourceQuota {
+    const API_VERSION: &'static str = "v1";
+    const KIND: &'static str = "ResourceQuota";
+}
+
 /// Definition `io.k8s.api.core.v1.ResourceQuotaList`; kind `v1` `ResourceQuotaList`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -4753,6 +4883,11 @@ pub struct ResourceQuotaList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for ResourceQuotaList {
+    const API_VERSION: &'static str = "v1";
+    const KIND: &'static str = "ResourceQuotaList";
 }
 
 /// Definition `io.k8s.api.core.v1.ResourceQuotaSpec`.
@@ -5035,6 +5170,11 @@ pub struct Secret {
     pub type_: Option<String>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for Secret {
+    const API_VERSION: &'static str = "v1";
+    const KIND: &'static str = "Secret";
+}
+
 /// Definition `io.k8s.api.core.v1.SecretEnvSource`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -5089,6 +5229,11 @@ pub struct SecretList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for SecretList {
+    const API_VERSION: &'static str = "v1";
+    const KIND: &'static str = "SecretList";
 }
 
 /// Definition `io.k8s.api.core.v1.SecretProjection`.
@@ -5234,6 +5379,11 @@ pub struct Service {
     pub status: Option<ServiceStatus>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for Service {
+    const API_VERSION: &'static str = "v1";
+    const KIND: &'static str = "Service";
+}
+
 /// Definition `io.k8s.api.core.v1.ServiceAccount`; kind `v1` `ServiceAccount`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -5269,6 +5419,11 @@ pub struct ServiceAccount {
     pub secrets: Option<Vec<ObjectReference>>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for ServiceAccount {
+    const API_VERSION: &'static str = "v1";
+    const KIND: &'static str = "ServiceAccount";
+}
+
 /// Definition `io.k8s.api.core.v1.ServiceAccountList`; kind `v1` `ServiceAccountList`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -5290,6 +5445,11 @@ pub struct ServiceAccountList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for ServiceAccountList {
+    const API_VERSION: &'static str = "v1";
+    const KIND: &'static str = "ServiceAccountList";
 }
 
 /// Definition `io.k8s.api.core.v1.ServiceAccountTokenProjection`.
@@ -5332,6 +5492,11 @@ pub struct ServiceList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for ServiceList {
+    const API_VERSION: &'static str = "v1";
+    const KIND: &'static str = "ServiceList";
 }
 
 /// Definition `io.k8s.api.core.v1.ServicePort`.

@@ -141,6 +141,11 @@ pub struct EndpointSlice {
     pub ports: Option<Vec<EndpointPort>>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for EndpointSlice {
+    const API_VERSION: &'static str = "discovery.k8s.io/v1";
+    const KIND: &'static str = "EndpointSlice";
+}
+
 /// Definition `io.k8s.api.discovery.v1.EndpointSliceList`; kind `discovery.k8s.io/v1`
 /// `EndpointSliceList`.
 ///
@@ -163,6 +168,11 @@ pub struct EndpointSliceList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for EndpointSliceList {
+    const API_VERSION: &'static str = "discovery.k8s.io/v1";
+    const KIND: &'static str = "EndpointSliceList";
 }
 
 /// Definition `io.k8s.api.discovery.v1.ForNode`.

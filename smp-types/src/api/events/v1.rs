@@ -87,6 +87,11 @@ pub struct Event {
     pub type_: Option<String>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for Event {
+    const API_VERSION: &'static str = "events.k8s.io/v1";
+    const KIND: &'static str = "Event";
+}
+
 /// Definition `io.k8s.api.events.v1.EventList`; kind `events.k8s.io/v1` `EventList`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -108,6 +113,11 @@ pub struct EventList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for EventList {
+    const API_VERSION: &'static str = "events.k8s.io/v1";
+    const KIND: &'static str = "EventList";
 }
 
 /// Definition `io.k8s.api.events.v1.EventSeries`.

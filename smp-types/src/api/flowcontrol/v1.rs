@@ -66,6 +66,11 @@ pub struct FlowSchema {
     pub status: Option<FlowSchemaStatus>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for FlowSchema {
+    const API_VERSION: &'static str = "flowcontrol.apiserver.k8s.io/v1";
+    const KIND: &'static str = "FlowSchema";
+}
+
 /// Definition `io.k8s.api.flowcontrol.v1.FlowSchemaCondition`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -116,6 +121,11 @@ pub struct FlowSchemaList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for FlowSchemaList {
+    const API_VERSION: &'static str = "flowcontrol.apiserver.k8s.io/v1";
+    const KIND: &'static str = "FlowSchemaList";
 }
 
 /// Definition `io.k8s.api.flowcontrol.v1.FlowSchemaSpec`.
@@ -282,6 +292,11 @@ pub struct PriorityLevelConfiguration {
     pub status: Option<PriorityLevelConfigurationStatus>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for PriorityLevelConfiguration {
+    const API_VERSION: &'static str = "flowcontrol.apiserver.k8s.io/v1";
+    const KIND: &'static str = "PriorityLevelConfiguration";
+}
+
 /// Definition `io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationCondition`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -332,6 +347,11 @@ pub struct PriorityLevelConfigurationList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for PriorityLevelConfigurationList {
+    const API_VERSION: &'static str = "flowcontrol.apiserver.k8s.io/v1";
+    const KIND: &'static str = "PriorityLevelConfigurationList";
 }
 
 /// Definition `io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationReference`.

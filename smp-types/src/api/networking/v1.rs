@@ -65,6 +65,11 @@ pub struct IPAddress {
     pub spec: Option<IPAddressSpec>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for IPAddress {
+    const API_VERSION: &'static str = "networking.k8s.io/v1";
+    const KIND: &'static str = "IPAddress";
+}
+
 /// Definition `io.k8s.api.networking.v1.IPAddressList`; kind `networking.k8s.io/v1`
 /// `IPAddressList`.
 ///
@@ -87,6 +92,11 @@ pub struct IPAddressList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for IPAddressList {
+    const API_VERSION: &'static str = "networking.k8s.io/v1";
+    const KIND: &'static str = "IPAddressList";
 }
 
 /// Definition `io.k8s.api.networking.v1.IPAddressSpec`.
@@ -143,6 +153,11 @@ pub struct Ingress {
     pub status: Option<IngressStatus>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for Ingress {
+    const API_VERSION: &'static str = "networking.k8s.io/v1";
+    const KIND: &'static str = "Ingress";
+}
+
 /// Definition `io.k8s.api.networking.v1.IngressBackend`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -182,6 +197,11 @@ pub struct IngressClass {
     pub spec: Option<IngressClassSpec>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for IngressClass {
+    const API_VERSION: &'static str = "networking.k8s.io/v1";
+    const KIND: &'static str = "IngressClass";
+}
+
 /// Definition `io.k8s.api.networking.v1.IngressClassList`; kind `networking.k8s.io/v1`
 /// `IngressClassList`.
 ///
@@ -204,6 +224,11 @@ pub struct IngressClassList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for IngressClassList {
+    const API_VERSION: &'static str = "networking.k8s.io/v1";
+    const KIND: &'static str = "IngressClassList";
 }
 
 /// Definition `io.k8s.api.networking.v1.IngressClassParametersReference`.
@@ -268,6 +293,11 @@ pub struct IngressList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for IngressList {
+    const API_VERSION: &'static str = "networking.k8s.io/v1";
+    const KIND: &'static str = "IngressList";
 }
 
 /// Definition `io.k8s.api.networking.v1.IngressLoadBalancerIngress`.
@@ -423,6 +453,11 @@ pub struct NetworkPolicy {
     pub spec: Option<NetworkPolicySpec>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for NetworkPolicy {
+    const API_VERSION: &'static str = "networking.k8s.io/v1";
+    const KIND: &'static str = "NetworkPolicy";
+}
+
 /// Definition `io.k8s.api.networking.v1.NetworkPolicyEgressRule`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -475,6 +510,11 @@ pub struct NetworkPolicyList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for NetworkPolicyList {
+    const API_VERSION: &'static str = "networking.k8s.io/v1";
+    const KIND: &'static str = "NetworkPolicyList";
 }
 
 /// Definition `io.k8s.api.networking.v1.NetworkPolicyPeer`.
@@ -606,6 +646,11 @@ pub struct ServiceCIDR {
     pub status: Option<ServiceCIDRStatus>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for ServiceCIDR {
+    const API_VERSION: &'static str = "networking.k8s.io/v1";
+    const KIND: &'static str = "ServiceCIDR";
+}
+
 /// Definition `io.k8s.api.networking.v1.ServiceCIDRList`; kind `networking.k8s.io/v1`
 /// `ServiceCIDRList`.
 ///
@@ -628,6 +673,11 @@ pub struct ServiceCIDRList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for ServiceCIDRList {
+    const API_VERSION: &'static str = "networking.k8s.io/v1";
+    const KIND: &'static str = "ServiceCIDRList";
 }
 
 /// Definition `io.k8s.api.networking.v1.ServiceCIDRSpec`.

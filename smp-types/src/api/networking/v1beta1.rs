@@ -35,6 +35,11 @@ pub struct IPAddress {
     pub spec: Option<IPAddressSpec>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for IPAddress {
+    const API_VERSION: &'static str = "networking.k8s.io/v1beta1";
+    const KIND: &'static str = "IPAddress";
+}
+
 /// Definition `io.k8s.api.networking.v1beta1.IPAddressList`; kind `networking.k8s.io/v1beta1`
 /// `IPAddressList`.
 ///
@@ -57,6 +62,11 @@ pub struct IPAddressList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for IPAddressList {
+    const API_VERSION: &'static str = "networking.k8s.io/v1beta1";
+    const KIND: &'static str = "IPAddressList";
 }
 
 /// Definition `io.k8s.api.networking.v1beta1.IPAddressSpec`.
@@ -121,6 +131,11 @@ pub struct ServiceCIDR {
     pub status: Option<ServiceCIDRStatus>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for ServiceCIDR {
+    const API_VERSION: &'static str = "networking.k8s.io/v1beta1";
+    const KIND: &'static str = "ServiceCIDR";
+}
+
 /// Definition `io.k8s.api.networking.v1beta1.ServiceCIDRList`; kind `networking.k8s.io/v1beta1`
 /// `ServiceCIDRList`.
 ///
@@ -143,6 +158,11 @@ pub struct ServiceCIDRList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for ServiceCIDRList {
+    const API_VERSION: &'static str = "networking.k8s.io/v1beta1";
+    const KIND: &'static str = "ServiceCIDRList";
 }
 
 /// Definition `io.k8s.api.networking.v1beta1.ServiceCIDRSpec`.

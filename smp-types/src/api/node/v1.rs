@@ -57,6 +57,11 @@ pub struct RuntimeClass {
     pub scheduling: Option<Scheduling>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for RuntimeClass {
+    const API_VERSION: &'static str = "node.k8s.io/v1";
+    const KIND: &'static str = "RuntimeClass";
+}
+
 /// Definition `io.k8s.api.node.v1.RuntimeClassList`; kind `node.k8s.io/v1` `RuntimeClassList`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -78,6 +83,11 @@ pub struct RuntimeClassList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for RuntimeClassList {
+    const API_VERSION: &'static str = "node.k8s.io/v1";
+    const KIND: &'static str = "RuntimeClassList";
 }
 
 /// Definition `io.k8s.api.node.v1.Scheduling`.

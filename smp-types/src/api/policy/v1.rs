@@ -37,6 +37,11 @@ pub struct Eviction {
     pub metadata: Option<meta_v1::ObjectMeta>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for Eviction {
+    const API_VERSION: &'static str = "policy/v1";
+    const KIND: &'static str = "Eviction";
+}
+
 /// Definition `io.k8s.api.policy.v1.PodDisruptionBudget`; kind `policy/v1` `PodDisruptionBudget`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -65,6 +70,11 @@ pub struct PodDisruptionBudget {
     pub status: Option<PodDisruptionBudgetStatus>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for PodDisruptionBudget {
+    const API_VERSION: &'static str = "policy/v1";
+    const KIND: &'static str = "PodDisruptionBudget";
+}
+
 /// Definition `io.k8s.api.policy.v1.PodDisruptionBudgetList`; kind `policy/v1`
 /// `PodDisruptionBudgetList`.
 ///
@@ -87,6 +97,11 @@ pub struct PodDisruptionBudgetList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for PodDisruptionBudgetList {
+    const API_VERSION: &'static str = "policy/v1";
+    const KIND: &'static str = "PodDisruptionBudgetList";
 }
 
 /// Definition `io.k8s.api.policy.v1.PodDisruptionBudgetSpec`.

@@ -51,6 +51,11 @@ pub struct ClusterRole {
     pub rules: Option<Vec<PolicyRule>>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for ClusterRole {
+    const API_VERSION: &'static str = "rbac.authorization.k8s.io/v1";
+    const KIND: &'static str = "ClusterRole";
+}
+
 /// Definition `io.k8s.api.rbac.v1.ClusterRoleBinding`; kind `rbac.authorization.k8s.io/v1`
 /// `ClusterRoleBinding`.
 ///
@@ -80,6 +85,11 @@ pub struct ClusterRoleBinding {
     pub subjects: Option<Vec<Subject>>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for ClusterRoleBinding {
+    const API_VERSION: &'static str = "rbac.authorization.k8s.io/v1";
+    const KIND: &'static str = "ClusterRoleBinding";
+}
+
 /// Definition `io.k8s.api.rbac.v1.ClusterRoleBindingList`; kind `rbac.authorization.k8s.io/v1`
 /// `ClusterRoleBindingList`.
 ///
@@ -104,6 +114,11 @@ pub struct ClusterRoleBindingList {
     pub metadata: Option<meta_v1::ListMeta>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for ClusterRoleBindingList {
+    const API_VERSION: &'static str = "rbac.authorization.k8s.io/v1";
+    const KIND: &'static str = "ClusterRoleBindingList";
+}
+
 /// Definition `io.k8s.api.rbac.v1.ClusterRoleList`; kind `rbac.authorization.k8s.io/v1`
 /// `ClusterRoleList`.
 ///
@@ -126,6 +141,11 @@ pub struct ClusterRoleList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for ClusterRoleList {
+    const API_VERSION: &'static str = "rbac.authorization.k8s.io/v1";
+    const KIND: &'static str = "ClusterRoleList";
 }
 
 /// Definition `io.k8s.api.rbac.v1.PolicyRule`.
@@ -179,6 +199,11 @@ pub struct Role {
     pub rules: Option<Vec<PolicyRule>>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for Role {
+    const API_VERSION: &'static str = "rbac.authorization.k8s.io/v1";
+    const KIND: &'static str = "Role";
+}
+
 /// Definition `io.k8s.api.rbac.v1.RoleBinding`; kind `rbac.authorization.k8s.io/v1` `RoleBinding`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -207,6 +232,11 @@ pub struct RoleBinding {
     pub subjects: Option<Vec<Subject>>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for RoleBinding {
+    const API_VERSION: &'static str = "rbac.authorization.k8s.io/v1";
+    const KIND: &'static str = "RoleBinding";
+}
+
 /// Definition `io.k8s.api.rbac.v1.RoleBindingList`; kind `rbac.authorization.k8s.io/v1`
 /// `RoleBindingList`.
 ///
@@ -231,6 +261,11 @@ pub struct RoleBindingList {
     pub metadata: Option<meta_v1::ListMeta>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for RoleBindingList {
+    const API_VERSION: &'static str = "rbac.authorization.k8s.io/v1";
+    const KIND: &'static str = "RoleBindingList";
+}
+
 /// Definition `io.k8s.api.rbac.v1.RoleList`; kind `rbac.authorization.k8s.io/v1` `RoleList`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -252,6 +287,11 @@ pub struct RoleList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for RoleList {
+    const API_VERSION: &'static str = "rbac.authorization.k8s.io/v1";
+    const KIND: &'static str = "RoleList";
 }
 
 /// Definition `io.k8s.api.rbac.v1.RoleRef`.

@@ -78,6 +78,11 @@ pub struct DeviceTaintRule {
     pub spec: DeviceTaintRuleSpec,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for DeviceTaintRule {
+    const API_VERSION: &'static str = "resource.k8s.io/v1alpha3";
+    const KIND: &'static str = "DeviceTaintRule";
+}
+
 /// Definition `io.k8s.api.resource.v1alpha3.DeviceTaintRuleList`; kind `resource.k8s.io/v1alpha3`
 /// `DeviceTaintRuleList`.
 ///
@@ -100,6 +105,11 @@ pub struct DeviceTaintRuleList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for DeviceTaintRuleList {
+    const API_VERSION: &'static str = "resource.k8s.io/v1alpha3";
+    const KIND: &'static str = "DeviceTaintRuleList";
 }
 
 /// Definition `io.k8s.api.resource.v1alpha3.DeviceTaintRuleSpec`.

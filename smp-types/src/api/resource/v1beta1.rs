@@ -350,6 +350,11 @@ pub struct DeviceClass {
     pub spec: DeviceClassSpec,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for DeviceClass {
+    const API_VERSION: &'static str = "resource.k8s.io/v1beta1";
+    const KIND: &'static str = "DeviceClass";
+}
+
 /// Definition `io.k8s.api.resource.v1beta1.DeviceClassConfiguration`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -383,6 +388,11 @@ pub struct DeviceClassList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for DeviceClassList {
+    const API_VERSION: &'static str = "resource.k8s.io/v1beta1";
+    const KIND: &'static str = "DeviceClassList";
 }
 
 /// Definition `io.k8s.api.resource.v1beta1.DeviceClassSpec`.
@@ -685,6 +695,11 @@ pub struct ResourceClaim {
     pub status: Option<ResourceClaimStatus>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for ResourceClaim {
+    const API_VERSION: &'static str = "resource.k8s.io/v1beta1";
+    const KIND: &'static str = "ResourceClaim";
+}
+
 /// Definition `io.k8s.api.resource.v1beta1.ResourceClaimConsumerReference`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -728,6 +743,11 @@ pub struct ResourceClaimList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for ResourceClaimList {
+    const API_VERSION: &'static str = "resource.k8s.io/v1beta1";
+    const KIND: &'static str = "ResourceClaimList";
 }
 
 /// Definition `io.k8s.api.resource.v1beta1.ResourceClaimSpec`.
@@ -789,6 +809,11 @@ pub struct ResourceClaimTemplate {
     pub spec: ResourceClaimTemplateSpec,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for ResourceClaimTemplate {
+    const API_VERSION: &'static str = "resource.k8s.io/v1beta1";
+    const KIND: &'static str = "ResourceClaimTemplate";
+}
+
 /// Definition `io.k8s.api.resource.v1beta1.ResourceClaimTemplateList`; kind
 /// `resource.k8s.io/v1beta1` `ResourceClaimTemplateList`.
 ///
@@ -811,6 +836,11 @@ pub struct ResourceClaimTemplateList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for ResourceClaimTemplateList {
+    const API_VERSION: &'static str = "resource.k8s.io/v1beta1";
+    const KIND: &'static str = "ResourceClaimTemplateList";
 }
 
 /// Definition `io.k8s.api.resource.v1beta1.ResourceClaimTemplateSpec`.
@@ -870,6 +900,11 @@ pub struct ResourceSlice {
     pub spec: ResourceSliceSpec,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for ResourceSlice {
+    const API_VERSION: &'static str = "resource.k8s.io/v1beta1";
+    const KIND: &'static str = "ResourceSlice";
+}
+
 /// Definition `io.k8s.api.resource.v1beta1.ResourceSliceList`; kind `resource.k8s.io/v1beta1`
 /// `ResourceSliceList`.
 ///
@@ -892,6 +927,11 @@ pub struct ResourceSliceList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for ResourceSliceList {
+    const API_VERSION: &'static str = "resource.k8s.io/v1beta1";
+    const KIND: &'static str = "ResourceSliceList";
 }
 
 /// Definition `io.k8s.api.resource.v1beta1.ResourceSliceSpec`.

@@ -46,6 +46,11 @@ pub struct PriorityClass {
     pub value: i32,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for PriorityClass {
+    const API_VERSION: &'static str = "scheduling.k8s.io/v1";
+    const KIND: &'static str = "PriorityClass";
+}
+
 /// Definition `io.k8s.api.scheduling.v1.PriorityClassList`; kind `scheduling.k8s.io/v1`
 /// `PriorityClassList`.
 ///
@@ -68,4 +73,9 @@ pub struct PriorityClassList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for PriorityClassList {
+    const API_VERSION: &'static str = "scheduling.k8s.io/v1";
+    const KIND: &'static str = "PriorityClassList";
 }

@@ -38,6 +38,11 @@ pub struct CSIDriver {
     pub spec: CSIDriverSpec,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for CSIDriver {
+    const API_VERSION: &'static str = "storage.k8s.io/v1";
+    const KIND: &'static str = "CSIDriver";
+}
+
 /// Definition `io.k8s.api.storage.v1.CSIDriverList`; kind `storage.k8s.io/v1` `CSIDriverList`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -59,6 +64,11 @@ pub struct CSIDriverList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for CSIDriverList {
+    const API_VERSION: &'static str = "storage.k8s.io/v1";
+    const KIND: &'static str = "CSIDriverList";
 }
 
 /// Definition `io.k8s.api.storage.v1.CSIDriverSpec`.
@@ -129,6 +139,11 @@ pub struct CSINode {
     pub spec: CSINodeSpec,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for CSINode {
+    const API_VERSION: &'static str = "storage.k8s.io/v1";
+    const KIND: &'static str = "CSINode";
+}
+
 /// Definition `io.k8s.api.storage.v1.CSINodeDriver`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -173,6 +188,11 @@ pub struct CSINodeList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for CSINodeList {
+    const API_VERSION: &'static str = "storage.k8s.io/v1";
+    const KIND: &'static str = "CSINodeList";
 }
 
 /// Definition `io.k8s.api.storage.v1.CSINodeSpec`.
@@ -224,6 +244,11 @@ pub struct CSIStorageCapacity {
     pub storage_class_name: String,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for CSIStorageCapacity {
+    const API_VERSION: &'static str = "storage.k8s.io/v1";
+    const KIND: &'static str = "CSIStorageCapacity";
+}
+
 /// Definition `io.k8s.api.storage.v1.CSIStorageCapacityList`; kind `storage.k8s.io/v1`
 /// `CSIStorageCapacityList`.
 ///
@@ -246,6 +271,11 @@ pub struct CSIStorageCapacityList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for CSIStorageCapacityList {
+    const API_VERSION: &'static str = "storage.k8s.io/v1";
+    const KIND: &'static str = "CSIStorageCapacityList";
 }
 
 /// Definition `io.k8s.api.storage.v1.StorageClass`; kind `storage.k8s.io/v1` `StorageClass`.
@@ -295,6 +325,11 @@ pub struct StorageClass {
     pub volume_binding_mode: Option<String>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for StorageClass {
+    const API_VERSION: &'static str = "storage.k8s.io/v1";
+    const KIND: &'static str = "StorageClass";
+}
+
 /// Definition `io.k8s.api.storage.v1.StorageClassList`; kind `storage.k8s.io/v1`
 /// `StorageClassList`.
 ///
@@ -317,6 +352,11 @@ pub struct StorageClassList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for StorageClassList {
+    const API_VERSION: &'static str = "storage.k8s.io/v1";
+    const KIND: &'static str = "StorageClassList";
 }
 
 /// Definition `io.k8s.api.storage.v1.TokenRequest`.
@@ -363,6 +403,11 @@ pub struct VolumeAttachment {
     pub status: Option<VolumeAttachmentStatus>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for VolumeAttachment {
+    const API_VERSION: &'static str = "storage.k8s.io/v1";
+    const KIND: &'static str = "VolumeAttachment";
+}
+
 /// Definition `io.k8s.api.storage.v1.VolumeAttachmentList`; kind `storage.k8s.io/v1`
 /// `VolumeAttachmentList`.
 ///
@@ -385,6 +430,11 @@ pub struct VolumeAttachmentList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for VolumeAttachmentList {
+    const API_VERSION: &'static str = "storage.k8s.io/v1";
+    const KIND: &'static str = "VolumeAttachmentList";
 }
 
 /// Definition `io.k8s.api.storage.v1.VolumeAttachmentSource`.
@@ -484,6 +534,11 @@ pub struct VolumeAttributesClass {
     pub parameters: Option<BTreeMap<String, String>>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for VolumeAttributesClass {
+    const API_VERSION: &'static str = "storage.k8s.io/v1";
+    const KIND: &'static str = "VolumeAttributesClass";
+}
+
 /// Definition `io.k8s.api.storage.v1.VolumeAttributesClassList`; kind `storage.k8s.io/v1`
 /// `VolumeAttributesClassList`.
 ///
@@ -506,6 +561,11 @@ pub struct VolumeAttributesClassList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for VolumeAttributesClassList {
+    const API_VERSION: &'static str = "storage.k8s.io/v1";
+    const KIND: &'static str = "VolumeAttributesClassList";
 }
 
 /// Definition `io.k8s.api.storage.v1.VolumeError`.

@@ -40,6 +40,11 @@ pub struct VolumeAttributesClass {
     pub parameters: Option<BTreeMap<String, String>>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for VolumeAttributesClass {
+    const API_VERSION: &'static str = "storage.k8s.io/v1beta1";
+    const KIND: &'static str = "VolumeAttributesClass";
+}
+
 /// Definition `io.k8s.api.storage.v1beta1.VolumeAttributesClassList`; kind `storage.k8s.io/v1beta1`
 /// `VolumeAttributesClassList`.
 ///
@@ -62,4 +67,9 @@ pub struct VolumeAttributesClassList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for VolumeAttributesClassList {
+    const API_VERSION: &'static str = "storage.k8s.io/v1beta1";
+    const KIND: &'static str = "VolumeAttributesClassList";
 }

@@ -84,6 +84,11 @@ pub struct StorageVersionMigration {
     pub status: Option<StorageVersionMigrationStatus>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for StorageVersionMigration {
+    const API_VERSION: &'static str = "storagemigration.k8s.io/v1alpha1";
+    const KIND: &'static str = "StorageVersionMigration";
+}
+
 /// Definition `io.k8s.api.storagemigration.v1alpha1.StorageVersionMigrationList`; kind
 /// `storagemigration.k8s.io/v1alpha1` `StorageVersionMigrationList`.
 ///
@@ -110,6 +115,11 @@ pub struct StorageVersionMigrationList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for StorageVersionMigrationList {
+    const API_VERSION: &'static str = "storagemigration.k8s.io/v1alpha1";
+    const KIND: &'static str = "StorageVersionMigrationList";
 }
 
 /// Definition `io.k8s.api.storagemigration.v1alpha1.StorageVersionMigrationSpec`.

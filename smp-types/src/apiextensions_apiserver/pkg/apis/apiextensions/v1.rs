@@ -85,6 +85,11 @@ pub struct CustomResourceDefinition {
     pub status: Option<CustomResourceDefinitionStatus>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for CustomResourceDefinition {
+    const API_VERSION: &'static str = "apiextensions.k8s.io/v1";
+    const KIND: &'static str = "CustomResourceDefinition";
+}
+
 /// Definition
 /// `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionCondition`.
 ///
@@ -135,6 +140,11 @@ pub struct CustomResourceDefinitionList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for CustomResourceDefinitionList {
+    const API_VERSION: &'static str = "apiextensions.k8s.io/v1";
+    const KIND: &'static str = "CustomResourceDefinitionList";
 }
 
 /// Definition

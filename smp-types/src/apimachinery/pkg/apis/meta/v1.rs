@@ -46,6 +46,11 @@ pub struct APIGroup {
     pub versions: Vec<GroupVersionForDiscovery>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for APIGroup {
+    const API_VERSION: &'static str = "v1";
+    const KIND: &'static str = "APIGroup";
+}
+
 /// Definition `io.k8s.apimachinery.pkg.apis.meta.v1.APIGroupList`; kind `v1` `APIGroupList`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -63,6 +68,11 @@ pub struct APIGroupList {
     /// JSON `kind`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for APIGroupList {
+    const API_VERSION: &'static str = "v1";
+    const KIND: &'static str = "APIGroupList";
 }
 
 /// Definition `io.k8s.apimachinery.pkg.apis.meta.v1.APIResource`.
@@ -130,6 +140,11 @@ pub struct APIResourceList {
     pub resources: Vec<APIResource>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for APIResourceList {
+    const API_VERSION: &'static str = "v1";
+    const KIND: &'static str = "APIResourceList";
+}
+
 /// Definition `io.k8s.apimachinery.pkg.apis.meta.v1.APIVersions`; kind `v1` `APIVersions`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -151,6 +166,11 @@ pub struct APIVersions {
 
     /// JSON `versions` (required). A list that a patch replaces whole.
     pub versions: Vec<String>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for APIVersions {
+    const API_VERSION: &'static str = "v1";
+    const KIND: &'static str = "APIVersions";
 }
 
 /// Definition `io.k8s.apimachinery.pkg.apis.meta.v1.Condition`.
@@ -542,6 +562,11 @@ pub struct Status {
     /// JSON `status`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for Status {
+    const API_VERSION: &'static str = "v1";
+    const KIND: &'static str = "Status";
 }
 
 /// Definition `io.k8s.apimachinery.pkg.apis.meta.v1.StatusCause`.

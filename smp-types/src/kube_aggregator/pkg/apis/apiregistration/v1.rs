@@ -39,6 +39,11 @@ pub struct APIService {
     pub status: Option<APIServiceStatus>,
 }
 
+impl ::smp_core::typed_patch::ObjectKind for APIService {
+    const API_VERSION: &'static str = "apiregistration.k8s.io/v1";
+    const KIND: &'static str = "APIService";
+}
+
 /// Definition `io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceCondition`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
@@ -87,6 +92,11 @@ pub struct APIServiceList {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<meta_v1::ListMeta>,
+}
+
+impl ::smp_core::typed_patch::ObjectKind for APIServiceList {
+    const API_VERSION: &'static str = "apiregistration.k8s.io/v1";
+    const KIND: &'static str = "APIServiceList";
 }
 
 /// Definition `io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceSpec`.
