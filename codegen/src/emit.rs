@@ -309,6 +309,9 @@ fn emit_struct(
     if rename_all {
         out.push_str("#[serde(rename_all = \"camelCase\")]\n");
     }
+    // The patch types are most of smp-types' build: a build that does not use them leaves them
+    // out (see the crate's `patch-types` feature).
+    out.push_str("#[cfg_attr(not(feature = \"patch-types\"), patch(no_patch_type))]\n");
     if whole_union {
         out.push_str("#[union]\n");
     }

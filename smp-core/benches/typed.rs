@@ -13,9 +13,9 @@ use std::time::Duration;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use serde_json::{Value, json};
-use smp_core::{Patch, StrategicMerge, apply_owned};
+use smp_core::{Patch, StrategicMerge, ValuePatch, apply_owned};
 
-use common::pod::Pod;
+use common::pod::{Pod, PodPatch};
 
 /// The same allocator as the `smp` binary.
 #[global_allocator]
@@ -101,6 +101,48 @@ fn bench(c: &mut Criterion) {
     }
 }
 
+/// The typed patch of `pod50-image-patch.json`: container `c25`'s image.
+fn image_patch() -> PodPatch {
+    PodPatch::new().spec_with(|s| {
+        s.containers(|c| c.item("c25", |c| c.image("registry.example.com/team/app:2.0.0")))
+    })
+}
+
+/// Typed patches (`PodPatch`): built and serialized (what a client sends), and applied
+/// directly, beside the typed apply of the same patch as a `Patch`, in one run.
+fn typed_patch(c: &mut Criterion) {
+    let doc = fixture(include_bytes!("fixtures/pod50.json"));
+    let json = fixture(include_bytes!("fixtures/pod50-image-patch.json"));
+    let pod: Pod = serde_json::from_value(doc).expect("fixture fits the Pod type");
+    let typed = image_patch();
+    assert_eq!(typed.to_value().expect("writes"), json, "the same patch");
+    let patch = Patch::from_value(json).expect("patch");
+    let (mut a, mut b) = (pod.clone(), pod.clone());
+    a.apply_patch(&typed).expect("applies");
+    b.apply(&patch).expect("applies");
+    assert_eq!(a, b);
+
+    let mut group = c.benchmark_group("typed-patch/pod50/image");
+    group.bench_function("build+serialize", |b| {
+        b.iter(|| serde_json::to_vec(&black_box(image_patch())))
+    });
+    group.bench_function("apply_patch", |b| {
+        b.iter_batched_ref(
+            || pod.clone(),
+            |p| p.apply_patch(black_box(&typed)),
+            BatchSize::SmallInput,
+        )
+    });
+    group.bench_function("apply", |b| {
+        b.iter_batched_ref(
+            || pod.clone(),
+            |p| p.apply(black_box(&patch)),
+            BatchSize::SmallInput,
+        )
+    });
+    group.finish();
+}
+
 fn config() -> Criterion {
     Criterion::default()
         .sample_size(50)
@@ -108,5 +150,5 @@ fn config() -> Criterion {
         .warm_up_time(Duration::from_secs(1))
 }
 
-criterion_group! { name = benches; config = config(); targets = bench }
+criterion_group! { name = benches; config = config(); targets = bench, typed_patch }
 criterion_main!(benches);

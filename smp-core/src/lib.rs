@@ -50,7 +50,7 @@ pub use patch::Patch;
 pub use smp_derive::StrategicMerge;
 pub use sparse::{apply_json, diff_json, three_way_json};
 pub use typed::{Opaque, PatchField, StrategicMerge, json_form};
-pub use typed_patch::{Change, ObjectPatch, Patchable, ValuePatch};
+pub use typed_patch::{Change, ObjectPatch, Patchable, UntypedPatch, ValuePatch};
 
 /// Items used by code that `#[derive(StrategicMerge)]` generates. Not a public API.
 #[doc(hidden)]
@@ -65,8 +65,8 @@ pub mod __private {
         same_fields, same_json, type_def, validate_fields,
     };
     pub use crate::typed_patch::{
-        FallbackPatch, debug_patch, deserialize_patch, discriminator_patch, read_object,
-        serialize_patch, write_object,
+        debug_patch, deserialize_patch, discriminator_patch, read_object, serialize_patch,
+        write_object,
     };
     pub use crate::union::{
         Decision, Segment, check_union, decide, discriminator_accepts, key_of, member_path,

@@ -25,6 +25,8 @@ pub(crate) struct Container<'a> {
     pub krate: Option<syn::Path>,
     /// `#[patch(patch_type = "...")]`: the name of the generated patch type.
     pub patch_type: Option<Ident>,
+    /// `#[patch(no_patch_type)]`: no generated patch type (the key, for errors).
+    pub no_patch_type: Option<syn::Path>,
 }
 
 pub(crate) enum Data<'a> {
@@ -148,7 +150,12 @@ impl<'a> Container<'a> {
     /// The model, or `None` for items with no struct or enum to describe (unions). Shape
     /// errors are recorded in `cx`; attribute errors are collected all the same.
     pub(crate) fn from_ast(cx: &Errors, input: &'a DeriveInput) -> Option<Container<'a>> {
-        let attr::ContainerAttrs { krate, patch_type } = attr::container(cx, &input.attrs);
+        let attr::ContainerAttrs {
+            krate,
+            patch_type,
+            no_patch_type,
+        } = attr::container(cx, &input.attrs);
+        let no_patch_type = no_patch_type.map(|k| k.key);
         let union = union::container(cx, &input.attrs, matches!(input.data, SynData::Struct(_)));
         let is_newtype = matches!(
             &input.data,
@@ -173,6 +180,7 @@ impl<'a> Container<'a> {
                             union,
                             krate,
                             patch_type,
+                            no_patch_type,
                         });
                     }
                     Fields::Unnamed(f) => cx.at(f, NOT_NAMED),
@@ -212,6 +220,7 @@ impl<'a> Container<'a> {
             union,
             krate,
             patch_type,
+            no_patch_type,
         })
     }
 

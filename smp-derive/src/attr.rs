@@ -302,12 +302,15 @@ pub(crate) struct ContainerAttrs {
     pub krate: Option<syn::Path>,
     /// `patch_type = "Name"`: the name of the generated patch type (default `TPatch`).
     pub patch_type: Option<syn::Ident>,
+    /// `no_patch_type`: no patch type; the type's patch is `UntypedPatch<T>` (its JSON).
+    pub no_patch_type: Option<Keyed<()>>,
 }
 
-/// Parses `#[patch(crate = "path", patch_type = "Name")]` on a type.
+/// Parses `#[patch(crate = "path", patch_type = "Name", no_patch_type)]` on a type.
 pub(crate) fn container(cx: &Errors, attrs: &[Attribute]) -> ContainerAttrs {
     let mut krate: Option<Keyed<syn::Path>> = None;
     let mut patch_type: Option<Keyed<syn::Ident>> = None;
+    let mut no_patch_type: Option<Keyed<()>> = None;
     for attr in attrs {
         if !attr.path().is_ident("patch") {
             continue;
@@ -336,13 +339,19 @@ pub(crate) fn container(cx: &Errors, attrs: &[Attribute]) -> ContainerAttrs {
                         "expected the name of the patch type: #[patch(patch_type = \"WidgetChange\")]",
                     ),
                 }
+            } else if key.is_ident("no_patch_type") {
+                if !meta.input.is_empty() && !meta.input.peek(syn::Token![,]) {
+                    skip_value(&meta)?;
+                    cx.at(&key, "`no_patch_type` takes no value: write #[patch(no_patch_type)]");
+                }
+                set(cx, &mut no_patch_type, key, (), None);
             } else {
                 skip_value(&meta)?;
                 cx.at(
                     &key,
                     format_args!(
-                        "unknown key `{}` in #[patch(...)] on a type, expected `crate = \"...\"` \
-                         or `patch_type = \"...\"` (the other keys belong on struct fields)",
+                        "unknown key `{}` in #[patch(...)] on a type, expected `crate = \"...\"`, \
+                         `patch_type = \"...\"` or `no_patch_type` (the other keys belong on struct fields)",
                         key.to_token_stream()
                     ),
                 );
@@ -356,6 +365,7 @@ pub(crate) fn container(cx: &Errors, attrs: &[Attribute]) -> ContainerAttrs {
     ContainerAttrs {
         krate: krate.map(|k| k.value),
         patch_type: patch_type.map(|k| k.value),
+        no_patch_type,
     }
 }
 

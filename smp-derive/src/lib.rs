@@ -60,6 +60,14 @@ use proc_macro::TokenStream;
 /// code names smp-core as the crate's `Cargo.toml` does (`smp = { package = "smp-core", ... }`
 /// makes it `::smp`), and `::smp_core` when the manifest does not say.
 ///
+/// The patch type: a struct `T` gets `TPatch` beside it (`<T as StrategicMerge>::Patch`), one
+/// field per field of `T` typed by what a strategic merge patch may say of it, with builders
+/// named after the fields (see `smp_core::guide::typed_patches`). `#[patch(patch_type =
+/// "Name")]` names it otherwise; `#[patch(no_patch_type)]` leaves it out, for a type whose
+/// patches are never built in Rust: its patch is then `smp_core::UntypedPatch<T>`, the patch as
+/// JSON, and the build is lighter. Names the patch type would define twice (a field `spec` beside
+/// a field `spec_with`, a field named `new` or `directive`) are compile errors.
+///
 /// Unions (KEP-1027), which also derive `smp_core::Normalize`: `#[union]` on a struct (every
 /// field but the discriminator is a member and must be an `Option`); on fields
 /// `#[union(discriminator)]`, `#[union(member)]` / `#[union(member = "group")]` (inline unions
@@ -78,8 +86,10 @@ use proc_macro::TokenStream;
 ///
 /// The generated code is small: a static table of the fields' patch metadata, three walks over
 /// the fields (one call per field each), and one-line trait methods; every per-field operation
-/// is written once in `smp_core` and reached through the walks. Its methods are `#[inline]`, so
-/// their machine code is built in the crates that call them, for the types they use.
+/// is written once in `smp_core` and reached through the walks. The patch type adds its struct,
+/// its builders, one call per field to write and to read it, and a table that hands its members
+/// to the walks (so that `apply_patch` plans without writing JSON). Its methods are `#[inline]`,
+/// so their machine code is built in the crates that call them, for the types they use.
 #[proc_macro_derive(StrategicMerge, attributes(patch, union))]
 pub fn derive_strategic_merge(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);

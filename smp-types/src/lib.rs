@@ -42,9 +42,20 @@
 //! With the `k8s-openapi` feature, the module `k8s_openapi` patches k8s-openapi's own types
 //! with these definitions' metadata (`pod.apply(&patch)` on a `k8s_openapi::api::core::v1::Pod`).
 //!
+//! # Features
+//!
+//! - `patch-types` (on by default): every type's typed patch (`DeploymentPatch`, ...; see
+//!   [`smp_core::guide::typed_patches`]). Without it `<T as StrategicMerge>::Patch` is
+//!   [`smp_core::UntypedPatch<T>`], the patch as JSON, and everything else is the same.
+//! - `k8s-openapi`: the module `k8s_openapi` (below).
+//!
 //! Build cost: the derived methods are `#[inline]`, so this crate compiles the types' metadata
 //! and leaves the machine code of `apply`/`diff` to the crates that call them, for the types
-//! they use.
+//! they use. The patch types are the heavier part of the build: `cargo build --release -p
+//! smp-types` from clean on two cores took 45 s and 2.6 GB of memory with them, 36 s and
+//! 1.9 GB with `default-features = false`.
+//!
+//! [`StrategicMerge`]: smp_core::StrategicMerge
 
 #![warn(missing_docs)]
 

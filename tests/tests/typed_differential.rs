@@ -3,7 +3,9 @@
 //! For random objects and random patches (every directive, valid and invalid), a typed apply
 //! must give what the JSON round trip gives — `to_value(x)`, the Value engine with
 //! `T::schema()`, `from_value` — compared on the JSON form, fail exactly when the round trip
-//! fails, and leave the object unchanged when it fails.
+//! fails, and leave the object unchanged when it fails. A patch that reads into the type's
+//! typed patch (`T::Patch`) must write itself back, and applying it (`apply_patch`, planned
+//! natively where it can be) must do what applying the JSON does.
 //!
 //! Two type sets: the typed twin of upstream's `mergeItem` (`support/merge_item.rs`: scalar
 //! names that collide, nested merging lists, int sets, maps, retainKeys, undeclared members)
@@ -58,6 +60,48 @@ fn agree<T: StrategicMerge + Clone + PartialEq + Debug>(
             false,
             "typed apply failed ({e}), the round trip gave {want}"
         ),
+    }
+    typed_patch_agrees(x, patch, &y)
+}
+
+/// The typed patch of `patch`, when it has one: it writes itself back, and `apply_patch` gives
+/// `by_json`, what applying the JSON gave (or fails where that failed, changing nothing).
+fn typed_patch_agrees<T: StrategicMerge + Clone + PartialEq + Debug>(
+    x: &T,
+    patch: &Value,
+    by_json: &T,
+) -> Result<(), TestCaseError> {
+    use smp_core::ValuePatch;
+    let Ok(typed) = T::Patch::from_value(patch.clone()) else {
+        return Ok(());
+    };
+    let written = typed.to_value().unwrap();
+    prop_assert_eq!(&T::Patch::from_value(written.clone()).unwrap(), &typed);
+    let mut y = x.clone();
+    let by_json_ok = {
+        let mut z = x.clone();
+        z.apply(&Patch::from_value(patch.clone()).unwrap()).is_ok()
+    };
+    match y.apply_patch(&typed) {
+        Ok(()) => {
+            prop_assert!(
+                by_json_ok,
+                "apply_patch succeeded where the JSON failed: {written}"
+            );
+            prop_assert_eq!(
+                &y,
+                by_json,
+                "apply_patch differs from the JSON's apply: {}",
+                written
+            );
+        }
+        Err(_) => {
+            prop_assert!(
+                !by_json_ok,
+                "apply_patch failed where the JSON applied: {written}"
+            );
+            prop_assert_eq!(&y, x, "a failed apply_patch changed the object");
+        }
     }
     Ok(())
 }

@@ -114,7 +114,7 @@ const _: () = {
     // The generated patch types are left out of this reference (`typed_patch` has its own
     // tests); a placeholder stands for them.
     impl StrategicMerge for Spec {
-        type Patch = smp_core::__private::FallbackPatch<Self>;
+        type Patch = smp_core::UntypedPatch<Self>;
 
         fn plan_members(
             &self,
@@ -287,8 +287,13 @@ const _: () = {
         }
     }
 
+    // A field type of a hand-written walk has a patch too: here its JSON, held whole.
+    impl smp_core::Patchable for Container {
+        type Patch = smp_core::UntypedPatch<Self>;
+    }
+
     impl StrategicMerge for Container {
-        type Patch = smp_core::__private::FallbackPatch<Self>;
+        type Patch = smp_core::UntypedPatch<Self>;
 
         fn plan_members(
             &self,

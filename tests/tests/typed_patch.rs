@@ -323,3 +323,84 @@ fn k8s_openapi_values_take_their_counterparts_patches() {
             .unwrap()
     );
 }
+
+/// `#[patch(no_patch_type)]`: the type's patch is its JSON (`UntypedPatch`), kept whole and
+/// applied as that JSON is; a struct holding it types everything down to it.
+#[test]
+fn a_type_without_patch_type_is_patched_as_json() {
+    use smp_core::UntypedPatch;
+
+    #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+    #[patch(no_patch_type)]
+    struct Knobs {
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        #[patch(strategy = "merge", merge_key = "name")]
+        dials: Vec<Dial>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        label: Option<String>,
+    }
+
+    #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+    struct Dial {
+        name: String,
+        #[serde(default)]
+        value: i64,
+    }
+
+    #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+    struct Panel {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        knobs: Option<Knobs>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        title: Option<String>,
+    }
+
+    let knobs: Knobs = serde_json::from_value(
+        json!({"dials": [{"name": "a", "value": 1}, {"name": "b", "value": 2}], "label": "x"}),
+    )
+    .unwrap();
+    let json = json!({
+        "$setElementOrder/dials": [{"name": "b"}, {"name": "a"}],
+        "dials": [{"name": "a", "value": 5}],
+        "label": null
+    });
+    let patch = <Knobs as StrategicMerge>::Patch::from_value(json.clone()).unwrap();
+    let _: &UntypedPatch<Knobs> = &patch;
+    assert_eq!(
+        patch.to_value().unwrap(),
+        json,
+        "every member and directive kept"
+    );
+    let mut typed = knobs.clone();
+    typed.apply_patch(&patch).unwrap();
+    let mut by_json = knobs.clone();
+    by_json
+        .apply(&Patch::from_value(json.clone()).unwrap())
+        .unwrap();
+    assert_eq!(typed, by_json);
+    assert_eq!(typed.dials[0].name, "b");
+    assert_eq!(typed.label, None);
+
+    // Checked when applied, as a `Patch` is.
+    let bad =
+        <Knobs as StrategicMerge>::Patch::from_value(json!({"dials": [{"value": 1}]})).unwrap();
+    assert!(matches!(
+        knobs.clone().apply_patch(&bad),
+        Err(PatchError::MissingMergeKey { .. })
+    ));
+
+    // The struct holding it has a typed patch whose member is the JSON.
+    let inner = UntypedPatch::new(json.as_object().unwrap().clone());
+    let panel_patch = PanelPatch::new().title("t").knobs(inner);
+    let written = json!({"knobs": json, "title": "t"});
+    assert_eq!(panel_patch.to_value().unwrap(), written);
+    let panel = Panel {
+        knobs: Some(knobs),
+        title: None,
+    };
+    let mut typed = panel.clone();
+    typed.apply_patch(&panel_patch).unwrap();
+    let mut by_json = panel;
+    by_json.apply(&Patch::from_value(written).unwrap()).unwrap();
+    assert_eq!(typed, by_json);
+}

@@ -19,6 +19,7 @@ use serde_json::Value;
 use crate::apply::Path;
 use crate::error::{PatchError, Segment};
 use crate::schema::{BaseStrategy, FieldDef, Node, TypeDef};
+use crate::typed_patch::Patchable;
 use crate::union::{Normalize, UnionError};
 
 use super::{
@@ -29,7 +30,7 @@ use super::{
 pub trait Visit<'a, S> {
     /// An own field: its definition, its value when present in the JSON form, how to reach it
     /// mutably later (a commit), and what removing it means.
-    fn field<T: PatchField + Normalize>(
+    fn field<T: PatchField + Normalize + Patchable>(
         &mut self,
         def: &'static FieldDef,
         value: Option<&'a T>,
@@ -90,7 +91,7 @@ struct Plan<'m, 'p, 'a, S> {
 
 impl<S: 'static> Visit<'_, S> for Plan<'_, '_, '_, S> {
     #[inline]
-    fn field<T: PatchField + Normalize>(
+    fn field<T: PatchField + Normalize + Patchable>(
         &mut self,
         def: &'static FieldDef,
         value: Option<&T>,
@@ -283,7 +284,7 @@ struct Quiet(bool);
 
 impl<S> Visit<'_, S> for Quiet {
     #[inline]
-    fn field<T: PatchField + Normalize>(
+    fn field<T: PatchField + Normalize + Patchable>(
         &mut self,
         def: &'static FieldDef,
         value: Option<&T>,
@@ -371,7 +372,7 @@ struct ByName<'n, 'v, Q: Query<'v>> {
 
 impl<'v, S, Q: Query<'v>> Visit<'v, S> for ByName<'_, 'v, Q> {
     #[inline]
-    fn field<T: PatchField + Normalize>(
+    fn field<T: PatchField + Normalize + Patchable>(
         &mut self,
         def: &'static FieldDef,
         value: Option<&'v T>,
@@ -438,7 +439,7 @@ struct Validate<'p, 'o> {
 
 impl<S> Visit<'_, S> for Validate<'_, '_> {
     #[inline]
-    fn field<T: PatchField + Normalize>(
+    fn field<T: PatchField + Normalize + Patchable>(
         &mut self,
         def: &'static FieldDef,
         value: Option<&T>,

@@ -118,7 +118,7 @@ fn plain_item(item: &Value) -> Option<&Map<String, Value>> {
 }
 
 /// Every item's merge key, when all have one and no two are equal.
-pub(super) fn distinct_keys<'a, T: PatchField>(list: &'a [T], mk: &str) -> Option<Vec<KeyRef<'a>>> {
+pub(crate) fn distinct_keys<'a, T: PatchField>(list: &'a [T], mk: &str) -> Option<Vec<KeyRef<'a>>> {
     Some(Keys::of(list, mk)?.keys)
 }
 

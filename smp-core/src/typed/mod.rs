@@ -19,7 +19,7 @@ mod diff;
 mod fields;
 mod impls;
 pub mod json_form;
-mod list;
+pub(crate) mod list;
 mod list_diff;
 mod members;
 mod opaque;
@@ -132,11 +132,68 @@ pub trait StrategicMerge: PatchField {
         diff_object(self, modified, out, path)
     }
 
-    /// Applies a typed patch: exactly [`apply`](StrategicMerge::apply) of its JSON. On error
-    /// `self` is unchanged.
+    /// Applies a typed patch: exactly [`apply`](StrategicMerge::apply) of its JSON, planned
+    /// from the typed patch itself where that is cheap (fields merged and set, items of lists
+    /// merged by key found by their key) and through the JSON of what is left. On error `self`
+    /// is unchanged.
     fn apply_patch(&mut self, patch: &Self::Patch) -> Result<(), PatchError> {
-        use crate::typed_patch::ValuePatch as _;
-        self.apply(&patch.to_patch()?)
+        let _ = self
+            .plan_patch_object(patch, &Path::root())?
+            .commit_to(self);
+        Ok(())
+    }
+
+    /// Plans a typed patch of this object: natively when it merges, through its JSON when it
+    /// replaces or deletes the object.
+    #[doc(hidden)]
+    fn plan_patch_object(
+        &self,
+        patch: &Self::Patch,
+        path: &Path<'_>,
+    ) -> Result<Edit<Self>, PatchError> {
+        use crate::typed_patch::{ObjectDirective, ObjectPatch as _, ValuePatch as _};
+        if patch.directive() != ObjectDirective::Merge {
+            return match patch.write_value(path)? {
+                Value::Object(map) => self.plan_object(&map, path),
+                _ => Ok(Edit::Keep),
+            };
+        }
+        let mut edits = Vec::new();
+        self.plan_patch_members(patch, path, &mut edits)?;
+        if edits.is_empty() {
+            return Ok(Edit::Keep);
+        }
+        Ok(Edit::Update(Box::new(move |this: &mut Self| {
+            for edit in edits {
+                edit(this);
+            }
+        })))
+    }
+
+    /// Plans the members of a typed patch, one commit per changed field: natively where the
+    /// patch type hands out its members (see `typed_patch::plan`), else through its JSON.
+    #[doc(hidden)]
+    fn plan_patch_members(
+        &self,
+        patch: &Self::Patch,
+        path: &Path<'_>,
+        edits: &mut Vec<Commit<Self>>,
+    ) -> Result<(), PatchError> {
+        crate::typed_patch::plan_members(self, patch, path, edits)
+    }
+
+    /// [`plan_patch_members`](StrategicMerge::plan_patch_members) of a patch given as `Any`
+    /// (a flattened struct's, met by the walk of the struct holding it): `false` when it is
+    /// not this type's patch or the type cannot tell. Generated.
+    #[doc(hidden)]
+    fn plan_patch_any(
+        &self,
+        patch: &dyn std::any::Any,
+        path: &Path<'_>,
+        edits: &mut Vec<Commit<Self>>,
+    ) -> Result<bool, PatchError> {
+        let _ = (patch, path, edits);
+        Ok(false)
     }
 
     /// The two-way patch that turns `self` into `modified`, typed: [`diff`](StrategicMerge::diff)

@@ -11,16 +11,47 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::{MapPatch, Patchable, ValuePatch, wrong_type};
+use super::plan::{member_through_json, plan_list_member};
+use super::{Change, MapPatch, PatchMember, Patchable, ValuePatch, wrong_type};
 use crate::apply::Path;
 use crate::error::PatchError;
-use crate::typed::Opaque;
+use crate::schema::{FieldDef, Node};
+use crate::typed::{Edit, Opaque, PatchField};
+
+/// A scalar's change: the new value (none when it is already there), or removed; `None` when
+/// `member` is not the scalar's own patch.
+#[inline]
+fn scalar_edit<T: Clone + PartialEq + 'static>(
+    current: Option<&T>,
+    member: &dyn PatchMember,
+) -> Option<Edit<T>> {
+    Some(match member.as_any().downcast_ref::<Option<Change<T>>>()? {
+        None => Edit::Keep,
+        Some(Change::Set(v)) if current == Some(v) => Edit::Keep,
+        Some(Change::Set(v)) => Edit::Set(v.clone()),
+        Some(Change::Delete) => Edit::Remove,
+    })
+}
 
 /// A scalar's patch is the scalar, read and written by serde.
 macro_rules! scalar {
     ($($t:ty),* $(,)?) => {$(
         impl Patchable for $t {
             type Patch = $t;
+
+            #[inline]
+            fn plan_member(
+                current: Option<&Self>,
+                member: &dyn PatchMember,
+                def: &'static FieldDef,
+                parent: Node<'static>,
+                path: &Path<'_>,
+            ) -> Result<Edit<Self>, PatchError> {
+                match scalar_edit(current, member) {
+                    Some(edit) => Ok(edit),
+                    None => member_through_json(current, member, def, parent, path),
+                }
+            }
         }
 
         impl ValuePatch for $t {
@@ -68,8 +99,43 @@ impl ValuePatch for Value {
 }
 
 /// An `Option`'s member is absent when `None`: its patch is its value's.
-impl<T: Patchable> Patchable for Option<T> {
+impl<T: Patchable + PatchField> Patchable for Option<T> {
     type Patch = T::Patch;
+
+    #[inline]
+    fn plan_member(
+        current: Option<&Self>,
+        member: &dyn PatchMember,
+        def: &'static FieldDef,
+        parent: Node<'static>,
+        path: &Path<'_>,
+    ) -> Result<Edit<Self>, PatchError> {
+        match current {
+            // Present as JSON `null`: what a patch does to a null is the engine's to say.
+            Some(None) => member_through_json(current, member, def, parent, path),
+            Some(Some(inner)) => Ok(wrap_some(T::plan_member(
+                Some(inner),
+                member,
+                def,
+                parent,
+                path,
+            )?)),
+            None => Ok(wrap_some(T::plan_member(None, member, def, parent, path)?)),
+        }
+    }
+}
+
+fn wrap_some<T: 'static>(edit: Edit<T>) -> Edit<Option<T>> {
+    match edit {
+        Edit::Keep => Edit::Keep,
+        Edit::Set(v) => Edit::Set(Some(v)),
+        Edit::Remove => Edit::Remove,
+        Edit::Update(f) => Edit::Update(Box::new(move |o: &mut Option<T>| {
+            if let Some(v) = o {
+                f(v);
+            }
+        })),
+    }
 }
 
 impl<T: Patchable> Patchable for Box<T> {
@@ -88,8 +154,22 @@ impl<P: ValuePatch> ValuePatch for Box<P> {
 
 /// A list with the default strategy is replaced whole: its patch is the new list, each item
 /// held as its patch type (a struct item as its `TPatch` with every member set).
-impl<T: Patchable> Patchable for Vec<T> {
+impl<T: Patchable + 'static> Patchable for Vec<T> {
     type Patch = Vec<T::Patch>;
+
+    #[inline]
+    fn plan_member(
+        current: Option<&Self>,
+        member: &dyn PatchMember,
+        def: &'static FieldDef,
+        parent: Node<'static>,
+        path: &Path<'_>,
+    ) -> Result<Edit<Self>, PatchError>
+    where
+        Self: PatchField,
+    {
+        plan_list_member(current, member, def, parent, path)
+    }
 }
 
 impl<P: ValuePatch> ValuePatch for Vec<P> {

@@ -96,6 +96,9 @@ pub struct KeyedList<P> {
     key: &'static str,
     recommended: &'static [&'static str],
     items: Vec<Item<P>>,
+    /// Whether the patch holds the list member (with `$setElementOrder` alone it does not;
+    /// an empty list member is not the same patch as none).
+    listed: bool,
     order: Option<Vec<Identity>>,
     /// `$patchMergeKey`: items are identified by these fields (the recommended keys).
     by_recommended: bool,
@@ -104,7 +107,10 @@ pub struct KeyedList<P> {
 impl<P: fmt::Debug> fmt::Debug for KeyedList<P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut s = f.debug_struct("KeyedList");
-        s.field("key", &self.key).field("items", &self.items);
+        s.field("key", &self.key);
+        if self.listed {
+            s.field("items", &self.items);
+        }
         if let Some(order) = &self.order {
             s.field("order", order);
         }
@@ -125,6 +131,7 @@ impl<P: Default> KeyedList<P> {
             key,
             recommended,
             items: Vec::new(),
+            listed: false,
             order: None,
             by_recommended: false,
         }
@@ -140,6 +147,7 @@ impl<P: Default> KeyedList<P> {
     pub fn item(mut self, key: impl Into<Key>, f: impl FnOnce(P) -> P) -> Self {
         let id = Identity(vec![(self.key.to_owned(), key.into().0)]);
         self.items.push(Item::Merge(id, f(P::default())));
+        self.listed = true;
         self
     }
 
@@ -147,6 +155,7 @@ impl<P: Default> KeyedList<P> {
     pub fn delete(mut self, key: impl Into<Key>) -> Self {
         let id = Identity(vec![(self.key.to_owned(), key.into().0)]);
         self.items.push(Item::Delete(id));
+        self.listed = true;
         self
     }
 
@@ -166,6 +175,7 @@ impl<P: Default> KeyedList<P> {
         if !self.items.iter().any(|i| matches!(i, Item::Replace)) {
             self.items.insert(0, Item::Replace);
         }
+        self.listed = true;
         self
     }
 
@@ -183,6 +193,7 @@ impl<P: Default> KeyedList<P> {
     pub fn item_by(mut self, keys: impl IntoIterator<Item = Key>, f: impl FnOnce(P) -> P) -> Self {
         let id = self.recommended_identity(keys);
         self.items.push(Item::Merge(id, f(P::default())));
+        self.listed = true;
         self
     }
 
@@ -190,6 +201,7 @@ impl<P: Default> KeyedList<P> {
     pub fn delete_by(mut self, keys: impl IntoIterator<Item = Key>) -> Self {
         let id = self.recommended_identity(keys);
         self.items.push(Item::Delete(id));
+        self.listed = true;
         self
     }
 
@@ -207,9 +219,27 @@ impl<P: Default> KeyedList<P> {
         )
     }
 
+    /// The items when every one merges into the item with its merge key (no deletion, no
+    /// order, no replacement, no `$patchMergeKey`): (key value, patch) pairs.
+    pub(crate) fn plain_merges(&self) -> Option<Vec<(&Value, &P)>> {
+        if self.order.is_some() || self.by_recommended || !self.listed {
+            return None;
+        }
+        self.items
+            .iter()
+            .map(|item| match item {
+                Item::Merge(id, patch) => match id.0.as_slice() {
+                    [(name, value)] if name == self.key => Some((value, patch)),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Whether the patch says nothing of the list.
     pub fn is_empty(&self) -> bool {
-        self.items.is_empty() && self.order.is_none()
+        self.items.is_empty() && self.order.is_none() && !self.listed
     }
 }
 
@@ -263,7 +293,7 @@ impl<P: Default + ValuePatch> KeyedList<P> {
             }
             items.push(Value::Object(object));
         }
-        if !items.is_empty() || self.order.is_none() {
+        if self.listed || self.order.is_none() {
             out.insert(name.to_owned(), Value::Array(items));
         }
         if let Some(order) = &self.order {
@@ -305,6 +335,7 @@ impl<P: Default + ValuePatch> KeyedList<P> {
         path.check_depth()?;
         let mut list = KeyedList::new(key, recommended);
         let mut keys: Option<Vec<String>> = None;
+        list.listed = value.is_some();
         if let Some(value) = value {
             let Value::Array(items) = value else {
                 return Err(wrong_type(path, "list", &value));

@@ -32,7 +32,9 @@ mod impls;
 mod list;
 mod map;
 mod object;
+mod plan;
 mod retain;
+mod untyped;
 
 use std::fmt;
 
@@ -46,13 +48,16 @@ pub use apply_config::{ApplyConfiguration, ObjectKind};
 pub use impls::{EnumValue, read_serde, write_serde};
 pub use list::{Identity, Key, KeyedList, SetList};
 pub use map::MapPatch;
+pub use object::{ObjectDirective, ObjectPatch, ObjectReader, ObjectWriter};
 #[doc(hidden)]
 pub use object::{
-    FallbackPatch, debug_patch, deserialize_patch, discriminator_patch, read_object,
-    serialize_patch, write_object,
+    debug_patch, deserialize_patch, discriminator_patch, read_object, serialize_patch, write_object,
 };
-pub use object::{ObjectDirective, ObjectPatch, ObjectReader, ObjectWriter};
+pub(crate) use plan::plan_members;
+#[doc(hidden)]
+pub use plan::{ItemPlans, PatchMember, plan_struct_any, plan_struct_items, plan_struct_member};
 pub use retain::{Retain, RetainKeys};
+pub use untyped::UntypedPatch;
 
 /// What a patch does with one member of an object it names: sets it (for an object or a list,
 /// merges into it as `P` says), or deletes it (`null`). A member the patch leaves alone is
@@ -99,6 +104,41 @@ pub trait Patchable {
     /// for a scalar, the generated `TPatch` for a struct, [`MapPatch`] for a map, the item
     /// patches of a list replaced whole.
     type Patch: ValuePatch + Clone + PartialEq + fmt::Debug + Default;
+
+    /// Plans the change `member` (this type's member of a patch type) makes to a field of
+    /// this type: natively where the type can (a scalar is set, a struct merged into field by
+    /// field), else through the member's JSON, as a `Patch` would be.
+    #[doc(hidden)]
+    #[inline]
+    fn plan_member(
+        current: Option<&Self>,
+        member: &dyn PatchMember,
+        def: &'static crate::schema::FieldDef,
+        parent: crate::schema::Node<'static>,
+        path: &Path<'_>,
+    ) -> Result<crate::typed::Edit<Self>, PatchError>
+    where
+        Self: crate::typed::PatchField + Sized,
+    {
+        plan::member_through_json(current, member, def, parent, path)
+    }
+
+    /// Plans a patch of a list of this type merged by key against its items, natively. `None`
+    /// when the type or the patch does not allow it (the list then goes through its JSON).
+    #[doc(hidden)]
+    #[inline]
+    fn plan_items(
+        items: &[Self],
+        member: &dyn PatchMember,
+        def: &'static crate::schema::FieldDef,
+        path: &Path<'_>,
+    ) -> Result<Option<ItemPlans<Self>>, PatchError>
+    where
+        Self: Sized,
+    {
+        let _ = (items, member, def, path);
+        Ok(None)
+    }
 }
 
 /// A typed patch's JSON: what it writes as the value of its member, and how it is read back.

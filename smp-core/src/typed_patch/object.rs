@@ -45,6 +45,27 @@ pub trait ObjectPatch: Default + Sized {
     #[doc(hidden)]
     fn read_members(&mut self, reader: &mut ObjectReader<'_>) -> Result<(), PatchError>;
 
+    /// Whether [`member`](ObjectPatch::member) and [`flat_member`](ObjectPatch::flat_member)
+    /// hand out the members, so that the patch is applied without its JSON. Generated (true)
+    /// for a struct without type parameters.
+    #[doc(hidden)]
+    const MEMBERS: bool = false;
+
+    /// The patch of the `index`th own field of the object (in declaration order, skipped
+    /// fields left out), type-erased. Generated.
+    #[doc(hidden)]
+    fn member(&self, index: usize) -> Option<&dyn super::PatchMember> {
+        let _ = index;
+        None
+    }
+
+    /// The patch of the `index`th flattened struct of the object, as `Any`. Generated.
+    #[doc(hidden)]
+    fn flat_member(&self, index: usize) -> Option<&dyn std::any::Any> {
+        let _ = index;
+        None
+    }
+
     /// The patch that replaces the object with this one's members (`$patch: replace`).
     fn replacing(mut self) -> Self {
         self.set_directive(ObjectDirective::Replace);
@@ -293,6 +314,12 @@ impl<'a> ObjectReader<'a> {
         Ok(())
     }
 
+    /// Takes every member left, directives included (an [`UntypedPatch`](super::UntypedPatch)
+    /// holds them all).
+    pub(crate) fn take_all(&mut self) -> Map<String, Value> {
+        std::mem::take(&mut self.map)
+    }
+
     /// Takes every member left but the directives, for hand-written patch types (a flattened
     /// map that keeps the members its neighbours do not declare).
     pub fn rest(&mut self) -> Map<String, Value> {
@@ -369,86 +396,6 @@ pub fn deserialize_patch<'de, P: ValuePatch, D: serde::Deserializer<'de>>(
 #[doc(hidden)]
 pub fn discriminator_patch<P: ValuePatch>(value: &str) -> Option<P> {
     P::read_value(Value::String(value.to_owned()), &Path::root()).ok()
-}
-
-/// The patch type of a type whose derive failed (with a compile error): it names no member, so
-/// code that uses the type reports no follow-on errors.
-#[doc(hidden)]
-pub struct FallbackPatch<T> {
-    directive: ObjectDirective,
-    _type: std::marker::PhantomData<fn() -> T>,
-}
-
-impl<T> Default for FallbackPatch<T> {
-    fn default() -> Self {
-        FallbackPatch {
-            directive: ObjectDirective::Merge,
-            _type: std::marker::PhantomData,
-        }
-    }
-}
-
-impl<T> Clone for FallbackPatch<T> {
-    fn clone(&self) -> Self {
-        FallbackPatch {
-            directive: self.directive,
-            _type: std::marker::PhantomData,
-        }
-    }
-}
-
-impl<T> PartialEq for FallbackPatch<T> {
-    fn eq(&self, other: &Self) -> bool {
-        self.directive == other.directive
-    }
-}
-
-impl<T> std::fmt::Debug for FallbackPatch<T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("FallbackPatch").finish()
-    }
-}
-
-impl<T> ObjectPatch for FallbackPatch<T> {
-    type Object = T;
-
-    fn directive(&self) -> ObjectDirective {
-        self.directive
-    }
-
-    fn set_directive(&mut self, directive: ObjectDirective) {
-        self.directive = directive;
-    }
-
-    fn write_members(&self, _: &mut ObjectWriter<'_>) -> Result<(), PatchError> {
-        Ok(())
-    }
-
-    fn read_members(&mut self, _: &mut ObjectReader<'_>) -> Result<(), PatchError> {
-        Ok(())
-    }
-}
-
-impl<T> ValuePatch for FallbackPatch<T> {
-    fn write_value(&self, path: &Path<'_>) -> Result<Value, PatchError> {
-        write_object(self, path)
-    }
-
-    fn read_value(value: Value, path: &Path<'_>) -> Result<Self, PatchError> {
-        read_object(value, path)
-    }
-}
-
-impl<T> serde::Serialize for FallbackPatch<T> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serialize_patch(self, serializer)
-    }
-}
-
-impl<'de, T> serde::Deserialize<'de> for FallbackPatch<T> {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserialize_patch(deserializer)
-    }
 }
 
 /// `Debug` of a generated patch type: its name and the patch it writes (one generic function,

@@ -24,14 +24,14 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
 
         #[automatically_derived]
         impl __smp_core::Patchable for #ident {
-            type Patch = __smp_core::__private::FallbackPatch<Self>;
+            type Patch = __smp_core::UntypedPatch<Self>;
         }
     };
     let more = match c.kind() {
         Kind::Struct => quote! {
             #[automatically_derived]
             impl __smp_core::StrategicMerge for #ident {
-                type Patch = __smp_core::__private::FallbackPatch<Self>;
+                type Patch = __smp_core::UntypedPatch<Self>;
 
                 #[inline]
                 fn plan_members(

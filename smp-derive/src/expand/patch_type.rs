@@ -17,6 +17,17 @@ use crate::serde::{DefaultAttr, unraw};
 use crate::ty::{Shape, strip_options};
 use crate::union::groups;
 
+/// The patch type: `UntypedPatch<T>` under `#[patch(no_patch_type)]`, else the generated one
+/// with the type's parameters.
+pub(super) fn of(c: &Container<'_>) -> TokenStream {
+    if c.no_patch_type.is_some() {
+        return quote!(__smp_core::UntypedPatch<Self>);
+    }
+    let name = name(c);
+    let (_, ty_generics, _) = c.impl_parts();
+    quote!(#name #ty_generics)
+}
+
 /// The name of the patch type: `#[patch(patch_type = "...")]`, or `T` + `Patch`.
 pub(crate) fn name(c: &Container<'_>) -> Ident {
     c.patch_type
@@ -169,6 +180,21 @@ fn method_names(p: &Plan<'_, '_>) -> Vec<String> {
 /// builder (`spec` and `spec_with`), or like the patch type's own members (`new`,
 /// `directive`).
 pub(crate) fn check(cx: &Errors, c: &Container<'_>) {
+    if let Some(key) = &c.no_patch_type {
+        if !matches!(c.data, Data::Struct(_)) {
+            cx.at(
+                key,
+                "`no_patch_type` is for structs with named fields: an enum's patch is its value, a newtype's its field's",
+            );
+        }
+        if c.patch_type.is_some() {
+            cx.at(
+                key,
+                "`no_patch_type` and `patch_type = \"...\"` contradict each other: keep one",
+            );
+        }
+        return;
+    }
     let Data::Struct(fields) = &c.data else {
         return;
     };
@@ -209,6 +235,16 @@ pub(super) fn expand(c: &Container<'_>, krate: &TokenStream) -> (TokenStream, To
         return (TokenStream::new(), TokenStream::new());
     };
     let ident = &c.input.ident;
+    if c.no_patch_type.is_some() {
+        let (impl_generics, ty_generics, where_clause) = c.impl_parts();
+        let impls = quote! {
+            #[automatically_derived]
+            impl #impl_generics __smp_core::Patchable for #ident #ty_generics #where_clause {
+                type Patch = __smp_core::UntypedPatch<Self>;
+            }
+        };
+        return (TokenStream::new(), impls);
+    }
     let vis = &c.input.vis;
     let name = name(c);
     let inside = quote!(__smp_core);
@@ -265,6 +301,7 @@ pub(super) fn expand(c: &Container<'_>, krate: &TokenStream) -> (TokenStream, To
     let reads = plans.iter().map(read);
     let builders = plans.iter().map(|p| builders(c, p, &plans));
     let label = name.to_string();
+    let (plan_member, members_table) = native(c, &plans);
 
     let impls = quote! {
         #[automatically_derived]
@@ -308,6 +345,8 @@ pub(super) fn expand(c: &Container<'_>, krate: &TokenStream) -> (TokenStream, To
         #[automatically_derived]
         impl #impl_generics __smp_core::Patchable for #ident #ty_generics #where_clause {
             type Patch = #patch_ty;
+
+            #plan_member
         }
 
         #[automatically_derived]
@@ -326,6 +365,7 @@ pub(super) fn expand(c: &Container<'_>, krate: &TokenStream) -> (TokenStream, To
             }
 
             #[inline]
+
             fn write_members(
                 &self,
                 __smp_out: &mut __smp_core::typed_patch::ObjectWriter<'_>,
@@ -335,6 +375,7 @@ pub(super) fn expand(c: &Container<'_>, krate: &TokenStream) -> (TokenStream, To
             }
 
             #[inline]
+
             fn read_members(
                 &mut self,
                 __smp_in: &mut __smp_core::typed_patch::ObjectReader<'_>,
@@ -342,6 +383,8 @@ pub(super) fn expand(c: &Container<'_>, krate: &TokenStream) -> (TokenStream, To
                 #(#reads)*
                 ::core::result::Result::Ok(())
             }
+
+            #members_table
         }
 
         #[automatically_derived]
@@ -355,6 +398,7 @@ pub(super) fn expand(c: &Container<'_>, krate: &TokenStream) -> (TokenStream, To
             }
 
             #[inline]
+
             fn read_value(
                 __smp_value: __smp_core::__private::Value,
                 __smp_path: &__smp_core::__private::Path<'_>,
@@ -396,6 +440,84 @@ pub(super) fn expand(c: &Container<'_>, krate: &TokenStream) -> (TokenStream, To
         }
     };
     (definition, impls)
+}
+
+/// What lets a typed patch be applied without its JSON (see `smp_core::typed_patch::plan`):
+/// the type's planning of its own patch and of lists of it merged by key, and the patch's
+/// tables of its members. Recovering a member by `Any` needs `'static` types, so a struct
+/// with type parameters goes without (its patches go through their JSON).
+fn native(c: &Container<'_>, plans: &[Plan<'_, '_>]) -> (TokenStream, TokenStream) {
+    if c.is_generic() {
+        return (TokenStream::new(), TokenStream::new());
+    }
+    let plan_member = quote! {
+        #[inline]
+        fn plan_member(
+            __smp_current: ::core::option::Option<&Self>,
+            __smp_member: &dyn __smp_core::typed_patch::PatchMember,
+            __smp_def: &'static __smp_core::FieldDef,
+            __smp_parent: __smp_core::Node<'static>,
+            __smp_path: &__smp_core::__private::Path<'_>,
+        ) -> ::core::result::Result<__smp_core::__private::Edit<Self>, __smp_core::PatchError> {
+            __smp_core::typed_patch::plan_struct_member(
+                __smp_current,
+                __smp_member,
+                __smp_def,
+                __smp_parent,
+                __smp_path,
+            )
+        }
+
+        #[inline]
+
+        fn plan_items(
+            __smp_items: &[Self],
+            __smp_member: &dyn __smp_core::typed_patch::PatchMember,
+            __smp_def: &'static __smp_core::FieldDef,
+            __smp_path: &__smp_core::__private::Path<'_>,
+        ) -> ::core::result::Result<
+            ::core::option::Option<__smp_core::typed_patch::ItemPlans<Self>>,
+            __smp_core::PatchError,
+        > {
+            __smp_core::typed_patch::plan_struct_items(__smp_items, __smp_member, __smp_def, __smp_path)
+        }
+    };
+    // Numbered as the struct's field walk numbers them: own fields, then flattened ones.
+    let (flat, own): (Vec<&Plan<'_, '_>>, Vec<&Plan<'_, '_>>) =
+        plans.iter().partition(|p| matches!(p.kind, Kind::Flat));
+    let own_arms = own.iter().enumerate().map(|(i, p)| {
+        let member = p.field.member;
+        quote!(#i => ::core::option::Option::Some(&self.#member),)
+    });
+    let flat_arms = flat.iter().enumerate().map(|(i, p)| {
+        let member = p.field.member;
+        quote!(#i => ::core::option::Option::Some(&self.#member),)
+    });
+    let table = quote! {
+        const MEMBERS: bool = true;
+
+        #[inline]
+
+        fn member(
+            &self,
+            __smp_i: usize,
+        ) -> ::core::option::Option<&dyn __smp_core::typed_patch::PatchMember> {
+            match __smp_i {
+                #(#own_arms)*
+                _ => ::core::option::Option::None,
+            }
+        }
+
+        #[inline]
+
+        fn flat_member(&self, __smp_i: usize) -> ::core::option::Option<&dyn ::core::any::Any> {
+            match __smp_i {
+                #(#flat_arms)*
+                _ => ::core::option::Option::None,
+            }
+        }
+    };
+    (plan_member, table)
 }
 
 fn write(p: &Plan<'_, '_>) -> TokenStream {

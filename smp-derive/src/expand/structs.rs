@@ -90,7 +90,21 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
     let struct_def = super::union::struct_def(c, &tables, !flat.is_empty(), struct_def);
     let visits = visits(c, &own, &flat);
     let key_field = key_field(&own, &flat);
-    let patch_type = super::patch_type::name(c);
+    let patch_type = super::patch_type::of(c);
+    // A flattened struct's patch reaches it as `Any` (see `patch_type::native`).
+    let plan_patch_any = (!c.is_generic() && c.no_patch_type.is_none()).then(|| {
+        quote! {
+            #[inline]
+            fn plan_patch_any(
+                &self,
+                __smp_patch: &dyn ::core::any::Any,
+                __smp_path: &__smp_core::__private::Path<'_>,
+                __smp_edits: &mut ::std::vec::Vec<__smp_core::__private::Commit<Self>>,
+            ) -> ::core::result::Result<bool, __smp_core::PatchError> {
+                __smp_core::typed_patch::plan_struct_any(self, __smp_patch, __smp_path, __smp_edits)
+            }
+        }
+    });
     let deny = c.serde.deny_unknown_fields.then(|| {
         quote!(
             const DENY_UNKNOWN: bool = true;
@@ -181,7 +195,7 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
 
         #[automatically_derived]
         impl #impl_generics __smp_core::StrategicMerge for #ident #ty_generics #where_clause {
-            type Patch = #patch_type #ty_generics;
+            type Patch = #patch_type;
 
             #deny
 
@@ -205,6 +219,7 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
                 __smp_core::__private::diff_fields(self, __smp_modified, __smp_out, __smp_path)
             }
 
+            #plan_patch_any
             #visits
         }
     }

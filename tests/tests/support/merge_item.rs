@@ -365,6 +365,11 @@ impl smp_core::Patchable for RawExtension {
 impl smp_core::Patchable for Unknown {
     type Patch = UnknownPatch;
 }
+// One item or many, as its JSON (a typed patch of the field itself is its item patches, merged
+// by key).
+impl<T> smp_core::Patchable for ptr::Vec<T> {
+    type Patch = Value;
+}
 
 /// The patch of [`Unknown`]: the members no other field declares, as JSON.
 #[derive(Debug, Clone, PartialEq, Default)]

@@ -16,6 +16,7 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#auditannotation-v1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct AuditAnnotation {
     /// JSON `key` (required). A patch replaces the value; `null` removes it.
     pub key: String,
@@ -30,6 +31,7 @@ pub struct AuditAnnotation {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#expressionwarning-v1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ExpressionWarning {
     /// JSON `fieldRef` (required). A patch replaces the value; `null` removes it.
     pub field_ref: String,
@@ -43,6 +45,7 @@ pub struct ExpressionWarning {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#matchcondition-v1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct MatchCondition {
     /// JSON `expression` (required). A patch replaces the value; `null` removes it.
     pub expression: String,
@@ -57,6 +60,7 @@ pub struct MatchCondition {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#matchresources-v1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct MatchResources {
     /// JSON `excludeResourceRules`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -86,6 +90,7 @@ pub struct MatchResources {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#mutatingwebhook-v1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct MutatingWebhook {
     /// JSON `admissionReviewVersions` (required). A list that a patch replaces whole.
     pub admission_review_versions: Vec<String>,
@@ -144,6 +149,7 @@ pub struct MutatingWebhook {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#mutatingwebhookconfiguration-v1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct MutatingWebhookConfiguration {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -177,6 +183,7 @@ impl ::smp_core::typed_patch::ObjectKind for MutatingWebhookConfiguration {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#mutatingwebhookconfigurationlist-v1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct MutatingWebhookConfigurationList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -205,6 +212,7 @@ impl ::smp_core::typed_patch::ObjectKind for MutatingWebhookConfigurationList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#namedrulewithoperations-v1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NamedRuleWithOperations {
     /// JSON `apiGroups`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -237,6 +245,7 @@ pub struct NamedRuleWithOperations {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#paramkind-v1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ParamKind {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -253,6 +262,7 @@ pub struct ParamKind {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#paramref-v1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ParamRef {
     /// JSON `name`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -277,6 +287,7 @@ pub struct ParamRef {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#rulewithoperations-v1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct RuleWithOperations {
     /// JSON `apiGroups`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -304,6 +315,7 @@ pub struct RuleWithOperations {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#servicereference-v1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ServiceReference {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
@@ -326,6 +338,7 @@ pub struct ServiceReference {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#typechecking-v1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct TypeChecking {
     /// JSON `expressionWarnings`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -339,6 +352,7 @@ pub struct TypeChecking {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#validatingadmissionpolicy-v1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ValidatingAdmissionPolicy {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -373,6 +387,7 @@ impl ::smp_core::typed_patch::ObjectKind for ValidatingAdmissionPolicy {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#validatingadmissionpolicybinding-v1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ValidatingAdmissionPolicyBinding {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -403,6 +418,7 @@ impl ::smp_core::typed_patch::ObjectKind for ValidatingAdmissionPolicyBinding {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#validatingadmissionpolicybindinglist-v1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ValidatingAdmissionPolicyBindingList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -431,6 +447,7 @@ impl ::smp_core::typed_patch::ObjectKind for ValidatingAdmissionPolicyBindingLis
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#validatingadmissionpolicybindingspec-v1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ValidatingAdmissionPolicyBindingSpec {
     /// JSON `matchResources`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -456,6 +473,7 @@ pub struct ValidatingAdmissionPolicyBindingSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#validatingadmissionpolicylist-v1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ValidatingAdmissionPolicyList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -484,6 +502,7 @@ impl ::smp_core::typed_patch::ObjectKind for ValidatingAdmissionPolicyList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#validatingadmissionpolicyspec-v1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ValidatingAdmissionPolicySpec {
     /// JSON `auditAnnotations`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -527,6 +546,7 @@ pub struct ValidatingAdmissionPolicySpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#validatingadmissionpolicystatus-v1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ValidatingAdmissionPolicyStatus {
     /// JSON `conditions`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -547,6 +567,7 @@ pub struct ValidatingAdmissionPolicyStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#validatingwebhook-v1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ValidatingWebhook {
     /// JSON `admissionReviewVersions` (required). A list that a patch replaces whole.
     pub admission_review_versions: Vec<String>,
@@ -601,6 +622,7 @@ pub struct ValidatingWebhook {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#validatingwebhookconfiguration-v1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ValidatingWebhookConfiguration {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -634,6 +656,7 @@ impl ::smp_core::typed_patch::ObjectKind for ValidatingWebhookConfiguration {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#validatingwebhookconfigurationlist-v1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ValidatingWebhookConfigurationList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -662,6 +685,7 @@ impl ::smp_core::typed_patch::ObjectKind for ValidatingWebhookConfigurationList 
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#validation-v1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Validation {
     /// JSON `expression` (required). A patch replaces the value; `null` removes it.
     pub expression: String,
@@ -684,6 +708,7 @@ pub struct Validation {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#variable-v1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Variable {
     /// JSON `expression` (required). A patch replaces the value; `null` removes it.
     pub expression: String,
@@ -702,6 +727,7 @@ pub struct Variable {
 // smp overlay: union: the property url says exactly one of url and service is set
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct WebhookClientConfig {
     /// JSON `caBundle`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]

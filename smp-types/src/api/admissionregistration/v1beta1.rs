@@ -15,6 +15,7 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#applyconfiguration-v1beta1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ApplyConfiguration {
     /// JSON `expression`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -26,6 +27,7 @@ pub struct ApplyConfiguration {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#jsonpatch-v1beta1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct JSONPatch {
     /// JSON `expression`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -37,6 +39,7 @@ pub struct JSONPatch {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#matchcondition-v1beta1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct MatchCondition {
     /// JSON `expression` (required). A patch replaces the value; `null` removes it.
     pub expression: String,
@@ -51,6 +54,7 @@ pub struct MatchCondition {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#matchresources-v1beta1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct MatchResources {
     /// JSON `excludeResourceRules`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -81,6 +85,7 @@ pub struct MatchResources {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#mutatingadmissionpolicy-v1beta1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct MutatingAdmissionPolicy {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -111,6 +116,7 @@ impl ::smp_core::typed_patch::ObjectKind for MutatingAdmissionPolicy {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#mutatingadmissionpolicybinding-v1beta1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct MutatingAdmissionPolicyBinding {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -141,6 +147,7 @@ impl ::smp_core::typed_patch::ObjectKind for MutatingAdmissionPolicyBinding {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#mutatingadmissionpolicybindinglist-v1beta1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct MutatingAdmissionPolicyBindingList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -169,6 +176,7 @@ impl ::smp_core::typed_patch::ObjectKind for MutatingAdmissionPolicyBindingList 
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#mutatingadmissionpolicybindingspec-v1beta1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct MutatingAdmissionPolicyBindingSpec {
     /// JSON `matchResources`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -190,6 +198,7 @@ pub struct MutatingAdmissionPolicyBindingSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#mutatingadmissionpolicylist-v1beta1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct MutatingAdmissionPolicyList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -218,6 +227,7 @@ impl ::smp_core::typed_patch::ObjectKind for MutatingAdmissionPolicyList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#mutatingadmissionpolicyspec-v1beta1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct MutatingAdmissionPolicySpec {
     /// JSON `failurePolicy`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -258,6 +268,7 @@ pub struct MutatingAdmissionPolicySpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#mutation-v1beta1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Mutation {
     /// JSON `applyConfiguration`. An object that a patch merges into field by field; `null` removes
     /// it.
@@ -278,6 +289,7 @@ pub struct Mutation {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#namedrulewithoperations-v1beta1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NamedRuleWithOperations {
     /// JSON `apiGroups`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -310,6 +322,7 @@ pub struct NamedRuleWithOperations {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#paramkind-v1beta1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ParamKind {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -326,6 +339,7 @@ pub struct ParamKind {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#paramref-v1beta1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ParamRef {
     /// JSON `name`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -349,6 +363,7 @@ pub struct ParamRef {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#variable-v1beta1-admissionregistration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Variable {
     /// JSON `expression` (required). A patch replaces the value; `null` removes it.
     pub expression: String,

@@ -16,6 +16,7 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#serverstorageversion-v1alpha1-internal-apiserver-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ServerStorageVersion {
     /// JSON `apiServerID`. A patch replaces the value; `null` removes it.
     #[serde(rename = "apiServerID", skip_serializing_if = "Option::is_none")]
@@ -41,6 +42,7 @@ pub struct ServerStorageVersion {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#storageversion-v1alpha1-internal-apiserver-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct StorageVersion {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -74,6 +76,7 @@ impl ::smp_core::typed_patch::ObjectKind for StorageVersion {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#storageversioncondition-v1alpha1-internal-apiserver-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct StorageVersionCondition {
     /// JSON `lastTransitionTime`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -103,6 +106,7 @@ pub struct StorageVersionCondition {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#storageversionlist-v1alpha1-internal-apiserver-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct StorageVersionList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -142,6 +146,7 @@ crate::macros::opaque_patch_field!(StorageVersionSpec);
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#storageversionstatus-v1alpha1-internal-apiserver-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct StorageVersionStatus {
     /// JSON `commonEncodingVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -19,6 +19,7 @@ use crate::apimachinery::pkg::util::intstr;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#controllerrevision-v1-apps).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ControllerRevision {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -52,6 +53,7 @@ impl ::smp_core::typed_patch::ObjectKind for ControllerRevision {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#controllerrevisionlist-v1-apps).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ControllerRevisionList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -80,6 +82,7 @@ impl ::smp_core::typed_patch::ObjectKind for ControllerRevisionList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#daemonset-v1-apps).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DaemonSet {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -113,6 +116,7 @@ impl ::smp_core::typed_patch::ObjectKind for DaemonSet {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#daemonsetcondition-v1-apps).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DaemonSetCondition {
     /// JSON `lastTransitionTime`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -139,6 +143,7 @@ pub struct DaemonSetCondition {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#daemonsetlist-v1-apps).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DaemonSetList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -167,6 +172,7 @@ impl ::smp_core::typed_patch::ObjectKind for DaemonSetList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#daemonsetspec-v1-apps).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DaemonSetSpec {
     /// JSON `minReadySeconds`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -195,6 +201,7 @@ pub struct DaemonSetSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#daemonsetstatus-v1-apps).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DaemonSetStatus {
     /// JSON `collisionCount`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -248,6 +255,7 @@ pub struct DaemonSetStatus {
 //   shape as DeploymentStrategy (union-types-kep-1027.md)
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 #[union]
 pub struct DaemonSetUpdateStrategy {
     /// JSON `rollingUpdate`. An object that a patch merges into field by field; `null` removes it.
@@ -272,6 +280,7 @@ pub struct DaemonSetUpdateStrategy {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deployment-v1-apps).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Deployment {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -305,6 +314,7 @@ impl ::smp_core::typed_patch::ObjectKind for Deployment {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deploymentcondition-v1-apps).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeploymentCondition {
     /// JSON `lastTransitionTime`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -335,6 +345,7 @@ pub struct DeploymentCondition {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deploymentlist-v1-apps).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeploymentList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -363,6 +374,7 @@ impl ::smp_core::typed_patch::ObjectKind for DeploymentList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deploymentspec-v1-apps).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeploymentSpec {
     /// JSON `minReadySeconds`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -406,6 +418,7 @@ pub struct DeploymentSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deploymentstatus-v1-apps).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeploymentStatus {
     /// JSON `availableReplicas`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -459,6 +472,7 @@ pub struct DeploymentStatus {
 //   (Recreate selects no member); retain-keys-patch-strategy.md, Examples (2)
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 #[union]
 pub struct DeploymentStrategy {
     /// JSON `rollingUpdate`. An object that a patch merges into field by field; `null` removes it.
@@ -483,6 +497,7 @@ pub struct DeploymentStrategy {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#replicaset-v1-apps).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ReplicaSet {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -516,6 +531,7 @@ impl ::smp_core::typed_patch::ObjectKind for ReplicaSet {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#replicasetcondition-v1-apps).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ReplicaSetCondition {
     /// JSON `lastTransitionTime`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -542,6 +558,7 @@ pub struct ReplicaSetCondition {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#replicasetlist-v1-apps).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ReplicaSetList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -570,6 +587,7 @@ impl ::smp_core::typed_patch::ObjectKind for ReplicaSetList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#replicasetspec-v1-apps).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ReplicaSetSpec {
     /// JSON `minReadySeconds`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -594,6 +612,7 @@ pub struct ReplicaSetSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#replicasetstatus-v1-apps).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ReplicaSetStatus {
     /// JSON `availableReplicas`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -632,6 +651,7 @@ pub struct ReplicaSetStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#rollingupdatedaemonset-v1-apps).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct RollingUpdateDaemonSet {
     /// JSON `maxSurge`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -648,6 +668,7 @@ pub struct RollingUpdateDaemonSet {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#rollingupdatedeployment-v1-apps).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct RollingUpdateDeployment {
     /// JSON `maxSurge`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -664,6 +685,7 @@ pub struct RollingUpdateDeployment {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#rollingupdatestatefulsetstrategy-v1-apps).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct RollingUpdateStatefulSetStrategy {
     /// JSON `maxUnavailable`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -680,6 +702,7 @@ pub struct RollingUpdateStatefulSetStrategy {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#statefulset-v1-apps).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct StatefulSet {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -713,6 +736,7 @@ impl ::smp_core::typed_patch::ObjectKind for StatefulSet {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#statefulsetcondition-v1-apps).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct StatefulSetCondition {
     /// JSON `lastTransitionTime`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -739,6 +763,7 @@ pub struct StatefulSetCondition {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#statefulsetlist-v1-apps).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct StatefulSetList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -766,6 +791,7 @@ impl ::smp_core::typed_patch::ObjectKind for StatefulSetList {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#statefulsetordinals-v1-apps).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct StatefulSetOrdinals {
     /// JSON `start`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -778,6 +804,7 @@ pub struct StatefulSetOrdinals {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#statefulsetpersistentvolumeclaimretentionpolicy-v1-apps).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct StatefulSetPersistentVolumeClaimRetentionPolicy {
     /// JSON `whenDeleted`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -794,6 +821,7 @@ pub struct StatefulSetPersistentVolumeClaimRetentionPolicy {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#statefulsetspec-v1-apps).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct StatefulSetSpec {
     /// JSON `minReadySeconds`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -848,6 +876,7 @@ pub struct StatefulSetSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#statefulsetstatus-v1-apps).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct StatefulSetStatus {
     /// JSON `availableReplicas`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -898,6 +927,7 @@ pub struct StatefulSetStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#statefulsetupdatestrategy-v1-apps).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct StatefulSetUpdateStrategy {
     /// JSON `rollingUpdate`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -18,6 +18,7 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#boundobjectreference-v1-authentication-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct BoundObjectReference {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -43,6 +44,7 @@ pub struct BoundObjectReference {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#selfsubjectreview-v1-authentication-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct SelfSubjectReview {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -72,6 +74,7 @@ impl ::smp_core::typed_patch::ObjectKind for SelfSubjectReview {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#selfsubjectreviewstatus-v1-authentication-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct SelfSubjectReviewStatus {
     /// JSON `userInfo`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -85,6 +88,7 @@ pub struct SelfSubjectReviewStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#tokenrequest-v1-authentication-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct TokenRequest {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -118,6 +122,7 @@ impl ::smp_core::typed_patch::ObjectKind for TokenRequest {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#tokenrequestspec-v1-authentication-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct TokenRequestSpec {
     /// JSON `audiences` (required). A list that a patch replaces whole.
     pub audiences: Vec<String>,
@@ -137,6 +142,7 @@ pub struct TokenRequestSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#tokenrequeststatus-v1-authentication-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct TokenRequestStatus {
     /// JSON `expirationTimestamp` (required). A patch replaces the value; `null` removes it.
     pub expiration_timestamp: meta_v1::Time,
@@ -152,6 +158,7 @@ pub struct TokenRequestStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#tokenreview-v1-authentication-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct TokenReview {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -184,6 +191,7 @@ impl ::smp_core::typed_patch::ObjectKind for TokenReview {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#tokenreviewspec-v1-authentication-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct TokenReviewSpec {
     /// JSON `audiences`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -199,6 +207,7 @@ pub struct TokenReviewSpec {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#tokenreviewstatus-v1-authentication-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct TokenReviewStatus {
     /// JSON `audiences`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -222,6 +231,7 @@ pub struct TokenReviewStatus {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#userinfo-v1-authentication-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct UserInfo {
     /// JSON `extra`. A map that a patch merges key by key; `null` removes a key.
     #[serde(skip_serializing_if = "Option::is_none")]

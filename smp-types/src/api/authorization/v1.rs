@@ -18,6 +18,7 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#fieldselectorattributes-v1-authorization-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct FieldSelectorAttributes {
     /// JSON `rawSelector`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -34,6 +35,7 @@ pub struct FieldSelectorAttributes {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#labelselectorattributes-v1-authorization-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct LabelSelectorAttributes {
     /// JSON `rawSelector`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -51,6 +53,7 @@ pub struct LabelSelectorAttributes {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#localsubjectaccessreview-v1-authorization-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct LocalSubjectAccessReview {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -83,6 +86,7 @@ impl ::smp_core::typed_patch::ObjectKind for LocalSubjectAccessReview {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#nonresourceattributes-v1-authorization-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NonResourceAttributes {
     /// JSON `path`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -98,6 +102,7 @@ pub struct NonResourceAttributes {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#nonresourcerule-v1-authorization-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NonResourceRule {
     /// JSON `nonResourceURLs`. A list that a patch replaces whole.
     #[serde(rename = "nonResourceURLs", skip_serializing_if = "Option::is_none")]
@@ -113,6 +118,7 @@ pub struct NonResourceRule {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceattributes-v1-authorization-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceAttributes {
     /// JSON `fieldSelector`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -157,6 +163,7 @@ pub struct ResourceAttributes {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourcerule-v1-authorization-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceRule {
     /// JSON `apiGroups`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -181,6 +188,7 @@ pub struct ResourceRule {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#selfsubjectaccessreview-v1-authorization-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct SelfSubjectAccessReview {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -219,6 +227,7 @@ impl ::smp_core::typed_patch::ObjectKind for SelfSubjectAccessReview {
 //   definition says exactly one of the two is set
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 #[union]
 pub struct SelfSubjectAccessReviewSpec {
     /// JSON `nonResourceAttributes`. An object that a patch merges into field by field; `null`
@@ -245,6 +254,7 @@ pub struct SelfSubjectAccessReviewSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#selfsubjectrulesreview-v1-authorization-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct SelfSubjectRulesReview {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -277,6 +287,7 @@ impl ::smp_core::typed_patch::ObjectKind for SelfSubjectRulesReview {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#selfsubjectrulesreviewspec-v1-authorization-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct SelfSubjectRulesReviewSpec {
     /// JSON `namespace`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -290,6 +301,7 @@ pub struct SelfSubjectRulesReviewSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#subjectaccessreview-v1-authorization-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct SubjectAccessReview {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -328,6 +340,7 @@ impl ::smp_core::typed_patch::ObjectKind for SubjectAccessReview {
 //   definition says exactly one of resourceAttributes and nonResourceAttributes is set
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct SubjectAccessReviewSpec {
     /// JSON `extra`. A map that a patch merges key by key; `null` removes a key.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -370,6 +383,7 @@ pub struct SubjectAccessReviewSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#subjectaccessreviewstatus-v1-authorization-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct SubjectAccessReviewStatus {
     /// JSON `allowed` (required). A patch replaces the value; `null` removes it.
     pub allowed: bool,
@@ -393,6 +407,7 @@ pub struct SubjectAccessReviewStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#subjectrulesreviewstatus-v1-authorization-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct SubjectRulesReviewStatus {
     /// JSON `evaluationError`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]

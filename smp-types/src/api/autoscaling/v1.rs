@@ -16,6 +16,7 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#crossversionobjectreference-v1-autoscaling).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CrossVersionObjectReference {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -35,6 +36,7 @@ pub struct CrossVersionObjectReference {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#horizontalpodautoscaler-v1-autoscaling).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct HorizontalPodAutoscaler {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -69,6 +71,7 @@ impl ::smp_core::typed_patch::ObjectKind for HorizontalPodAutoscaler {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#horizontalpodautoscalerlist-v1-autoscaling).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct HorizontalPodAutoscalerList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -97,6 +100,7 @@ impl ::smp_core::typed_patch::ObjectKind for HorizontalPodAutoscalerList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#horizontalpodautoscalerspec-v1-autoscaling).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct HorizontalPodAutoscalerSpec {
     /// JSON `maxReplicas` (required). A patch replaces the value; `null` removes it.
     pub max_replicas: i32,
@@ -123,6 +127,7 @@ pub struct HorizontalPodAutoscalerSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#horizontalpodautoscalerstatus-v1-autoscaling).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct HorizontalPodAutoscalerStatus {
     /// JSON `currentCPUUtilizationPercentage`. A patch replaces the value; `null` removes it.
     #[serde(
@@ -152,6 +157,7 @@ pub struct HorizontalPodAutoscalerStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#scale-v1-autoscaling).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Scale {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -184,6 +190,7 @@ impl ::smp_core::typed_patch::ObjectKind for Scale {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#scalespec-v1-autoscaling).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ScaleSpec {
     /// JSON `replicas`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -195,6 +202,7 @@ pub struct ScaleSpec {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#scalestatus-v1-autoscaling).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ScaleStatus {
     /// JSON `replicas` (required). A patch replaces the value; `null` removes it.
     pub replicas: i32,

@@ -16,6 +16,7 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#containerresourcemetricsource-v2-autoscaling).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ContainerResourceMetricSource {
     /// JSON `container` (required). A patch replaces the value; `null` removes it.
     pub container: String,
@@ -33,6 +34,7 @@ pub struct ContainerResourceMetricSource {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#containerresourcemetricstatus-v2-autoscaling).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ContainerResourceMetricStatus {
     /// JSON `container` (required). A patch replaces the value; `null` removes it.
     pub container: String,
@@ -51,6 +53,7 @@ pub struct ContainerResourceMetricStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#crossversionobjectreference-v2-autoscaling).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CrossVersionObjectReference {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -68,6 +71,7 @@ pub struct CrossVersionObjectReference {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#externalmetricsource-v2-autoscaling).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ExternalMetricSource {
     /// JSON `metric` (required). An object that a patch merges into field by field; `null` removes
     /// it.
@@ -83,6 +87,7 @@ pub struct ExternalMetricSource {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#externalmetricstatus-v2-autoscaling).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ExternalMetricStatus {
     /// JSON `current` (required). An object that a patch merges into field by field; `null` removes
     /// it.
@@ -99,6 +104,7 @@ pub struct ExternalMetricStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#hpascalingpolicy-v2-autoscaling).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct HPAScalingPolicy {
     /// JSON `periodSeconds` (required). A patch replaces the value; `null` removes it.
     pub period_seconds: i32,
@@ -116,6 +122,7 @@ pub struct HPAScalingPolicy {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#hpascalingrules-v2-autoscaling).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct HPAScalingRules {
     /// JSON `policies`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -141,6 +148,7 @@ pub struct HPAScalingRules {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#horizontalpodautoscaler-v2-autoscaling).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct HorizontalPodAutoscaler {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -174,6 +182,7 @@ impl ::smp_core::typed_patch::ObjectKind for HorizontalPodAutoscaler {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#horizontalpodautoscalerbehavior-v2-autoscaling).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct HorizontalPodAutoscalerBehavior {
     /// JSON `scaleDown`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -190,6 +199,7 @@ pub struct HorizontalPodAutoscalerBehavior {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#horizontalpodautoscalercondition-v2-autoscaling).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct HorizontalPodAutoscalerCondition {
     /// JSON `lastTransitionTime`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -217,6 +227,7 @@ pub struct HorizontalPodAutoscalerCondition {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#horizontalpodautoscalerlist-v2-autoscaling).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct HorizontalPodAutoscalerList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -245,6 +256,7 @@ impl ::smp_core::typed_patch::ObjectKind for HorizontalPodAutoscalerList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#horizontalpodautoscalerspec-v2-autoscaling).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct HorizontalPodAutoscalerSpec {
     /// JSON `behavior`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -272,6 +284,7 @@ pub struct HorizontalPodAutoscalerSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#horizontalpodautoscalerstatus-v2-autoscaling).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct HorizontalPodAutoscalerStatus {
     /// JSON `conditions`. A list merged by `type`: a patch item changes the item with the same
     /// `type`, or is added; an item with `$patch: delete` removes it, `$setElementOrder/conditions`
@@ -305,6 +318,7 @@ pub struct HorizontalPodAutoscalerStatus {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#metricidentifier-v2-autoscaling).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct MetricIdentifier {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
@@ -320,6 +334,7 @@ pub struct MetricIdentifier {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#metricspec-v2-autoscaling).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct MetricSpec {
     /// JSON `containerResource`. An object that a patch merges into field by field; `null` removes
     /// it.
@@ -352,6 +367,7 @@ pub struct MetricSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#metricstatus-v2-autoscaling).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct MetricStatus {
     /// JSON `containerResource`. An object that a patch merges into field by field; `null` removes
     /// it.
@@ -384,6 +400,7 @@ pub struct MetricStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#metrictarget-v2-autoscaling).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct MetricTarget {
     /// JSON `averageUtilization`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -407,6 +424,7 @@ pub struct MetricTarget {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#metricvaluestatus-v2-autoscaling).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct MetricValueStatus {
     /// JSON `averageUtilization`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -427,6 +445,7 @@ pub struct MetricValueStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#objectmetricsource-v2-autoscaling).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ObjectMetricSource {
     /// JSON `describedObject` (required). An object that a patch merges into field by field; `null`
     /// removes it.
@@ -447,6 +466,7 @@ pub struct ObjectMetricSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#objectmetricstatus-v2-autoscaling).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ObjectMetricStatus {
     /// JSON `current` (required). An object that a patch merges into field by field; `null` removes
     /// it.
@@ -466,6 +486,7 @@ pub struct ObjectMetricStatus {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podsmetricsource-v2-autoscaling).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PodsMetricSource {
     /// JSON `metric` (required). An object that a patch merges into field by field; `null` removes
     /// it.
@@ -481,6 +502,7 @@ pub struct PodsMetricSource {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podsmetricstatus-v2-autoscaling).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PodsMetricStatus {
     /// JSON `current` (required). An object that a patch merges into field by field; `null` removes
     /// it.
@@ -496,6 +518,7 @@ pub struct PodsMetricStatus {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourcemetricsource-v2-autoscaling).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceMetricSource {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
@@ -510,6 +533,7 @@ pub struct ResourceMetricSource {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourcemetricstatus-v2-autoscaling).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceMetricStatus {
     /// JSON `current` (required). An object that a patch merges into field by field; `null` removes
     /// it.

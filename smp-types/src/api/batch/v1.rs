@@ -17,6 +17,7 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#cronjob-v1-batch).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CronJob {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -50,6 +51,7 @@ impl ::smp_core::typed_patch::ObjectKind for CronJob {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#cronjoblist-v1-batch).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CronJobList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -78,6 +80,7 @@ impl ::smp_core::typed_patch::ObjectKind for CronJobList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#cronjobspec-v1-batch).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CronJobSpec {
     /// JSON `concurrencyPolicy`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -117,6 +120,7 @@ pub struct CronJobSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#cronjobstatus-v1-batch).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CronJobStatus {
     /// JSON `active`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -137,6 +141,7 @@ pub struct CronJobStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#job-v1-batch).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Job {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -170,6 +175,7 @@ impl ::smp_core::typed_patch::ObjectKind for Job {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#jobcondition-v1-batch).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct JobCondition {
     /// JSON `lastProbeTime`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -200,6 +206,7 @@ pub struct JobCondition {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#joblist-v1-batch).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct JobList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -228,6 +235,7 @@ impl ::smp_core::typed_patch::ObjectKind for JobList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#jobspec-v1-batch).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct JobSpec {
     /// JSON `activeDeadlineSeconds`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -301,6 +309,7 @@ pub struct JobSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#jobstatus-v1-batch).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct JobStatus {
     /// JSON `active`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -356,6 +365,7 @@ pub struct JobStatus {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#jobtemplatespec-v1-batch).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct JobTemplateSpec {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -371,6 +381,7 @@ pub struct JobTemplateSpec {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podfailurepolicy-v1-batch).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PodFailurePolicy {
     /// JSON `rules` (required). A list that a patch replaces whole.
     pub rules: Vec<PodFailurePolicyRule>,
@@ -382,6 +393,7 @@ pub struct PodFailurePolicy {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podfailurepolicyonexitcodesrequirement-v1-batch).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PodFailurePolicyOnExitCodesRequirement {
     /// JSON `containerName`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -400,6 +412,7 @@ pub struct PodFailurePolicyOnExitCodesRequirement {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podfailurepolicyonpodconditionspattern-v1-batch).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PodFailurePolicyOnPodConditionsPattern {
     /// JSON `status` (required). A patch replaces the value; `null` removes it.
     pub status: String,
@@ -414,6 +427,7 @@ pub struct PodFailurePolicyOnPodConditionsPattern {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podfailurepolicyrule-v1-batch).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PodFailurePolicyRule {
     /// JSON `action` (required). A patch replaces the value; `null` removes it.
     pub action: String,
@@ -432,6 +446,7 @@ pub struct PodFailurePolicyRule {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#successpolicy-v1-batch).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct SuccessPolicy {
     /// JSON `rules` (required). A list that a patch replaces whole.
     pub rules: Vec<SuccessPolicyRule>,
@@ -443,6 +458,7 @@ pub struct SuccessPolicy {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#successpolicyrule-v1-batch).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct SuccessPolicyRule {
     /// JSON `succeededCount`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -458,6 +474,7 @@ pub struct SuccessPolicyRule {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#uncountedterminatedpods-v1-batch).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct UncountedTerminatedPods {
     /// JSON `failed`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]

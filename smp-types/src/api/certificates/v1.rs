@@ -19,6 +19,7 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#certificatesigningrequest-v1-certificates-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CertificateSigningRequest {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -52,6 +53,7 @@ impl ::smp_core::typed_patch::ObjectKind for CertificateSigningRequest {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#certificatesigningrequestcondition-v1-certificates-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CertificateSigningRequestCondition {
     /// JSON `lastTransitionTime`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -83,6 +85,7 @@ pub struct CertificateSigningRequestCondition {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#certificatesigningrequestlist-v1-certificates-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CertificateSigningRequestList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -111,6 +114,7 @@ impl ::smp_core::typed_patch::ObjectKind for CertificateSigningRequestList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#certificatesigningrequestspec-v1-certificates-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CertificateSigningRequestSpec {
     /// JSON `expirationSeconds`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -148,6 +152,7 @@ pub struct CertificateSigningRequestSpec {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#certificatesigningrequeststatus-v1-certificates-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CertificateSigningRequestStatus {
     /// JSON `certificate`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]

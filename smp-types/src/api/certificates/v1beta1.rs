@@ -17,6 +17,7 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#clustertrustbundle-v1beta1-certificates-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ClusterTrustBundle {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -47,6 +48,7 @@ impl ::smp_core::typed_patch::ObjectKind for ClusterTrustBundle {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#clustertrustbundlelist-v1beta1-certificates-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ClusterTrustBundleList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -75,6 +77,7 @@ impl ::smp_core::typed_patch::ObjectKind for ClusterTrustBundleList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#clustertrustbundlespec-v1beta1-certificates-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ClusterTrustBundleSpec {
     /// JSON `signerName`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -16,6 +16,7 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#lease-v1-coordination-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Lease {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -45,6 +46,7 @@ impl ::smp_core::typed_patch::ObjectKind for Lease {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#leaselist-v1-coordination-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct LeaseList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -73,6 +75,7 @@ impl ::smp_core::typed_patch::ObjectKind for LeaseList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#leasespec-v1-coordination-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct LeaseSpec {
     /// JSON `acquireTime`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]

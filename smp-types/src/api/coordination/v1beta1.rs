@@ -17,6 +17,7 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#leasecandidate-v1beta1-coordination-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct LeaseCandidate {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -47,6 +48,7 @@ impl ::smp_core::typed_patch::ObjectKind for LeaseCandidate {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#leasecandidatelist-v1beta1-coordination-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct LeaseCandidateList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -75,6 +77,7 @@ impl ::smp_core::typed_patch::ObjectKind for LeaseCandidateList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#leasecandidatespec-v1beta1-coordination-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct LeaseCandidateSpec {
     /// JSON `binaryVersion` (required). A patch replaces the value; `null` removes it.
     pub binary_version: String,

@@ -20,6 +20,7 @@ use crate::apimachinery::pkg::util::intstr;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#awselasticblockstorevolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct AWSElasticBlockStoreVolumeSource {
     /// JSON `fsType`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -44,6 +45,7 @@ pub struct AWSElasticBlockStoreVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#affinity-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Affinity {
     /// JSON `nodeAffinity`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -72,6 +74,7 @@ pub struct Affinity {
 //   type)
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 #[union]
 pub struct AppArmorProfile {
     /// JSON `localhostProfile`. A patch replaces the value; `null` removes it.
@@ -95,6 +98,7 @@ pub struct AppArmorProfile {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#attachedvolume-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct AttachedVolume {
     /// JSON `devicePath` (required). A patch replaces the value; `null` removes it.
     pub device_path: String,
@@ -109,6 +113,7 @@ pub struct AttachedVolume {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#azurediskvolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct AzureDiskVolumeSource {
     /// JSON `cachingMode`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -140,6 +145,7 @@ pub struct AzureDiskVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#azurefilepersistentvolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct AzureFilePersistentVolumeSource {
     /// JSON `readOnly`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -162,6 +168,7 @@ pub struct AzureFilePersistentVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#azurefilevolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct AzureFileVolumeSource {
     /// JSON `readOnly`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -180,6 +187,7 @@ pub struct AzureFileVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#binding-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Binding {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -209,6 +217,7 @@ impl ::smp_core::typed_patch::ObjectKind for Binding {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#csipersistentvolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CSIPersistentVolumeSource {
     /// JSON `controllerExpandSecretRef`. An object that a patch merges into field by field; `null`
     /// removes it.
@@ -260,6 +269,7 @@ pub struct CSIPersistentVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#csivolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CSIVolumeSource {
     /// JSON `driver` (required). A patch replaces the value; `null` removes it.
     pub driver: String,
@@ -287,6 +297,7 @@ pub struct CSIVolumeSource {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#capabilities-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Capabilities {
     /// JSON `add`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -303,6 +314,7 @@ pub struct Capabilities {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#cephfspersistentvolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CephFSPersistentVolumeSource {
     /// JSON `monitors` (required). A list that a patch replaces whole.
     pub monitors: Vec<String>,
@@ -334,6 +346,7 @@ pub struct CephFSPersistentVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#cephfsvolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CephFSVolumeSource {
     /// JSON `monitors` (required). A list that a patch replaces whole.
     pub monitors: Vec<String>,
@@ -365,6 +378,7 @@ pub struct CephFSVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#cinderpersistentvolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CinderPersistentVolumeSource {
     /// JSON `fsType`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -389,6 +403,7 @@ pub struct CinderPersistentVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#cindervolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CinderVolumeSource {
     /// JSON `fsType`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -413,6 +428,7 @@ pub struct CinderVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#clientipconfig-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ClientIPConfig {
     /// JSON `timeoutSeconds`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -425,6 +441,7 @@ pub struct ClientIPConfig {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#clustertrustbundleprojection-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ClusterTrustBundleProjection {
     /// JSON `labelSelector`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -452,6 +469,7 @@ pub struct ClusterTrustBundleProjection {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#componentcondition-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ComponentCondition {
     /// JSON `error`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -474,6 +492,7 @@ pub struct ComponentCondition {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#componentstatus-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ComponentStatus {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -506,6 +525,7 @@ impl ::smp_core::typed_patch::ObjectKind for ComponentStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#componentstatuslist-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ComponentStatusList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -534,6 +554,7 @@ impl ::smp_core::typed_patch::ObjectKind for ComponentStatusList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#configmap-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ConfigMap {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -570,6 +591,7 @@ impl ::smp_core::typed_patch::ObjectKind for ConfigMap {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#configmapenvsource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ConfigMapEnvSource {
     /// JSON `name`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -585,6 +607,7 @@ pub struct ConfigMapEnvSource {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#configmapkeyselector-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ConfigMapKeySelector {
     /// JSON `key` (required). A patch replaces the value; `null` removes it.
     pub key: String,
@@ -604,6 +627,7 @@ pub struct ConfigMapKeySelector {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#configmaplist-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ConfigMapList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -632,6 +656,7 @@ impl ::smp_core::typed_patch::ObjectKind for ConfigMapList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#configmapnodeconfigsource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ConfigMapNodeConfigSource {
     /// JSON `kubeletConfigKey` (required). A patch replaces the value; `null` removes it.
     pub kubelet_config_key: String,
@@ -656,6 +681,7 @@ pub struct ConfigMapNodeConfigSource {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#configmapprojection-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ConfigMapProjection {
     /// JSON `items`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -676,6 +702,7 @@ pub struct ConfigMapProjection {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#configmapvolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ConfigMapVolumeSource {
     /// JSON `defaultMode`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -700,6 +727,7 @@ pub struct ConfigMapVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#container-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Container {
     /// JSON `args`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -830,6 +858,7 @@ pub struct Container {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#containerextendedresourcerequest-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ContainerExtendedResourceRequest {
     /// JSON `containerName` (required). A patch replaces the value; `null` removes it.
     pub container_name: String,
@@ -847,6 +876,7 @@ pub struct ContainerExtendedResourceRequest {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#containerimage-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ContainerImage {
     /// JSON `names`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -863,6 +893,7 @@ pub struct ContainerImage {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#containerport-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ContainerPort {
     /// JSON `containerPort` (required). A patch replaces the value; `null` removes it.
     pub container_port: i32,
@@ -890,6 +921,7 @@ pub struct ContainerPort {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#containerresizepolicy-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ContainerResizePolicy {
     /// JSON `resourceName` (required). A patch replaces the value; `null` removes it.
     pub resource_name: String,
@@ -904,6 +936,7 @@ pub struct ContainerResizePolicy {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#containerrestartrule-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ContainerRestartRule {
     /// JSON `action` (required). A patch replaces the value; `null` removes it.
     pub action: String,
@@ -918,6 +951,7 @@ pub struct ContainerRestartRule {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#containerrestartruleonexitcodes-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ContainerRestartRuleOnExitCodes {
     /// JSON `operator` (required). A patch replaces the value; `null` removes it.
     pub operator: String,
@@ -937,6 +971,7 @@ pub struct ContainerRestartRuleOnExitCodes {
 // smp overlay: union: retain-keys-patch-strategy.md, Examples (1) and appendix; the definition says
 //   at most one of its members is set
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 #[union]
 pub struct ContainerState {
     /// JSON `running`. An object that a patch merges into field by field; `null` removes it.
@@ -967,6 +1002,7 @@ pub struct ContainerState {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#containerstaterunning-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ContainerStateRunning {
     /// JSON `startedAt`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -979,6 +1015,7 @@ pub struct ContainerStateRunning {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#containerstateterminated-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ContainerStateTerminated {
     /// JSON `containerID`. A patch replaces the value; `null` removes it.
     #[serde(rename = "containerID", skip_serializing_if = "Option::is_none")]
@@ -1013,6 +1050,7 @@ pub struct ContainerStateTerminated {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#containerstatewaiting-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ContainerStateWaiting {
     /// JSON `message`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1029,6 +1067,7 @@ pub struct ContainerStateWaiting {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#containerstatus-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ContainerStatus {
     /// JSON `allocatedResources`. A map that a patch merges key by key; `null` removes a key.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1109,6 +1148,7 @@ pub struct ContainerStatus {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#containeruser-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ContainerUser {
     /// JSON `linux`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1120,6 +1160,7 @@ pub struct ContainerUser {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#daemonendpoint-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DaemonEndpoint {
     /// JSON `Port` (required). A patch replaces the value; `null` removes it.
     #[serde(rename = "Port")]
@@ -1131,6 +1172,7 @@ pub struct DaemonEndpoint {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#downwardapiprojection-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DownwardAPIProjection {
     /// JSON `items`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1143,6 +1185,7 @@ pub struct DownwardAPIProjection {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#downwardapivolumefile-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DownwardAPIVolumeFile {
     /// JSON `fieldRef`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1167,6 +1210,7 @@ pub struct DownwardAPIVolumeFile {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#downwardapivolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DownwardAPIVolumeSource {
     /// JSON `defaultMode`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1183,6 +1227,7 @@ pub struct DownwardAPIVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#emptydirvolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct EmptyDirVolumeSource {
     /// JSON `medium`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1199,6 +1244,7 @@ pub struct EmptyDirVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#endpointaddress-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct EndpointAddress {
     /// JSON `hostname`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1222,6 +1268,7 @@ pub struct EndpointAddress {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#endpointport-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct EndpointPort {
     /// JSON `appProtocol`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1245,6 +1292,7 @@ pub struct EndpointPort {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#endpointsubset-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct EndpointSubset {
     /// JSON `addresses`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1265,6 +1313,7 @@ pub struct EndpointSubset {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#endpoints-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Endpoints {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1294,6 +1343,7 @@ impl ::smp_core::typed_patch::ObjectKind for Endpoints {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#endpointslist-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct EndpointsList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1322,6 +1372,7 @@ impl ::smp_core::typed_patch::ObjectKind for EndpointsList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#envfromsource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct EnvFromSource {
     /// JSON `configMapRef`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1347,6 +1398,7 @@ pub struct EnvFromSource {
 //   example of `+unionDeprecated` inline members
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct EnvVar {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
@@ -1380,6 +1432,7 @@ pub struct EnvVar {
 //   more than one field set; the source of EnvVar's valueFrom member
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 #[union]
 pub struct EnvVarSource {
     /// JSON `configMapKeyRef`. An object that a patch merges into field by field; `null` removes
@@ -1431,6 +1484,7 @@ pub struct EnvVarSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ephemeralcontainer-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct EphemeralContainer {
     /// JSON `args`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1563,6 +1617,7 @@ pub struct EphemeralContainer {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ephemeralvolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct EphemeralVolumeSource {
     /// JSON `volumeClaimTemplate`. An object that a patch merges into field by field; `null`
     /// removes it.
@@ -1576,6 +1631,7 @@ pub struct EphemeralVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#event-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Event {
     /// JSON `action`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1657,6 +1713,7 @@ impl ::smp_core::typed_patch::ObjectKind for Event {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#eventlist-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct EventList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1685,6 +1742,7 @@ impl ::smp_core::typed_patch::ObjectKind for EventList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#eventseries-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct EventSeries {
     /// JSON `count`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1700,6 +1758,7 @@ pub struct EventSeries {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#eventsource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct EventSource {
     /// JSON `component`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1715,6 +1774,7 @@ pub struct EventSource {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#execaction-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ExecAction {
     /// JSON `command`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1727,6 +1787,7 @@ pub struct ExecAction {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#fcvolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct FCVolumeSource {
     /// JSON `fsType`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1755,6 +1816,7 @@ pub struct FCVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#filekeyselector-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct FileKeySelector {
     /// JSON `key` (required). A patch replaces the value; `null` removes it.
     pub key: String,
@@ -1776,6 +1838,7 @@ pub struct FileKeySelector {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#flexpersistentvolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct FlexPersistentVolumeSource {
     /// JSON `driver` (required). A patch replaces the value; `null` removes it.
     pub driver: String,
@@ -1803,6 +1866,7 @@ pub struct FlexPersistentVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#flexvolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct FlexVolumeSource {
     /// JSON `driver` (required). A patch replaces the value; `null` removes it.
     pub driver: String,
@@ -1830,6 +1894,7 @@ pub struct FlexVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#flockervolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct FlockerVolumeSource {
     /// JSON `datasetName`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1846,6 +1911,7 @@ pub struct FlockerVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#gcepersistentdiskvolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct GCEPersistentDiskVolumeSource {
     /// JSON `fsType`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1868,6 +1934,7 @@ pub struct GCEPersistentDiskVolumeSource {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#grpcaction-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct GRPCAction {
     /// JSON `port` (required). A patch replaces the value; `null` removes it.
     pub port: i32,
@@ -1882,6 +1949,7 @@ pub struct GRPCAction {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#gitrepovolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct GitRepoVolumeSource {
     /// JSON `directory`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1901,6 +1969,7 @@ pub struct GitRepoVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#glusterfspersistentvolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct GlusterfsPersistentVolumeSource {
     /// JSON `endpoints` (required). A patch replaces the value; `null` removes it.
     pub endpoints: String,
@@ -1923,6 +1992,7 @@ pub struct GlusterfsPersistentVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#glusterfsvolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct GlusterfsVolumeSource {
     /// JSON `endpoints` (required). A patch replaces the value; `null` removes it.
     pub endpoints: String,
@@ -1941,6 +2011,7 @@ pub struct GlusterfsVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#httpgetaction-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct HTTPGetAction {
     /// JSON `host`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1967,6 +2038,7 @@ pub struct HTTPGetAction {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#httpheader-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct HTTPHeader {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
@@ -1980,6 +2052,7 @@ pub struct HTTPHeader {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#hostalias-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct HostAlias {
     /// JSON `hostnames`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -1994,6 +2067,7 @@ pub struct HostAlias {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#hostip-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct HostIP {
     /// JSON `ip` (required). A patch replaces the value; `null` removes it.
     pub ip: String,
@@ -2005,6 +2079,7 @@ pub struct HostIP {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#hostpathvolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct HostPathVolumeSource {
     /// JSON `path` (required). A patch replaces the value; `null` removes it.
     pub path: String,
@@ -2020,6 +2095,7 @@ pub struct HostPathVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#iscsipersistentvolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ISCSIPersistentVolumeSource {
     /// JSON `chapAuthDiscovery`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -2069,6 +2145,7 @@ pub struct ISCSIPersistentVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#iscsivolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ISCSIVolumeSource {
     /// JSON `chapAuthDiscovery`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -2118,6 +2195,7 @@ pub struct ISCSIVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#imagevolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ImageVolumeSource {
     /// JSON `pullPolicy`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -2133,6 +2211,7 @@ pub struct ImageVolumeSource {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#keytopath-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct KeyToPath {
     /// JSON `key` (required). A patch replaces the value; `null` removes it.
     pub key: String,
@@ -2151,6 +2230,7 @@ pub struct KeyToPath {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#lifecycle-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Lifecycle {
     /// JSON `postStart`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -2176,6 +2256,7 @@ pub struct Lifecycle {
 //   one of its handler fields is set
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 #[union]
 pub struct LifecycleHandler {
     /// JSON `exec`. An object that a patch merges into field by field; `null` removes it.
@@ -2213,6 +2294,7 @@ pub struct LifecycleHandler {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#limitrange-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct LimitRange {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -2242,6 +2324,7 @@ impl ::smp_core::typed_patch::ObjectKind for LimitRange {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#limitrangeitem-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct LimitRangeItem {
     /// JSON `default`. A map that a patch merges key by key; `null` removes a key.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -2273,6 +2356,7 @@ pub struct LimitRangeItem {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#limitrangelist-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct LimitRangeList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -2300,6 +2384,7 @@ impl ::smp_core::typed_patch::ObjectKind for LimitRangeList {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#limitrangespec-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct LimitRangeSpec {
     /// JSON `limits` (required). A list that a patch replaces whole.
     pub limits: Vec<LimitRangeItem>,
@@ -2311,6 +2396,7 @@ pub struct LimitRangeSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#linuxcontaineruser-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct LinuxContainerUser {
     /// JSON `gid` (required). A patch replaces the value; `null` removes it.
     pub gid: i64,
@@ -2329,6 +2415,7 @@ pub struct LinuxContainerUser {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#loadbalanceringress-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct LoadBalancerIngress {
     /// JSON `hostname`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -2352,6 +2439,7 @@ pub struct LoadBalancerIngress {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#loadbalancerstatus-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct LoadBalancerStatus {
     /// JSON `ingress`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -2363,6 +2451,7 @@ pub struct LoadBalancerStatus {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#localobjectreference-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct LocalObjectReference {
     /// JSON `name`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -2375,6 +2464,7 @@ pub struct LocalObjectReference {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#localvolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct LocalVolumeSource {
     /// JSON `fsType`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -2390,6 +2480,7 @@ pub struct LocalVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#modifyvolumestatus-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ModifyVolumeStatus {
     /// JSON `status` (required). A patch replaces the value; `null` removes it.
     pub status: String,
@@ -2405,6 +2496,7 @@ pub struct ModifyVolumeStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#nfsvolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NFSVolumeSource {
     /// JSON `path` (required). A patch replaces the value; `null` removes it.
     pub path: String,
@@ -2423,6 +2515,7 @@ pub struct NFSVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#namespace-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Namespace {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -2456,6 +2549,7 @@ impl ::smp_core::typed_patch::ObjectKind for Namespace {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#namespacecondition-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NamespaceCondition {
     /// JSON `lastTransitionTime`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -2482,6 +2576,7 @@ pub struct NamespaceCondition {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#namespacelist-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NamespaceList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -2509,6 +2604,7 @@ impl ::smp_core::typed_patch::ObjectKind for NamespaceList {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#namespacespec-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NamespaceSpec {
     /// JSON `finalizers`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -2520,6 +2616,7 @@ pub struct NamespaceSpec {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#namespacestatus-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NamespaceStatus {
     /// JSON `conditions`. A list merged by `type`: a patch item changes the item with the same
     /// `type`, or is added; an item with `$patch: delete` removes it, `$setElementOrder/conditions`
@@ -2539,6 +2636,7 @@ pub struct NamespaceStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#node-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Node {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -2572,6 +2670,7 @@ impl ::smp_core::typed_patch::ObjectKind for Node {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#nodeaddress-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NodeAddress {
     /// JSON `address` (required). A patch replaces the value; `null` removes it.
     pub address: String,
@@ -2586,6 +2685,7 @@ pub struct NodeAddress {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#nodeaffinity-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NodeAffinity {
     /// JSON `preferredDuringSchedulingIgnoredDuringExecution`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -2603,6 +2703,7 @@ pub struct NodeAffinity {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#nodecondition-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NodeCondition {
     /// JSON `lastHeartbeatTime`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -2633,6 +2734,7 @@ pub struct NodeCondition {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#nodeconfigsource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NodeConfigSource {
     /// JSON `configMap`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -2645,6 +2747,7 @@ pub struct NodeConfigSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#nodeconfigstatus-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NodeConfigStatus {
     /// JSON `active`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -2669,6 +2772,7 @@ pub struct NodeConfigStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#nodedaemonendpoints-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NodeDaemonEndpoints {
     /// JSON `kubeletEndpoint`. An object that a patch merges into field by field; `null` removes
     /// it.
@@ -2682,6 +2786,7 @@ pub struct NodeDaemonEndpoints {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#nodefeatures-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NodeFeatures {
     /// JSON `supplementalGroupsPolicy`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -2694,6 +2799,7 @@ pub struct NodeFeatures {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#nodelist-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NodeList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -2721,6 +2827,7 @@ impl ::smp_core::typed_patch::ObjectKind for NodeList {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#noderuntimehandler-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NodeRuntimeHandler {
     /// JSON `features`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -2737,6 +2844,7 @@ pub struct NodeRuntimeHandler {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#noderuntimehandlerfeatures-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NodeRuntimeHandlerFeatures {
     /// JSON `recursiveReadOnlyMounts`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -2753,6 +2861,7 @@ pub struct NodeRuntimeHandlerFeatures {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#nodeselector-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NodeSelector {
     /// JSON `nodeSelectorTerms` (required). A list that a patch replaces whole.
     pub node_selector_terms: Vec<NodeSelectorTerm>,
@@ -2763,6 +2872,7 @@ pub struct NodeSelector {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#nodeselectorrequirement-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NodeSelectorRequirement {
     /// JSON `key` (required). A patch replaces the value; `null` removes it.
     pub key: String,
@@ -2781,6 +2891,7 @@ pub struct NodeSelectorRequirement {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#nodeselectorterm-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NodeSelectorTerm {
     /// JSON `matchExpressions`. A list that a patch replaces whole. When its items carry
     /// `$patchMergeKey`, it is merged by `key` instead (the recommended merge key).
@@ -2806,6 +2917,7 @@ pub struct NodeSelectorTerm {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#nodespec-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NodeSpec {
     /// JSON `configSource`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -2849,6 +2961,7 @@ pub struct NodeSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#nodestatus-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NodeStatus {
     /// JSON `addresses`. A list merged by `type`: a patch item changes the item with the same
     /// `type`, or is added; an item with `$patch: delete` removes it, `$setElementOrder/addresses`
@@ -2915,6 +3028,7 @@ pub struct NodeStatus {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#nodeswapstatus-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NodeSwapStatus {
     /// JSON `capacity`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -2927,6 +3041,7 @@ pub struct NodeSwapStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#nodesysteminfo-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NodeSystemInfo {
     /// JSON `architecture` (required). A patch replaces the value; `null` removes it.
     pub architecture: String,
@@ -2972,6 +3087,7 @@ pub struct NodeSystemInfo {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#objectfieldselector-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ObjectFieldSelector {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -2987,6 +3103,7 @@ pub struct ObjectFieldSelector {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#objectreference-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ObjectReference {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -3023,6 +3140,7 @@ pub struct ObjectReference {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#persistentvolume-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PersistentVolume {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -3056,6 +3174,7 @@ impl ::smp_core::typed_patch::ObjectKind for PersistentVolume {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#persistentvolumeclaim-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PersistentVolumeClaim {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -3089,6 +3208,7 @@ impl ::smp_core::typed_patch::ObjectKind for PersistentVolumeClaim {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#persistentvolumeclaimcondition-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PersistentVolumeClaimCondition {
     /// JSON `lastProbeTime`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -3120,6 +3240,7 @@ pub struct PersistentVolumeClaimCondition {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#persistentvolumeclaimlist-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PersistentVolumeClaimList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -3148,6 +3269,7 @@ impl ::smp_core::typed_patch::ObjectKind for PersistentVolumeClaimList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#persistentvolumeclaimspec-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PersistentVolumeClaimSpec {
     /// JSON `accessModes`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -3192,6 +3314,7 @@ pub struct PersistentVolumeClaimSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#persistentvolumeclaimstatus-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PersistentVolumeClaimStatus {
     /// JSON `accessModes`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -3236,6 +3359,7 @@ pub struct PersistentVolumeClaimStatus {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#persistentvolumeclaimtemplate-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PersistentVolumeClaimTemplate {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -3252,6 +3376,7 @@ pub struct PersistentVolumeClaimTemplate {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#persistentvolumeclaimvolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PersistentVolumeClaimVolumeSource {
     /// JSON `claimName` (required). A patch replaces the value; `null` removes it.
     pub claim_name: String,
@@ -3267,6 +3392,7 @@ pub struct PersistentVolumeClaimVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#persistentvolumelist-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PersistentVolumeList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -3305,6 +3431,7 @@ impl ::smp_core::typed_patch::ObjectKind for PersistentVolumeList {
 //   volumeMode, nodeAffinity, volumeAttributesClassName)
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PersistentVolumeSpec {
     /// JSON `accessModes`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -3594,6 +3721,7 @@ pub struct PersistentVolumeSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#persistentvolumestatus-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PersistentVolumeStatus {
     /// JSON `lastPhaseTransitionTime`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -3618,6 +3746,7 @@ pub struct PersistentVolumeStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#photonpersistentdiskvolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PhotonPersistentDiskVolumeSource {
     /// JSON `fsType`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -3634,6 +3763,7 @@ pub struct PhotonPersistentDiskVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#pod-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Pod {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -3667,6 +3797,7 @@ impl ::smp_core::typed_patch::ObjectKind for Pod {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podaffinity-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PodAffinity {
     /// JSON `preferredDuringSchedulingIgnoredDuringExecution`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -3683,6 +3814,7 @@ pub struct PodAffinity {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podaffinityterm-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PodAffinityTerm {
     /// JSON `labelSelector`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -3715,6 +3847,7 @@ pub struct PodAffinityTerm {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podantiaffinity-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PodAntiAffinity {
     /// JSON `preferredDuringSchedulingIgnoredDuringExecution`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -3731,6 +3864,7 @@ pub struct PodAntiAffinity {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podcertificateprojection-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PodCertificateProjection {
     /// JSON `certificateChainPath`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -3761,6 +3895,7 @@ pub struct PodCertificateProjection {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podcondition-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PodCondition {
     /// JSON `lastProbeTime`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -3794,6 +3929,7 @@ pub struct PodCondition {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#poddnsconfig-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PodDNSConfig {
     /// JSON `nameservers`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -3813,6 +3949,7 @@ pub struct PodDNSConfig {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#poddnsconfigoption-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PodDNSConfigOption {
     /// JSON `name`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -3829,6 +3966,7 @@ pub struct PodDNSConfigOption {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podextendedresourceclaimstatus-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PodExtendedResourceClaimStatus {
     /// JSON `requestMappings` (required). A list that a patch replaces whole.
     pub request_mappings: Vec<ContainerExtendedResourceRequest>,
@@ -3842,6 +3980,7 @@ pub struct PodExtendedResourceClaimStatus {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podip-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PodIP {
     /// JSON `ip` (required). A patch replaces the value; `null` removes it.
     pub ip: String,
@@ -3853,6 +3992,7 @@ pub struct PodIP {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podlist-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PodList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -3880,6 +4020,7 @@ impl ::smp_core::typed_patch::ObjectKind for PodList {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podos-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PodOS {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
@@ -3891,6 +4032,7 @@ pub struct PodOS {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podreadinessgate-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PodReadinessGate {
     /// JSON `conditionType` (required). A patch replaces the value; `null` removes it.
     pub condition_type: String,
@@ -3906,6 +4048,7 @@ pub struct PodReadinessGate {
 // smp overlay: union: the properties say exactly one of the two is set
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PodResourceClaim {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
@@ -3933,6 +4076,7 @@ pub struct PodResourceClaim {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podresourceclaimstatus-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PodResourceClaimStatus {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
@@ -3947,6 +4091,7 @@ pub struct PodResourceClaimStatus {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podschedulinggate-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PodSchedulingGate {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
@@ -3958,6 +4103,7 @@ pub struct PodSchedulingGate {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podsecuritycontext-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PodSecurityContext {
     /// JSON `appArmorProfile`. An object that a patch merges into field by field; `null` removes
     /// it.
@@ -4019,6 +4165,7 @@ pub struct PodSecurityContext {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podspec-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PodSpec {
     /// JSON `activeDeadlineSeconds`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -4233,6 +4380,7 @@ pub struct PodSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podstatus-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PodStatus {
     /// JSON `conditions`. A list merged by `type`: a patch item changes the item with the same
     /// `type`, or is added; an item with `$patch: delete` removes it, `$setElementOrder/conditions`
@@ -4327,6 +4475,7 @@ pub struct PodStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podtemplate-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PodTemplate {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -4356,6 +4505,7 @@ impl ::smp_core::typed_patch::ObjectKind for PodTemplate {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podtemplatelist-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PodTemplateList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -4383,6 +4533,7 @@ impl ::smp_core::typed_patch::ObjectKind for PodTemplateList {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podtemplatespec-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PodTemplateSpec {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -4398,6 +4549,7 @@ pub struct PodTemplateSpec {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#portstatus-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PortStatus {
     /// JSON `error`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -4416,6 +4568,7 @@ pub struct PortStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#portworxvolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PortworxVolumeSource {
     /// JSON `fsType`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -4435,6 +4588,7 @@ pub struct PortworxVolumeSource {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#preferredschedulingterm-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PreferredSchedulingTerm {
     /// JSON `preference` (required). An object that a patch merges into field by field; `null`
     /// removes it.
@@ -4455,6 +4609,7 @@ pub struct PreferredSchedulingTerm {
 //   inlined into Probe beside the timing fields
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Probe {
     /// JSON `exec`. An object that a patch merges into field by field; `null` removes it.
     ///
@@ -4519,6 +4674,7 @@ pub struct Probe {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#projectedvolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ProjectedVolumeSource {
     /// JSON `defaultMode`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -4535,6 +4691,7 @@ pub struct ProjectedVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#quobytevolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct QuobyteVolumeSource {
     /// JSON `group`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -4565,6 +4722,7 @@ pub struct QuobyteVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#rbdpersistentvolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct RBDPersistentVolumeSource {
     /// JSON `fsType`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -4603,6 +4761,7 @@ pub struct RBDPersistentVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#rbdvolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct RBDVolumeSource {
     /// JSON `fsType`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -4641,6 +4800,7 @@ pub struct RBDVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#replicationcontroller-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ReplicationController {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -4674,6 +4834,7 @@ impl ::smp_core::typed_patch::ObjectKind for ReplicationController {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#replicationcontrollercondition-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ReplicationControllerCondition {
     /// JSON `lastTransitionTime`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -4701,6 +4862,7 @@ pub struct ReplicationControllerCondition {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#replicationcontrollerlist-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ReplicationControllerList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -4729,6 +4891,7 @@ impl ::smp_core::typed_patch::ObjectKind for ReplicationControllerList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#replicationcontrollerspec-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ReplicationControllerSpec {
     /// JSON `minReadySeconds`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -4753,6 +4916,7 @@ pub struct ReplicationControllerSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#replicationcontrollerstatus-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ReplicationControllerStatus {
     /// JSON `availableReplicas`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -4786,6 +4950,7 @@ pub struct ReplicationControllerStatus {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaim-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceClaim {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
@@ -4801,6 +4966,7 @@ pub struct ResourceClaim {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourcefieldselector-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceFieldSelector {
     /// JSON `containerName`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -4819,6 +4985,7 @@ pub struct ResourceFieldSelector {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourcehealth-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceHealth {
     /// JSON `health`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -4835,6 +5002,7 @@ pub struct ResourceHealth {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourcequota-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceQuota {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -4868,6 +5036,7 @@ impl ::smp_core::typed_patch::ObjectKind for ResourceQuota {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourcequotalist-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceQuotaList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -4896,6 +5065,7 @@ impl ::smp_core::typed_patch::ObjectKind for ResourceQuotaList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourcequotaspec-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceQuotaSpec {
     /// JSON `hard`. A map that a patch merges key by key; `null` removes a key.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -4915,6 +5085,7 @@ pub struct ResourceQuotaSpec {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourcequotastatus-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceQuotaStatus {
     /// JSON `hard`. A map that a patch merges key by key; `null` removes a key.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -4930,6 +5101,7 @@ pub struct ResourceQuotaStatus {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourcerequirements-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceRequirements {
     /// JSON `claims`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -4949,6 +5121,7 @@ pub struct ResourceRequirements {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourcestatus-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceStatus {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
@@ -4964,6 +5137,7 @@ pub struct ResourceStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#selinuxoptions-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct SELinuxOptions {
     /// JSON `level`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -4988,6 +5162,7 @@ pub struct SELinuxOptions {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#scaleiopersistentvolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ScaleIOPersistentVolumeSource {
     /// JSON `fsType`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -5034,6 +5209,7 @@ pub struct ScaleIOPersistentVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#scaleiovolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ScaleIOVolumeSource {
     /// JSON `fsType`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -5080,6 +5256,7 @@ pub struct ScaleIOVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#scopeselector-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ScopeSelector {
     /// JSON `matchExpressions`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -5092,6 +5269,7 @@ pub struct ScopeSelector {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#scopedresourceselectorrequirement-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ScopedResourceSelectorRequirement {
     /// JSON `operator` (required). A patch replaces the value; `null` removes it.
     pub operator: String,
@@ -5117,6 +5295,7 @@ pub struct ScopedResourceSelectorRequirement {
 //   type)
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 #[union]
 pub struct SeccompProfile {
     /// JSON `localhostProfile`. A patch replaces the value; `null` removes it.
@@ -5140,6 +5319,7 @@ pub struct SeccompProfile {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#secret-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Secret {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -5180,6 +5360,7 @@ impl ::smp_core::typed_patch::ObjectKind for Secret {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#secretenvsource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct SecretEnvSource {
     /// JSON `name`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -5195,6 +5376,7 @@ pub struct SecretEnvSource {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#secretkeyselector-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct SecretKeySelector {
     /// JSON `key` (required). A patch replaces the value; `null` removes it.
     pub key: String,
@@ -5214,6 +5396,7 @@ pub struct SecretKeySelector {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#secretlist-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct SecretList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -5241,6 +5424,7 @@ impl ::smp_core::typed_patch::ObjectKind for SecretList {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#secretprojection-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct SecretProjection {
     /// JSON `items`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -5260,6 +5444,7 @@ pub struct SecretProjection {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#secretreference-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct SecretReference {
     /// JSON `name`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -5276,6 +5461,7 @@ pub struct SecretReference {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#secretvolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct SecretVolumeSource {
     /// JSON `defaultMode`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -5300,6 +5486,7 @@ pub struct SecretVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#securitycontext-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct SecurityContext {
     /// JSON `allowPrivilegeEscalation`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -5357,6 +5544,7 @@ pub struct SecurityContext {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#service-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Service {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -5390,6 +5578,7 @@ impl ::smp_core::typed_patch::ObjectKind for Service {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#serviceaccount-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ServiceAccount {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -5430,6 +5619,7 @@ impl ::smp_core::typed_patch::ObjectKind for ServiceAccount {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#serviceaccountlist-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ServiceAccountList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -5458,6 +5648,7 @@ impl ::smp_core::typed_patch::ObjectKind for ServiceAccountList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#serviceaccounttokenprojection-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ServiceAccountTokenProjection {
     /// JSON `audience`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -5477,6 +5668,7 @@ pub struct ServiceAccountTokenProjection {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#servicelist-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ServiceList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -5505,6 +5697,7 @@ impl ::smp_core::typed_patch::ObjectKind for ServiceList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#serviceport-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ServicePort {
     /// JSON `appProtocol`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -5536,6 +5729,7 @@ pub struct ServicePort {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#servicespec-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ServiceSpec {
     /// JSON `allocateLoadBalancerNodePorts`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -5632,6 +5826,7 @@ pub struct ServiceSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#servicestatus-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ServiceStatus {
     /// JSON `conditions`. A list merged by `type`: a patch item changes the item with the same
     /// `type`, or is added; an item with `$patch: delete` removes it, `$setElementOrder/conditions`
@@ -5650,6 +5845,7 @@ pub struct ServiceStatus {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#sessionaffinityconfig-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct SessionAffinityConfig {
     /// JSON `clientIP`. An object that a patch merges into field by field; `null` removes it.
     #[serde(rename = "clientIP", skip_serializing_if = "Option::is_none")]
@@ -5661,6 +5857,7 @@ pub struct SessionAffinityConfig {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#sleepaction-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct SleepAction {
     /// JSON `seconds` (required). A patch replaces the value; `null` removes it.
     pub seconds: i64,
@@ -5672,6 +5869,7 @@ pub struct SleepAction {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#storageospersistentvolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct StorageOSPersistentVolumeSource {
     /// JSON `fsType`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -5700,6 +5898,7 @@ pub struct StorageOSPersistentVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#storageosvolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct StorageOSVolumeSource {
     /// JSON `fsType`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -5727,6 +5926,7 @@ pub struct StorageOSVolumeSource {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#sysctl-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Sysctl {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
@@ -5740,6 +5940,7 @@ pub struct Sysctl {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#tcpsocketaction-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct TCPSocketAction {
     /// JSON `host`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -5755,6 +5956,7 @@ pub struct TCPSocketAction {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#taint-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Taint {
     /// JSON `effect` (required). A patch replaces the value; `null` removes it.
     pub effect: String,
@@ -5777,6 +5979,7 @@ pub struct Taint {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#toleration-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Toleration {
     /// JSON `effect`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -5804,6 +6007,7 @@ pub struct Toleration {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#topologyselectorlabelrequirement-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct TopologySelectorLabelRequirement {
     /// JSON `key` (required). A patch replaces the value; `null` removes it.
     pub key: String,
@@ -5818,6 +6022,7 @@ pub struct TopologySelectorLabelRequirement {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#topologyselectorterm-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct TopologySelectorTerm {
     /// JSON `matchLabelExpressions`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -5830,6 +6035,7 @@ pub struct TopologySelectorTerm {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#topologyspreadconstraint-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct TopologySpreadConstraint {
     /// JSON `labelSelector`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -5867,6 +6073,7 @@ pub struct TopologySpreadConstraint {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#typedlocalobjectreference-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct TypedLocalObjectReference {
     /// JSON `apiGroup`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -5885,6 +6092,7 @@ pub struct TypedLocalObjectReference {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#typedobjectreference-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct TypedObjectReference {
     /// JSON `apiGroup`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -5917,6 +6125,7 @@ pub struct TypedObjectReference {
 //   Volume has only Name
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Volume {
     /// JSON `awsElasticBlockStore`. An object that a patch merges into field by field; `null`
     /// removes it.
@@ -6292,6 +6501,7 @@ pub struct Volume {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#volumedevice-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct VolumeDevice {
     /// JSON `devicePath` (required). A patch replaces the value; `null` removes it.
     pub device_path: String,
@@ -6306,6 +6516,7 @@ pub struct VolumeDevice {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#volumemount-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct VolumeMount {
     /// JSON `mountPath` (required). A patch replaces the value; `null` removes it.
     pub mount_path: String,
@@ -6340,6 +6551,7 @@ pub struct VolumeMount {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#volumemountstatus-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct VolumeMountStatus {
     /// JSON `mountPath` (required). A patch replaces the value; `null` removes it.
     pub mount_path: String,
@@ -6361,6 +6573,7 @@ pub struct VolumeMountStatus {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#volumenodeaffinity-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct VolumeNodeAffinity {
     /// JSON `required`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -6378,6 +6591,7 @@ pub struct VolumeNodeAffinity {
 // smp overlay: union: the definition says exactly one of its fields is set
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 #[union]
 pub struct VolumeProjection {
     /// JSON `clusterTrustBundle`. An object that a patch merges into field by field; `null` removes
@@ -6436,6 +6650,7 @@ pub struct VolumeProjection {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#volumeresourcerequirements-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct VolumeResourceRequirements {
     /// JSON `limits`. A map that a patch merges key by key; `null` removes a key.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -6452,6 +6667,7 @@ pub struct VolumeResourceRequirements {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#vspherevirtualdiskvolumesource-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct VsphereVirtualDiskVolumeSource {
     /// JSON `fsType`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -6475,6 +6691,7 @@ pub struct VsphereVirtualDiskVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#weightedpodaffinityterm-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct WeightedPodAffinityTerm {
     /// JSON `podAffinityTerm` (required). An object that a patch merges into field by field; `null`
     /// removes it.
@@ -6490,6 +6707,7 @@ pub struct WeightedPodAffinityTerm {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#windowssecuritycontextoptions-v1-core).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct WindowsSecurityContextOptions {
     /// JSON `gmsaCredentialSpec`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -19,6 +19,7 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#endpoint-v1-discovery-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Endpoint {
     /// JSON `addresses` (required). A list that a patch replaces whole.
     pub addresses: Vec<String>,
@@ -57,6 +58,7 @@ pub struct Endpoint {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#endpointconditions-v1-discovery-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct EndpointConditions {
     /// JSON `ready`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -77,6 +79,7 @@ pub struct EndpointConditions {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#endpointhints-v1-discovery-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct EndpointHints {
     /// JSON `forNodes`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -93,6 +96,7 @@ pub struct EndpointHints {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#endpointport-v1-discovery-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct EndpointPort {
     /// JSON `appProtocol`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -117,6 +121,7 @@ pub struct EndpointPort {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#endpointslice-v1-discovery-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct EndpointSlice {
     /// JSON `addressType` (required). A patch replaces the value; `null` removes it.
     pub address_type: String,
@@ -153,6 +158,7 @@ impl ::smp_core::typed_patch::ObjectKind for EndpointSlice {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#endpointslicelist-v1-discovery-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct EndpointSliceList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -180,6 +186,7 @@ impl ::smp_core::typed_patch::ObjectKind for EndpointSliceList {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#fornode-v1-discovery-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ForNode {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
@@ -190,6 +197,7 @@ pub struct ForNode {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#forzone-v1-discovery-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ForZone {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,

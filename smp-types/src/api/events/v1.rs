@@ -17,6 +17,7 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#event-v1-events-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Event {
     /// JSON `action`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -98,6 +99,7 @@ impl ::smp_core::typed_patch::ObjectKind for Event {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#eventlist-v1-events-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct EventList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -126,6 +128,7 @@ impl ::smp_core::typed_patch::ObjectKind for EventList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#eventseries-v1-events-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct EventSeries {
     /// JSON `count` (required). A patch replaces the value; `null` removes it.
     pub count: i32,

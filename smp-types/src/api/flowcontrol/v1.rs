@@ -16,6 +16,7 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#exemptprioritylevelconfiguration-v1-flowcontrol-apiserver-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ExemptPriorityLevelConfiguration {
     /// JSON `lendablePercent`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -32,6 +33,7 @@ pub struct ExemptPriorityLevelConfiguration {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#flowdistinguishermethod-v1-flowcontrol-apiserver-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct FlowDistinguisherMethod {
     /// JSON `type` (required). A patch replaces the value; `null` removes it.
     pub type_: String,
@@ -44,6 +46,7 @@ pub struct FlowDistinguisherMethod {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#flowschema-v1-flowcontrol-apiserver-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct FlowSchema {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -77,6 +80,7 @@ impl ::smp_core::typed_patch::ObjectKind for FlowSchema {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#flowschemacondition-v1-flowcontrol-apiserver-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct FlowSchemaCondition {
     /// JSON `lastTransitionTime`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -106,6 +110,7 @@ pub struct FlowSchemaCondition {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#flowschemalist-v1-flowcontrol-apiserver-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct FlowSchemaList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -134,6 +139,7 @@ impl ::smp_core::typed_patch::ObjectKind for FlowSchemaList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#flowschemaspec-v1-flowcontrol-apiserver-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct FlowSchemaSpec {
     /// JSON `distinguisherMethod`. An object that a patch merges into field by field; `null`
     /// removes it.
@@ -158,6 +164,7 @@ pub struct FlowSchemaSpec {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#flowschemastatus-v1-flowcontrol-apiserver-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct FlowSchemaStatus {
     /// JSON `conditions`. A list merged by `type`: a patch item changes the item with the same
     /// `type`, or is added; an item with `$patch: delete` removes it, `$setElementOrder/conditions`
@@ -172,6 +179,7 @@ pub struct FlowSchemaStatus {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#groupsubject-v1-flowcontrol-apiserver-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct GroupSubject {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
@@ -189,6 +197,7 @@ pub struct GroupSubject {
 //   is not a type)
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 #[union]
 pub struct LimitResponse {
     /// JSON `queuing`. An object that a patch merges into field by field; `null` removes it.
@@ -212,6 +221,7 @@ pub struct LimitResponse {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#limitedprioritylevelconfiguration-v1-flowcontrol-apiserver-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct LimitedPriorityLevelConfiguration {
     /// JSON `borrowingLimitPercent`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -235,6 +245,7 @@ pub struct LimitedPriorityLevelConfiguration {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#nonresourcepolicyrule-v1-flowcontrol-apiserver-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NonResourcePolicyRule {
     /// JSON `nonResourceURLs` (required). A list that a patch replaces whole.
     #[serde(rename = "nonResourceURLs")]
@@ -250,6 +261,7 @@ pub struct NonResourcePolicyRule {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#policyruleswithsubjects-v1-flowcontrol-apiserver-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PolicyRulesWithSubjects {
     /// JSON `nonResourceRules`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -270,6 +282,7 @@ pub struct PolicyRulesWithSubjects {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#prioritylevelconfiguration-v1-flowcontrol-apiserver-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PriorityLevelConfiguration {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -303,6 +316,7 @@ impl ::smp_core::typed_patch::ObjectKind for PriorityLevelConfiguration {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#prioritylevelconfigurationcondition-v1-flowcontrol-apiserver-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PriorityLevelConfigurationCondition {
     /// JSON `lastTransitionTime`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -332,6 +346,7 @@ pub struct PriorityLevelConfigurationCondition {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#prioritylevelconfigurationlist-v1-flowcontrol-apiserver-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PriorityLevelConfigurationList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -359,6 +374,7 @@ impl ::smp_core::typed_patch::ObjectKind for PriorityLevelConfigurationList {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#prioritylevelconfigurationreference-v1-flowcontrol-apiserver-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PriorityLevelConfigurationReference {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
@@ -374,6 +390,7 @@ pub struct PriorityLevelConfigurationReference {
 /// does not select.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 #[union]
 pub struct PriorityLevelConfigurationSpec {
     /// JSON `exempt`. An object that a patch merges into field by field; `null` removes it.
@@ -405,6 +422,7 @@ pub struct PriorityLevelConfigurationSpec {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#prioritylevelconfigurationstatus-v1-flowcontrol-apiserver-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PriorityLevelConfigurationStatus {
     /// JSON `conditions`. A list merged by `type`: a patch item changes the item with the same
     /// `type`, or is added; an item with `$patch: delete` removes it, `$setElementOrder/conditions`
@@ -420,6 +438,7 @@ pub struct PriorityLevelConfigurationStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#queuingconfiguration-v1-flowcontrol-apiserver-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct QueuingConfiguration {
     /// JSON `handSize`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -440,6 +459,7 @@ pub struct QueuingConfiguration {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourcepolicyrule-v1-flowcontrol-apiserver-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourcePolicyRule {
     /// JSON `apiGroups` (required). A list that a patch replaces whole.
     pub api_groups: Vec<String>,
@@ -464,6 +484,7 @@ pub struct ResourcePolicyRule {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#serviceaccountsubject-v1-flowcontrol-apiserver-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ServiceAccountSubject {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
@@ -482,6 +503,7 @@ pub struct ServiceAccountSubject {
 /// clears the members it does not select.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 #[union]
 pub struct Subject {
     /// JSON `group`. An object that a patch merges into field by field; `null` removes it.
@@ -522,6 +544,7 @@ pub struct Subject {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#usersubject-v1-flowcontrol-apiserver-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct UserSubject {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,

@@ -18,6 +18,7 @@ use crate::apimachinery::pkg::util::intstr;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#httpingresspath-v1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct HTTPIngressPath {
     /// JSON `backend` (required). An object that a patch merges into field by field; `null` removes
     /// it.
@@ -36,6 +37,7 @@ pub struct HTTPIngressPath {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#httpingressrulevalue-v1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct HTTPIngressRuleValue {
     /// JSON `paths` (required). A list that a patch replaces whole.
     pub paths: Vec<HTTPIngressPath>,
@@ -47,6 +49,7 @@ pub struct HTTPIngressRuleValue {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ipaddress-v1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct IPAddress {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -77,6 +80,7 @@ impl ::smp_core::typed_patch::ObjectKind for IPAddress {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ipaddresslist-v1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct IPAddressList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -105,6 +109,7 @@ impl ::smp_core::typed_patch::ObjectKind for IPAddressList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ipaddressspec-v1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct IPAddressSpec {
     /// JSON `parentRef` (required). An object that a patch merges into field by field; `null`
     /// removes it.
@@ -116,6 +121,7 @@ pub struct IPAddressSpec {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ipblock-v1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct IPBlock {
     /// JSON `cidr` (required). A patch replaces the value; `null` removes it.
     pub cidr: String,
@@ -131,6 +137,7 @@ pub struct IPBlock {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ingress-v1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Ingress {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -163,6 +170,7 @@ impl ::smp_core::typed_patch::ObjectKind for Ingress {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ingressbackend-v1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct IngressBackend {
     /// JSON `resource`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -179,6 +187,7 @@ pub struct IngressBackend {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ingressclass-v1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct IngressClass {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -209,6 +218,7 @@ impl ::smp_core::typed_patch::ObjectKind for IngressClass {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ingressclasslist-v1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct IngressClassList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -237,6 +247,7 @@ impl ::smp_core::typed_patch::ObjectKind for IngressClassList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ingressclassparametersreference-v1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct IngressClassParametersReference {
     /// JSON `apiGroup`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -262,6 +273,7 @@ pub struct IngressClassParametersReference {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ingressclassspec-v1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct IngressClassSpec {
     /// JSON `controller`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -278,6 +290,7 @@ pub struct IngressClassSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ingresslist-v1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct IngressList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -305,6 +318,7 @@ impl ::smp_core::typed_patch::ObjectKind for IngressList {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ingressloadbalanceringress-v1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct IngressLoadBalancerIngress {
     /// JSON `hostname`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -324,6 +338,7 @@ pub struct IngressLoadBalancerIngress {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ingressloadbalancerstatus-v1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct IngressLoadBalancerStatus {
     /// JSON `ingress`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -335,6 +350,7 @@ pub struct IngressLoadBalancerStatus {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ingressportstatus-v1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct IngressPortStatus {
     /// JSON `error`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -352,6 +368,7 @@ pub struct IngressPortStatus {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ingressrule-v1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct IngressRule {
     /// JSON `host`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -367,6 +384,7 @@ pub struct IngressRule {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ingressservicebackend-v1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct IngressServiceBackend {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
@@ -382,6 +400,7 @@ pub struct IngressServiceBackend {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ingressspec-v1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct IngressSpec {
     /// JSON `defaultBackend`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -406,6 +425,7 @@ pub struct IngressSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ingressstatus-v1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct IngressStatus {
     /// JSON `loadBalancer`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -418,6 +438,7 @@ pub struct IngressStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ingresstls-v1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct IngressTLS {
     /// JSON `hosts`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -435,6 +456,7 @@ pub struct IngressTLS {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#networkpolicy-v1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NetworkPolicy {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -463,6 +485,7 @@ impl ::smp_core::typed_patch::ObjectKind for NetworkPolicy {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#networkpolicyegressrule-v1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NetworkPolicyEgressRule {
     /// JSON `ports`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -478,6 +501,7 @@ pub struct NetworkPolicyEgressRule {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#networkpolicyingressrule-v1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NetworkPolicyIngressRule {
     /// JSON `from`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -495,6 +519,7 @@ pub struct NetworkPolicyIngressRule {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#networkpolicylist-v1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NetworkPolicyList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -523,6 +548,7 @@ impl ::smp_core::typed_patch::ObjectKind for NetworkPolicyList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#networkpolicypeer-v1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NetworkPolicyPeer {
     /// JSON `ipBlock`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -544,6 +570,7 @@ pub struct NetworkPolicyPeer {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#networkpolicyport-v1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NetworkPolicyPort {
     /// JSON `endPort`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -564,6 +591,7 @@ pub struct NetworkPolicyPort {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#networkpolicyspec-v1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NetworkPolicySpec {
     /// JSON `egress`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -587,6 +615,7 @@ pub struct NetworkPolicySpec {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#parentreference-v1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ParentReference {
     /// JSON `group`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -608,6 +637,7 @@ pub struct ParentReference {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#servicebackendport-v1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ServiceBackendPort {
     /// JSON `name`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -624,6 +654,7 @@ pub struct ServiceBackendPort {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#servicecidr-v1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ServiceCIDR {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -658,6 +689,7 @@ impl ::smp_core::typed_patch::ObjectKind for ServiceCIDR {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#servicecidrlist-v1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ServiceCIDRList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -685,6 +717,7 @@ impl ::smp_core::typed_patch::ObjectKind for ServiceCIDRList {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#servicecidrspec-v1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ServiceCIDRSpec {
     /// JSON `cidrs`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -696,6 +729,7 @@ pub struct ServiceCIDRSpec {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#servicecidrstatus-v1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ServiceCIDRStatus {
     /// JSON `conditions`. A list merged by `type`: a patch item changes the item with the same
     /// `type`, or is added; an item with `$patch: delete` removes it, `$setElementOrder/conditions`

@@ -17,6 +17,7 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ipaddress-v1beta1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct IPAddress {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -47,6 +48,7 @@ impl ::smp_core::typed_patch::ObjectKind for IPAddress {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ipaddresslist-v1beta1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct IPAddressList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -75,6 +77,7 @@ impl ::smp_core::typed_patch::ObjectKind for IPAddressList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ipaddressspec-v1beta1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct IPAddressSpec {
     /// JSON `parentRef` (required). An object that a patch merges into field by field; `null`
     /// removes it.
@@ -86,6 +89,7 @@ pub struct IPAddressSpec {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#parentreference-v1beta1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ParentReference {
     /// JSON `group`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -109,6 +113,7 @@ pub struct ParentReference {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#servicecidr-v1beta1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ServiceCIDR {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -143,6 +148,7 @@ impl ::smp_core::typed_patch::ObjectKind for ServiceCIDR {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#servicecidrlist-v1beta1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ServiceCIDRList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -170,6 +176,7 @@ impl ::smp_core::typed_patch::ObjectKind for ServiceCIDRList {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#servicecidrspec-v1beta1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ServiceCIDRSpec {
     /// JSON `cidrs`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -181,6 +188,7 @@ pub struct ServiceCIDRSpec {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#servicecidrstatus-v1beta1-networking-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ServiceCIDRStatus {
     /// JSON `conditions`. A list merged by `type`: a patch item changes the item with the same
     /// `type`, or is added; an item with `$patch: delete` removes it, `$setElementOrder/conditions`

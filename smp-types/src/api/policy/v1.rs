@@ -19,6 +19,7 @@ use crate::apimachinery::pkg::util::intstr;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#eviction-v1-policy).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Eviction {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -48,6 +49,7 @@ impl ::smp_core::typed_patch::ObjectKind for Eviction {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#poddisruptionbudget-v1-policy).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PodDisruptionBudget {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -82,6 +84,7 @@ impl ::smp_core::typed_patch::ObjectKind for PodDisruptionBudget {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#poddisruptionbudgetlist-v1-policy).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PodDisruptionBudgetList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -110,6 +113,7 @@ impl ::smp_core::typed_patch::ObjectKind for PodDisruptionBudgetList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#poddisruptionbudgetspec-v1-policy).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PodDisruptionBudgetSpec {
     /// JSON `maxUnavailable`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -135,6 +139,7 @@ pub struct PodDisruptionBudgetSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#poddisruptionbudgetstatus-v1-policy).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PodDisruptionBudgetStatus {
     /// JSON `conditions`. A list merged by `type`: a patch item changes the item with the same
     /// `type`, or is added; an item with `$patch: delete` removes it, `$setElementOrder/conditions`

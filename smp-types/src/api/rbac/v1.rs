@@ -16,6 +16,7 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#aggregationrule-v1-rbac-authorization-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct AggregationRule {
     /// JSON `clusterRoleSelectors`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -28,6 +29,7 @@ pub struct AggregationRule {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#clusterrole-v1-rbac-authorization-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ClusterRole {
     /// JSON `aggregationRule`. An object that a patch merges into field by field; `null` removes
     /// it.
@@ -63,6 +65,7 @@ impl ::smp_core::typed_patch::ObjectKind for ClusterRole {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#clusterrolebinding-v1-rbac-authorization-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ClusterRoleBinding {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -97,6 +100,7 @@ impl ::smp_core::typed_patch::ObjectKind for ClusterRoleBinding {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#clusterrolebindinglist-v1-rbac-authorization-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ClusterRoleBindingList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -126,6 +130,7 @@ impl ::smp_core::typed_patch::ObjectKind for ClusterRoleBindingList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#clusterrolelist-v1-rbac-authorization-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ClusterRoleList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -154,6 +159,7 @@ impl ::smp_core::typed_patch::ObjectKind for ClusterRoleList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#policyrule-v1-rbac-authorization-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PolicyRule {
     /// JSON `apiGroups`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -181,6 +187,7 @@ pub struct PolicyRule {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#role-v1-rbac-authorization-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Role {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -210,6 +217,7 @@ impl ::smp_core::typed_patch::ObjectKind for Role {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#rolebinding-v1-rbac-authorization-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct RoleBinding {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -244,6 +252,7 @@ impl ::smp_core::typed_patch::ObjectKind for RoleBinding {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#rolebindinglist-v1-rbac-authorization-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct RoleBindingList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -272,6 +281,7 @@ impl ::smp_core::typed_patch::ObjectKind for RoleBindingList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#rolelist-v1-rbac-authorization-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct RoleList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -300,6 +310,7 @@ impl ::smp_core::typed_patch::ObjectKind for RoleList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#roleref-v1-rbac-authorization-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct RoleRef {
     /// JSON `apiGroup` (required). A patch replaces the value; `null` removes it.
     pub api_group: String,
@@ -317,6 +328,7 @@ pub struct RoleRef {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#subject-v1-rbac-authorization-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Subject {
     /// JSON `apiGroup`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]

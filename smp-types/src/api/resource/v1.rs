@@ -21,6 +21,7 @@ use crate::apimachinery::pkg::runtime;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#allocateddevicestatus-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct AllocatedDeviceStatus {
     /// JSON `conditions`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -55,6 +56,7 @@ pub struct AllocatedDeviceStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#allocationresult-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct AllocationResult {
     /// JSON `allocationTimestamp`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -74,6 +76,7 @@ pub struct AllocationResult {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#celdeviceselector-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CELDeviceSelector {
     /// JSON `expression` (required). A patch replaces the value; `null` removes it.
     pub expression: String,
@@ -85,6 +88,7 @@ pub struct CELDeviceSelector {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#capacityrequestpolicy-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CapacityRequestPolicy {
     /// JSON `default`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -104,6 +108,7 @@ pub struct CapacityRequestPolicy {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#capacityrequestpolicyrange-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CapacityRequestPolicyRange {
     /// JSON `max`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -122,6 +127,7 @@ pub struct CapacityRequestPolicyRange {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#capacityrequirements-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CapacityRequirements {
     /// JSON `requests`. A map that a patch merges key by key; `null` removes a key.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -133,6 +139,7 @@ pub struct CapacityRequirements {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#counter-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Counter {
     /// JSON `value` (required). A patch replaces the value; `null` removes it.
     pub value: resource::Quantity,
@@ -143,6 +150,7 @@ pub struct Counter {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#counterset-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CounterSet {
     /// JSON `counters` (required). A map that a patch merges key by key, each value field by field;
     /// `null` removes a key.
@@ -158,6 +166,7 @@ pub struct CounterSet {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#device-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Device {
     /// JSON `allNodes`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -214,6 +223,7 @@ pub struct Device {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceallocationconfiguration-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceAllocationConfiguration {
     /// JSON `opaque`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -232,6 +242,7 @@ pub struct DeviceAllocationConfiguration {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceallocationresult-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceAllocationResult {
     /// JSON `config`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -247,6 +258,7 @@ pub struct DeviceAllocationResult {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceattribute-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceAttribute {
     /// JSON `bool`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -271,6 +283,7 @@ pub struct DeviceAttribute {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicecapacity-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceCapacity {
     /// JSON `requestPolicy`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -285,6 +298,7 @@ pub struct DeviceCapacity {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceclaim-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceClaim {
     /// JSON `config`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -304,6 +318,7 @@ pub struct DeviceClaim {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceclaimconfiguration-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceClaimConfiguration {
     /// JSON `opaque`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -320,6 +335,7 @@ pub struct DeviceClaimConfiguration {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceclass-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceClass {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -348,6 +364,7 @@ impl ::smp_core::typed_patch::ObjectKind for DeviceClass {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceclassconfiguration-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceClassConfiguration {
     /// JSON `opaque`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -361,6 +378,7 @@ pub struct DeviceClassConfiguration {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceclasslist-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceClassList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -389,6 +407,7 @@ impl ::smp_core::typed_patch::ObjectKind for DeviceClassList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceclassspec-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceClassSpec {
     /// JSON `config`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -409,6 +428,7 @@ pub struct DeviceClassSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceconstraint-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceConstraint {
     /// JSON `distinctAttribute`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -429,6 +449,7 @@ pub struct DeviceConstraint {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicecounterconsumption-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceCounterConsumption {
     /// JSON `counterSet` (required). A patch replaces the value; `null` removes it.
     pub counter_set: String,
@@ -444,6 +465,7 @@ pub struct DeviceCounterConsumption {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicerequest-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceRequest {
     /// JSON `exactly`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -463,6 +485,7 @@ pub struct DeviceRequest {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicerequestallocationresult-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceRequestAllocationResult {
     /// JSON `adminAccess`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -506,6 +529,7 @@ pub struct DeviceRequestAllocationResult {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceselector-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceSelector {
     /// JSON `cel`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -518,6 +542,7 @@ pub struct DeviceSelector {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicesubrequest-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceSubRequest {
     /// JSON `allocationMode`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -552,6 +577,7 @@ pub struct DeviceSubRequest {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicetaint-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceTaint {
     /// JSON `effect` (required). A patch replaces the value; `null` removes it.
     pub effect: String,
@@ -574,6 +600,7 @@ pub struct DeviceTaint {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicetoleration-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceToleration {
     /// JSON `effect`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -602,6 +629,7 @@ pub struct DeviceToleration {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#exactdevicerequest-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ExactDeviceRequest {
     /// JSON `adminAccess`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -637,6 +665,7 @@ pub struct ExactDeviceRequest {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#networkdevicedata-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NetworkDeviceData {
     /// JSON `hardwareAddress`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -656,6 +685,7 @@ pub struct NetworkDeviceData {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#opaquedeviceconfiguration-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct OpaqueDeviceConfiguration {
     /// JSON `driver` (required). A patch replaces the value; `null` removes it.
     pub driver: String,
@@ -671,6 +701,7 @@ pub struct OpaqueDeviceConfiguration {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaim-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceClaim {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -704,6 +735,7 @@ impl ::smp_core::typed_patch::ObjectKind for ResourceClaim {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaimconsumerreference-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceClaimConsumerReference {
     /// JSON `apiGroup`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -726,6 +758,7 @@ pub struct ResourceClaimConsumerReference {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaimlist-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceClaimList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -753,6 +786,7 @@ impl ::smp_core::typed_patch::ObjectKind for ResourceClaimList {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaimspec-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceClaimSpec {
     /// JSON `devices`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -765,6 +799,7 @@ pub struct ResourceClaimSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaimstatus-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceClaimStatus {
     /// JSON `allocation`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -789,6 +824,7 @@ pub struct ResourceClaimStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaimtemplate-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceClaimTemplate {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -819,6 +855,7 @@ impl ::smp_core::typed_patch::ObjectKind for ResourceClaimTemplate {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaimtemplatelist-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceClaimTemplateList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -846,6 +883,7 @@ impl ::smp_core::typed_patch::ObjectKind for ResourceClaimTemplateList {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaimtemplatespec-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceClaimTemplateSpec {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -862,6 +900,7 @@ pub struct ResourceClaimTemplateSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourcepool-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourcePool {
     /// JSON `generation` (required). A patch replaces the value; `null` removes it.
     pub generation: i64,
@@ -879,6 +918,7 @@ pub struct ResourcePool {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceslice-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceSlice {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -909,6 +949,7 @@ impl ::smp_core::typed_patch::ObjectKind for ResourceSlice {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceslicelist-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceSliceList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -937,6 +978,7 @@ impl ::smp_core::typed_patch::ObjectKind for ResourceSliceList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceslicespec-v1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceSliceSpec {
     /// JSON `allNodes`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]

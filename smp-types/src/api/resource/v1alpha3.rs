@@ -15,6 +15,7 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#celdeviceselector-v1alpha3-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CELDeviceSelector {
     /// JSON `expression` (required). A patch replaces the value; `null` removes it.
     pub expression: String,
@@ -25,6 +26,7 @@ pub struct CELDeviceSelector {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceselector-v1alpha3-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceSelector {
     /// JSON `cel`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -37,6 +39,7 @@ pub struct DeviceSelector {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicetaint-v1alpha3-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceTaint {
     /// JSON `effect` (required). A patch replaces the value; `null` removes it.
     pub effect: String,
@@ -60,6 +63,7 @@ pub struct DeviceTaint {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicetaintrule-v1alpha3-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceTaintRule {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -90,6 +94,7 @@ impl ::smp_core::typed_patch::ObjectKind for DeviceTaintRule {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicetaintrulelist-v1alpha3-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceTaintRuleList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -118,6 +123,7 @@ impl ::smp_core::typed_patch::ObjectKind for DeviceTaintRuleList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicetaintrulespec-v1alpha3-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceTaintRuleSpec {
     /// JSON `deviceSelector`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -134,6 +140,7 @@ pub struct DeviceTaintRuleSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicetaintselector-v1alpha3-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceTaintSelector {
     /// JSON `device`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -21,6 +21,7 @@ use crate::apimachinery::pkg::runtime;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#allocateddevicestatus-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct AllocatedDeviceStatus {
     /// JSON `conditions`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -55,6 +56,7 @@ pub struct AllocatedDeviceStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#allocationresult-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct AllocationResult {
     /// JSON `allocationTimestamp`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -75,6 +77,7 @@ pub struct AllocationResult {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#basicdevice-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct BasicDevice {
     /// JSON `allNodes`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -128,6 +131,7 @@ pub struct BasicDevice {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#celdeviceselector-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CELDeviceSelector {
     /// JSON `expression` (required). A patch replaces the value; `null` removes it.
     pub expression: String,
@@ -139,6 +143,7 @@ pub struct CELDeviceSelector {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#capacityrequestpolicy-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CapacityRequestPolicy {
     /// JSON `default`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -158,6 +163,7 @@ pub struct CapacityRequestPolicy {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#capacityrequestpolicyrange-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CapacityRequestPolicyRange {
     /// JSON `max`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -176,6 +182,7 @@ pub struct CapacityRequestPolicyRange {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#capacityrequirements-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CapacityRequirements {
     /// JSON `requests`. A map that a patch merges key by key; `null` removes a key.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -187,6 +194,7 @@ pub struct CapacityRequirements {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#counter-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Counter {
     /// JSON `value` (required). A patch replaces the value; `null` removes it.
     pub value: resource::Quantity,
@@ -197,6 +205,7 @@ pub struct Counter {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#counterset-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CounterSet {
     /// JSON `counters` (required). A map that a patch merges key by key, each value field by field;
     /// `null` removes a key.
@@ -211,6 +220,7 @@ pub struct CounterSet {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#device-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Device {
     /// JSON `basic`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -225,6 +235,7 @@ pub struct Device {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceallocationconfiguration-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceAllocationConfiguration {
     /// JSON `opaque`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -243,6 +254,7 @@ pub struct DeviceAllocationConfiguration {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceallocationresult-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceAllocationResult {
     /// JSON `config`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -258,6 +270,7 @@ pub struct DeviceAllocationResult {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceattribute-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceAttribute {
     /// JSON `bool`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -282,6 +295,7 @@ pub struct DeviceAttribute {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicecapacity-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceCapacity {
     /// JSON `requestPolicy`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -296,6 +310,7 @@ pub struct DeviceCapacity {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceclaim-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceClaim {
     /// JSON `config`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -315,6 +330,7 @@ pub struct DeviceClaim {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceclaimconfiguration-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceClaimConfiguration {
     /// JSON `opaque`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -332,6 +348,7 @@ pub struct DeviceClaimConfiguration {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceclass-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceClass {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -360,6 +377,7 @@ impl ::smp_core::typed_patch::ObjectKind for DeviceClass {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceclassconfiguration-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceClassConfiguration {
     /// JSON `opaque`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -373,6 +391,7 @@ pub struct DeviceClassConfiguration {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceclasslist-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceClassList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -401,6 +420,7 @@ impl ::smp_core::typed_patch::ObjectKind for DeviceClassList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceclassspec-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceClassSpec {
     /// JSON `config`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -421,6 +441,7 @@ pub struct DeviceClassSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceconstraint-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceConstraint {
     /// JSON `distinctAttribute`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -441,6 +462,7 @@ pub struct DeviceConstraint {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicecounterconsumption-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceCounterConsumption {
     /// JSON `counterSet` (required). A patch replaces the value; `null` removes it.
     pub counter_set: String,
@@ -456,6 +478,7 @@ pub struct DeviceCounterConsumption {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicerequest-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceRequest {
     /// JSON `adminAccess`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -499,6 +522,7 @@ pub struct DeviceRequest {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicerequestallocationresult-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceRequestAllocationResult {
     /// JSON `adminAccess`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -542,6 +566,7 @@ pub struct DeviceRequestAllocationResult {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceselector-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceSelector {
     /// JSON `cel`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -554,6 +579,7 @@ pub struct DeviceSelector {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicesubrequest-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceSubRequest {
     /// JSON `allocationMode`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -588,6 +614,7 @@ pub struct DeviceSubRequest {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicetaint-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceTaint {
     /// JSON `effect` (required). A patch replaces the value; `null` removes it.
     pub effect: String,
@@ -610,6 +637,7 @@ pub struct DeviceTaint {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicetoleration-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceToleration {
     /// JSON `effect`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -638,6 +666,7 @@ pub struct DeviceToleration {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#networkdevicedata-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NetworkDeviceData {
     /// JSON `hardwareAddress`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -657,6 +686,7 @@ pub struct NetworkDeviceData {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#opaquedeviceconfiguration-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct OpaqueDeviceConfiguration {
     /// JSON `driver` (required). A patch replaces the value; `null` removes it.
     pub driver: String,
@@ -673,6 +703,7 @@ pub struct OpaqueDeviceConfiguration {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaim-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceClaim {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -706,6 +737,7 @@ impl ::smp_core::typed_patch::ObjectKind for ResourceClaim {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaimconsumerreference-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceClaimConsumerReference {
     /// JSON `apiGroup`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -728,6 +760,7 @@ pub struct ResourceClaimConsumerReference {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaimlist-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceClaimList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -755,6 +788,7 @@ impl ::smp_core::typed_patch::ObjectKind for ResourceClaimList {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaimspec-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceClaimSpec {
     /// JSON `devices`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -767,6 +801,7 @@ pub struct ResourceClaimSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaimstatus-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceClaimStatus {
     /// JSON `allocation`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -791,6 +826,7 @@ pub struct ResourceClaimStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaimtemplate-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceClaimTemplate {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -821,6 +857,7 @@ impl ::smp_core::typed_patch::ObjectKind for ResourceClaimTemplate {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaimtemplatelist-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceClaimTemplateList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -848,6 +885,7 @@ impl ::smp_core::typed_patch::ObjectKind for ResourceClaimTemplateList {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaimtemplatespec-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceClaimTemplateSpec {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -864,6 +902,7 @@ pub struct ResourceClaimTemplateSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourcepool-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourcePool {
     /// JSON `generation` (required). A patch replaces the value; `null` removes it.
     pub generation: i64,
@@ -882,6 +921,7 @@ pub struct ResourcePool {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceslice-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceSlice {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -912,6 +952,7 @@ impl ::smp_core::typed_patch::ObjectKind for ResourceSlice {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceslicelist-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceSliceList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -940,6 +981,7 @@ impl ::smp_core::typed_patch::ObjectKind for ResourceSliceList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceslicespec-v1beta1-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceSliceSpec {
     /// JSON `allNodes`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]

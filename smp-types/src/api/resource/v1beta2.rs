@@ -21,6 +21,7 @@ use crate::apimachinery::pkg::runtime;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#allocateddevicestatus-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct AllocatedDeviceStatus {
     /// JSON `conditions`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -55,6 +56,7 @@ pub struct AllocatedDeviceStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#allocationresult-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct AllocationResult {
     /// JSON `allocationTimestamp`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -74,6 +76,7 @@ pub struct AllocationResult {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#celdeviceselector-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CELDeviceSelector {
     /// JSON `expression` (required). A patch replaces the value; `null` removes it.
     pub expression: String,
@@ -85,6 +88,7 @@ pub struct CELDeviceSelector {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#capacityrequestpolicy-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CapacityRequestPolicy {
     /// JSON `default`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -104,6 +108,7 @@ pub struct CapacityRequestPolicy {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#capacityrequestpolicyrange-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CapacityRequestPolicyRange {
     /// JSON `max`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -122,6 +127,7 @@ pub struct CapacityRequestPolicyRange {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#capacityrequirements-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CapacityRequirements {
     /// JSON `requests`. A map that a patch merges key by key; `null` removes a key.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -133,6 +139,7 @@ pub struct CapacityRequirements {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#counter-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Counter {
     /// JSON `value` (required). A patch replaces the value; `null` removes it.
     pub value: resource::Quantity,
@@ -143,6 +150,7 @@ pub struct Counter {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#counterset-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CounterSet {
     /// JSON `counters` (required). A map that a patch merges key by key, each value field by field;
     /// `null` removes a key.
@@ -158,6 +166,7 @@ pub struct CounterSet {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#device-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Device {
     /// JSON `allNodes`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -214,6 +223,7 @@ pub struct Device {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceallocationconfiguration-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceAllocationConfiguration {
     /// JSON `opaque`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -232,6 +242,7 @@ pub struct DeviceAllocationConfiguration {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceallocationresult-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceAllocationResult {
     /// JSON `config`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -247,6 +258,7 @@ pub struct DeviceAllocationResult {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceattribute-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceAttribute {
     /// JSON `bool`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -271,6 +283,7 @@ pub struct DeviceAttribute {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicecapacity-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceCapacity {
     /// JSON `requestPolicy`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -285,6 +298,7 @@ pub struct DeviceCapacity {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceclaim-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceClaim {
     /// JSON `config`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -304,6 +318,7 @@ pub struct DeviceClaim {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceclaimconfiguration-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceClaimConfiguration {
     /// JSON `opaque`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -321,6 +336,7 @@ pub struct DeviceClaimConfiguration {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceclass-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceClass {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -349,6 +365,7 @@ impl ::smp_core::typed_patch::ObjectKind for DeviceClass {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceclassconfiguration-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceClassConfiguration {
     /// JSON `opaque`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -362,6 +379,7 @@ pub struct DeviceClassConfiguration {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceclasslist-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceClassList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -390,6 +408,7 @@ impl ::smp_core::typed_patch::ObjectKind for DeviceClassList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceclassspec-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceClassSpec {
     /// JSON `config`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -410,6 +429,7 @@ pub struct DeviceClassSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceconstraint-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceConstraint {
     /// JSON `distinctAttribute`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -430,6 +450,7 @@ pub struct DeviceConstraint {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicecounterconsumption-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceCounterConsumption {
     /// JSON `counterSet` (required). A patch replaces the value; `null` removes it.
     pub counter_set: String,
@@ -445,6 +466,7 @@ pub struct DeviceCounterConsumption {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicerequest-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceRequest {
     /// JSON `exactly`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -464,6 +486,7 @@ pub struct DeviceRequest {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicerequestallocationresult-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceRequestAllocationResult {
     /// JSON `adminAccess`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -507,6 +530,7 @@ pub struct DeviceRequestAllocationResult {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceselector-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceSelector {
     /// JSON `cel`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -519,6 +543,7 @@ pub struct DeviceSelector {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicesubrequest-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceSubRequest {
     /// JSON `allocationMode`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -553,6 +578,7 @@ pub struct DeviceSubRequest {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicetaint-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceTaint {
     /// JSON `effect` (required). A patch replaces the value; `null` removes it.
     pub effect: String,
@@ -575,6 +601,7 @@ pub struct DeviceTaint {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicetoleration-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceToleration {
     /// JSON `effect`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -603,6 +630,7 @@ pub struct DeviceToleration {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#exactdevicerequest-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ExactDeviceRequest {
     /// JSON `adminAccess`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -638,6 +666,7 @@ pub struct ExactDeviceRequest {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#networkdevicedata-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NetworkDeviceData {
     /// JSON `hardwareAddress`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -657,6 +686,7 @@ pub struct NetworkDeviceData {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#opaquedeviceconfiguration-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct OpaqueDeviceConfiguration {
     /// JSON `driver` (required). A patch replaces the value; `null` removes it.
     pub driver: String,
@@ -673,6 +703,7 @@ pub struct OpaqueDeviceConfiguration {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaim-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceClaim {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -706,6 +737,7 @@ impl ::smp_core::typed_patch::ObjectKind for ResourceClaim {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaimconsumerreference-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceClaimConsumerReference {
     /// JSON `apiGroup`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -728,6 +760,7 @@ pub struct ResourceClaimConsumerReference {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaimlist-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceClaimList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -755,6 +788,7 @@ impl ::smp_core::typed_patch::ObjectKind for ResourceClaimList {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaimspec-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceClaimSpec {
     /// JSON `devices`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -767,6 +801,7 @@ pub struct ResourceClaimSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaimstatus-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceClaimStatus {
     /// JSON `allocation`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -791,6 +826,7 @@ pub struct ResourceClaimStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaimtemplate-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceClaimTemplate {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -821,6 +857,7 @@ impl ::smp_core::typed_patch::ObjectKind for ResourceClaimTemplate {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaimtemplatelist-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceClaimTemplateList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -848,6 +885,7 @@ impl ::smp_core::typed_patch::ObjectKind for ResourceClaimTemplateList {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaimtemplatespec-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceClaimTemplateSpec {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -864,6 +902,7 @@ pub struct ResourceClaimTemplateSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourcepool-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourcePool {
     /// JSON `generation` (required). A patch replaces the value; `null` removes it.
     pub generation: i64,
@@ -882,6 +921,7 @@ pub struct ResourcePool {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceslice-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceSlice {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -912,6 +952,7 @@ impl ::smp_core::typed_patch::ObjectKind for ResourceSlice {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceslicelist-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceSliceList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -940,6 +981,7 @@ impl ::smp_core::typed_patch::ObjectKind for ResourceSliceList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceslicespec-v1beta2-resource-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceSliceSpec {
     /// JSON `allNodes`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -20,6 +20,7 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#csidriver-v1-storage-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CSIDriver {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -49,6 +50,7 @@ impl ::smp_core::typed_patch::ObjectKind for CSIDriver {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#csidriverlist-v1-storage-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CSIDriverList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -77,6 +79,7 @@ impl ::smp_core::typed_patch::ObjectKind for CSIDriverList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#csidriverspec-v1-storage-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CSIDriverSpec {
     /// JSON `attachRequired`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -121,6 +124,7 @@ pub struct CSIDriverSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#csinode-v1-storage-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CSINode {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -150,6 +154,7 @@ impl ::smp_core::typed_patch::ObjectKind for CSINode {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#csinodedriver-v1-storage-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CSINodeDriver {
     /// JSON `allocatable`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -173,6 +178,7 @@ pub struct CSINodeDriver {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#csinodelist-v1-storage-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CSINodeList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -200,6 +206,7 @@ impl ::smp_core::typed_patch::ObjectKind for CSINodeList {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#csinodespec-v1-storage-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CSINodeSpec {
     /// JSON `drivers` (required). A list merged by `name`: a patch item changes the item with the
     /// same `name`, or is added; an item with `$patch: delete` removes it,
@@ -215,6 +222,7 @@ pub struct CSINodeSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#csistoragecapacity-v1-storage-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CSIStorageCapacity {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -256,6 +264,7 @@ impl ::smp_core::typed_patch::ObjectKind for CSIStorageCapacity {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#csistoragecapacitylist-v1-storage-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CSIStorageCapacityList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -284,6 +293,7 @@ impl ::smp_core::typed_patch::ObjectKind for CSIStorageCapacityList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#storageclass-v1-storage-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct StorageClass {
     /// JSON `allowVolumeExpansion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -337,6 +347,7 @@ impl ::smp_core::typed_patch::ObjectKind for StorageClass {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#storageclasslist-v1-storage-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct StorageClassList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -365,6 +376,7 @@ impl ::smp_core::typed_patch::ObjectKind for StorageClassList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#tokenrequest-v1-storage-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct TokenRequest {
     /// JSON `audience` (required). A patch replaces the value; `null` removes it.
     pub audience: String,
@@ -381,6 +393,7 @@ pub struct TokenRequest {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#volumeattachment-v1-storage-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct VolumeAttachment {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -415,6 +428,7 @@ impl ::smp_core::typed_patch::ObjectKind for VolumeAttachment {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#volumeattachmentlist-v1-storage-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct VolumeAttachmentList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -447,6 +461,7 @@ impl ::smp_core::typed_patch::ObjectKind for VolumeAttachmentList {
 // smp overlay: union: the definition says exactly one member is set
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 #[union]
 pub struct VolumeAttachmentSource {
     /// JSON `inlineVolumeSpec`. An object that a patch merges into field by field; `null` removes
@@ -471,6 +486,7 @@ pub struct VolumeAttachmentSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#volumeattachmentspec-v1-storage-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct VolumeAttachmentSpec {
     /// JSON `attacher` (required). A patch replaces the value; `null` removes it.
     pub attacher: String,
@@ -489,6 +505,7 @@ pub struct VolumeAttachmentSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#volumeattachmentstatus-v1-storage-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct VolumeAttachmentStatus {
     /// JSON `attachError`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -513,6 +530,7 @@ pub struct VolumeAttachmentStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#volumeattributesclass-v1-storage-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct VolumeAttributesClass {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -546,6 +564,7 @@ impl ::smp_core::typed_patch::ObjectKind for VolumeAttributesClass {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#volumeattributesclasslist-v1-storage-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct VolumeAttributesClassList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -574,6 +593,7 @@ impl ::smp_core::typed_patch::ObjectKind for VolumeAttributesClassList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#volumeerror-v1-storage-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct VolumeError {
     /// JSON `errorCode`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -593,6 +613,7 @@ pub struct VolumeError {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#volumenoderesources-v1-storage-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct VolumeNodeResources {
     /// JSON `count`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]

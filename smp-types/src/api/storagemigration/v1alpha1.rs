@@ -15,6 +15,7 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#groupversionresource-v1alpha1-storagemigration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct GroupVersionResource {
     /// JSON `group`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -35,6 +36,7 @@ pub struct GroupVersionResource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#migrationcondition-v1alpha1-storagemigration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct MigrationCondition {
     /// JSON `lastUpdateTime`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -62,6 +64,7 @@ pub struct MigrationCondition {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#storageversionmigration-v1alpha1-storagemigration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct StorageVersionMigration {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -96,6 +99,7 @@ impl ::smp_core::typed_patch::ObjectKind for StorageVersionMigration {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#storageversionmigrationlist-v1alpha1-storagemigration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct StorageVersionMigrationList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -128,6 +132,7 @@ impl ::smp_core::typed_patch::ObjectKind for StorageVersionMigrationList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#storageversionmigrationspec-v1alpha1-storagemigration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct StorageVersionMigrationSpec {
     /// JSON `continueToken`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -144,6 +149,7 @@ pub struct StorageVersionMigrationSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#storageversionmigrationstatus-v1alpha1-storagemigration-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct StorageVersionMigrationStatus {
     /// JSON `conditions`. A list merged by `type`: a patch item changes the item with the same
     /// `type`, or is added; an item with `$patch: delete` removes it, `$setElementOrder/conditions`

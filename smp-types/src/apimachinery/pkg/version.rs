@@ -14,6 +14,7 @@ use smp_core::StrategicMerge;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Info {
     /// JSON `buildDate` (required). A patch replaces the value; `null` removes it.
     pub build_date: String,

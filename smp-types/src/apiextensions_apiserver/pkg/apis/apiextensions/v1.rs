@@ -19,6 +19,7 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#customresourcecolumndefinition-v1-apiextensions-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CustomResourceColumnDefinition {
     /// JSON `description`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -47,6 +48,7 @@ pub struct CustomResourceColumnDefinition {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#customresourceconversion-v1-apiextensions-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CustomResourceConversion {
     /// JSON `strategy` (required). A patch replaces the value; `null` removes it.
     pub strategy: String,
@@ -63,6 +65,7 @@ pub struct CustomResourceConversion {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#customresourcedefinition-v1-apiextensions-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CustomResourceDefinition {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -97,6 +100,7 @@ impl ::smp_core::typed_patch::ObjectKind for CustomResourceDefinition {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#customresourcedefinitioncondition-v1-apiextensions-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CustomResourceDefinitionCondition {
     /// JSON `lastTransitionTime`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -125,6 +129,7 @@ pub struct CustomResourceDefinitionCondition {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#customresourcedefinitionlist-v1-apiextensions-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CustomResourceDefinitionList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -154,6 +159,7 @@ impl ::smp_core::typed_patch::ObjectKind for CustomResourceDefinitionList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#customresourcedefinitionnames-v1-apiextensions-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CustomResourceDefinitionNames {
     /// JSON `categories`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -185,6 +191,7 @@ pub struct CustomResourceDefinitionNames {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#customresourcedefinitionspec-v1-apiextensions-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CustomResourceDefinitionSpec {
     /// JSON `conversion`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -215,6 +222,7 @@ pub struct CustomResourceDefinitionSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#customresourcedefinitionstatus-v1-apiextensions-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CustomResourceDefinitionStatus {
     /// JSON `acceptedNames`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -236,6 +244,7 @@ pub struct CustomResourceDefinitionStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#customresourcedefinitionversion-v1-apiextensions-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CustomResourceDefinitionVersion {
     /// JSON `additionalPrinterColumns`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -278,6 +287,7 @@ pub struct CustomResourceDefinitionVersion {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#customresourcesubresourcescale-v1-apiextensions-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CustomResourceSubresourceScale {
     /// JSON `labelSelectorPath`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -308,6 +318,7 @@ crate::macros::opaque_patch_field!(CustomResourceSubresourceStatus);
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#customresourcesubresources-v1-apiextensions-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CustomResourceSubresources {
     /// JSON `scale`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -324,6 +335,7 @@ pub struct CustomResourceSubresources {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#customresourcevalidation-v1-apiextensions-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CustomResourceValidation {
     /// JSON `openAPIV3Schema`. An object that a patch merges into field by field; `null` removes
     /// it.
@@ -336,6 +348,7 @@ pub struct CustomResourceValidation {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#externaldocumentation-v1-apiextensions-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ExternalDocumentation {
     /// JSON `description`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -364,6 +377,7 @@ crate::macros::opaque_patch_field!(JSON);
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#jsonschemaprops-v1-apiextensions-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct JSONSchemaProps {
     /// JSON `$ref`. A patch replaces the value; `null` removes it.
     #[serde(rename = "$ref", skip_serializing_if = "Option::is_none")]
@@ -615,6 +629,7 @@ crate::macros::opaque_patch_field!(JSONSchemaPropsOrStringArray);
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#selectablefield-v1-apiextensions-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct SelectableField {
     /// JSON `jsonPath` (required). A patch replaces the value; `null` removes it.
     pub json_path: String,
@@ -625,6 +640,7 @@ pub struct SelectableField {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#servicereference-v1-apiextensions-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ServiceReference {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
@@ -647,6 +663,7 @@ pub struct ServiceReference {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#validationrule-v1-apiextensions-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ValidationRule {
     /// JSON `fieldPath`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -682,6 +699,7 @@ pub struct ValidationRule {
 // smp overlay: union: the property url says exactly one of url and service is set
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct WebhookClientConfig {
     /// JSON `caBundle`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -710,6 +728,7 @@ pub struct WebhookClientConfig {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#webhookconversion-v1-apiextensions-k8s-io).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct WebhookConversion {
     /// JSON `clientConfig`. An object that a patch merges into field by field; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]

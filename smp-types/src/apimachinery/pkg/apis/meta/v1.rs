@@ -18,6 +18,7 @@ use crate::apimachinery::pkg::runtime;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#apigroup-v1-meta).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct APIGroup {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -57,6 +58,7 @@ impl ::smp_core::typed_patch::ObjectKind for APIGroup {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#apigrouplist-v1-meta).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct APIGroupList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -81,6 +83,7 @@ impl ::smp_core::typed_patch::ObjectKind for APIGroupList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#apiresource-v1-meta).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct APIResource {
     /// JSON `categories`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -124,6 +127,7 @@ pub struct APIResource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#apiresourcelist-v1-meta).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct APIResourceList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -151,6 +155,7 @@ impl ::smp_core::typed_patch::ObjectKind for APIResourceList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#apiversions-v1-meta).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct APIVersions {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -179,6 +184,7 @@ impl ::smp_core::typed_patch::ObjectKind for APIVersions {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#condition-v1-meta).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Condition {
     /// JSON `lastTransitionTime` (required). A patch replaces the value; `null` removes it.
     pub last_transition_time: Time,
@@ -207,6 +213,7 @@ pub struct Condition {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deleteoptions-v1-meta).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeleteOptions {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -247,6 +254,7 @@ pub struct DeleteOptions {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#fieldselectorrequirement-v1-meta).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct FieldSelectorRequirement {
     /// JSON `key` (required). A patch replaces the value; `null` removes it.
     pub key: String,
@@ -276,6 +284,7 @@ crate::macros::opaque_patch_field!(FieldsV1);
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#groupversionfordiscovery-v1-meta).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct GroupVersionForDiscovery {
     /// JSON `groupVersion` (required). A patch replaces the value; `null` removes it.
     pub group_version: String,
@@ -290,6 +299,7 @@ pub struct GroupVersionForDiscovery {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#labelselector-v1-meta).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct LabelSelector {
     /// JSON `matchExpressions`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -305,6 +315,7 @@ pub struct LabelSelector {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#labelselectorrequirement-v1-meta).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct LabelSelectorRequirement {
     /// JSON `key` (required). A patch replaces the value; `null` removes it.
     pub key: String,
@@ -323,6 +334,7 @@ pub struct LabelSelectorRequirement {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#listmeta-v1-meta).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ListMeta {
     /// JSON `continue`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -347,6 +359,7 @@ pub struct ListMeta {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#managedfieldsentry-v1-meta).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ManagedFieldsEntry {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -386,6 +399,7 @@ pub use crate::time::MicroTime;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#objectmeta-v1-meta).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ObjectMeta {
     /// JSON `annotations`. A map that a patch merges key by key; `null` removes a key.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -460,6 +474,7 @@ pub struct ObjectMeta {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ownerreference-v1-meta).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct OwnerReference {
     /// JSON `apiVersion` (required). A patch replaces the value; `null` removes it.
     pub api_version: String,
@@ -499,6 +514,7 @@ crate::macros::opaque_patch_field!(Patch);
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#preconditions-v1-meta).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Preconditions {
     /// JSON `resourceVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -515,6 +531,7 @@ pub struct Preconditions {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#serveraddressbyclientcidr-v1-meta).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ServerAddressByClientCIDR {
     /// JSON `clientCIDR` (required). A patch replaces the value; `null` removes it.
     #[serde(rename = "clientCIDR")]
@@ -530,6 +547,7 @@ pub struct ServerAddressByClientCIDR {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#status-v1-meta).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Status {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -574,6 +592,7 @@ impl ::smp_core::typed_patch::ObjectKind for Status {
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#statuscause-v1-meta).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct StatusCause {
     /// JSON `field`. A patch replaces the value; `null` removes it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -594,6 +613,7 @@ pub struct StatusCause {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#statusdetails-v1-meta).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct StatusDetails {
     /// JSON `causes`. A list that a patch replaces whole.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -629,6 +649,7 @@ pub use crate::time::Time;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#watchevent-v1-meta).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct WatchEvent {
     /// JSON `object` (required). Any JSON value, patched as plain JSON: objects merge key by key
     /// and lists are replaced whole; `null` removes it.
