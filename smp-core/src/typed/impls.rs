@@ -275,8 +275,8 @@ impl<T: PatchField> PatchField for Option<T> {
         match current {
             // Present as JSON `null`: the engine knows what a patch does to a null.
             Some(None) => fallback(current, member, parent, path),
-            Some(Some(inner)) => Ok(wrap_some(T::plan(Some(inner), member, parent, path)?)),
-            None => Ok(wrap_some(T::plan(None, member, parent, path)?)),
+            Some(Some(inner)) => Ok(T::plan(Some(inner), member, parent, path)?.wrap_some()),
+            None => Ok(T::plan(None, member, parent, path)?.wrap_some()),
         }
     }
 
@@ -326,19 +326,6 @@ impl<T: PatchField> PatchField for Option<T> {
             }
             _ => diff_fallback(original, modified, name, parent, out, path),
         }
-    }
-}
-
-fn wrap_some<T: 'static>(edit: Edit<T>) -> Edit<Option<T>> {
-    match edit {
-        Edit::Keep => Edit::Keep,
-        Edit::Set(v) => Edit::Set(Some(v)),
-        Edit::Remove => Edit::Remove,
-        Edit::Update(f) => Edit::Update(Box::new(move |o: &mut Option<T>| {
-            if let Some(v) = o {
-                f(v);
-            }
-        })),
     }
 }
 

@@ -459,6 +459,22 @@ pub enum Edit<T> {
 #[derive(Debug)]
 pub struct Removed;
 
+impl<T: 'static> Edit<T> {
+    /// The same edit of the value inside an `Option` (an update leaves `None` alone).
+    pub(crate) fn wrap_some(self) -> Edit<Option<T>> {
+        match self {
+            Edit::Keep => Edit::Keep,
+            Edit::Set(v) => Edit::Set(Some(v)),
+            Edit::Remove => Edit::Remove,
+            Edit::Update(f) => Edit::Update(Box::new(move |o: &mut Option<T>| {
+                if let Some(v) = o {
+                    f(v);
+                }
+            })),
+        }
+    }
+}
+
 impl<T> Edit<T> {
     /// Applies the edit; `Err(Removed)` when it removes the member (the caller decides).
     pub fn commit_to(self, target: &mut T) -> Result<(), Removed> {

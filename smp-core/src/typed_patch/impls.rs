@@ -113,28 +113,11 @@ impl<T: Patchable + PatchField> Patchable for Option<T> {
         match current {
             // Present as JSON `null`: what a patch does to a null is the engine's to say.
             Some(None) => member_through_json(current, member, def, parent, path),
-            Some(Some(inner)) => Ok(wrap_some(T::plan_member(
-                Some(inner),
-                member,
-                def,
-                parent,
-                path,
-            )?)),
-            None => Ok(wrap_some(T::plan_member(None, member, def, parent, path)?)),
-        }
-    }
-}
-
-fn wrap_some<T: 'static>(edit: Edit<T>) -> Edit<Option<T>> {
-    match edit {
-        Edit::Keep => Edit::Keep,
-        Edit::Set(v) => Edit::Set(Some(v)),
-        Edit::Remove => Edit::Remove,
-        Edit::Update(f) => Edit::Update(Box::new(move |o: &mut Option<T>| {
-            if let Some(v) = o {
-                f(v);
+            Some(Some(inner)) => {
+                Ok(T::plan_member(Some(inner), member, def, parent, path)?.wrap_some())
             }
-        })),
+            None => Ok(T::plan_member(None, member, def, parent, path)?.wrap_some()),
+        }
     }
 }
 

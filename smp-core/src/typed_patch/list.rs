@@ -244,74 +244,6 @@ impl<P: Default> KeyedList<P> {
 }
 
 impl<P: Default + ValuePatch> KeyedList<P> {
-    /// Writes the list member `name` and its `$setElementOrder/<name>` into `out`.
-    pub(crate) fn write(
-        &self,
-        name: &str,
-        out: &mut Map<String, Value>,
-        parent: &Path<'_>,
-    ) -> Result<(), PatchError> {
-        let path = parent.field(name);
-        path.check_depth()?;
-        let by = self.directive_keys();
-        let mut items = Vec::with_capacity(self.items.len());
-        for (i, item) in self.items.iter().enumerate() {
-            let at = path.index(i);
-            let (id, mut object) = match item {
-                Item::Replace => {
-                    let mut directive = Map::new();
-                    directive.insert("$patch".to_owned(), Value::String("replace".to_owned()));
-                    items.push(Value::Object(directive));
-                    continue;
-                }
-                Item::Merge(id, patch) => match patch.write_value(&at)? {
-                    Value::Object(map) => (id, map),
-                    other => return Err(wrong_type(&at, "object", &other)),
-                },
-                Item::Delete(id) => {
-                    let mut map = Map::new();
-                    map.insert("$patch".to_owned(), Value::String("delete".to_owned()));
-                    (id, map)
-                }
-            };
-            for (field, value) in &id.0 {
-                match object.get(field) {
-                    Some(set) if set != value => {
-                        return Err(PatchError::BadDirective {
-                            path: at.field(field).to_json_path(),
-                            directive: field.clone(),
-                            expected: "the item's key, not another value (the key is given to `item`)",
-                        });
-                    }
-                    _ => {
-                        object.insert(field.clone(), value.clone());
-                    }
-                }
-            }
-            if let Some(by) = &by {
-                object.insert("$patchMergeKey".to_owned(), by.clone());
-            }
-            items.push(Value::Object(object));
-        }
-        if self.listed || self.order.is_none() {
-            out.insert(name.to_owned(), Value::Array(items));
-        }
-        if let Some(order) = &self.order {
-            let order = order
-                .iter()
-                .map(|id| {
-                    let mut object: Map<String, Value> = id.0.iter().cloned().collect();
-                    if let Some(by) = &by {
-                        object.insert("$patchMergeKey".to_owned(), by.clone());
-                    }
-                    Value::Object(object)
-                })
-                .collect();
-            out.insert(format!("$setElementOrder/{name}"), Value::Array(order));
-        }
-        Ok(())
-    }
-
     /// The `$patchMergeKey` value items carry, when they are identified by recommended keys.
     fn directive_keys(&self) -> Option<Value> {
         self.by_recommended.then(|| {
@@ -546,40 +478,6 @@ impl<T: ValuePatch> SetList<T> {
         self.delete.as_deref().unwrap_or_default()
     }
 
-    pub(crate) fn write(
-        &self,
-        name: &str,
-        out: &mut Map<String, Value>,
-        parent: &Path<'_>,
-    ) -> Result<(), PatchError> {
-        let path = parent.field(name);
-        let values = |list: &[T], path: &Path<'_>| -> Result<Value, PatchError> {
-            list.iter()
-                .enumerate()
-                .map(|(i, v)| v.write_value(&path.index(i)))
-                .collect::<Result<Vec<_>, _>>()
-                .map(Value::Array)
-        };
-        let nothing = self.add.is_none() && self.delete.is_none() && self.order.is_none();
-        if let Some(add) = &self.add {
-            out.insert(name.to_owned(), values(add, &path)?);
-        } else if nothing {
-            out.insert(name.to_owned(), Value::Array(Vec::new()));
-        }
-        if let Some(delete) = &self.delete {
-            let at = parent.field("$deleteFromPrimitiveList");
-            out.insert(
-                format!("$deleteFromPrimitiveList/{name}"),
-                values(delete, &at)?,
-            );
-        }
-        if let Some(order) = &self.order {
-            let at = parent.field("$setElementOrder");
-            out.insert(format!("$setElementOrder/{name}"), values(order, &at)?);
-        }
-        Ok(())
-    }
-
     pub(crate) fn read(
         value: Option<Value>,
         delete: Option<Value>,
@@ -615,5 +513,124 @@ impl<T: ValuePatch> SetList<T> {
                 .map(|v| values(v, "$setElementOrder", path))
                 .transpose()?,
         })
+    }
+}
+
+/// A list patch that writes itself beside its member: the list and the directives that go with
+/// it (`$setElementOrder/<name>`, `$deleteFromPrimitiveList/<name>`).
+pub(crate) trait ListWrite {
+    /// Writes the list member `name` and its directives into `out`, the patch object holding
+    /// it (at `parent`).
+    fn write(
+        &self,
+        name: &str,
+        out: &mut Map<String, Value>,
+        parent: &Path<'_>,
+    ) -> Result<(), PatchError>;
+}
+
+impl<P: Default + ValuePatch> ListWrite for KeyedList<P> {
+    /// Writes the list member `name` and its `$setElementOrder/<name>` into `out`.
+    fn write(
+        &self,
+        name: &str,
+        out: &mut Map<String, Value>,
+        parent: &Path<'_>,
+    ) -> Result<(), PatchError> {
+        let path = parent.field(name);
+        path.check_depth()?;
+        let by = self.directive_keys();
+        let mut items = Vec::with_capacity(self.items.len());
+        for (i, item) in self.items.iter().enumerate() {
+            let at = path.index(i);
+            let (id, mut object) = match item {
+                Item::Replace => {
+                    let mut directive = Map::new();
+                    directive.insert("$patch".to_owned(), Value::String("replace".to_owned()));
+                    items.push(Value::Object(directive));
+                    continue;
+                }
+                Item::Merge(id, patch) => match patch.write_value(&at)? {
+                    Value::Object(map) => (id, map),
+                    other => return Err(wrong_type(&at, "object", &other)),
+                },
+                Item::Delete(id) => {
+                    let mut map = Map::new();
+                    map.insert("$patch".to_owned(), Value::String("delete".to_owned()));
+                    (id, map)
+                }
+            };
+            for (field, value) in &id.0 {
+                match object.get(field) {
+                    Some(set) if set != value => {
+                        return Err(PatchError::BadDirective {
+                            path: at.field(field).to_json_path(),
+                            directive: field.clone(),
+                            expected: "the item's key, not another value (the key is given to `item`)",
+                        });
+                    }
+                    _ => {
+                        object.insert(field.clone(), value.clone());
+                    }
+                }
+            }
+            if let Some(by) = &by {
+                object.insert("$patchMergeKey".to_owned(), by.clone());
+            }
+            items.push(Value::Object(object));
+        }
+        if self.listed || self.order.is_none() {
+            out.insert(name.to_owned(), Value::Array(items));
+        }
+        if let Some(order) = &self.order {
+            let order = order
+                .iter()
+                .map(|id| {
+                    let mut object: Map<String, Value> = id.0.iter().cloned().collect();
+                    if let Some(by) = &by {
+                        object.insert("$patchMergeKey".to_owned(), by.clone());
+                    }
+                    Value::Object(object)
+                })
+                .collect();
+            out.insert(format!("$setElementOrder/{name}"), Value::Array(order));
+        }
+        Ok(())
+    }
+}
+
+impl<T: ValuePatch> ListWrite for SetList<T> {
+    fn write(
+        &self,
+        name: &str,
+        out: &mut Map<String, Value>,
+        parent: &Path<'_>,
+    ) -> Result<(), PatchError> {
+        let path = parent.field(name);
+        let values = |list: &[T], path: &Path<'_>| -> Result<Value, PatchError> {
+            list.iter()
+                .enumerate()
+                .map(|(i, v)| v.write_value(&path.index(i)))
+                .collect::<Result<Vec<_>, _>>()
+                .map(Value::Array)
+        };
+        let nothing = self.add.is_none() && self.delete.is_none() && self.order.is_none();
+        if let Some(add) = &self.add {
+            out.insert(name.to_owned(), values(add, &path)?);
+        } else if nothing {
+            out.insert(name.to_owned(), Value::Array(Vec::new()));
+        }
+        if let Some(delete) = &self.delete {
+            let at = parent.field("$deleteFromPrimitiveList");
+            out.insert(
+                format!("$deleteFromPrimitiveList/{name}"),
+                values(delete, &at)?,
+            );
+        }
+        if let Some(order) = &self.order {
+            let at = parent.field("$setElementOrder");
+            out.insert(format!("$setElementOrder/{name}"), values(order, &at)?);
+        }
+        Ok(())
     }
 }

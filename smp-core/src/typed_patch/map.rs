@@ -118,21 +118,7 @@ impl<P: ValuePatch> ValuePatch for MapPatch<P> {
         for (key, value) in map {
             let at = path.field(&key);
             if key == "$patch" {
-                match value.as_str() {
-                    Some("replace") => patch.directive = ObjectDirective::Replace,
-                    Some("delete") => patch.directive = ObjectDirective::Delete,
-                    Some("merge") => {
-                        return Err(PatchError::ExplicitMerge {
-                            path: path.to_json_path(),
-                        });
-                    }
-                    _ => {
-                        return Err(PatchError::UnknownPatchType {
-                            path: at.to_json_path(),
-                            value: value.to_string(),
-                        });
-                    }
-                }
+                patch.directive = ObjectDirective::read(&value, path)?;
                 continue;
             }
             if is_directive(&key) {

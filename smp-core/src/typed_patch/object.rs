@@ -4,7 +4,7 @@
 use serde_json::{Map, Value};
 
 use super::apply_config::{self, ApplyConfiguration, ObjectKind};
-use super::list::{KeyedList, SetList};
+use super::list::{KeyedList, ListWrite, SetList};
 use super::{Change, ValuePatch, wrong_type};
 use crate::apply::Path;
 use crate::error::PatchError;
@@ -19,6 +19,24 @@ pub enum ObjectDirective {
     Replace,
     /// `$patch: delete`: the object (the member holding it) is deleted.
     Delete,
+}
+
+impl ObjectDirective {
+    /// Reads the value of `$patch` in the object at `path`. An explicit `merge` is refused, as
+    /// the engine refuses it.
+    pub(crate) fn read(value: &Value, path: &Path<'_>) -> Result<ObjectDirective, PatchError> {
+        match value.as_str() {
+            Some("replace") => Ok(ObjectDirective::Replace),
+            Some("delete") => Ok(ObjectDirective::Delete),
+            Some("merge") => Err(PatchError::ExplicitMerge {
+                path: path.to_json_path(),
+            }),
+            _ => Err(PatchError::UnknownPatchType {
+                path: path.field("$patch").to_json_path(),
+                value: value.to_string(),
+            }),
+        }
+    }
 }
 
 /// A generated `TPatch`: the patch of an object of type `T`. Its members are written and read
@@ -131,22 +149,7 @@ pub fn read_object<P: ObjectPatch>(value: Value, path: &Path<'_>) -> Result<P, P
     };
     let mut patch = P::default();
     if let Some(directive) = map.remove("$patch") {
-        let at = path.field("$patch");
-        patch.set_directive(match directive.as_str() {
-            Some("replace") => ObjectDirective::Replace,
-            Some("delete") => ObjectDirective::Delete,
-            Some("merge") => {
-                return Err(PatchError::ExplicitMerge {
-                    path: path.to_json_path(),
-                });
-            }
-            _ => {
-                return Err(PatchError::UnknownPatchType {
-                    path: at.to_json_path(),
-                    value: directive.to_string(),
-                });
-            }
-        });
+        patch.set_directive(ObjectDirective::read(&directive, path)?);
     }
     let mut reader = ObjectReader::new(map, path);
     patch.read_members(&mut reader)?;
@@ -192,14 +195,7 @@ impl<'a> ObjectWriter<'a> {
         name: &str,
         change: &Option<Change<KeyedList<P>>>,
     ) -> Result<(), PatchError> {
-        match change {
-            None => Ok(()),
-            Some(Change::Delete) => {
-                self.map.insert(name.to_owned(), Value::Null);
-                Ok(())
-            }
-            Some(Change::Set(list)) => list.write(name, &mut self.map, self.path),
-        }
+        write_list(change, name, &mut self.map, self.path)
     }
 
     /// A list of scalars merged as a set: the member, its `$deleteFromPrimitiveList/<name>`
@@ -209,14 +205,7 @@ impl<'a> ObjectWriter<'a> {
         name: &str,
         change: &Option<Change<SetList<P>>>,
     ) -> Result<(), PatchError> {
-        match change {
-            None => Ok(()),
-            Some(Change::Delete) => {
-                self.map.insert(name.to_owned(), Value::Null);
-                Ok(())
-            }
-            Some(Change::Set(list)) => list.write(name, &mut self.map, self.path),
-        }
+        write_list(change, name, &mut self.map, self.path)
     }
 
     /// The members of a flattened struct's patch, in this same object.
@@ -228,6 +217,24 @@ impl<'a> ObjectWriter<'a> {
     /// other fields do not declare).
     pub fn raw(&mut self, name: &str, value: Value) {
         self.map.insert(name.to_owned(), value);
+    }
+}
+
+/// Writes a list field's change into the patch object holding it: nothing, `null`, or the
+/// list with its directives.
+pub(crate) fn write_list<L: ListWrite>(
+    change: &Option<Change<L>>,
+    name: &str,
+    patch: &mut Map<String, Value>,
+    path: &Path<'_>,
+) -> Result<(), PatchError> {
+    match change {
+        None => Ok(()),
+        Some(Change::Delete) => {
+            patch.insert(name.to_owned(), Value::Null);
+            Ok(())
+        }
+        Some(Change::Set(list)) => list.write(name, patch, path),
     }
 }
 

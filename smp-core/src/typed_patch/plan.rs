@@ -19,7 +19,7 @@ use std::any::Any;
 use serde_json::{Map, Value};
 
 use super::list::{KeyedList, SetList};
-use super::object::{ObjectDirective, ObjectPatch};
+use super::object::{ObjectDirective, ObjectPatch, write_list};
 use super::{Change, Patchable, ValuePatch};
 use crate::apply::Path;
 use crate::error::PatchError;
@@ -71,56 +71,33 @@ impl<P: ValuePatch + 'static> PatchMember for Option<Change<P>> {
     }
 }
 
-impl<P: Default + ValuePatch + 'static> PatchMember for Option<Change<KeyedList<P>>> {
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn is_absent(&self) -> bool {
-        self.is_none()
-    }
-
-    fn write(
-        &self,
-        name: &str,
-        patch: &mut Map<String, Value>,
-        path: &Path<'_>,
-    ) -> Result<(), PatchError> {
-        match self {
-            None => Ok(()),
-            Some(Change::Delete) => {
-                patch.insert(name.to_owned(), Value::Null);
-                Ok(())
+/// A list field's change: its list writes itself with its directives.
+macro_rules! list_member {
+    ($($list:ident: $($bound:path),+;)*) => {$(
+        impl<P: $($bound +)+ 'static> PatchMember for Option<Change<$list<P>>> {
+            fn as_any(&self) -> &dyn Any {
+                self
             }
-            Some(Change::Set(list)) => list.write(name, patch, path),
+
+            fn is_absent(&self) -> bool {
+                self.is_none()
+            }
+
+            fn write(
+                &self,
+                name: &str,
+                patch: &mut Map<String, Value>,
+                path: &Path<'_>,
+            ) -> Result<(), PatchError> {
+                write_list(self, name, patch, path)
+            }
         }
-    }
+    )*};
 }
 
-impl<P: ValuePatch + 'static> PatchMember for Option<Change<SetList<P>>> {
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn is_absent(&self) -> bool {
-        self.is_none()
-    }
-
-    fn write(
-        &self,
-        name: &str,
-        patch: &mut Map<String, Value>,
-        path: &Path<'_>,
-    ) -> Result<(), PatchError> {
-        match self {
-            None => Ok(()),
-            Some(Change::Delete) => {
-                patch.insert(name.to_owned(), Value::Null);
-                Ok(())
-            }
-            Some(Change::Set(list)) => list.write(name, patch, path),
-        }
-    }
+list_member! {
+    KeyedList: Default, ValuePatch;
+    SetList: ValuePatch;
 }
 
 /// [`StrategicMerge::plan_patch_members`]: the patch's members planned against the fields,
