@@ -319,8 +319,9 @@ fn special_run(bytes: &[u8], mut i: usize) -> usize {
     i
 }
 
-/// Go's `encoding/json` float form (`strconv.FormatFloat` with `'f'` or `'e'`, shortest).
-fn go_float(f: f64) -> String {
+/// Go's `encoding/json` float form (`strconv.FormatFloat` with `'f'` or `'e'`, shortest): `1`
+/// for 1.0, `1e+21`, `1e-7`.
+pub fn go_float(f: f64) -> String {
     let abs = f.abs();
     if abs != 0.0 && !(1e-6..1e21).contains(&abs) {
         // Rust prints `1e21` / `1e-7`; Go prints `1e+21` / `1e-07`, then trims the `0`.
