@@ -9,8 +9,10 @@
 //! semantics.
 //!
 //! It grows in layers, each on the one before:
-//! - [`fieldpath`]: field paths, field sets, and their `FieldsV1` form.
+//! - [`fieldpath`]: field paths, field sets, and their `FieldsV1` form;
+//! - [`schema`]: the structured types apply merges by, from OpenAPI v3 as the server builds them.
 
 #![warn(missing_docs)]
 
 pub mod fieldpath;
+pub mod schema;

@@ -1,0 +1,114 @@
+//! The structured types of every Kubernetes v1.34 definition, converted from the official
+//! OpenAPI v3 documents (shared data: `openapi/v3/`) as the API server converts them.
+
+use serde_json::{Value, json};
+use smp_ssa::schema::{Gvk, ListKind, Scalar, Schema, TypeRef, from_openapi_v3};
+
+fn documents() -> Option<Vec<Value>> {
+    let dir = smp_testdata::file("openapi/v3")?;
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .expect("readable")
+        .map(|e| e.expect("an entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    paths.sort();
+    Some(
+        paths
+            .iter()
+            .map(|p| serde_json::from_slice(&std::fs::read(p).expect("readable")).expect("JSON"))
+            .collect(),
+    )
+}
+
+/// The type at the end of `fields` from `ty`.
+fn at(schema: &Schema, mut ty: TypeRef, fields: &[&str]) -> TypeRef {
+    for field in fields {
+        let atom = schema.resolve(ty);
+        ty = match (atom.map, atom.list) {
+            (Some(map), _) if map.type_of(field).is_some() => map.type_of(field).unwrap(),
+            (_, Some(list)) if *field == "[]" => list.item,
+            _ => panic!("no {field}"),
+        };
+    }
+    ty
+}
+
+#[test]
+fn every_definition_converts_and_lists_are_keyed_as_the_server_keys_them() {
+    let Some(docs) = documents() else {
+        return;
+    };
+    let schema = from_openapi_v3(&docs).expect("every definition converts");
+    let deployment = schema
+        .kind(&Gvk::of("apps/v1", "Deployment"))
+        .expect("a kind");
+    let list = |fields: &[&str]| {
+        schema
+            .resolve(at(&schema, deployment, fields))
+            .list
+            .unwrap()
+            .kind
+    };
+    let pod = ["spec", "template", "spec"];
+    let containers = [&pod[..], &["containers"]].concat();
+    assert_eq!(list(&containers), ListKind::Map(vec!["name".into()]));
+    // Ports: SMP merges by `containerPort`, the server keys by `containerPort` and `protocol`,
+    // and an item without a protocol is keyed by its default.
+    let ports = [&containers[..], &["[]", "ports"]].concat();
+    assert_eq!(
+        list(&ports),
+        ListKind::Map(vec!["containerPort".into(), "protocol".into()])
+    );
+    let port = schema.resolve(at(&schema, deployment, &[&ports[..], &["[]"]].concat()));
+    let protocol = port.map.unwrap().field("protocol").unwrap().clone();
+    assert_eq!(protocol.default, Some(json!("TCP")));
+    assert_eq!(
+        list(&[&containers[..], &["[]", "env"]].concat()),
+        ListKind::Map(vec!["name".into()])
+    );
+    assert_eq!(
+        list(&[&containers[..], &["[]", "args"]].concat()),
+        ListKind::Atomic
+    );
+    assert_eq!(list(&["metadata", "finalizers"]), ListKind::Set);
+    assert_eq!(
+        list(&["metadata", "ownerReferences"]),
+        ListKind::Map(vec!["uid".into()])
+    );
+    // A label selector is owned whole; labels key by key.
+    let selector = schema.resolve(at(&schema, deployment, &["spec", "selector"]));
+    assert!(selector.map.unwrap().atomic);
+    let labels = schema
+        .resolve(at(&schema, deployment, &["metadata", "labels"]))
+        .map
+        .unwrap();
+    assert!(!labels.atomic && labels.fields.is_empty());
+    assert_eq!(
+        schema.resolve(labels.rest.unwrap()).scalar,
+        Some(Scalar::String)
+    );
+    // Quantities and int-or-strings are untyped scalars.
+    let limits = at(
+        &schema,
+        deployment,
+        &[&containers[..], &["[]", "resources", "limits"]].concat(),
+    );
+    let quantity = schema.resolve(schema.resolve(limits).map.unwrap().rest.unwrap());
+    assert_eq!(quantity.scalar, Some(Scalar::Untyped));
+    let surge = at(
+        &schema,
+        deployment,
+        &["spec", "strategy", "rollingUpdate", "maxSurge"],
+    );
+    assert_eq!(schema.resolve(surge).scalar, Some(Scalar::Untyped));
+    // Core kinds are found by their empty group.
+    assert!(schema.kind(&Gvk::of("v1", "Pod")).is_some());
+    assert!(
+        schema
+            .kind(&Gvk::of(
+                "apiextensions.k8s.io/v1",
+                "CustomResourceDefinition"
+            ))
+            .is_some()
+    );
+}
