@@ -10,9 +10,11 @@
 //!
 //! It grows in layers, each on the one before:
 //! - [`fieldpath`]: field paths, field sets, and their `FieldsV1` form;
-//! - [`schema`]: the structured types apply merges by, from OpenAPI v3 as the server builds them.
+//! - [`schema`]: the structured types apply merges by, from OpenAPI v3 as the server builds them;
+//! - [`typed`]: values read against their type: checked, and the fields they hold.
 
 #![warn(missing_docs)]
 
 pub mod fieldpath;
 pub mod schema;
+pub mod typed;

@@ -112,3 +112,77 @@ fn every_definition_converts_and_lists_are_keyed_as_the_server_keys_them() {
             .is_some()
     );
 }
+
+/// The fields of a Deployment as an apply configuration: what the server records for the
+/// manager that applies it (before it drops `apiVersion`, `kind` and `metadata.name`, which it
+/// never tracks). The selector is owned whole, the port by its key with the default protocol.
+#[test]
+fn a_deployments_fields() {
+    use smp_ssa::fieldpath::fields_v1;
+    use smp_ssa::typed::{ReadOptions, field_set, validate};
+
+    let Some(docs) = documents() else {
+        return;
+    };
+    let schema = from_openapi_v3(&docs).expect("every definition converts");
+    let deployment = schema
+        .kind(&Gvk::of("apps/v1", "Deployment"))
+        .expect("a kind");
+    let object = json!({
+        "apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "web", "labels": {"app": "web"}},
+        "spec": {
+            "replicas": 3,
+            "selector": {"matchLabels": {"app": "web"}},
+            "template": {
+                "metadata": {"labels": {"app": "web"}},
+                "spec": {"containers": [
+                    {"name": "app", "image": "nginx", "ports": [{"containerPort": 80}]}
+                ]}
+            }
+        }
+    });
+    let set = field_set(&schema, deployment, &object, ReadOptions::default()).expect("fits");
+    assert_eq!(
+        fields_v1::to_string(&set),
+        concat!(
+            r#"{"f:apiVersion":{},"f:kind":{},"f:metadata":{"f:labels":{"f:app":{}},"f:name":{}},"#,
+            r#""f:spec":{"f:replicas":{},"f:selector":{},"f:template":{"f:metadata":{"f:labels":{"f:app":{}}},"#,
+            r#""f:spec":{"f:containers":{"k:{\"name\":\"app\"}":{".":{},"f:image":{},"f:name":{},"#,
+            r#""f:ports":{"k:{\"containerPort\":80,\"protocol\":\"TCP\"}":{".":{},"f:containerPort":{}}}}}}}}}"#
+        )
+    );
+
+    // What does not fit is reported with its path. A container without a name is keyed by
+    // the name's default (`""` in the v3 documents), so two of them are one key twice.
+    let bad = json!({"spec": {"replicas": "three", "template": {"spec": {"containers": [
+        {"name": "a"}, {"image": "x"}, {"image": "y"}
+    ]}}}});
+    let err = validate(&schema, deployment, &bad, ReadOptions::default()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "errors:\n  .spec.replicas: expected numeric (int or float), got string\n  \
+         .spec.template.spec.containers: duplicate entries for key [name=\"\"]"
+    );
+    let dup =
+        json!({"spec": {"template": {"spec": {"containers": [{"name": "a"}, {"name": "a"}]}}}});
+    let err = validate(&schema, deployment, &dup, ReadOptions::default()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        r#".spec.template.spec.containers: duplicate entries for key [name="a"]"#
+    );
+    // A stored object may hold them: the repeated item is owned as one field.
+    let set = field_set(
+        &schema,
+        deployment,
+        &dup,
+        ReadOptions {
+            allow_duplicates: true,
+        },
+    )
+    .expect("allowed");
+    assert_eq!(
+        fields_v1::to_string(&set),
+        r#"{"f:spec":{"f:template":{"f:spec":{"f:containers":{"k:{\"name\":\"a\"}":{}}}}}}"#
+    );
+}
