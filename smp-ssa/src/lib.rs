@@ -4,9 +4,9 @@
 //! The API server records, for each object, which manager owns which fields
 //! (`metadata.managedFields`); an apply merges the applied configuration into the live object by
 //! the schema's list types and map keys, removes the fields its manager stopped applying, and
-//! refuses to change another manager's fields unless forced. This crate builds that on smp's
-//! schema ([`smp_core::Schema`]), beside strategic merge patch: one source of metadata, two
-//! semantics.
+//! refuses to change another manager's fields unless forced. This crate computes that beside
+//! smp's strategic merge patch, from the OpenAPI documents the server builds its own types from
+//! (see [`schema`]).
 //!
 //! It grows in layers, each on the one before:
 //! - [`fieldpath`]: field paths, field sets, and their `FieldsV1` form;

@@ -4,8 +4,10 @@
 use std::cmp::Ordering;
 use std::fmt;
 
+use compact_str::CompactString;
 use serde_json::{Map, Value};
 
+use super::key_json;
 use super::value;
 
 /// One step of a field path.
@@ -15,7 +17,7 @@ use super::value;
 #[derive(Debug, Clone)]
 pub enum PathElement {
     /// A field of an object (a struct field or a map key): `f:<name>`.
-    Field(String),
+    Field(FieldName),
     /// The item of a list map whose key fields have these values, sorted by field name:
     /// `k:{"name":"app"}`.
     Key(KeyFields),
@@ -26,32 +28,105 @@ pub enum PathElement {
     Index(i64),
 }
 
+/// The name of a field (or a map's key) in a path. Short names, which nearly every Kubernetes
+/// field name is, are held inline: reading a field set allocates nothing for them.
+///
+/// (Aligned to 8 bytes: the inline string alone is byte-aligned, and an element holding it at
+/// an odd offset is copied with overlapping loads and stores that stall on every move.)
+#[derive(Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(align(8))]
+pub struct FieldName(CompactString);
+
+impl FieldName {
+    /// The name.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl FieldName {
+    /// Appends `s` to the name.
+    pub(crate) fn push_str(&mut self, s: &str) {
+        self.0.push_str(s);
+    }
+}
+
+impl std::ops::Deref for FieldName {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for FieldName {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::borrow::Borrow<str> for FieldName {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<&str> for FieldName {
+    fn from(name: &str) -> FieldName {
+        FieldName(CompactString::from(name))
+    }
+}
+
+impl From<String> for FieldName {
+    fn from(name: String) -> FieldName {
+        FieldName(CompactString::from(name))
+    }
+}
+
+impl fmt::Debug for FieldName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl fmt::Display for FieldName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self)
+    }
+}
+
 /// The key fields of a list-map item, sorted by name (a stable sort: the order of fields of the
 /// same name is kept).
 #[derive(Debug, Clone, Default)]
-pub struct KeyFields(Vec<(String, Value)>);
+pub struct KeyFields(Vec<(FieldName, Value)>);
 
 impl KeyFields {
     /// The key made of these fields, sorted by name.
-    pub fn new(fields: impl IntoIterator<Item = (String, Value)>) -> KeyFields {
-        let mut fields: Vec<(String, Value)> = fields.into_iter().collect();
+    pub fn new(fields: impl IntoIterator<Item = (FieldName, Value)>) -> KeyFields {
+        let mut fields: Vec<(FieldName, Value)> = fields.into_iter().collect();
         fields.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
         KeyFields(fields)
     }
 
     /// The fields, sorted by name.
-    pub fn fields(&self) -> &[(String, Value)] {
+    pub fn fields(&self) -> &[(FieldName, Value)] {
         &self.0
     }
 
     /// The value of field `name`.
     pub fn get(&self, name: &str) -> Option<&Value> {
-        self.0.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+        self.0
+            .iter()
+            .find(|(n, _)| n.as_str() == name)
+            .map(|(_, v)| v)
     }
 
     /// The key as a JSON object.
     pub fn to_object(&self) -> Map<String, Value> {
-        self.0.iter().cloned().collect()
+        self.0
+            .iter()
+            .map(|(name, v)| (name.to_string(), v.clone()))
+            .collect()
     }
 
     fn compare(&self, other: &KeyFields) -> Ordering {
@@ -70,12 +145,12 @@ impl KeyFields {
 
 impl PathElement {
     /// The field `name`.
-    pub fn field(name: impl Into<String>) -> PathElement {
+    pub fn field(name: impl Into<FieldName>) -> PathElement {
         PathElement::Field(name.into())
     }
 
     /// The list-map item with these key fields.
-    pub fn key<K: Into<String>>(fields: impl IntoIterator<Item = (K, Value)>) -> PathElement {
+    pub fn key<K: Into<FieldName>>(fields: impl IntoIterator<Item = (K, Value)>) -> PathElement {
         PathElement::Key(KeyFields::new(
             fields.into_iter().map(|(k, v)| (k.into(), v)),
         ))
@@ -143,20 +218,11 @@ impl PathElement {
         }
         let content = &key[2..];
         Ok(Some(match bytes[0] {
-            b'f' => PathElement::Field(content.to_owned()),
-            b'v' => PathElement::Value(floats(
-                serde_json::from_str(content).map_err(|e| bad(e.to_string()))?,
+            b'f' => PathElement::Field(content.into()),
+            b'v' => PathElement::Value(key_json::value(content).map_err(|e| bad(e.to_string()))?),
+            b'k' => PathElement::Key(KeyFields::new(
+                key_json::key_fields(content).map_err(|e| bad(e.to_string()))?,
             )),
-            b'k' => {
-                let Value::Object(map) =
-                    serde_json::from_str(content).map_err(|e| bad(e.to_string()))?
-                else {
-                    return Err(bad("a key's content is a JSON object".to_owned()));
-                };
-                PathElement::Key(KeyFields::new(
-                    map.into_iter().map(|(name, v)| (name, floats(v))),
-                ))
-            }
             b'i' => PathElement::Index(
                 content
                     .parse()
@@ -164,20 +230,6 @@ impl PathElement {
             ),
             _ => return Ok(None),
         }))
-    }
-}
-
-/// Numbers read from a `FieldsV1` document become floats, as the server reads them (they
-/// compare and print the same as the integers they equal).
-fn floats(v: Value) -> Value {
-    match v {
-        Value::Number(n) if !n.is_f64() => n
-            .as_f64()
-            .and_then(serde_json::Number::from_f64)
-            .map_or(Value::Number(n), Value::Number),
-        Value::Array(items) => Value::Array(items.into_iter().map(floats).collect()),
-        Value::Object(map) => Value::Object(map.into_iter().map(|(k, v)| (k, floats(v))).collect()),
-        other => other,
     }
 }
 

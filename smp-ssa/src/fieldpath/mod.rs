@@ -9,11 +9,12 @@
 
 mod element;
 pub mod fields_v1;
+mod key_json;
 mod path;
-mod set;
+pub(crate) mod set;
 mod value;
 
-pub use element::{ElementError, KeyFields, PathElement};
+pub use element::{ElementError, FieldName, KeyFields, PathElement};
 pub use fields_v1::FieldsV1Error;
 pub use path::Path;
 pub use set::Set;

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::element::PathElement;
+use super::element::{FieldName, PathElement};
 
 /// The steps from an object's root to one of its fields. Written as the API server writes it
 /// in a conflict: `.spec.template.spec.containers[name="app"].image`.
@@ -21,7 +21,7 @@ impl Path {
     }
 
     /// The path of the fields `names` nested in each other (`["spec", "replicas"]`).
-    pub fn fields<S: Into<String>>(names: impl IntoIterator<Item = S>) -> Path {
+    pub fn fields<S: Into<FieldName>>(names: impl IntoIterator<Item = S>) -> Path {
         Path(names.into_iter().map(PathElement::field).collect())
     }
 

@@ -1,18 +1,43 @@
 //! Sets of field paths: what a manager owns, what an apply touched, what changed.
 
-use super::element::PathElement;
+use std::cmp::Ordering;
+use std::fmt;
+
+use super::element::{FieldName, PathElement};
 use super::path::Path;
 
-/// A set of field paths, held as a tree: at each level the elements that are members of the
-/// set (paths ending here) and the elements whose subtrees hold members (paths going on).
-/// An element can be both: `.spec` owned, and fields below it too.
+/// A set of field paths, held as a tree laid out flat: every node of the tree in one vector,
+/// each followed by its subtree, siblings sorted by element (as the server orders them). A node
+/// is a member of the set (the path ending there) or only on the way to members, or both:
+/// `.spec` owned, and fields below it too.
 ///
-/// Both lists are sorted and hold no element twice, so that every operation is a linear merge
-/// of two sorted lists, level by level; a child's subtree is never empty.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// One vector per set keeps reading, copying and combining sets to few allocations, and every
+/// operation a single linear merge of the two trees; no subtree is empty, so equal sets are
+/// equal vectors.
+#[derive(Clone, Default, PartialEq, Eq)]
 pub struct Set {
-    members: Vec<PathElement>,
-    children: Vec<(PathElement, Set)>,
+    nodes: Vec<Node>,
+}
+
+/// One node: its element, whether the path ending here is a member, and how many nodes its
+/// subtree holds (they follow it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Node {
+    pub(crate) element: PathElement,
+    pub(crate) member: bool,
+    pub(crate) below: usize,
+}
+
+/// The siblings of one level (a run of nodes, each followed by its subtree), each with its
+/// subtree.
+pub(crate) fn siblings(nodes: &[Node]) -> impl Iterator<Item = (&Node, &[Node])> {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        let node = nodes.get(at)?;
+        let below = &nodes[at + 1..at + 1 + node.below];
+        at += 1 + node.below;
+        Some((node, below))
+    })
 }
 
 impl Set {
@@ -32,337 +57,385 @@ impl Set {
         paths.sort();
         paths.dedup();
         let refs: Vec<&[PathElement]> = paths.iter().map(Vec::as_slice).collect();
-        Set::from_sorted(&refs)
+        let mut nodes = Vec::with_capacity(refs.len());
+        from_sorted(&refs, &mut nodes);
+        Set { nodes }
     }
 
-    /// The set of sorted, distinct, non-empty paths.
-    fn from_sorted(paths: &[&[PathElement]]) -> Set {
-        let mut set = Set::new();
-        let mut i = 0;
-        while i < paths.len() {
-            let head = &paths[i][0];
-            // The paths starting with `head` are contiguous: the one that ends there (a
-            // member) sorts first, then the longer ones.
-            let mut j = i;
-            let mut rest: Vec<&[PathElement]> = Vec::new();
-            while j < paths.len() && &paths[j][0] == head {
-                if paths[j].len() == 1 {
-                    set.members.push(head.clone());
-                } else {
-                    rest.push(&paths[j][1..]);
-                }
-                j += 1;
-            }
-            if !rest.is_empty() {
-                set.children.push((head.clone(), Set::from_sorted(&rest)));
-            }
-            i = j;
-        }
-        set
+    /// The nodes, in order.
+    pub(crate) fn nodes(&self) -> &[Node] {
+        &self.nodes
     }
 
-    /// Adds `path` (not its parents). The root path is not tracked.
+    /// Adds `path` (not its parents). The root path is not tracked. This moves the nodes after
+    /// it: to build a set of many paths, use [`Set::from_paths`].
     pub fn insert(&mut self, path: &Path) {
-        let Some((last, parents)) = path.0.split_last() else {
+        if path.0.is_empty() || self.has(path) {
             return;
-        };
-        let mut set = self;
-        for element in parents {
-            set = set.descend(element);
         }
-        if let Err(at) = set.members.binary_search(last) {
-            set.members.insert(at, last.clone());
-        }
+        self.nodes = self.union(&Set::from_paths([path.clone()])).nodes;
     }
 
-    /// The subtree under `element`, created empty if missing. Callers insert below it.
-    fn descend(&mut self, element: &PathElement) -> &mut Set {
-        let at = match self.children.binary_search_by(|(e, _)| e.cmp(element)) {
-            Ok(at) => at,
-            Err(at) => {
-                self.children.insert(at, (element.clone(), Set::new()));
-                at
-            }
-        };
-        &mut self.children[at].1
-    }
-
-    /// Adds an element as a member of this level. Elements must come in increasing order.
-    pub(crate) fn push_member(&mut self, element: PathElement) {
-        debug_assert!(self.members.last().is_none_or(|last| *last < element));
-        self.members.push(element);
-    }
-
-    /// Adds the subtree under an element. Elements must come in increasing order; an empty
-    /// subtree is left out.
-    pub(crate) fn push_child(&mut self, element: PathElement, child: Set) {
-        debug_assert!(self.children.last().is_none_or(|(last, _)| *last < element));
-        if !child.is_empty() {
-            self.children.push((element, child));
-        }
-    }
-
-    /// The members at this level: paths of one element.
-    pub fn members(&self) -> &[PathElement] {
-        &self.members
-    }
-
-    /// The subtrees at this level, by their first element.
-    pub fn children(&self) -> &[(PathElement, Set)] {
-        &self.children
-    }
-
-    /// Whether `path` is in the set.
+    /// Whether `path` is in the set. Each level is searched through its siblings.
     pub fn has(&self, path: &Path) -> bool {
         let Some((last, parents)) = path.0.split_last() else {
             return false;
         };
-        let mut set = self;
+        let mut level = self.nodes.as_slice();
         for element in parents {
-            match set.child(element) {
-                Some(child) => set = child,
+            match find(level, element) {
+                Some((_, below)) => level = below,
                 None => return false,
             }
         }
-        set.members.binary_search(last).is_ok()
+        find(level, last).is_some_and(|(node, _)| node.member)
     }
 
-    /// The subtree under `element` (paths that go on past it, without it).
-    pub fn child(&self, element: &PathElement) -> Option<&Set> {
-        self.children
-            .binary_search_by(|(e, _)| e.cmp(element))
-            .ok()
-            .map(|at| &self.children[at].1)
+    /// The subtree under `element` (paths that go on past it, without it), copied out.
+    pub fn child(&self, element: &PathElement) -> Option<Set> {
+        find(&self.nodes, element).and_then(|(_, below)| {
+            (!below.is_empty()).then(|| Set {
+                nodes: below.to_vec(),
+            })
+        })
     }
 
     /// Whether the set holds no path.
     pub fn is_empty(&self) -> bool {
-        self.members.is_empty() && self.children.iter().all(|(_, c)| c.is_empty())
+        self.nodes.is_empty()
     }
 
     /// How many paths the set holds.
     pub fn len(&self) -> usize {
-        self.members.len() + self.children.iter().map(|(_, c)| c.len()).sum::<usize>()
+        self.nodes.iter().filter(|n| n.member).count()
     }
 
-    /// Every path of the set: this level's members, then each subtree's paths.
+    /// Every path of the set: each level's members, then each subtree's paths.
     pub fn paths(&self) -> Vec<Path> {
         let mut out = Vec::with_capacity(self.len());
-        self.collect_paths(&mut Vec::new(), &mut out);
+        collect_paths(&self.nodes, &mut Vec::new(), &mut out);
         out
-    }
-
-    fn collect_paths(&self, prefix: &mut Vec<PathElement>, out: &mut Vec<Path>) {
-        for member in &self.members {
-            let mut path = prefix.clone();
-            path.push(member.clone());
-            out.push(Path(path));
-        }
-        for (element, child) in &self.children {
-            prefix.push(element.clone());
-            child.collect_paths(prefix, out);
-            prefix.pop();
-        }
     }
 
     /// The paths in `self` or `other`.
     pub fn union(&self, other: &Set) -> Set {
-        Set {
-            members: merge(&self.members, &other.members, Pick::Either),
-            children: merge_children(&self.children, &other.children, |a, b| a.union(b)),
-        }
+        let mut out = Vec::with_capacity(self.nodes.len() + other.nodes.len());
+        union(&self.nodes, &other.nodes, &mut out);
+        Set { nodes: out }
     }
 
     /// The paths in both `self` and `other`.
     pub fn intersection(&self, other: &Set) -> Set {
-        Set {
-            members: merge(&self.members, &other.members, Pick::Both),
-            children: both_children(&self.children, &other.children, |a, b| a.intersection(b)),
-        }
+        let mut out = Vec::new();
+        intersection(&self.nodes, &other.nodes, &mut out);
+        Set { nodes: out }
     }
 
     /// The paths of `self` that are not in `other`. A parent is not its children: removing
     /// `.spec` leaves `.spec.replicas`, removing `.spec.replicas` leaves `.spec`.
     pub fn difference(&self, other: &Set) -> Set {
-        Set {
-            members: merge(&self.members, &other.members, Pick::OnlyLeft),
-            children: left_children(
-                &self.children,
-                &other.children,
-                |_| false,
-                |a, b| a.difference(b),
-            ),
-        }
+        let mut out = Vec::with_capacity(self.nodes.len());
+        difference(&self.nodes, &other.nodes, false, &mut out);
+        Set { nodes: out }
     }
 
     /// The paths of `self` that are neither in `other` nor below a path of `other`: removing
     /// `.spec` removes `.spec.replicas` too.
     pub fn recursive_difference(&self, other: &Set) -> Set {
-        Set {
-            members: merge(&self.members, &other.members, Pick::OnlyLeft),
-            children: left_children(
-                &self.children,
-                &other.children,
-                |e| other.members.binary_search(e).is_ok(),
-                |a, b| a.recursive_difference(b),
-            ),
-        }
+        let mut out = Vec::with_capacity(self.nodes.len());
+        difference(&self.nodes, &other.nodes, true, &mut out);
+        Set { nodes: out }
     }
 
     /// The paths of the set that have no path of the set below them.
     pub fn leaves(&self) -> Set {
-        let mut members = Vec::with_capacity(self.members.len());
-        let mut c = 0;
-        for member in &self.members {
-            while c < self.children.len() && self.children[c].0 < *member {
-                c += 1;
-            }
-            let is_parent = c < self.children.len() && self.children[c].0 == *member;
-            if !is_parent {
-                members.push(member.clone());
-            }
-        }
-        Set {
-            members,
-            children: self
-                .children
-                .iter()
-                .map(|(e, child)| (e.clone(), child.leaves()))
-                .collect(),
-        }
+        let mut out = Vec::with_capacity(self.nodes.len());
+        leaves(&self.nodes, &mut out);
+        Set { nodes: out }
     }
 
     /// The set with every path prefixed by `element`.
     pub fn under(self, element: PathElement) -> Set {
-        let mut set = Set::new();
-        set.push_child(element, self);
-        set
+        if self.nodes.is_empty() {
+            return self;
+        }
+        let mut nodes = Vec::with_capacity(self.nodes.len() + 1);
+        nodes.push(Node {
+            element,
+            member: false,
+            below: self.nodes.len(),
+        });
+        nodes.extend(self.nodes);
+        Set { nodes }
     }
 }
 
-/// Which elements of two sorted lists a merge keeps.
-#[derive(Clone, Copy)]
-enum Pick {
-    Either,
-    Both,
-    OnlyLeft,
+/// A set prints as the list of its paths.
+impl fmt::Debug for Set {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set()
+            .entries(self.paths().iter().map(ToString::to_string))
+            .finish()
+    }
 }
 
-/// Merges two sorted lists of distinct elements into a sorted list of distinct elements.
-fn merge(a: &[PathElement], b: &[PathElement], pick: Pick) -> Vec<PathElement> {
-    let mut out = Vec::with_capacity(match pick {
-        Pick::Either => a.len() + b.len(),
-        _ => a.len(),
-    });
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => {
-                if !matches!(pick, Pick::Both) {
-                    out.push(a[i].clone());
-                }
-                i += 1;
-            }
-            std::cmp::Ordering::Greater => {
-                if matches!(pick, Pick::Either) {
-                    out.push(b[j].clone());
-                }
-                j += 1;
-            }
-            std::cmp::Ordering::Equal => {
-                if !matches!(pick, Pick::OnlyLeft) {
-                    out.push(a[i].clone());
-                }
-                i += 1;
-                j += 1;
-            }
+/// The sibling with `element`, and its subtree.
+fn find<'a>(level: &'a [Node], element: &PathElement) -> Option<(&'a Node, &'a [Node])> {
+    for (node, below) in siblings(level) {
+        match node.element.cmp(element) {
+            Ordering::Less => {}
+            Ordering::Equal => return Some((node, below)),
+            Ordering::Greater => return None,
         }
     }
-    if !matches!(pick, Pick::Both) {
-        out.extend_from_slice(&a[i..]);
-    }
-    if matches!(pick, Pick::Either) {
-        out.extend_from_slice(&b[j..]);
-    }
-    out
+    None
 }
 
-type Children = Vec<(PathElement, Set)>;
-
-/// The subtrees of either side, those of both combined by `both`.
-fn merge_children(a: &Children, b: &Children, both: impl Fn(&Set, &Set) -> Set) -> Children {
-    let mut out = Vec::with_capacity(a.len() + b.len());
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        match a[i].0.cmp(&b[j].0) {
-            std::cmp::Ordering::Less => {
-                out.push(a[i].clone());
-                i += 1;
+/// The nodes of sorted, distinct, non-empty paths.
+fn from_sorted(paths: &[&[PathElement]], out: &mut Vec<Node>) {
+    let mut i = 0;
+    while i < paths.len() {
+        let head = &paths[i][0];
+        // The paths starting with `head` are contiguous: the one that ends there (a member)
+        // sorts first, then the longer ones.
+        let member = paths[i].len() == 1;
+        let mut j = i;
+        let mut rest: Vec<&[PathElement]> = Vec::new();
+        while j < paths.len() && &paths[j][0] == head {
+            if paths[j].len() > 1 {
+                rest.push(&paths[j][1..]);
             }
-            std::cmp::Ordering::Greater => {
-                out.push(b[j].clone());
-                j += 1;
-            }
-            std::cmp::Ordering::Equal => {
-                out.push((a[i].0.clone(), both(&a[i].1, &b[j].1)));
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    out.extend_from_slice(&a[i..]);
-    out.extend_from_slice(&b[j..]);
-    out
-}
-
-/// The subtrees under elements both sides have, combined by `both`, the empty ones left out.
-fn both_children(a: &Children, b: &Children, both: impl Fn(&Set, &Set) -> Set) -> Children {
-    let mut out = Vec::new();
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        match a[i].0.cmp(&b[j].0) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                let set = both(&a[i].1, &b[j].1);
-                if !set.is_empty() {
-                    out.push((a[i].0.clone(), set));
-                }
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    out
-}
-
-/// The subtrees of the left side but those under an element `dropped` says to drop, those
-/// the right side has too reduced by `diff` (and left out when that empties them).
-fn left_children(
-    a: &Children,
-    b: &Children,
-    dropped: impl Fn(&PathElement) -> bool,
-    diff: impl Fn(&Set, &Set) -> Set,
-) -> Children {
-    let mut out = Vec::with_capacity(a.len());
-    let mut j = 0;
-    for (element, set) in a {
-        if dropped(element) {
-            continue;
-        }
-        while j < b.len() && b[j].0 < *element {
             j += 1;
         }
-        if j < b.len() && b[j].0 == *element {
-            let rest = diff(set, &b[j].1);
-            if !rest.is_empty() {
-                out.push((element.clone(), rest));
-            }
-        } else {
-            out.push((element.clone(), set.clone()));
+        let at = open(out, head.clone());
+        from_sorted(&rest, out);
+        close(out, at, member);
+        i = j;
+    }
+}
+
+/// Starts a node (its subtree is pushed after it, then [`close`] ends it).
+#[inline]
+pub(crate) fn open(out: &mut Vec<Node>, element: PathElement) -> usize {
+    out.push(Node {
+        element,
+        member: false,
+        below: 0,
+    });
+    out.len() - 1
+}
+
+/// Ends the node at `at`: its subtree is what was pushed since; a node that is neither a member
+/// nor above one is dropped.
+#[inline]
+pub(crate) fn close(out: &mut Vec<Node>, at: usize, member: bool) {
+    let below = out.len() - at - 1;
+    if below == 0 && !member {
+        out.pop();
+    } else {
+        out[at].member = member;
+        out[at].below = below;
+    }
+}
+
+fn collect_paths(level: &[Node], prefix: &mut Vec<PathElement>, out: &mut Vec<Path>) {
+    for (node, _) in siblings(level) {
+        if node.member {
+            let mut path = Vec::with_capacity(prefix.len() + 1);
+            path.extend_from_slice(prefix);
+            path.push(node.element.clone());
+            out.push(Path(path));
         }
     }
-    out
+    for (node, below) in siblings(level) {
+        if !below.is_empty() {
+            prefix.push(node.element.clone());
+            collect_paths(below, prefix, out);
+            prefix.pop();
+        }
+    }
+}
+
+/// A node and its subtree.
+type Sibling<'a> = (&'a Node, &'a [Node]);
+
+/// The siblings of two levels side by side, in element order: each from one level, the other
+/// or both.
+fn zip<'a>(
+    a: &'a [Node],
+    b: &'a [Node],
+) -> impl Iterator<Item = (Option<Sibling<'a>>, Option<Sibling<'a>>)> {
+    let (mut a, mut b) = (siblings(a).peekable(), siblings(b).peekable());
+    std::iter::from_fn(move || {
+        let order = match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) => x.0.element.cmp(&y.0.element),
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (None, None) => return None,
+        };
+        Some(match order {
+            Ordering::Less => (a.next(), None),
+            Ordering::Greater => (None, b.next()),
+            Ordering::Equal => (a.next(), b.next()),
+        })
+    })
+}
+
+/// A node and its subtree, copied.
+fn copy(out: &mut Vec<Node>, node: &Node, below: &[Node]) {
+    out.push(node.clone());
+    out.extend_from_slice(below);
+}
+
+fn union(a: &[Node], b: &[Node], out: &mut Vec<Node>) {
+    for pair in zip(a, b) {
+        match pair {
+            (Some((x, below_x)), Some((y, below_y))) => {
+                let at = open(out, x.element.clone());
+                union(below_x, below_y, out);
+                close(out, at, x.member || y.member);
+            }
+            (Some((n, below)), None) | (None, Some((n, below))) => copy(out, n, below),
+            (None, None) => {}
+        }
+    }
+}
+
+fn intersection(a: &[Node], b: &[Node], out: &mut Vec<Node>) {
+    for pair in zip(a, b) {
+        if let (Some((x, below_x)), Some((y, below_y))) = pair {
+            let at = open(out, x.element.clone());
+            intersection(below_x, below_y, out);
+            close(out, at, x.member && y.member);
+        }
+    }
+}
+
+/// `a` without `b`'s paths; with `recursive`, without what is below them too.
+fn difference(a: &[Node], b: &[Node], recursive: bool, out: &mut Vec<Node>) {
+    for pair in zip(a, b) {
+        match pair {
+            (Some((x, below_x)), Some((y, below_y))) => {
+                if recursive && y.member {
+                    continue;
+                }
+                let at = open(out, x.element.clone());
+                difference(below_x, below_y, recursive, out);
+                close(out, at, x.member && !y.member);
+            }
+            (Some((x, below)), None) => copy(out, x, below),
+            _ => {}
+        }
+    }
+}
+
+fn leaves(level: &[Node], out: &mut Vec<Node>) {
+    for (node, below) in siblings(level) {
+        let at = open(out, node.element.clone());
+        leaves(below, out);
+        close(out, at, node.member && below.is_empty());
+    }
+}
+
+/// Builds a set node by node, as a reader or a walk meets them: [`Builder::open`] a node,
+/// build below it, [`Builder::close`] it; [`Builder::end_level`] once a level's siblings are
+/// all in, which sorts them if they came out of order.
+#[derive(Default)]
+pub(crate) struct Builder {
+    nodes: Vec<Node>,
+}
+
+impl Builder {
+    pub(crate) fn with_capacity(nodes: usize) -> Builder {
+        Builder {
+            nodes: Vec::with_capacity(nodes),
+        }
+    }
+
+    /// Where the next level starts (for [`Builder::end_level`]).
+    #[inline]
+    pub(crate) fn mark(&self) -> usize {
+        self.nodes.len()
+    }
+
+    #[inline]
+    pub(crate) fn open(&mut self, element: PathElement) -> usize {
+        open(&mut self.nodes, element)
+    }
+
+    /// [`Builder::open`] for the field `name`. The name is written into the node in place: built
+    /// apart and moved in, its bytes would be read back wide just after being written narrow,
+    /// which stalls the processor on every field.
+    #[inline]
+    pub(crate) fn open_field(&mut self, name: &str) -> usize {
+        let at = open(&mut self.nodes, PathElement::Field(FieldName::default()));
+        if let PathElement::Field(field) = &mut self.nodes[at].element {
+            field.push_str(name);
+        }
+        at
+    }
+
+    #[inline]
+    pub(crate) fn close(&mut self, at: usize, member: bool) {
+        close(&mut self.nodes, at, member)
+    }
+
+    /// Drops every node added since `mark` (what checking an atomic value's insides added).
+    pub(crate) fn truncate(&mut self, mark: usize) {
+        self.nodes.truncate(mark);
+    }
+
+    /// Whether the node opened at `at` has anything below it yet.
+    #[inline]
+    pub(crate) fn has_below(&self, at: usize) -> bool {
+        self.nodes.len() > at + 1
+    }
+
+    /// Ends the level that started at `start`. Siblings out of order are sorted; an element
+    /// met twice is one node, a member if either was, whose subtree is the last non-empty one
+    /// (as the server reads a `FieldsV1` document with a repeated key).
+    pub(crate) fn end_level(&mut self, start: usize) {
+        let level = &self.nodes[start..];
+        let mut sorted = true;
+        let mut previous: Option<&PathElement> = None;
+        for (node, _) in siblings(level) {
+            if previous.is_some_and(|p| *p >= node.element) {
+                sorted = false;
+                break;
+            }
+            previous = Some(&node.element);
+        }
+        if sorted {
+            return;
+        }
+        let tail: Vec<Node> = self.nodes.split_off(start);
+        let mut blocks: Vec<(&Node, &[Node])> = siblings(&tail).collect();
+        blocks.sort_by(|x, y| x.0.element.cmp(&y.0.element));
+        let mut i = 0;
+        while i < blocks.len() {
+            let mut j = i;
+            let mut member = false;
+            let mut below: &[Node] = &[];
+            while j < blocks.len() && blocks[j].0.element == blocks[i].0.element {
+                member |= blocks[j].0.member;
+                if !blocks[j].1.is_empty() {
+                    below = blocks[j].1;
+                }
+                j += 1;
+            }
+            self.nodes.push(Node {
+                element: blocks[i].0.element.clone(),
+                member,
+                below: below.len(),
+            });
+            self.nodes.extend_from_slice(below);
+            i = j;
+        }
+    }
+
+    pub(crate) fn finish(self) -> Set {
+        Set { nodes: self.nodes }
+    }
 }
 
 #[cfg(test)]

@@ -136,6 +136,18 @@ fn write_number(n: &Number, out: &mut String) {
 /// U+2029 as `\u` escapes (Go's HTML-safe default).
 pub(crate) fn write_string(s: &str, out: &mut String) {
     out.push('"');
+    write_string_contents(s, out);
+    out.push('"');
+}
+
+/// [`write_string`] without the quotes.
+pub(crate) fn write_string_contents(s: &str, out: &mut String) {
+    // Names and values are nearly always plain ASCII that needs no escape.
+    let plain = |b: &u8| *b >= 0x20 && *b < 0x80 && !matches!(b, b'"' | b'\\' | b'<' | b'>' | b'&');
+    if s.as_bytes().iter().all(plain) {
+        out.push_str(s);
+        return;
+    }
     let mut start = 0;
     for (i, c) in s.char_indices() {
         let escape: Option<&str> = match c {
@@ -166,7 +178,6 @@ pub(crate) fn write_string(s: &str, out: &mut String) {
         start = i + c.len_utf8();
     }
     out.push_str(&s[start..]);
-    out.push('"');
 }
 
 /// A value as the API server writes it in a field path (`%v`-style): strings quoted, numbers

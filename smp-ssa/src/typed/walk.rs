@@ -1,13 +1,14 @@
 //! One walk over a value and its type that checks it and collects its fields.
 //!
-//! Each node returns the set of paths below it and whether the node itself is a member of its
-//! parent's set (see the module docs for the rule); a level's entries are sorted once and
-//! pushed into its [`Set`] in order, so a node costs `n log n` in its own keys. The depth is
-//! bounded by [`smp_core::MAX_DEPTH`].
+//! Each node adds the paths below it to the set being built and says whether the node itself
+//! is a member of its parent's set (see the module docs for the rule); a level's elements are
+//! sorted once if they came out of order, so a node costs `n log n` in its own keys. The depth
+//! is bounded by [`smp_core::MAX_DEPTH`].
 
 use serde_json::{Map, Value};
 
 use super::{ReadOptions, ValidationError, ValidationErrors};
+use crate::fieldpath::set::Builder;
 use crate::fieldpath::{PathElement, Set};
 use crate::schema::{Atom, ListKind, MapType, Scalar, Schema, TypeRef};
 
@@ -17,28 +18,7 @@ pub(super) struct Walk<'s> {
     /// Where the walk is, for errors.
     path: Vec<PathElement>,
     errors: Vec<ValidationError>,
-}
-
-/// What a node gives its parent: the paths below it, and whether it is a member itself.
-struct Node {
-    below: Set,
-    member: bool,
-}
-
-impl Node {
-    fn leaf() -> Node {
-        Node {
-            below: Set::new(),
-            member: true,
-        }
-    }
-
-    fn inner(below: Set) -> Node {
-        Node {
-            below,
-            member: false,
-        }
-    }
+    set: Builder,
 }
 
 impl<'s> Walk<'s> {
@@ -48,13 +28,14 @@ impl<'s> Walk<'s> {
             options,
             path: Vec::new(),
             errors: Vec::new(),
+            set: Builder::default(),
         }
     }
 
     pub(super) fn root(mut self, ty: TypeRef, value: &Value) -> Result<Set, ValidationErrors> {
-        let node = self.node(ty, value);
+        self.node(ty, value);
         if self.errors.is_empty() {
-            Ok(node.below)
+            Ok(self.set.finish())
         } else {
             Err(ValidationErrors(self.errors))
         }
@@ -68,14 +49,15 @@ impl<'s> Walk<'s> {
         });
     }
 
-    /// A value of type `ty`: the shape its own kind selects among the type's.
-    fn node(&mut self, ty: TypeRef, value: &Value) -> Node {
+    /// A value of type `ty`: the shape its own kind selects among the type's. Its paths are
+    /// added to the set; whether it is a member of its parent's set itself (a leaf).
+    fn node(&mut self, ty: TypeRef, value: &Value) -> bool {
         if self.path.len() > smp_core::MAX_DEPTH {
             self.error(format!(
                 "nested more than {} levels deep",
                 smp_core::MAX_DEPTH
             ));
-            return Node::leaf();
+            return true;
         }
         let atom = self.schema.resolve(ty);
         let picked = pick(&atom, value);
@@ -83,12 +65,12 @@ impl<'s> Walk<'s> {
             Shape::Map(map) => self.map(map, value),
             Shape::Scalar(scalar) => {
                 self.scalar(scalar, value);
-                Node::leaf()
+                true
             }
             Shape::List(list) => self.list(&list.kind, list.item, value),
             Shape::None => {
                 self.error("schema error: no type found matching this value's type");
-                Node::leaf()
+                true
             }
         }
     }
@@ -113,36 +95,43 @@ impl<'s> Walk<'s> {
         }
     }
 
-    fn map(&mut self, map: &MapType, value: &Value) -> Node {
+    fn map(&mut self, map: &MapType, value: &Value) -> bool {
         let object = match value {
-            Value::Null => return Node::inner(Set::new()),
+            Value::Null => return false,
             Value::Object(object) => object,
             other => {
                 self.error(format!("expected map, got {}", kind_of(other)));
-                return Node::leaf();
+                return true;
             }
         };
         if map.atomic {
+            let mark = self.set.mark();
             self.check_members(map, object);
-            return Node::leaf();
+            self.set.truncate(mark);
+            return true;
         }
-        let mut entries: Vec<(PathElement, Node)> = Vec::with_capacity(object.len());
+        let start = self.set.mark();
         for (key, child) in object {
             let declared = map.field(key).map(|f| f.ty);
             let Some(ty) = declared.or(map.rest) else {
-                self.path.push(PathElement::field(key.clone()));
+                self.path.push(PathElement::field(key.as_str()));
                 self.error("field not declared in schema");
                 self.path.pop();
                 break;
             };
-            self.path.push(PathElement::field(key.clone()));
-            let mut node = self.node(ty, child);
+            let element = PathElement::field(key.as_str());
+            self.path.push(element.clone());
+            let at = self.set.open(element);
+            let leaf = self.node(ty, child);
             self.path.pop();
             let empty_object = child.as_object().is_some_and(Map::is_empty);
-            node.member |= child.is_null() || empty_object || declared.is_none();
-            entries.push((PathElement::field(key.clone()), node));
+            self.set.close(
+                at,
+                leaf || child.is_null() || empty_object || declared.is_none(),
+            );
         }
-        Node::inner(level(entries))
+        self.set.end_level(start);
+        false
     }
 
     /// An atomic object is owned whole; what it holds is still checked.
@@ -160,22 +149,24 @@ impl<'s> Walk<'s> {
         }
     }
 
-    fn list(&mut self, kind: &ListKind, item: TypeRef, value: &Value) -> Node {
+    fn list(&mut self, kind: &ListKind, item: TypeRef, value: &Value) -> bool {
         let items = match value {
-            Value::Null => return Node::inner(Set::new()),
+            Value::Null => return false,
             Value::Array(items) => items,
             other => {
                 self.error(format!("expected list, got {}", kind_of(other)));
-                return Node::leaf();
+                return true;
             }
         };
         if *kind == ListKind::Atomic {
+            let mark = self.set.mark();
             for (i, child) in items.iter().enumerate() {
                 self.path.push(PathElement::Index(i as i64));
                 self.node(item, child);
                 self.path.pop();
             }
-            return Node::leaf();
+            self.set.truncate(mark);
+            return true;
         }
         let mut entries: Vec<(PathElement, &Value)> = Vec::with_capacity(items.len());
         for (i, child) in items.iter().enumerate() {
@@ -183,13 +174,13 @@ impl<'s> Walk<'s> {
                 Ok(element) => entries.push((element, child)),
                 Err(message) => {
                     self.error(format!("element {i}: {message}"));
-                    return Node::leaf();
+                    return true;
                 }
             }
         }
         // Sorted by key, stably: repeated keys sit together, in list order.
         entries.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut level_entries: Vec<(PathElement, Node)> = Vec::with_capacity(entries.len());
+        let start = self.set.mark();
         let mut i = 0;
         while i < entries.len() {
             let mut j = i + 1;
@@ -203,17 +194,19 @@ impl<'s> Walk<'s> {
                 if !self.options.allow_duplicates {
                     self.error(format!("duplicate entries for key {element}"));
                 }
-                level_entries.push((element, Node::leaf()));
+                let at = self.set.open(element);
+                self.set.close(at, true);
             } else {
                 self.path.push(element.clone());
-                let mut node = self.node(item, entries[i].1);
+                let at = self.set.open(element);
+                self.node(item, entries[i].1);
                 self.path.pop();
-                node.member = true;
-                level_entries.push((element, node));
+                self.set.close(at, true);
             }
             i = j;
         }
-        Node::inner(level(level_entries))
+        self.set.end_level(start);
+        false
     }
 
     /// The element that names a list item: its key fields (or their defaults), or its value.
@@ -288,25 +281,6 @@ fn pick<'a>(atom: &'a Atom, value: &Value) -> Shape<'a> {
         .or_else(|| atom.scalar.map(Shape::Scalar))
         .or_else(|| atom.list.as_ref().map(Shape::List))
         .unwrap_or(Shape::None)
-}
-
-/// A level of a set from its entries, sorted by element.
-fn level(mut entries: Vec<(PathElement, Node)>) -> Set {
-    if !entries.is_sorted_by(|a, b| a.0 <= b.0) {
-        entries.sort_by(|a, b| a.0.cmp(&b.0));
-    }
-    let mut set = Set::new();
-    let mut members = Vec::new();
-    for (element, node) in entries {
-        if node.member {
-            members.push(element.clone());
-        }
-        set.push_child(element, node.below);
-    }
-    for element in members {
-        set.push_member(element);
-    }
-    set
 }
 
 fn kind_of(value: &Value) -> &'static str {

@@ -1,0 +1,162 @@
+//! `FieldsV1`: the JSON form of a field set in `metadata.managedFields`, read and written byte
+//! for byte as the API server writes it.
+//!
+//! Each level is an object whose keys are path elements (`f:name`, `k:{"name":"app"}`,
+//! `v:"a"`, `i:0`) in element order; a member is a key whose value is `{}`, a subtree a key
+//! whose value holds its own keys, and an element that is both carries `".":{}` first in its
+//! object. Keys of kinds this version does not know are dropped when read, as the server drops
+//! them.
+//!
+//! ```
+//! use smp_ssa::fieldpath::{Path, PathElement, Set, fields_v1};
+//! use serde_json::json;
+//!
+//! let set = Set::from_paths([
+//!     Path::fields(["spec", "replicas"]),
+//!     Path::fields(["spec", "template", "spec", "containers"])
+//!         .child(PathElement::key([("name", json!("app"))]))
+//!         .child(PathElement::field("image")),
+//! ]);
+//! let text = fields_v1::to_string(&set);
+//! assert_eq!(
+//!     text,
+//!     r#"{"f:spec":{"f:replicas":{},"f:template":{"f:spec":{"f:containers":{"k:{\"name\":\"app\"}":{"f:image":{}}}}}}}"#
+//! );
+//! assert_eq!(fields_v1::from_str(&text)?, set);
+//! # Ok::<(), smp_ssa::fieldpath::FieldsV1Error>(())
+//! ```
+
+mod de;
+mod read;
+mod write;
+
+use super::set::Set;
+
+pub use write::to_string;
+
+/// Reads a `FieldsV1` document.
+pub fn from_str(text: &str) -> Result<Set, FieldsV1Error> {
+    read::Reader::new(text).document()
+}
+
+/// Reads a `FieldsV1` document given as a JSON value (the `fieldsV1` member of a
+/// managedFields entry, read with the object).
+pub fn from_value(value: &serde_json::Value) -> Result<Set, FieldsV1Error> {
+    use serde::Deserialize;
+    Set::deserialize(value).map_err(|e| FieldsV1Error(e.to_string()))
+}
+
+/// A `FieldsV1` document that does not read as a field set: not JSON, not objects all the way
+/// down, or a key that is not a path element. The text says where.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("bad FieldsV1: {0}")]
+pub struct FieldsV1Error(String);
+
+/// The deepest level a document may nest: deeper than any object the field manager accepts
+/// ([`smp_core::MAX_DEPTH`]), and bounded so that reading never exhausts the stack.
+const MAX_DEPTH: usize = smp_core::MAX_DEPTH + 1;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The server's own golden documents (structured-merge-diff v4.4.2,
+    /// `fieldpath/serialize_test.go`, `TestSerializeV1GoldenData`): read and written back
+    /// unchanged.
+    const GOLDEN: &[&str] = &[
+        r#"{"f:aaa":{},"f:aab":{},"f:aac":{},"f:aad":{},"f:aae":{},"f:aaf":{},"k:{\"name\":\"first\"}":{},"k:{\"name\":\"second\"}":{},"k:{\"port\":443,\"protocol\":\"tcp\"}":{},"k:{\"port\":443,\"protocol\":\"udp\"}":{},"v:1":{},"v:2":{},"v:3":{},"v:\"aa\"":{},"v:\"ab\"":{},"v:true":{},"i:1":{},"i:2":{},"i:3":{},"i:4":{}}"#,
+        r#"{"f:aaa":{"k:{\"name\":\"second\"}":{"v:3":{"f:aab":{}}},"v:3":{},"v:true":{}},"f:aab":{"f:aaa":{},"f:aaf":{"k:{\"port\":443,\"protocol\":\"udp\"}":{"k:{\"port\":443,\"protocol\":\"tcp\"}":{}}},"k:{\"name\":\"first\"}":{}},"f:aac":{"f:aaa":{"v:1":{}},"f:aac":{},"v:3":{"k:{\"name\":\"second\"}":{}}},"f:aad":{"f:aac":{"v:1":{}},"f:aaf":{"k:{\"name\":\"first\"}":{"k:{\"name\":\"first\"}":{}}},"i:1":{"i:1":{},"i:3":{"v:true":{}}}},"f:aae":{"f:aae":{},"k:{\"port\":443,\"protocol\":\"tcp\"}":{"k:{\"port\":443,\"protocol\":\"udp\"}":{}},"i:4":{"f:aaf":{}}},"f:aaf":{"i:1":{"f:aac":{}},"i:2":{},"i:3":{}},"k:{\"name\":\"first\"}":{"f:aad":{"f:aaf":{}}},"k:{\"port\":443,\"protocol\":\"tcp\"}":{"f:aaa":{"f:aad":{}}},"k:{\"port\":443,\"protocol\":\"udp\"}":{"f:aac":{},"k:{\"name\":\"first\"}":{"i:3":{}},"k:{\"port\":443,\"protocol\":\"udp\"}":{"i:4":{}}},"v:1":{"f:aac":{"i:4":{}},"f:aaf":{},"k:{\"port\":443,\"protocol\":\"tcp\"}":{}},"v:2":{"f:aad":{"f:aaf":{}},"i:1":{}},"v:3":{"f:aaa":{},"k:{\"name\":\"first\"}":{},"i:2":{}},"v:\"aa\"":{"f:aab":{"f:aaf":{}},"f:aae":{},"k:{\"name\":\"first\"}":{"f:aad":{}},"i:2":{}},"v:\"ab\"":{"f:aaf":{"i:4":{}},"k:{\"port\":443,\"protocol\":\"tcp\"}":{},"k:{\"port\":443,\"protocol\":\"udp\"}":{},"v:1":{"k:{\"port\":443,\"protocol\":\"udp\"}":{}},"i:1":{"f:aae":{"i:4":{}}}},"v:true":{"k:{\"name\":\"second\"}":{"f:aaa":{}},"i:2":{"k:{\"port\":443,\"protocol\":\"tcp\"}":{}}},"i:1":{"i:3":{"f:aaf":{}}},"i:2":{"f:aae":{},"k:{\"port\":443,\"protocol\":\"tcp\"}":{"v:1":{}}},"i:3":{"f:aab":{"v:true":{"v:\"aa\"":{}}},"f:aaf":{},"i:1":{}},"i:4":{"v:\"aa\"":{"f:aab":{"k:{\"name\":\"second\"}":{}}}}}"#,
+    ];
+
+    #[test]
+    fn golden_documents_read_and_write_back_unchanged() {
+        for text in GOLDEN {
+            let set = from_str(text).unwrap();
+            assert_eq!(to_string(&set), *text);
+            // Through serde too.
+            assert_eq!(serde_json::to_string(&set).unwrap(), *text);
+        }
+    }
+
+    #[test]
+    fn unknown_kinds_are_dropped() {
+        let set = from_str(r#"{"f:aaa":{},"r:aab":{}}"#).unwrap();
+        assert_eq!(to_string(&set), r#"{"f:aaa":{}}"#);
+    }
+
+    #[test]
+    fn a_member_and_a_subtree_share_a_key() {
+        let text = r#"{"f:metadata":{"f:labels":{".":{},"f:app":{}}}}"#;
+        let set = from_str(text).unwrap();
+        assert_eq!(set.len(), 2);
+        assert_eq!(to_string(&set), text);
+    }
+
+    #[test]
+    fn out_of_order_keys_are_sorted_and_a_repeated_subtree_is_the_last() {
+        let set = from_str(r#"{"f:b":{},"f:a":{"f:x":{}},"f:a":{"f:y":{}}}"#).unwrap();
+        assert_eq!(to_string(&set), r#"{"f:a":{"f:y":{}},"f:b":{}}"#);
+    }
+
+    #[test]
+    fn html_characters_are_escaped_as_go_escapes_them() {
+        // A value's string is escaped inside the key, then the key as a string: twice.
+        let set = from_str(r#"{"f:a<b":{},"v:\"x&y\"":{}}"#).unwrap();
+        assert_eq!(to_string(&set), r#"{"f:a\u003cb":{},"v:\"x\\u0026y\"":{}}"#);
+    }
+
+    #[test]
+    fn bad_documents_are_errors() {
+        for bad in [r#"{"x":{}}"#, r#"{"k:[1]":{}}"#, "[]", r#"{"f:a":1}"#, "{"] {
+            assert!(from_str(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_reader_takes_any_json_of_this_shape() {
+        // Space, escaped field names, and any value under "." or an unknown kind.
+        let set = from_str(
+            " {\n \"f:a\\u0062\" : { \".\" : [1, {\"x\": null}], \"f:c\": {} } , \"r:z\": \"?\" } ",
+        )
+        .unwrap();
+        assert_eq!(to_string(&set), r#"{"f:ab":{".":{},"f:c":{}}}"#);
+        assert_eq!(
+            from_value(&serde_json::from_str(&to_string(&set)).unwrap()),
+            Ok(set)
+        );
+    }
+
+    #[test]
+    fn errors_say_where() {
+        let error = |text: &str| from_str(text).unwrap_err().to_string();
+        assert_eq!(
+            error(r#"{"f:a":{}} x"#),
+            "bad FieldsV1: text after the document at byte 11"
+        );
+        assert_eq!(
+            error(r#"{"f:a":{},}"#),
+            "bad FieldsV1: expected a string key at byte 10"
+        );
+        assert_eq!(
+            error(r#"{"f:a" {}}"#),
+            "bad FieldsV1: expected `:` after a key at byte 7"
+        );
+        assert!(error(r#"{"f:a":{"k:{":{}}}"#).contains("at byte 8"));
+        assert!(error(r#"{"f:a":{}"#).contains("expected `,` or `}`"));
+        assert!(error("{\"f:a\u{1}\":{}}").contains("control character"));
+    }
+
+    #[test]
+    fn nesting_is_bounded() {
+        let deep = |n: usize| format!("{}{}", r#"{"f:a":"#.repeat(n) + "{}", "}".repeat(n));
+        assert!(from_str(&deep(MAX_DEPTH)).is_ok());
+        let error = from_str(&deep(100_000)).unwrap_err().to_string();
+        assert!(error.contains("nested deeper than"), "{error}");
+    }
+
+    #[test]
+    fn the_empty_set() {
+        assert_eq!(from_str("{}").unwrap(), Set::new());
+        assert_eq!(to_string(&Set::new()), "{}");
+    }
+}

@@ -1,0 +1,194 @@
+//! Reading `FieldsV1` text: a reader for exactly this shape (objects of objects, keys that are
+//! path elements), which borrows each key from the text unless it holds an escape and builds
+//! the set's nodes as it goes. Values under `"."` or a key of an unknown kind are skipped,
+//! whatever JSON they hold.
+
+use std::borrow::Cow;
+
+use serde::de::IgnoredAny;
+
+use super::super::element::PathElement;
+use super::super::set::{Builder, Set};
+use super::{FieldsV1Error, MAX_DEPTH};
+
+pub(super) struct Reader<'a> {
+    text: &'a str,
+    at: usize,
+    set: Builder,
+}
+
+impl<'a> Reader<'a> {
+    pub(super) fn new(text: &'a str) -> Reader<'a> {
+        Reader {
+            text,
+            at: 0,
+            // About one node per 18 bytes of the server's text.
+            set: Builder::with_capacity(text.len() / 16),
+        }
+    }
+
+    /// The whole text as one set.
+    pub(super) fn document(mut self) -> Result<Set, FieldsV1Error> {
+        self.space();
+        self.object(0)?;
+        self.space();
+        if self.at != self.text.len() {
+            return Err(self.error("text after the document"));
+        }
+        Ok(self.set.finish())
+    }
+
+    fn error(&self, what: &str) -> FieldsV1Error {
+        FieldsV1Error(format!("{what} at byte {}", self.at))
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.text.as_bytes().get(self.at).copied()
+    }
+
+    fn space(&mut self) {
+        while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.peek() {
+            self.at += 1;
+        }
+    }
+
+    fn expect(&mut self, byte: u8, what: &str) -> Result<(), FieldsV1Error> {
+        self.space();
+        if self.peek() != Some(byte) {
+            return Err(self.error(what));
+        }
+        self.at += 1;
+        Ok(())
+    }
+
+    /// An object and everything below it, its elements added to the set as one level; the
+    /// reader is at its `{`. Whether it holds `"."`.
+    fn object(&mut self, depth: usize) -> Result<bool, FieldsV1Error> {
+        if depth > MAX_DEPTH {
+            return Err(self.error(&format!("nested deeper than {MAX_DEPTH} levels")));
+        }
+        self.expect(b'{', "expected an object")?;
+        let start = self.set.mark();
+        let mut dot = false;
+        self.space();
+        if self.peek() == Some(b'}') {
+            self.at += 1;
+            return Ok(false);
+        }
+        loop {
+            self.space();
+            let key_at = self.at;
+            let key = self.string()?;
+            self.expect(b':', "expected `:` after a key")?;
+            self.space();
+            if key == "." {
+                dot = true;
+                self.skip_value()?;
+            } else if let Some(name) = key.strip_prefix("f:") {
+                // Fields, most keys, are read here rather than moved out of a general reader.
+                let at = self.set.open_field(name);
+                self.below(at, depth)?;
+            } else {
+                let element = PathElement::from_key(&key)
+                    .map_err(|e| FieldsV1Error(format!("{e} at byte {key_at}")))?;
+                match element {
+                    Some(element) => {
+                        let at = self.set.open(element);
+                        self.below(at, depth)?;
+                    }
+                    None => self.skip_value()?,
+                }
+            }
+            self.space();
+            match self.peek() {
+                Some(b',') => self.at += 1,
+                Some(b'}') => {
+                    self.at += 1;
+                    self.set.end_level(start);
+                    return Ok(dot);
+                }
+                _ => return Err(self.error("expected `,` or `}`")),
+            }
+        }
+    }
+
+    /// The object under the node opened at `at`, then the node closed: a member if the object
+    /// holds `"."` or nothing known.
+    fn below(&mut self, at: usize, depth: usize) -> Result<(), FieldsV1Error> {
+        let dot = self.object(depth + 1)?;
+        let member = dot || !self.set.has_below(at);
+        self.set.close(at, member);
+        Ok(())
+    }
+
+    /// A JSON string, borrowed when it has no escape; the reader is at its `"`.
+    fn string(&mut self) -> Result<Cow<'a, str>, FieldsV1Error> {
+        if self.peek() != Some(b'"') {
+            return Err(self.error("expected a string key"));
+        }
+        let start = self.at;
+        let bytes = self.text.as_bytes();
+        let mut i = start + 1;
+        let mut escaped = false;
+        loop {
+            match bytes.get(i) {
+                None => return Err(self.error("unterminated string")),
+                Some(b'"') => break,
+                Some(b'\\') => {
+                    escaped = true;
+                    i += 2;
+                }
+                Some(b) if *b < 0x20 => {
+                    self.at = i;
+                    return Err(self.error("control character in a string"));
+                }
+                Some(_) => i += 1,
+            }
+        }
+        self.at = i + 1;
+        if !escaped {
+            return Ok(Cow::Borrowed(&self.text[start + 1..i]));
+        }
+        unescape(&self.text[start + 1..i])
+            .map(Cow::Owned)
+            .ok_or(())
+            .or_else(|()| serde_json::from_str::<String>(&self.text[start..=i]).map(Cow::Owned))
+            .map_err(|e| FieldsV1Error(format!("{e} in the string at byte {start}")))
+    }
+
+    /// Any JSON value, skipped.
+    fn skip_value(&mut self) -> Result<(), FieldsV1Error> {
+        if self.text[self.at..].starts_with("{}") {
+            self.at += 2;
+            return Ok(());
+        }
+        let mut values =
+            serde_json::Deserializer::from_str(&self.text[self.at..]).into_iter::<IgnoredAny>();
+        match values.next() {
+            Some(Ok(_)) => {
+                self.at += values.byte_offset();
+                Ok(())
+            }
+            Some(Err(e)) => Err(FieldsV1Error(format!("{e} after byte {}", self.at))),
+            None => Err(self.error("expected a value")),
+        }
+    }
+}
+
+/// A string's contents with `\"` and `\\` unescaped, the only escapes in the keys the server
+/// writes (`k:{\"name\":\"app\"}`); `None` for any other, which serde_json reads instead.
+fn unescape(escaped: &str) -> Option<String> {
+    let mut out = String::with_capacity(escaped.len());
+    let mut rest = escaped;
+    while let Some(at) = rest.find('\\') {
+        out.push_str(&rest[..at]);
+        match rest.as_bytes().get(at + 1) {
+            Some(b'"') => out.push('"'),
+            Some(b'\\') => out.push('\\'),
+            _ => return None,
+        }
+        rest = &rest[at + 2..];
+    }
+    out.push_str(rest);
+    Some(out)
+}

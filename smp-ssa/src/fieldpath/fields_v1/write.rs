@@ -1,0 +1,102 @@
+//! Writing a set as `FieldsV1`: as text, byte for byte as the server writes it, and through
+//! serde.
+
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
+
+use super::super::element::PathElement;
+use super::super::set::{Node, Set, siblings};
+use super::super::value;
+
+/// The `FieldsV1` text of `set`, as the API server writes it.
+pub fn to_string(set: &Set) -> String {
+    let mut out = String::with_capacity(24 * set.len() + 2);
+    out.push('{');
+    write_contents(set.nodes(), false, &mut out, &mut String::new());
+    out.push('}');
+    out
+}
+
+/// One level's keys; an element that is both a member and above members starts its object
+/// with `".":{}`. `key` is a buffer for keys that need escaping as a whole.
+fn write_contents(level: &[Node], include_self: bool, out: &mut String, key: &mut String) {
+    let mut first = true;
+    if include_self {
+        out.push_str(r#"".":{}"#);
+        first = false;
+    }
+    for (node, below) in siblings(level) {
+        if !std::mem::take(&mut first) {
+            out.push(',');
+        }
+        write_key(&node.element, out, key);
+        if below.is_empty() {
+            out.push_str(":{}");
+        } else {
+            out.push_str(":{");
+            write_contents(below, node.member, out, key);
+            out.push('}');
+        }
+    }
+}
+
+/// An element's key as a JSON string. A field's key is written straight out; the others hold
+/// JSON of their own, built in `key` and escaped again as a whole.
+fn write_key(element: &PathElement, out: &mut String, key: &mut String) {
+    if let PathElement::Field(name) = element {
+        out.push_str("\"f:");
+        value::write_string_contents(name, out);
+        out.push('"');
+    } else {
+        key.clear();
+        element.write_key(key);
+        value::write_string(key, out);
+    }
+}
+
+/// A set serializes as its `FieldsV1` object (through serde the strings are escaped as the
+/// serializer escapes them; [`to_string`] is the server's text exactly).
+impl Serialize for Set {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Contents {
+            level: self.nodes(),
+            include_self: false,
+        }
+        .serialize(serializer)
+    }
+}
+
+struct Contents<'a> {
+    level: &'a [Node],
+    include_self: bool,
+}
+
+struct Empty;
+
+impl Serialize for Empty {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_map(Some(0))?.end()
+    }
+}
+
+impl Serialize for Contents<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        if self.include_self {
+            map.serialize_entry(".", &Empty)?;
+        }
+        for (node, below) in siblings(self.level) {
+            let key = node.element.to_key();
+            if below.is_empty() {
+                map.serialize_entry(&key, &Empty)?;
+            } else {
+                let contents = Contents {
+                    level: below,
+                    include_self: node.member,
+                };
+                map.serialize_entry(&key, &contents)?;
+            }
+        }
+        map.end()
+    }
+}

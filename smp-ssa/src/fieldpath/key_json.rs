@@ -1,0 +1,211 @@
+//! The JSON inside `k:` and `v:` keys of a `FieldsV1` document, read as the server reads it
+//! (every number a float).
+//!
+//! Nearly every key is a flat object of short scalars (`{"containerPort":80,"protocol":"TCP"}`)
+//! or one scalar, written without escapes: those are read here directly. Anything else (nested
+//! values, escapes in strings) goes through serde_json, with the same result.
+
+use serde_json::{Number, Value};
+
+use super::element::FieldName;
+
+/// The fields of a `k:` key's object, in the order written.
+pub(crate) fn key_fields(text: &str) -> Result<Vec<(FieldName, Value)>, serde_json::Error> {
+    match Flat::new(text).object() {
+        Some(fields) => Ok(fields),
+        None => {
+            let object: KeyObject = serde_json::from_str(text)?;
+            Ok(object.0)
+        }
+    }
+}
+
+/// A `v:` key's value.
+pub(crate) fn value(text: &str) -> Result<Value, serde_json::Error> {
+    let mut flat = Flat::new(text);
+    match flat.scalar() {
+        Some(v) if flat.at == text.len() => Ok(v),
+        _ => serde_json::from_str::<Value>(text).map(floats),
+    }
+}
+
+/// A reader of flat JSON that gives up (`None`) at anything it does not read itself.
+struct Flat<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> Flat<'a> {
+    fn new(text: &'a str) -> Flat<'a> {
+        Flat { text, at: 0 }
+    }
+
+    fn eat(&mut self, byte: u8) -> Option<()> {
+        (self.text.as_bytes().get(self.at) == Some(&byte)).then(|| self.at += 1)
+    }
+
+    fn object(mut self) -> Option<Vec<(FieldName, Value)>> {
+        self.eat(b'{')?;
+        let mut fields = Vec::with_capacity(2);
+        if self.eat(b'}').is_none() {
+            loop {
+                let name = self.string()?;
+                self.eat(b':')?;
+                fields.push((FieldName::from(name), self.scalar()?));
+                if self.eat(b'}').is_some() {
+                    break;
+                }
+                self.eat(b',')?;
+            }
+        }
+        (self.at == self.text.len()).then_some(fields)
+    }
+
+    /// A string without escapes.
+    fn string(&mut self) -> Option<&'a str> {
+        self.eat(b'"')?;
+        let rest = &self.text.as_bytes()[self.at..];
+        let len = rest
+            .iter()
+            .position(|b| *b == b'"' || *b == b'\\' || *b < 0x20)?;
+        if rest[len] != b'"' {
+            return None;
+        }
+        let s = &self.text[self.at..self.at + len];
+        self.at += len + 1;
+        Some(s)
+    }
+
+    fn scalar(&mut self) -> Option<Value> {
+        let rest = &self.text[self.at..];
+        for (word, value) in [
+            ("true", Value::Bool(true)),
+            ("false", Value::Bool(false)),
+            ("null", Value::Null),
+        ] {
+            if rest.starts_with(word) {
+                self.at += word.len();
+                return Some(value);
+            }
+        }
+        match rest.as_bytes().first()? {
+            b'"' => self.string().map(|s| Value::String(s.to_owned())),
+            b'-' | b'0'..=b'9' => {
+                let len = rest
+                    .bytes()
+                    .position(|b| !matches!(b, b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'))
+                    .unwrap_or(rest.len());
+                // Integers only, in JSON's form (Rust reads `+1`, `01` and `1.` too); the rest,
+                // and `-0`, go the long way.
+                let number = &rest[..len];
+                let (negative, digits) = match number.strip_prefix('-') {
+                    Some(digits) => (true, digits),
+                    None => (false, number),
+                };
+                let integer = match digits.as_bytes() {
+                    [b'0'] => !negative,
+                    [b'1'..=b'9', more @ ..] => more.iter().all(u8::is_ascii_digit),
+                    _ => false,
+                };
+                if !integer {
+                    return None;
+                }
+                let n = Number::from_f64(number.parse::<f64>().ok()?)?;
+                self.at += len;
+                Some(Value::Number(n))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// A key's JSON object read by serde_json, its fields in the order written, numbers as floats.
+struct KeyObject(Vec<(FieldName, Value)>);
+
+impl<'de> serde::Deserialize<'de> for KeyObject {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Fields;
+        impl<'de> serde::de::Visitor<'de> for Fields {
+            type Value = KeyObject;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a key's content, a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<KeyObject, A::Error> {
+                let mut fields = Vec::with_capacity(map.size_hint().unwrap_or(2));
+                while let Some((name, v)) = map.next_entry::<String, Value>()? {
+                    fields.push((FieldName::from(name), floats(v)));
+                }
+                Ok(KeyObject(fields))
+            }
+        }
+        deserializer.deserialize_map(Fields)
+    }
+}
+
+/// Numbers read from a `FieldsV1` document become floats, as the server reads them (they
+/// compare and print the same as the integers they equal).
+fn floats(v: Value) -> Value {
+    match v {
+        Value::Number(n) if !n.is_f64() => n
+            .as_f64()
+            .and_then(Number::from_f64)
+            .map_or(Value::Number(n), Value::Number),
+        Value::Array(items) => Value::Array(items.into_iter().map(floats).collect()),
+        Value::Object(map) => Value::Object(map.into_iter().map(|(k, v)| (k, floats(v))).collect()),
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The fast path and serde_json agree, on what the fast path reads and what it leaves.
+    #[test]
+    fn the_fast_path_reads_as_serde_json_does() {
+        for text in [
+            r#"{"name":"app"}"#,
+            r#"{"containerPort":80,"protocol":"TCP"}"#,
+            r#"{"a":-1,"b":true,"c":null,"d":false,"e":0}"#,
+            r#"{"a":1.5}"#,
+            r#"{"a":1e3}"#,
+            r#"{"a":"x\"y"}"#,
+            r#"{"a":{"b":1}}"#,
+            r#"{}"#,
+            r#"{"a":18446744073709551617}"#,
+            r#"{"a":-0,"b":0}"#,
+        ] {
+            let slow: KeyObject = serde_json::from_str(text).unwrap();
+            assert_eq!(key_fields(text).unwrap(), slow.0, "{text}");
+        }
+        for bad in [
+            r#"{"a":01}"#,
+            r#"{"a":+1}"#,
+            r#"{"a":1.}"#,
+            r#"{"a":-}"#,
+            r#"{"a":1"#,
+            r#"{"a":1}x"#,
+        ] {
+            assert!(key_fields(bad).is_err(), "{bad}");
+        }
+        for text in [
+            "1",
+            "-2",
+            "\"a\"",
+            "true",
+            "null",
+            "1.25",
+            "[1]",
+            "\"a\\nb\"",
+        ] {
+            let slow = floats(serde_json::from_str::<Value>(text).unwrap());
+            assert_eq!(value(text).unwrap(), slow, "{text}");
+        }
+        assert_eq!(value("3").unwrap(), json!(3.0));
+        assert!(value("1 2").is_err());
+    }
+}
