@@ -16,5 +16,6 @@
 #![warn(missing_docs)]
 
 pub mod fieldpath;
+pub mod merge;
 pub mod schema;
 pub mod typed;

@@ -48,6 +48,7 @@ fn every_definition_converts_and_lists_are_keyed_as_the_server_keys_them() {
             .list
             .unwrap()
             .kind
+            .clone()
     };
     let pod = ["spec", "template", "spec"];
     let containers = [&pod[..], &["containers"]].concat();

@@ -12,7 +12,7 @@ pub mod fields_v1;
 mod key_json;
 mod path;
 pub(crate) mod set;
-mod value;
+pub(crate) mod value;
 
 pub use element::{ElementError, FieldName, KeyFields, PathElement};
 pub use fields_v1::FieldsV1Error;

@@ -67,6 +67,11 @@ impl Set {
         &self.nodes
     }
 
+    /// The nodes, to change members in place (the shape stays).
+    pub(crate) fn nodes_mut(&mut self) -> &mut [Node] {
+        &mut self.nodes
+    }
+
     /// Adds `path` (not its parents). The root path is not tracked. This moves the nodes after
     /// it: to build a set of many paths, use [`Set::from_paths`].
     pub fn insert(&mut self, path: &Path) {
@@ -191,6 +196,30 @@ fn find<'a>(level: &'a [Node], element: &PathElement) -> Option<(&'a Node, &'a [
     None
 }
 
+/// For each of `elements`, its sibling in `level` (if any): one sort and one pass over the
+/// level, not a search per element.
+pub(crate) fn find_all<'a>(
+    level: &'a [Node],
+    elements: &[Option<&PathElement>],
+) -> Vec<Option<Sibling<'a>>> {
+    let mut order: Vec<usize> = (0..elements.len())
+        .filter(|i| elements[*i].is_some())
+        .collect();
+    order.sort_by(|a, b| elements[*a].cmp(&elements[*b]));
+    let mut out = vec![None; elements.len()];
+    let mut level = siblings(level).peekable();
+    for i in order {
+        let Some(element) = elements[i] else { continue };
+        while level.next_if(|(node, _)| node.element < *element).is_some() {}
+        if let Some(&(node, below)) = level.peek() {
+            if node.element == *element {
+                out[i] = Some((node, below));
+            }
+        }
+    }
+    out
+}
+
 /// The nodes of sorted, distinct, non-empty paths.
 fn from_sorted(paths: &[&[PathElement]], out: &mut Vec<Node>) {
     let mut i = 0;
@@ -257,7 +286,7 @@ fn collect_paths(level: &[Node], prefix: &mut Vec<PathElement>, out: &mut Vec<Pa
 }
 
 /// A node and its subtree.
-type Sibling<'a> = (&'a Node, &'a [Node]);
+pub(crate) type Sibling<'a> = (&'a Node, &'a [Node]);
 
 /// The siblings of two levels side by side, in element order: each from one level, the other
 /// or both.

@@ -210,7 +210,7 @@ pub(crate) fn write_text(value: &Value, out: &mut String) {
 }
 
 /// Go's `%q` of a string: printable characters as they are, the rest escaped.
-fn go_quote(s: &str, out: &mut String) {
+pub(crate) fn go_quote(s: &str, out: &mut String) {
     out.push('"');
     for c in s.chars() {
         match c {

@@ -108,10 +108,43 @@ pub struct MapType {
 impl MapType {
     /// The field called `name`.
     pub fn field(&self, name: &str) -> Option<&Field> {
-        self.fields
-            .binary_search_by(|f| f.name.as_str().cmp(name))
-            .ok()
-            .map(|i| &self.fields[i])
+        find_field(&self.fields, name)
+    }
+}
+
+fn find_field<'a>(fields: &'a [Field], name: &str) -> Option<&'a Field> {
+    fields
+        .binary_search_by(|f| f.name.as_str().cmp(name))
+        .ok()
+        .map(|i| &fields[i])
+}
+
+/// A type's shapes as a use of it sees them: [`Schema::resolve`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Resolved<'s> {
+    /// A scalar, of this kind.
+    pub scalar: Option<Scalar>,
+    /// A list.
+    pub list: Option<&'s List>,
+    /// An object.
+    pub map: Option<MapView<'s>>,
+}
+
+/// An object type as a use of it sees it: whether it is atomic there.
+#[derive(Debug, Clone, Copy)]
+pub struct MapView<'s> {
+    /// The declared fields, sorted by name.
+    pub fields: &'s [Field],
+    /// The type of keys that are not fields; `None`: there are none.
+    pub rest: Option<TypeRef>,
+    /// Whether the object is owned and replaced whole where it is used.
+    pub atomic: bool,
+}
+
+impl<'s> MapView<'s> {
+    /// The field called `name`.
+    pub fn field(&self, name: &str) -> Option<&'s Field> {
+        find_field(self.fields, name)
     }
 
     /// The type of key `name`: its field's, or the type of other keys.
@@ -158,13 +191,21 @@ impl Schema {
         })
     }
 
-    /// A type's shapes, the reference's `x-kubernetes-map-type` applied.
-    pub fn resolve(&self, ty: TypeRef) -> Atom {
-        let mut atom = self.atoms.get(ty.index).cloned().unwrap_or_default();
-        if let (Some(atomic), Some(map)) = (ty.map_atomic, atom.map.as_mut()) {
-            map.atomic = atomic;
+    /// A type's shapes, the reference's `x-kubernetes-map-type` applied. Borrowed: walks
+    /// resolve a type at every node.
+    pub fn resolve(&self, ty: TypeRef) -> Resolved<'_> {
+        let Some(atom) = self.atoms.get(ty.index) else {
+            return Resolved::default();
+        };
+        Resolved {
+            scalar: atom.scalar,
+            list: atom.list.as_ref(),
+            map: atom.map.as_ref().map(|map| MapView {
+                fields: &map.fields,
+                rest: map.rest,
+                atomic: ty.map_atomic.unwrap_or(map.atomic),
+            }),
         }
-        atom
     }
 
     /// The untyped value that keeps objects granular (`x-kubernetes-preserve-unknown-fields`,
@@ -182,6 +223,105 @@ impl Schema {
         TypeRef {
             index: UNTYPED,
             map_atomic: None,
+        }
+    }
+}
+
+/// Builds a [`Schema`] by hand (for types that have no OpenAPI document: a test's, or types
+/// described some other way). Named types can be referred to before they are defined.
+///
+/// ```
+/// use smp_ssa::schema::{Atom, List, ListKind, MapType, Field, Scalar, SchemaBuilder};
+///
+/// let mut b = SchemaBuilder::new();
+/// let item = b.named("item");
+/// let string = b.add(Atom { scalar: Some(Scalar::String), ..Atom::default() });
+/// b.define(item, Atom {
+///     map: Some(MapType {
+///         fields: vec![Field { name: "name".into(), ty: string, default: None }],
+///         ..MapType::default()
+///     }),
+///     ..Atom::default()
+/// });
+/// let list = b.add(Atom {
+///     list: Some(List { item, kind: ListKind::Map(vec!["name".into()]) }),
+///     ..Atom::default()
+/// });
+/// let schema = b.build();
+/// assert!(schema.resolve(list).list.is_some());
+/// assert!(schema.named("item").is_some());
+/// ```
+pub struct SchemaBuilder(Builder);
+
+impl SchemaBuilder {
+    /// A schema with only the untyped types ([`Schema::untyped`], [`Schema::deduced`]).
+    pub fn new() -> SchemaBuilder {
+        SchemaBuilder(Builder::new())
+    }
+
+    /// The named type `name`, defined by [`SchemaBuilder::define`] (until then, and if never,
+    /// a type no value fits).
+    pub fn named(&mut self, name: &str) -> TypeRef {
+        let index = match self.0.index_of(name) {
+            Some(index) => index,
+            None => {
+                let index = self.0.reserve();
+                self.0.name(name, index);
+                index
+            }
+        };
+        TypeRef::to(index, None)
+    }
+
+    /// Gives type `ty` its shapes. Fields are sorted by name here.
+    pub fn define(&mut self, ty: TypeRef, mut atom: Atom) {
+        if let Some(map) = atom.map.as_mut() {
+            map.fields.sort_by(|a, b| a.name.cmp(&b.name));
+        }
+        self.0.set(ty.index, atom);
+    }
+
+    /// A new type with these shapes, nameless.
+    pub fn add(&mut self, atom: Atom) -> TypeRef {
+        let ty = TypeRef::to(self.0.reserve(), None);
+        self.define(ty, atom);
+        ty
+    }
+
+    /// Objects of kind `gvk` are of type `ty`.
+    pub fn kind(&mut self, gvk: Gvk, ty: TypeRef) {
+        self.0.kind(gvk, ty.index);
+    }
+
+    /// The untyped type owned whole.
+    pub fn untyped(&self) -> TypeRef {
+        TypeRef::UNTYPED
+    }
+
+    /// The untyped type whose objects are owned key by key.
+    pub fn deduced(&self) -> TypeRef {
+        TypeRef::DEDUCED
+    }
+
+    /// The schema.
+    pub fn build(self) -> Schema {
+        self.0.finish()
+    }
+}
+
+impl Default for SchemaBuilder {
+    fn default() -> Self {
+        SchemaBuilder::new()
+    }
+}
+
+impl TypeRef {
+    /// This type, its objects atomic (`true`) or granular (`false`) where this reference is
+    /// used (`x-kubernetes-map-type` beside a reference).
+    pub fn with_map_atomic(self, atomic: bool) -> TypeRef {
+        TypeRef {
+            map_atomic: Some(atomic),
+            ..self
         }
     }
 }

@@ -346,7 +346,7 @@ mod tests {
                   "x-kubernetes-patch-strategy": "merge"}
         }}}));
         let t = s.resolve(s.named("T").unwrap()).map.unwrap();
-        let kind = |f: &str| s.resolve(t.field(f).unwrap().ty).list.unwrap().kind;
+        let kind = |f: &str| s.resolve(t.field(f).unwrap().ty).list.unwrap().kind.clone();
         assert_eq!(kind("a"), ListKind::Atomic);
         assert_eq!(kind("b"), ListKind::Set);
         assert_eq!(kind("c"), ListKind::Map(vec!["name".into()]));

@@ -11,7 +11,17 @@
 //! `{"name": "app", "image": "a"}` of a list map holds `.containers[name="app"]` itself,
 //! `…[name="app"].name` and `…[name="app"].image`.
 
+mod compare;
+mod items;
+mod merge;
+mod remove;
+mod shape;
 mod walk;
+
+pub use compare::{Comparison, compare};
+pub use merge::merge;
+pub(crate) use remove::named_fields_as_members;
+pub use remove::{extract_items, remove_items};
 
 use std::fmt;
 

@@ -7,10 +7,12 @@
 
 use serde_json::{Map, Value};
 
+use super::items;
+use super::shape::{Deduced, Shape, check_scalar, kind_of};
 use super::{ReadOptions, ValidationError, ValidationErrors};
 use crate::fieldpath::set::Builder;
 use crate::fieldpath::{PathElement, Set};
-use crate::schema::{Atom, ListKind, MapType, Scalar, Schema, TypeRef};
+use crate::schema::{ListKind, MapView, Scalar, Schema, TypeRef};
 
 pub(super) struct Walk<'s> {
     schema: &'s Schema,
@@ -60,7 +62,7 @@ impl<'s> Walk<'s> {
             return true;
         }
         let atom = self.schema.resolve(ty);
-        let picked = pick(&atom, value);
+        let picked = Deduced::of(atom, Some(value)).shape();
         match picked {
             Shape::Map(map) => self.map(map, value),
             Shape::Scalar(scalar) => {
@@ -76,26 +78,12 @@ impl<'s> Walk<'s> {
     }
 
     fn scalar(&mut self, kind: Scalar, value: &Value) {
-        let fits = match (kind, value) {
-            (_, Value::Null) => true,
-            (Scalar::Numeric, Value::Number(_)) => true,
-            (Scalar::String, Value::String(_)) => true,
-            (Scalar::Boolean, Value::Bool(_)) => true,
-            (Scalar::Untyped, v) => !v.is_array() && !v.is_object(),
-            _ => false,
-        };
-        if !fits {
-            let expected = match kind {
-                Scalar::Numeric => "numeric (int or float)",
-                Scalar::String => "string",
-                Scalar::Boolean => "boolean",
-                Scalar::Untyped => "any scalar",
-            };
-            self.error(format!("expected {expected}, got {}", kind_of(value)));
+        if let Err(message) = check_scalar(kind, Some(value)) {
+            self.error(message);
         }
     }
 
-    fn map(&mut self, map: &MapType, value: &Value) -> bool {
+    fn map(&mut self, map: MapView<'_>, value: &Value) -> bool {
         let object = match value {
             Value::Null => return false,
             Value::Object(object) => object,
@@ -135,7 +123,7 @@ impl<'s> Walk<'s> {
     }
 
     /// An atomic object is owned whole; what it holds is still checked.
-    fn check_members(&mut self, map: &MapType, object: &Map<String, Value>) {
+    fn check_members(&mut self, map: MapView<'_>, object: &Map<String, Value>) {
         for (key, child) in object {
             let Some(ty) = map.type_of(key) else {
                 self.path.push(PathElement::field(key.clone()));
@@ -170,7 +158,7 @@ impl<'s> Walk<'s> {
         }
         let mut entries: Vec<(PathElement, &Value)> = Vec::with_capacity(items.len());
         for (i, child) in items.iter().enumerate() {
-            match self.key(kind, item, child) {
+            match items::element(self.schema, kind, item, child) {
                 Ok(element) => entries.push((element, child)),
                 Err(message) => {
                     self.error(format!("element {i}: {message}"));
@@ -207,89 +195,5 @@ impl<'s> Walk<'s> {
         }
         self.set.end_level(start);
         false
-    }
-
-    /// The element that names a list item: its key fields (or their defaults), or its value.
-    fn key(&self, kind: &ListKind, item: TypeRef, child: &Value) -> Result<PathElement, String> {
-        match kind {
-            ListKind::Map(keys) => {
-                let object = match child {
-                    Value::Null => {
-                        return Err("associative list with keys may not have a null element".into());
-                    }
-                    Value::Object(object) => object,
-                    _ => {
-                        return Err(
-                            "associative list with keys may not have non-map elements".into()
-                        );
-                    }
-                };
-                let item_type = self.schema.resolve(item).map;
-                let mut fields = Vec::with_capacity(keys.len());
-                for name in keys {
-                    let value = match object.get(name) {
-                        Some(v) => v.clone(),
-                        None => {
-                            let default = item_type
-                                .as_ref()
-                                .and_then(|m| m.field(name))
-                                .and_then(|f| f.default.clone());
-                            default.ok_or_else(|| {
-                                format!(
-                                    "associative list with keys has an element that omits key field {name:?} (and doesn't have default value)"
-                                )
-                            })?
-                        }
-                    };
-                    fields.push((name.clone(), value));
-                }
-                Ok(PathElement::key(fields))
-            }
-            _ => match child {
-                Value::Object(_) => {
-                    Err("associative list without keys has an element that's a map type".into())
-                }
-                Value::Array(_) => {
-                    Err("not supported: associative list with lists as elements".into())
-                }
-                Value::Null => Err(
-                    "associative list without keys has an element that's an explicit null".into(),
-                ),
-                scalar => Ok(PathElement::Value(scalar.clone())),
-            },
-        }
-    }
-}
-
-/// The shape of `atom` a value of this kind takes: its own kind's if the type allows it, else
-/// the first the type has (objects, then scalars, then lists), which then reports the mismatch.
-enum Shape<'a> {
-    Map(&'a MapType),
-    Scalar(Scalar),
-    List(&'a crate::schema::List),
-    None,
-}
-
-fn pick<'a>(atom: &'a Atom, value: &Value) -> Shape<'a> {
-    let own = match value {
-        Value::Object(_) => atom.map.as_ref().map(Shape::Map),
-        Value::Array(_) => atom.list.as_ref().map(Shape::List),
-        Value::Null => None,
-        _ => atom.scalar.map(Shape::Scalar),
-    };
-    own.or_else(|| atom.map.as_ref().map(Shape::Map))
-        .or_else(|| atom.scalar.map(Shape::Scalar))
-        .or_else(|| atom.list.as_ref().map(Shape::List))
-        .unwrap_or(Shape::None)
-}
-
-fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "bool",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "list",
-        Value::Object(_) => "map",
     }
 }
