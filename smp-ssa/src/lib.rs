@@ -16,6 +16,7 @@
 #![warn(missing_docs)]
 
 pub mod fieldpath;
+pub mod managedfields;
 pub mod merge;
 pub mod schema;
 pub mod typed;

@@ -13,13 +13,14 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
+pub(crate) use conflict::quote as conflict_quote;
 pub use conflict::{Conflict, Conflicts};
 
 use crate::fieldpath::Set;
 use crate::schema::{Schema, TypeRef};
 use crate::typed::{
     Comparison, ReadOptions, ValidationErrors, compare, field_set, merge, named_fields_as_members,
-    remove_items,
+    reconcile_with_schema, remove_items,
 };
 
 /// The fields one manager owns, the API version it wrote them at, and whether by an apply.
@@ -82,6 +83,15 @@ impl<'s> Updater<'s> {
         }
     }
 
+    /// Each manager's set made to fit the schema: fields that became atomic owned whole.
+    fn reconcile(&self, managers: &mut ManagedFields) {
+        for owned in managers.values_mut() {
+            if let Some(set) = reconcile_with_schema(self.schema, self.ty, &owned.set) {
+                owned.set = set;
+            }
+        }
+    }
+
     fn fields(&self, value: &Value) -> Result<Set, ValidationErrors> {
         field_set(
             self.schema,
@@ -104,6 +114,7 @@ impl<'s> Updater<'s> {
         mut managers: ManagedFields,
         manager: &str,
     ) -> Result<ManagedFields, MergeError> {
+        self.reconcile(&mut managers);
         let comparison = self.update_managers(live, new, &mut managers, manager, true)?;
         let own = managers.remove(manager).map(|s| s.set).unwrap_or_default();
         let set = own
@@ -136,6 +147,7 @@ impl<'s> Updater<'s> {
         manager: &str,
         force: bool,
     ) -> Result<(Value, ManagedFields), MergeError> {
+        self.reconcile(&mut managers);
         // The configuration may not name an item twice; the live object may.
         crate::typed::validate(self.schema, self.ty, config, ReadOptions::default())?;
         let merged = merge(self.schema, self.ty, live, config)?;

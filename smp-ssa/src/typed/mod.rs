@@ -14,12 +14,14 @@
 mod compare;
 mod items;
 mod merge;
+mod reconcile;
 mod remove;
 mod shape;
 mod walk;
 
 pub use compare::{Comparison, compare};
 pub use merge::merge;
+pub(crate) use reconcile::reconcile_with_schema;
 pub(crate) use remove::named_fields_as_members;
 pub use remove::{extract_items, remove_items};
 

@@ -1,0 +1,177 @@
+//! `metadata.managedFields` entries, read into managers' sets and written back as the API server
+//! writes them: one entry per manager, identified by its name, operation, API version (for
+//! updates) and subresource; entries sorted by operation, time, manager, version, subresource.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::time;
+use crate::fieldpath::Set;
+use crate::merge::{ManagedFields, VersionedSet};
+
+/// How a manager wrote its fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Operation {
+    /// A server-side apply.
+    Apply,
+    /// Any other write: create, update, a JSON, merge or strategic merge patch.
+    Update,
+}
+
+/// One entry of `metadata.managedFields`, its members in the server's order.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ManagedFieldsEntry {
+    /// The manager's name.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub manager: String,
+    /// How it wrote the fields.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operation: Option<Operation>,
+    /// The API version of the object it wrote.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub api_version: String,
+    /// When it last wrote them (RFC 3339).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<String>,
+    /// The form of `fieldsV1`: always `FieldsV1`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub fields_type: String,
+    /// The fields.
+    #[serde(default, rename = "fieldsV1", skip_serializing_if = "Option::is_none")]
+    pub fields_v1: Option<Set>,
+    /// The subresource it wrote through (`status`), if any.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub subresource: String,
+}
+
+/// A managedFields list that does not read: the API server refuses it the same way.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ManagedFieldsError(pub String);
+
+/// Every manager's fields and when it wrote them, by manager identifier.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Managed {
+    /// The fields.
+    pub fields: ManagedFields,
+    /// The time of each manager's last write, where known.
+    pub times: BTreeMap<String, String>,
+}
+
+/// The identifier the field manager knows a manager by: the entry without its fields and time
+/// (and, for an apply, without its API version), as JSON.
+pub fn manager_identifier(
+    manager: &str,
+    operation: Operation,
+    api_version: &str,
+    subresource: &str,
+) -> String {
+    let entry = ManagedFieldsEntry {
+        manager: manager.to_owned(),
+        operation: Some(operation),
+        api_version: match operation {
+            Operation::Apply => String::new(),
+            Operation::Update => api_version.to_owned(),
+        },
+        subresource: subresource.to_owned(),
+        ..ManagedFieldsEntry::default()
+    };
+    serde_json::to_string(&entry).unwrap_or_default()
+}
+
+/// The managers of a managedFields list (`metadata.managedFields`, or nothing).
+pub fn decode(entries: Option<&Value>) -> Result<Managed, ManagedFieldsError> {
+    let mut managed = Managed::default();
+    let Some(entries) = entries else {
+        return Ok(managed);
+    };
+    let entries: Vec<Value> = match entries {
+        Value::Null => return Ok(managed),
+        Value::Array(entries) => entries.clone(),
+        _ => return Err(ManagedFieldsError("managedFields must be a list".into())),
+    };
+    for (i, raw) in entries.iter().enumerate() {
+        let entry: ManagedFieldsEntry = serde_json::from_value(raw.clone())
+            .map_err(|e| ManagedFieldsError(format!("managed fields entry {i}: {e}")))?;
+        let Some(operation) = entry.operation else {
+            return Err(ManagedFieldsError(
+                "operation must be `Apply` or `Update`".into(),
+            ));
+        };
+        if entry.api_version.is_empty() {
+            return Err(ManagedFieldsError("apiVersion must not be empty".into()));
+        }
+        match entry.fields_type.as_str() {
+            "FieldsV1" => {}
+            "" => {
+                return Err(ManagedFieldsError(format!(
+                    "missing fieldsType in managed fields entry {i}"
+                )));
+            }
+            other => {
+                return Err(ManagedFieldsError(format!(
+                    "invalid fieldsType {other:?} in managed fields entry {i}"
+                )));
+            }
+        }
+        let id = manager_identifier(
+            &entry.manager,
+            operation,
+            &entry.api_version,
+            &entry.subresource,
+        );
+        if let Some(t) = &entry.time {
+            managed.times.insert(id.clone(), t.clone());
+        }
+        managed.fields.insert(
+            id,
+            VersionedSet {
+                set: entry.fields_v1.unwrap_or_default(),
+                api_version: entry.api_version,
+                applied: operation == Operation::Apply,
+            },
+        );
+    }
+    Ok(managed)
+}
+
+/// The managedFields list of `managed`, sorted as the server sorts it; `None` when there is no
+/// manager.
+pub fn encode(managed: &Managed) -> Option<Vec<ManagedFieldsEntry>> {
+    if managed.fields.is_empty() {
+        return None;
+    }
+    let mut entries: Vec<ManagedFieldsEntry> = managed
+        .fields
+        .iter()
+        .map(|(id, owned)| {
+            let mut entry: ManagedFieldsEntry = serde_json::from_str(id).unwrap_or_default();
+            entry.api_version = owned.api_version.clone();
+            if owned.applied {
+                entry.operation = Some(Operation::Apply);
+            }
+            entry.fields_type = "FieldsV1".into();
+            entry.fields_v1 = Some(owned.set.clone());
+            entry.time = managed.times.get(id).cloned();
+            entry
+        })
+        .collect();
+    let seconds = |e: &ManagedFieldsEntry| e.time.as_deref().and_then(time::parse).unwrap_or(0);
+    entries.sort_by(|p, q| {
+        p.operation
+            .cmp(&q.operation)
+            .then_with(|| seconds(p).cmp(&seconds(q)))
+            .then_with(|| p.manager.cmp(&q.manager))
+            .then_with(|| p.api_version.cmp(&q.api_version))
+            .then_with(|| p.subresource.cmp(&q.subresource))
+    });
+    Some(entries)
+}
+
+/// The entries as the JSON the object carries.
+pub fn to_value(entries: &[ManagedFieldsEntry]) -> Value {
+    serde_json::to_value(entries).unwrap_or(Value::Null)
+}

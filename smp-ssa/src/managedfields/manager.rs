@@ -1,0 +1,486 @@
+//! The field manager as the API server runs it on every write of an object, one step after
+//! another:
+//! - the applied object must be of the endpoint's kind and version, and hold no managedFields;
+//! - an object with no managedFields yet, when applied to, first has its present fields
+//!   recorded as the update of `before-first-apply`; an update of an existing object (one with
+//!   a `uid`) that has none is not tracked;
+//! - the manager is identified by its name, operation, version (for updates) and subresource;
+//! - the merge ([`crate::merge::Updater`]) gives the new object and every manager's fields;
+//!   an update goes through a temporary manager and is then joined to the manager's earlier
+//!   fields; the writer's time stamp is set unless an apply changed nothing;
+//! - the fields no manager owns (`apiVersion`, `kind`, `metadata.name`, `uid`,
+//!   `resourceVersion`, `managedFields` ...) are taken out of the writer's set;
+//! - at most ten update managers are kept: the oldest are merged into `ancient-changes`;
+//! - `kubectl` applying over its own client-side apply (the last-applied annotation) takes the
+//!   fields that annotation still describes without conflict, and the annotation follows.
+
+use serde_json::{Map, Value, json};
+
+use super::conflict::ApplyConflict;
+use super::entry::{self, Managed, ManagedFieldsError, Operation, manager_identifier};
+use super::time::Clock;
+use crate::fieldpath::{Path, Set};
+use crate::merge::{ManagedFields, MergeError, Updater, VersionedSet};
+use crate::schema::{Gvk, Schema, TypeRef};
+use crate::typed::{ReadOptions, ValidationErrors, compare, field_set};
+
+/// The annotation client-side `kubectl apply` keeps its configuration in.
+pub const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
+
+/// How many update managers an object keeps before the oldest are merged.
+pub const MAX_UPDATE_MANAGERS: usize = 10;
+
+/// Why a write failed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum FieldManagerError {
+    /// The apply would change fields other managers own (409 Conflict).
+    #[error(transparent)]
+    Conflict(#[from] ApplyConflict),
+    /// The request is malformed (400 Bad Request): wrong kind or version, managedFields in
+    /// an applied configuration.
+    #[error("{0}")]
+    BadRequest(String),
+    /// An object does not fit its type.
+    #[error("{0}")]
+    Invalid(#[from] ValidationErrors),
+    /// The live object's managedFields do not read.
+    #[error("failed to decode managed fields: {0}")]
+    ManagedFields(#[from] ManagedFieldsError),
+    /// The schema has no such kind.
+    #[error("no type for {0}")]
+    UnknownKind(String),
+}
+
+/// What an apply may do besides merging.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ApplyOptions {
+    /// Take fields other managers own rather than fail (`--force-conflicts`).
+    pub force: bool,
+}
+
+/// The fields the API server never records for anyone.
+fn untracked() -> Set {
+    let meta = |name: &str| Path::fields(["metadata", name]);
+    Set::from_paths([
+        Path::fields(["apiVersion"]),
+        Path::fields(["kind"]),
+        Path::fields(["metadata"]),
+        meta("name"),
+        meta("namespace"),
+        meta("creationTimestamp"),
+        meta("selfLink"),
+        meta("uid"),
+        meta("clusterName"),
+        meta("generation"),
+        meta("managedFields"),
+        meta("resourceVersion"),
+    ])
+}
+
+/// The field manager of one kind at one version, for the main resource or a subresource.
+#[derive(Debug, Clone)]
+pub struct FieldManager<'s> {
+    schema: &'s Schema,
+    ty: TypeRef,
+    api_version: String,
+    kind: String,
+    subresource: String,
+    reset: Option<Set>,
+    clock: Clock,
+    untracked: Set,
+}
+
+impl<'s> FieldManager<'s> {
+    /// The field manager of `kind` at `api_version` (`apps/v1`, `Deployment`) of `schema`.
+    pub fn new(
+        schema: &'s Schema,
+        api_version: &str,
+        kind: &str,
+    ) -> Result<FieldManager<'s>, FieldManagerError> {
+        let ty = schema
+            .kind(&Gvk::of(api_version, kind))
+            .ok_or_else(|| FieldManagerError::UnknownKind(format!("{api_version}, Kind={kind}")))?;
+        Ok(FieldManager::for_type(schema, ty, api_version, kind))
+    }
+
+    /// The field manager of objects of type `ty` (a type the schema has under no kind: a
+    /// derived type's, a test's).
+    pub fn for_type(schema: &'s Schema, ty: TypeRef, api_version: &str, kind: &str) -> Self {
+        FieldManager {
+            schema,
+            ty,
+            api_version: api_version.to_owned(),
+            kind: kind.to_owned(),
+            subresource: String::new(),
+            reset: None,
+            clock: Clock::System,
+            untracked: untracked(),
+        }
+    }
+
+    /// Writes through subresource `name` (`status`).
+    pub fn subresource(mut self, name: &str) -> Self {
+        self.subresource = name.to_owned();
+        self
+    }
+
+    /// Fields this endpoint does not write (the server resets them): not recorded for any
+    /// manager, not conflicts.
+    pub fn reset_fields(mut self, fields: Set) -> Self {
+        self.reset = Some(fields);
+        self
+    }
+
+    /// Where time stamps come from.
+    pub fn clock(mut self, clock: Clock) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    fn updater(&self) -> Updater<'_> {
+        let updater = Updater::new(self.schema, self.ty);
+        match &self.reset {
+            Some(reset) => updater.ignoring(reset),
+            None => updater,
+        }
+    }
+
+    fn merge_error(e: MergeError) -> FieldManagerError {
+        match e {
+            MergeError::Invalid(e) => FieldManagerError::Invalid(e),
+            MergeError::Conflicts(c) => FieldManagerError::Conflict(ApplyConflict::new(c.0)),
+        }
+    }
+
+    /// Applies `applied` for `manager` over `live` (`None`: the object is created): the new
+    /// object with its managedFields.
+    pub fn apply(
+        &self,
+        live: Option<&Value>,
+        applied: &Value,
+        manager: &str,
+        options: ApplyOptions,
+    ) -> Result<Value, FieldManagerError> {
+        let mut live = live.cloned().unwrap_or_else(|| json!({}));
+        let managed = entry::decode(live.pointer("/metadata/managedFields"))?;
+        // Nobody owns managedFields: the merge never needs them.
+        remove_managed_fields(&mut live);
+        let (version, kind) = (text(applied, "apiVersion"), text(applied, "kind"));
+        if version != self.api_version || kind != self.kind {
+            let (group, v) = version.rsplit_once('/').unwrap_or(("", version));
+            return Err(FieldManagerError::BadRequest(format!(
+                "invalid object type: {group}/{v}, Kind={kind}"
+            )));
+        }
+        let first = self.apply_tracked(&live, applied, managed.clone(), manager, options.force);
+        let (mut object, managed) = match first {
+            Err(FieldManagerError::Conflict(conflict)) if manager == "kubectl" => {
+                // Moving from client-side apply: what the last-applied annotation still
+                // describes is kubectl's to take.
+                let Some(allowed) = self.allowed_by_last_applied(&live) else {
+                    return Err(conflict.into());
+                };
+                let rest: Vec<_> = conflict
+                    .conflicts
+                    .iter()
+                    .filter(|c| !allowed.has(&c.path))
+                    .cloned()
+                    .collect();
+                if !rest.is_empty() {
+                    return Err(ApplyConflict::new(rest).into());
+                }
+                self.apply_tracked(&live, applied, managed, manager, true)?
+            }
+            other => other?,
+        };
+        if manager == "kubectl" && last_applied(&object).is_some_and(|a| !a.is_empty()) {
+            set_annotation(&mut object, LAST_APPLIED, &build_last_applied(applied));
+        }
+        set_managed_fields(&mut object, &managed);
+        Ok(object)
+    }
+
+    /// Records a write of `new` (create, update or patch) by `manager` over `live` (`None`:
+    /// the object is created): `new` with its managedFields.
+    pub fn update(
+        &self,
+        live: Option<&Value>,
+        new: &Value,
+        manager: &str,
+    ) -> Result<Value, FieldManagerError> {
+        let mut live = live.cloned().unwrap_or_else(|| json!({}));
+        let managed = self.live_or_new_managed(&live, new);
+        remove_managed_fields(&mut live);
+        let mut new = new.clone();
+        remove_managed_fields(&mut new);
+        if managed.fields.is_empty() && live.pointer("/metadata/uid").is_some_and(|u| u != "") {
+            // An object that exists with no managedFields stays untracked.
+            return Ok(new);
+        }
+        let managed = self.update_tracked(&live, &new, managed, manager)?;
+        set_managed_fields(&mut new, &managed);
+        Ok(new)
+    }
+
+    /// The managers an update starts from: the new object's managedFields when it brings any
+    /// (an empty list resets them), else the live object's; a subresource always uses the
+    /// live object's. Unreadable managedFields count as none.
+    fn live_or_new_managed(&self, live: &Value, new: &Value) -> Managed {
+        let from_live =
+            || entry::decode(live.pointer("/metadata/managedFields")).unwrap_or_default();
+        if !self.subresource.is_empty() {
+            return from_live();
+        }
+        let brought = new.pointer("/metadata/managedFields");
+        let reset = match brought {
+            Some(Value::Array(entries)) => {
+                entries.is_empty() || (entries.len() == 1 && entries[0] == json!({}))
+            }
+            _ => false,
+        };
+        if reset {
+            return Managed::default();
+        }
+        match entry::decode(brought) {
+            Ok(managed) if !managed.fields.is_empty() => managed,
+            _ => from_live(),
+        }
+    }
+
+    /// An apply, after recording an untracked object's fields as `before-first-apply`.
+    fn apply_tracked(
+        &self,
+        live: &Value,
+        applied: &Value,
+        mut managed: Managed,
+        manager: &str,
+        force: bool,
+    ) -> Result<(Value, Managed), FieldManagerError> {
+        if managed.fields.is_empty() {
+            managed = self.update_tracked(&json!({}), live, managed, "before-first-apply")?;
+        }
+        let id = manager_identifier(
+            name(manager),
+            Operation::Apply,
+            &self.api_version,
+            &self.subresource,
+        );
+        if text(applied, "apiVersion") != self.api_version {
+            return Err(FieldManagerError::BadRequest(format!(
+                "Incorrect version specified in apply patch. Specified patch version: {}, expected: {}",
+                text(applied, "apiVersion"),
+                self.api_version
+            )));
+        }
+        if applied.pointer("/metadata/managedFields").is_some() {
+            return Err(FieldManagerError::BadRequest(
+                "metadata.managedFields must be nil".into(),
+            ));
+        }
+        let (new, fields) = self
+            .updater()
+            .apply(live, applied, &self.api_version, managed.fields, &id, force)
+            .map_err(Self::merge_error)?;
+        managed.fields = fields;
+        self.strip(&mut managed.fields, &id);
+        if new == *live {
+            // Nothing changed: the object stays as it was, the time stamp too.
+            return Ok((live.clone(), managed));
+        }
+        managed.times.insert(id, self.clock.now());
+        Ok((new, managed))
+    }
+
+    /// An update's managers: the write recorded as a temporary manager, then joined to the
+    /// manager's earlier fields, stamped, and update managers capped.
+    fn update_tracked(
+        &self,
+        live: &Value,
+        new: &Value,
+        mut managed: Managed,
+        manager: &str,
+    ) -> Result<Managed, FieldManagerError> {
+        const CURRENT: &str = "current-operation";
+        let id = manager_identifier(
+            name(manager),
+            Operation::Update,
+            &self.api_version,
+            &self.subresource,
+        );
+        let mut fields = self
+            .updater()
+            .update(live, new, &self.api_version, managed.fields, CURRENT)
+            .map_err(Self::merge_error)?;
+        self.strip(&mut fields, CURRENT);
+        if let Some(current) = fields.remove(CURRENT) {
+            let set = match fields.get(&id) {
+                Some(previous) => current.set.union(&previous.set),
+                None => current.set,
+            };
+            fields.insert(id.clone(), VersionedSet { set, ..current });
+            managed.times.insert(id, self.clock.now());
+        }
+        managed.fields = fields;
+        cap_update_managers(&mut managed);
+        Ok(managed)
+    }
+
+    /// Takes the fields nobody owns out of `manager`'s set.
+    fn strip(&self, fields: &mut ManagedFields, manager: &str) {
+        if let Some(owned) = fields.get_mut(manager) {
+            owned.set = owned.set.difference(&self.untracked);
+            if owned.set.is_empty() {
+                fields.remove(manager);
+            }
+        }
+    }
+
+    /// The fields of `live` its last-applied annotation still describes as they are.
+    fn allowed_by_last_applied(&self, live: &Value) -> Option<Set> {
+        let text = last_applied(live).filter(|a| !a.is_empty())?;
+        let last: Value = serde_json::from_str(text).ok()?;
+        if last.get("apiVersion").and_then(Value::as_str) != Some(self.api_version.as_str()) {
+            return None;
+        }
+        let options = ReadOptions::default();
+        crate::typed::validate(self.schema, self.ty, live, options).ok()?;
+        let set = field_set(self.schema, self.ty, &last, options).ok()?;
+        let c = compare(self.schema, self.ty, &last, live).ok()?;
+        Some(
+            set.difference(&c.modified)
+                .difference(&c.added)
+                .difference(&c.removed),
+        )
+    }
+}
+
+/// Keeps at most [`MAX_UPDATE_MANAGERS`] update managers: from the oldest on, each beyond the
+/// cap is merged into `ancient-changes` of its version (the first of a version found becomes
+/// that bucket when a second comes).
+fn cap_update_managers(managed: &mut Managed) {
+    let mut updaters: Vec<String> = managed
+        .fields
+        .iter()
+        .filter(|(_, owned)| !owned.applied)
+        .map(|(id, _)| id.clone())
+        .collect();
+    if updaters.len() <= MAX_UPDATE_MANAGERS {
+        return;
+    }
+    let seconds = |id: &String| {
+        managed
+            .times
+            .get(id)
+            .and_then(|t| super::time::parse(t))
+            .unwrap_or(0)
+    };
+    updaters.sort_by(|a, b| seconds(a).cmp(&seconds(b)).then_with(|| a.cmp(b)));
+    let mut first_of_version: std::collections::HashMap<String, String> =
+        std::collections::HashMap::new();
+    let mut length = updaters.len();
+    for id in updaters {
+        if length <= MAX_UPDATE_MANAGERS {
+            break;
+        }
+        let Some(owned) = managed.fields.get(&id).cloned() else {
+            continue;
+        };
+        let time = managed.times.get(&id).cloned();
+        let version = owned.api_version.clone();
+        let bucket = manager_identifier("ancient-changes", Operation::Update, &version, "");
+        match first_of_version.get(&version) {
+            Some(first) => {
+                if !managed.fields.contains_key(&bucket) {
+                    if let Some(moved) = managed.fields.remove(first) {
+                        managed.fields.insert(bucket.clone(), moved);
+                    }
+                }
+                let joined = managed
+                    .fields
+                    .get(&bucket)
+                    .map_or_else(|| owned.set.clone(), |b| owned.set.union(&b.set));
+                managed.fields.insert(
+                    bucket.clone(),
+                    VersionedSet {
+                        set: joined,
+                        ..owned
+                    },
+                );
+                managed.fields.remove(&id);
+                length -= 1;
+                match time {
+                    Some(t) => managed.times.insert(bucket, t),
+                    None => managed.times.remove(&bucket),
+                };
+            }
+            None => {
+                first_of_version.insert(version, id);
+            }
+        }
+    }
+}
+
+fn name(manager: &str) -> &str {
+    if manager.is_empty() {
+        "unknown"
+    } else {
+        manager
+    }
+}
+
+fn text<'v>(object: &'v Value, key: &str) -> &'v str {
+    object.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
+fn last_applied(object: &Value) -> Option<&str> {
+    object
+        .pointer("/metadata/annotations")
+        .and_then(|a| a.get(LAST_APPLIED))
+        .and_then(Value::as_str)
+}
+
+fn set_annotation(object: &mut Value, key: &str, value: &str) {
+    if let Some(metadata) = object.get_mut("metadata").and_then(Value::as_object_mut) {
+        let annotations = metadata
+            .entry("annotations")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Some(annotations) = annotations.as_object_mut() {
+            annotations.insert(key.to_owned(), Value::String(value.to_owned()));
+        }
+    }
+}
+
+/// The last-applied annotation's text for `applied`: the object without that annotation, as
+/// the server encodes an unstructured object.
+fn build_last_applied(applied: &Value) -> String {
+    let mut copy = applied.clone();
+    if let Some(annotations) = copy
+        .pointer_mut("/metadata/annotations")
+        .and_then(Value::as_object_mut)
+    {
+        annotations.remove(LAST_APPLIED);
+    }
+    smp_core::gojson::to_string(&copy)
+}
+
+fn remove_managed_fields(object: &mut Value) {
+    if let Some(metadata) = object.get_mut("metadata").and_then(Value::as_object_mut) {
+        metadata.remove("managedFields");
+    }
+}
+
+/// Writes `managed` into the object's metadata (none: the member is removed).
+fn set_managed_fields(object: &mut Value, managed: &Managed) {
+    remove_managed_fields(object);
+    let Some(entries) = entry::encode(managed) else {
+        return;
+    };
+    if let Some(o) = object.as_object_mut() {
+        let metadata = o
+            .entry("metadata")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Some(metadata) = metadata.as_object_mut() {
+            metadata.insert("managedFields".into(), entry::to_value(&entries));
+        }
+    }
+}

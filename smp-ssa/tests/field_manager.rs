@@ -1,0 +1,187 @@
+//! The field manager on real Kubernetes types (the v1.34 OpenAPI v3 documents, shared data):
+//! the Deployment of the issue's fixture written by kubectl, an autoscaler and a controller.
+
+use serde_json::{Value, json};
+use smp_ssa::managedfields::{ApplyOptions, Clock, FieldManager, FieldManagerError};
+use smp_ssa::schema::{Schema, from_openapi_v3};
+
+fn schema() -> Option<Schema> {
+    let dir = smp_testdata::file("openapi/v3")?;
+    let mut docs = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("readable") {
+        let path = entry.expect("an entry").path();
+        if path.extension().is_some_and(|e| e == "json") {
+            docs.push(serde_json::from_slice::<Value>(&std::fs::read(path).unwrap()).unwrap());
+        }
+    }
+    Some(from_openapi_v3(&docs).expect("the documents convert"))
+}
+
+fn deployment(replicas: i64, image: &str, labels: Value) -> Value {
+    json!({
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": "web", "labels": labels},
+        "spec": {
+            "replicas": replicas,
+            "selector": {"matchLabels": {"app": "web"}},
+            "template": {
+                "metadata": {"labels": {"app": "web"}},
+                "spec": {"containers": [{"name": "app", "image": image, "ports": [{"containerPort": 80}]}]}
+            }
+        }
+    })
+}
+
+fn managers(object: &Value) -> Vec<(String, String, String)> {
+    object["metadata"]["managedFields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["manager"].as_str().unwrap().to_owned(),
+                e["operation"].as_str().unwrap().to_owned(),
+                serde_json::to_string(&e["fieldsV1"]).unwrap(),
+            )
+        })
+        .collect()
+}
+
+const NO_FORCE: ApplyOptions = ApplyOptions { force: false };
+const FORCE: ApplyOptions = ApplyOptions { force: true };
+
+#[test]
+fn two_managers_a_conflict_force_and_a_field_removed() {
+    let Some(schema) = schema() else { return };
+    let fm = FieldManager::new(&schema, "apps/v1", "Deployment")
+        .unwrap()
+        .clock(Clock::fixed("2026-11-26T12:00:00Z").unwrap());
+
+    // kubectl creates it.
+    let config = deployment(3, "nginx:1", json!({"app": "web", "tier": "front"}));
+    let live = fm.apply(None, &config, "kubectl", NO_FORCE).unwrap();
+    let entries = managers(&live);
+    assert_eq!(entries.len(), 1);
+    assert_eq!(
+        (entries[0].0.as_str(), entries[0].1.as_str()),
+        ("kubectl", "Apply")
+    );
+    assert_eq!(
+        entries[0].2,
+        r#"{"f:metadata":{"f:labels":{"f:app":{},"f:tier":{}}},"f:spec":{"f:replicas":{},"f:selector":{},"f:template":{"f:metadata":{"f:labels":{"f:app":{}}},"f:spec":{"f:containers":{"k:{\"name\":\"app\"}":{".":{},"f:image":{},"f:name":{},"f:ports":{"k:{\"containerPort\":80,\"protocol\":\"TCP\"}":{".":{},"f:containerPort":{}}}}}}}}}"#
+    );
+    assert_eq!(
+        live["metadata"]["managedFields"][0]["time"],
+        "2026-11-26T12:00:00Z"
+    );
+    assert_eq!(live["spec"]["replicas"], 3);
+
+    // The autoscaler sets the same replicas: shared, not a conflict.
+    let hpa = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"}, "spec": {"replicas": 3}});
+    let live = fm.apply(Some(&live), &hpa, "hpa", NO_FORCE).unwrap();
+    assert_eq!(managers(&live).len(), 2);
+
+    // Now it scales to 5, which kubectl owns too: a conflict.
+    let hpa5 = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"}, "spec": {"replicas": 5}});
+    let refused = fm.apply(Some(&live), &hpa5, "hpa", NO_FORCE).unwrap_err();
+    assert!(matches!(refused, FieldManagerError::Conflict(_)));
+    assert_eq!(
+        refused.to_string(),
+        r#"Apply failed with 1 conflict: conflict with "kubectl": .spec.replicas"#
+    );
+
+    // Forced, it takes the field: kubectl no longer owns it.
+    let live = fm.apply(Some(&live), &hpa5, "hpa", FORCE).unwrap();
+    assert_eq!(live["spec"]["replicas"], 5);
+    let kubectl = managers(&live)
+        .into_iter()
+        .find(|m| m.0 == "kubectl")
+        .unwrap();
+    assert!(!kubectl.2.contains("f:replicas"), "{kubectl:?}");
+
+    // A controller updates the image (not an apply): it takes the field from kubectl.
+    let mut updated = live.clone();
+    updated["spec"]["template"]["spec"]["containers"][0]["image"] = json!("nginx:2");
+    let live = fm.update(Some(&live), &updated, "ctrl").unwrap();
+    let ctrl = managers(&live)
+        .into_iter()
+        .find(|m| m.0 == "ctrl")
+        .expect("ctrl's entry");
+    assert_eq!(ctrl.1, "Update");
+    assert!(ctrl.2.contains("f:image"));
+    assert_eq!(
+        live["metadata"]["managedFields"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["manager"] == "ctrl")
+            .unwrap()["apiVersion"],
+        "apps/v1"
+    );
+
+    // kubectl applies the old image: a conflict with the controller, named with its version.
+    let err = fm
+        .apply(Some(&live), &config, "kubectl", NO_FORCE)
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "Apply failed with 2 conflicts: conflicts with \"ctrl\" using apps/v1:\n- .spec.template.spec.containers[name=\"app\"].image\nconflicts with \"hpa\":\n- .spec.replicas"
+    );
+
+    // kubectl stops applying the `tier` label (and replicas): the label goes, replicas stays
+    // (the autoscaler owns it).
+    let config2 = {
+        let mut c = deployment(5, "nginx:2", json!({"app": "web"}));
+        c["spec"].as_object_mut().unwrap().remove("replicas");
+        c
+    };
+    let live = fm
+        .apply(Some(&live), &config2, "kubectl", NO_FORCE)
+        .unwrap();
+    assert_eq!(live["metadata"]["labels"], json!({"app": "web"}));
+    assert_eq!(live["spec"]["replicas"], 5);
+
+    // Applying the same again changes nothing.
+    let again = fm
+        .apply(Some(&live), &config2, "kubectl", NO_FORCE)
+        .unwrap();
+    assert_eq!(again, live);
+}
+
+#[test]
+fn applied_objects_of_another_kind_or_with_managed_fields_are_refused() {
+    let Some(schema) = schema() else { return };
+    let fm = FieldManager::new(&schema, "apps/v1", "Deployment").unwrap();
+    let mut config = deployment(1, "a", json!({}));
+    config["kind"] = json!("StatefulSet");
+    let err = fm.apply(None, &config, "m", NO_FORCE).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid object type: apps/v1, Kind=StatefulSet"
+    );
+    let mut config = deployment(1, "a", json!({}));
+    config["metadata"]["managedFields"] = json!([]);
+    let err = fm.apply(None, &config, "m", NO_FORCE).unwrap_err();
+    assert_eq!(err.to_string(), "metadata.managedFields must be nil");
+}
+
+#[test]
+fn an_object_written_before_any_apply_is_recorded_as_before_first_apply() {
+    let Some(schema) = schema() else { return };
+    let fm = FieldManager::new(&schema, "apps/v1", "Deployment")
+        .unwrap()
+        .clock(Clock::fixed("2026-11-26T12:00:00Z").unwrap());
+    let existing = deployment(2, "a", json!({"app": "web"}));
+    let live = fm
+        .apply(Some(&existing), &json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"}, "spec": {"replicas": 2}}), "m", NO_FORCE)
+        .unwrap();
+    let names: Vec<_> = managers(&live).into_iter().map(|m| (m.0, m.1)).collect();
+    assert_eq!(
+        names,
+        [
+            ("m".to_owned(), "Apply".to_owned()),
+            ("before-first-apply".to_owned(), "Update".to_owned())
+        ]
+    );
+}
