@@ -13,15 +13,18 @@ use std::process::ExitCode;
 
 use smp_codegen::{Paths, generate};
 
-const USAGE: &str = "usage: smp-codegen [--check] [--spec FILE]";
+const USAGE: &str =
+    "usage: smp-codegen [--check] [--spec FILE] | smp-codegen --ssa [--check] [--spec DIR]";
 
 fn main() -> ExitCode {
     let mut check = false;
+    let mut ssa = false;
     let mut spec = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--check" => check = true,
+            "--ssa" => ssa = true,
             "--spec" => match args.next() {
                 Some(file) => spec = Some(PathBuf::from(file)),
                 None => {
@@ -34,7 +37,9 @@ fn main() -> ExitCode {
                     "{USAGE}\n\nRegenerates smp-types/src from an OpenAPI v2 document (default: \
                      $SMP_CODEGEN_SPEC, else ../shared/openapi/swagger.json beside the checkout) \
                      and codegen/overlay.toml.\n  --check       only compare with the committed \
-                     code (exit status 1 if it differs)\n  --spec FILE   the document to read"
+                     code (exit status 1 if it differs)\n  --spec FILE   the document to read\n\n\
+                     With --ssa: regenerates smp-ssa/src/builtin/kubernetes.json from the OpenAPI \
+                     v3 documents (default: ../shared/openapi/v3 beside the checkout; --spec DIR)."
                 );
                 return ExitCode::SUCCESS;
             }
@@ -43,6 +48,9 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
         }
+    }
+    if ssa {
+        return ssa_schema(spec, check);
     }
     let paths = spec.map_or_else(Paths::default, Paths::with_spec);
     let output = match generate(&paths) {
@@ -77,6 +85,46 @@ fn main() -> ExitCode {
         }
         Err(e) => {
             eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Regenerates (or, with `check`, compares) smp-ssa's built-in schema from the v3 documents.
+fn ssa_schema(dir: Option<PathBuf>, check: bool) -> ExitCode {
+    let Some(dir) = dir.or_else(|| smp_testdata::file("openapi/v3")) else {
+        eprintln!(
+            "error: no OpenAPI v3 documents: ../shared/openapi/v3 is missing (give --spec DIR)"
+        );
+        return ExitCode::FAILURE;
+    };
+    let out =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../smp-ssa/src/builtin/kubernetes.json");
+    let text = match smp_codegen::ssa::compact_schema(&dir) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if check {
+        let same = std::fs::read_to_string(&out).is_ok_and(|old| old == text);
+        if !same {
+            eprintln!(
+                "{} is out of date: run `cargo run -p smp-codegen -- --ssa`",
+                out.display()
+            );
+            return ExitCode::FAILURE;
+        }
+        return ExitCode::SUCCESS;
+    }
+    match std::fs::write(&out, text) {
+        Ok(()) => {
+            println!("wrote {}", out.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {}: {e}", out.display());
             ExitCode::FAILURE
         }
     }

@@ -13,6 +13,12 @@ impl CliError {
         CliError(one_line(&format!("{context}: {cause}")))
     }
 
+    /// A message printed as it is, lines and all (the API server's conflict message, which
+    /// kubectl prints that way).
+    pub fn verbatim(text: impl fmt::Display) -> CliError {
+        CliError(text.to_string())
+    }
+
     /// A message of its own.
     pub fn message(text: impl fmt::Display) -> CliError {
         CliError(one_line(&text.to_string()))

@@ -14,6 +14,7 @@ mod kinds;
 mod merge;
 mod normalize;
 mod patch;
+mod server_side;
 mod three_way;
 
 use std::ffi::OsString;
@@ -36,7 +37,8 @@ use crate::error::CliError;
     long_about = "Kubernetes strategic merge patch (SMP) on JSON and YAML documents.\n\n\
         Lists are merged the way `kubectl patch --type=strategic` merges them, guided by the \
         patch metadata (x-kubernetes-patch-strategy, x-kubernetes-patch-merge-key) of an \
-        OpenAPI schema.",
+        OpenAPI schema. `apply-config --server-side` and `update` compute server-side apply and \
+        the managedFields the API server records.",
     after_help = "Errors print one line starting with `error: ` on stderr and exit with status 1; \
         usage errors exit with status 2.\n\nRun `smp help <COMMAND>` for its options, their defaults and an example.",
     propagate_version = true
@@ -54,6 +56,7 @@ enum Command {
     Merge(merge::MergeArgs),
     Diff(diff::DiffArgs),
     ThreeWay(three_way::ThreeWayArgs),
+    Update(server_side::UpdateArgs),
     Normalize(normalize::NormalizeArgs),
     Completions(completions::CompletionsArgs),
     Man(completions::ManArgs),
@@ -68,6 +71,7 @@ impl Command {
             Command::ApplyConfig(args) => args.validate(),
             Command::Diff(args) => args.validate(),
             Command::ThreeWay(args) => args.validate(),
+            Command::Update(args) => args.validate(),
             Command::Normalize(args) => args.validate(),
             Command::Completions(_) | Command::Man(_) => Ok(()),
         }
@@ -81,6 +85,7 @@ impl Command {
             Command::ApplyConfig(_) => "apply-config",
             Command::Diff(_) => "diff",
             Command::ThreeWay(_) => "three-way",
+            Command::Update(_) => "update",
             Command::Normalize(_) => "normalize",
             Command::Completions(_) => "completions",
             Command::Man(_) => "man",
@@ -94,6 +99,7 @@ impl Command {
             Command::ApplyConfig(args) => apply_config::run(&args),
             Command::Diff(args) => diff::run(&args),
             Command::ThreeWay(args) => three_way::run(&args),
+            Command::Update(args) => server_side::update(&args),
             Command::Normalize(args) => normalize::run(&args),
             Command::Completions(args) => completions::completions(&args, Cli::command()),
             Command::Man(args) => completions::man(&args, Cli::command()),

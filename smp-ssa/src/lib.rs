@@ -15,6 +15,7 @@
 
 #![warn(missing_docs)]
 
+pub mod builtin;
 pub mod fieldpath;
 pub mod managedfields;
 pub mod merge;

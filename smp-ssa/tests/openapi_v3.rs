@@ -187,3 +187,28 @@ fn a_deployments_fields() {
         r#"{"f:spec":{"f:template":{"f:spec":{"f:containers":{"k:{\"name\":\"a\"}":{}}}}}}"#
     );
 }
+
+#[test]
+fn the_compact_form_reads_back_the_same() {
+    let Some(docs) = documents() else {
+        return;
+    };
+    let schema = from_openapi_v3(&docs).unwrap();
+    let text = smp_ssa::schema::to_compact_json(&schema);
+    let back = smp_ssa::schema::from_compact_json(&text).unwrap();
+    assert_eq!(smp_ssa::schema::to_compact_json(&back), text);
+    println!("compact schema: {} bytes", text.len());
+}
+
+/// The built-in schema the crate carries is what the official documents convert to.
+#[test]
+fn the_builtin_schema_is_the_documents() {
+    let Some(docs) = documents() else {
+        return;
+    };
+    let schema = from_openapi_v3(&docs).unwrap();
+    assert!(
+        smp_ssa::schema::to_compact_json(&schema) == smp_ssa::builtin::KUBERNETES,
+        "smp-ssa/src/builtin/kubernetes.json is out of date: run `cargo run -p smp-codegen -- --ssa`"
+    );
+}

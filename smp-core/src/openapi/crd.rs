@@ -228,6 +228,9 @@ fn object_meta_schema() -> Value {
 #[derive(Debug, Default)]
 pub struct CrdCatalog {
     kinds: BTreeMap<(String, String), Schema>,
+    /// The CRDs added, as read (another semantics, server-side apply, builds its own types
+    /// from them).
+    documents: Vec<Value>,
 }
 
 /// Why CRDs could not be loaded: which file or document, and what went wrong.
@@ -301,7 +304,15 @@ impl CrdCatalog {
                 .insert((format!("{group}/{name}"), kind.to_owned()), schema);
             added += 1;
         }
+        if added > 0 {
+            self.documents.push(crd.clone());
+        }
         Ok(added)
+    }
+
+    /// The CRDs added (those with a served version), in the order they came.
+    pub fn documents(&self) -> &[Value] {
+        &self.documents
     }
 
     /// Adds the CRDs of a parsed document: a CRD, or a `List` of them. Other kinds are not

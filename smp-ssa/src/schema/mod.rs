@@ -8,12 +8,16 @@
 //! its `protocol` is keyed by its default, `TCP`). [`from_openapi_v3`] builds them as the
 //! server does, from the OpenAPI v3 documents it serves.
 
+mod compact;
+mod crd;
 mod openapi;
 
 use std::collections::HashMap;
 
 use serde_json::Value;
 
+pub use compact::{CompactError, from_compact_json, to_compact_json};
+pub use crd::from_crds;
 pub use openapi::{SchemaError, from_openapi_v3};
 
 /// The structured types of a set of definitions, by name and by group/version/kind.

@@ -1,0 +1,63 @@
+//! Structured types of custom resources, from their CustomResourceDefinitions: each served
+//! version's `openAPIV3Schema` converted as a definition of its own, under its kind.
+
+use serde_json::{Map, Value, json};
+
+use super::{Schema, SchemaError, from_openapi_v3};
+
+/// The types of every served version of these CRDs (documents of kind
+/// `CustomResourceDefinition`; others are passed over).
+///
+/// ```
+/// use serde_json::json;
+/// use smp_ssa::schema::{Gvk, ListKind, from_crds};
+///
+/// let crd = json!({
+///     "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+///     "spec": {"group": "example.com", "names": {"kind": "Widget"}, "versions": [{
+///         "name": "v1", "served": true,
+///         "schema": {"openAPIV3Schema": {"type": "object", "properties": {"spec": {
+///             "type": "object", "properties": {"tags": {
+///                 "type": "array", "items": {"type": "string"}, "x-kubernetes-list-type": "set"
+///             }}
+///         }}}}
+///     }]}
+/// });
+/// let schema = from_crds([&crd])?;
+/// let widget = schema.kind(&Gvk::of("example.com/v1", "Widget")).unwrap();
+/// let spec = schema.resolve(widget).map.unwrap().field("spec").unwrap().ty;
+/// let tags = schema.resolve(spec).map.unwrap().field("tags").unwrap().ty;
+/// assert_eq!(schema.resolve(tags).list.unwrap().kind, ListKind::Set);
+/// # Ok::<(), smp_ssa::schema::SchemaError>(())
+/// ```
+pub fn from_crds<'a>(crds: impl IntoIterator<Item = &'a Value>) -> Result<Schema, SchemaError> {
+    let mut schemas = Map::new();
+    for crd in crds {
+        if crd.get("kind").and_then(Value::as_str) != Some("CustomResourceDefinition") {
+            continue;
+        }
+        let text = |p: &str| crd.pointer(p).and_then(Value::as_str).unwrap_or("");
+        let (group, kind) = (text("/spec/group"), text("/spec/names/kind"));
+        for version in crd
+            .pointer("/spec/versions")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            if version.get("served") == Some(&Value::Bool(false)) {
+                continue;
+            }
+            let name = version.get("name").and_then(Value::as_str).unwrap_or("");
+            let Some(Value::Object(schema)) = version.pointer("/schema/openAPIV3Schema") else {
+                continue;
+            };
+            let mut schema = schema.clone();
+            schema.insert(
+                "x-kubernetes-group-version-kind".into(),
+                json!([{"group": group, "version": name, "kind": kind}]),
+            );
+            schemas.insert(format!("{group}.{name}.{kind}"), Value::Object(schema));
+        }
+    }
+    from_openapi_v3([&json!({"components": {"schemas": schemas}})])
+}
