@@ -1,20 +1,13 @@
-//! The field manager on real Kubernetes types (the v1.34 OpenAPI v3 documents, shared data):
+//! The field manager on real Kubernetes types (the crate's built-in v1.34 types):
 //! the Deployment of the fixture written by kubectl, an autoscaler and a controller.
 
 use serde_json::{Value, json};
 use smp_ssa::managedfields::{ApplyOptions, Clock, FieldManager, FieldManagerError};
-use smp_ssa::schema::{Schema, from_openapi_v3};
+use smp_ssa::schema::Schema;
 
-fn schema() -> Option<Schema> {
-    let dir = smp_testdata::file("openapi/v3")?;
-    let mut docs = Vec::new();
-    for entry in std::fs::read_dir(dir).expect("readable") {
-        let path = entry.expect("an entry").path();
-        if path.extension().is_some_and(|e| e == "json") {
-            docs.push(serde_json::from_slice::<Value>(&std::fs::read(path).unwrap()).unwrap());
-        }
-    }
-    Some(from_openapi_v3(&docs).expect("the documents convert"))
+/// The crate's built-in v1.34 types.
+fn schema() -> Option<&'static Schema> {
+    Some(smp_ssa::builtin::schema())
 }
 
 fn deployment(replicas: i64, image: &str, labels: Value) -> Value {
@@ -54,7 +47,7 @@ const FORCE: ApplyOptions = ApplyOptions { force: true };
 #[test]
 fn two_managers_a_conflict_force_and_a_field_removed() {
     let Some(schema) = schema() else { return };
-    let fm = FieldManager::new(&schema, "apps/v1", "Deployment")
+    let fm = FieldManager::new(schema, "apps/v1", "Deployment")
         .unwrap()
         .clock(Clock::fixed("2026-11-26T12:00:00Z").unwrap());
 
@@ -152,7 +145,7 @@ fn two_managers_a_conflict_force_and_a_field_removed() {
 #[test]
 fn applied_objects_of_another_kind_or_with_managed_fields_are_refused() {
     let Some(schema) = schema() else { return };
-    let fm = FieldManager::new(&schema, "apps/v1", "Deployment").unwrap();
+    let fm = FieldManager::new(schema, "apps/v1", "Deployment").unwrap();
     let mut config = deployment(1, "a", json!({}));
     config["kind"] = json!("StatefulSet");
     let err = fm.apply(None, &config, "m", NO_FORCE).unwrap_err();
@@ -169,7 +162,7 @@ fn applied_objects_of_another_kind_or_with_managed_fields_are_refused() {
 #[test]
 fn an_object_written_before_any_apply_is_recorded_as_before_first_apply() {
     let Some(schema) = schema() else { return };
-    let fm = FieldManager::new(&schema, "apps/v1", "Deployment")
+    let fm = FieldManager::new(schema, "apps/v1", "Deployment")
         .unwrap()
         .clock(Clock::fixed("2026-11-26T12:00:00Z").unwrap());
     let existing = deployment(2, "a", json!({"app": "web"}));

@@ -16,7 +16,6 @@ use std::sync::OnceLock;
 
 use crate::schema::{Schema, from_compact_json};
 
-
 /// The compact text, as generated.
 pub const KUBERNETES: &str = include_str!("kubernetes.json");
 

@@ -36,7 +36,7 @@ impl ApplyConflict {
 }
 
 /// A manager as the server names it: `"kubectl"`, `"ctrl" using apps/v1`,
-/// `"kubelet" with subresource "status" using v1`.
+/// `"kubelet" with subresource "status" using v1` (and ` at TIME` when the identifier has one).
 pub fn print_manager(manager: &str) -> String {
     let Ok(entry) = serde_json::from_str::<Value>(manager) else {
         return quote(manager);
@@ -48,6 +48,14 @@ pub fn print_manager(manager: &str) -> String {
     }
     if text("operation") == "Update" {
         out.push_str(&format!(" using {}", text("apiVersion")));
+        // Identifiers the field manager builds carry no time; one given with a time says when.
+        if let Some(seconds) = entry
+            .get("time")
+            .and_then(Value::as_str)
+            .and_then(super::time::parse)
+        {
+            out.push_str(&format!(" at {}", super::time::format(seconds)));
+        }
     }
     out
 }

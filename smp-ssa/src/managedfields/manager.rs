@@ -194,7 +194,7 @@ impl<'s> FieldManager<'s> {
             other => other?,
         };
         if manager == "kubectl" && last_applied(&object).is_some_and(|a| !a.is_empty()) {
-            set_annotation(&mut object, LAST_APPLIED, &build_last_applied(applied));
+            set_last_applied(&mut object, &build_last_applied(applied));
         }
         set_managed_fields(&mut object, &managed);
         Ok(object)
@@ -439,13 +439,25 @@ fn last_applied(object: &Value) -> Option<&str> {
         .and_then(Value::as_str)
 }
 
-fn set_annotation(object: &mut Value, key: &str, value: &str) {
+/// The most an object's annotations may hold, keys and values counted in bytes.
+const ANNOTATIONS_SIZE_LIMIT: usize = 256 * 1024;
+
+/// Sets the last-applied annotation, unless that would take the annotations past their size
+/// limit: then it is left out (the rest stay).
+fn set_last_applied(object: &mut Value, value: &str) {
     if let Some(metadata) = object.get_mut("metadata").and_then(Value::as_object_mut) {
         let annotations = metadata
             .entry("annotations")
             .or_insert_with(|| Value::Object(Map::new()));
         if let Some(annotations) = annotations.as_object_mut() {
-            annotations.insert(key.to_owned(), Value::String(value.to_owned()));
+            annotations.insert(LAST_APPLIED.to_owned(), Value::String(value.to_owned()));
+            let size: usize = annotations
+                .iter()
+                .map(|(k, v)| k.len() + v.as_str().map_or(0, str::len))
+                .sum();
+            if size > ANNOTATIONS_SIZE_LIMIT {
+                annotations.remove(LAST_APPLIED);
+            }
         }
     }
 }
