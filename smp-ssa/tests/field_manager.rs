@@ -178,3 +178,39 @@ fn an_object_written_before_any_apply_is_recorded_as_before_first_apply() {
         ]
     );
 }
+
+#[test]
+fn entries_not_in_the_servers_form_are_written_again_in_it() {
+    let Some(schema) = schema() else { return };
+    let fm = FieldManager::new(schema, "apps/v1", "Deployment")
+        .unwrap()
+        .clock(Clock::fixed("2026-11-26T12:00:00Z").unwrap());
+    let mut live = fm
+        .apply(
+            None,
+            &deployment(3, "a", json!({"app": "web"})),
+            "kubectl",
+            NO_FORCE,
+        )
+        .unwrap();
+    // Another manager's entry holds a key of a kind this version does not know.
+    live["metadata"]["managedFields"]
+        .as_array_mut()
+        .unwrap()
+        .push(
+            json!({"manager": "other", "operation": "Update", "apiVersion": "apps/v1",
+                     "time": "2026-11-26T11:00:00Z", "fieldsType": "FieldsV1",
+                     "fieldsV1": {"f:metadata": {"f:annotations": {"f:x": {}}}, "r:future": {}}}),
+        );
+    let scale = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"}, "spec": {"replicas": 4}});
+    let out = fm.apply(Some(&live), &scale, "hpa", FORCE).unwrap();
+    let entries = out["metadata"]["managedFields"].as_array().unwrap();
+    let other = entries.iter().find(|e| e["manager"] == "other").unwrap();
+    assert_eq!(
+        other["fieldsV1"],
+        json!({"f:metadata": {"f:annotations": {"f:x": {}}}})
+    );
+    // kubectl's entry, which lost .spec.replicas, is written again; the others come through.
+    let kubectl = entries.iter().find(|e| e["manager"] == "kubectl").unwrap();
+    assert!(kubectl["fieldsV1"]["f:spec"].get("f:replicas").is_none());
+}

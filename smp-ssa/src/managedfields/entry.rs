@@ -94,7 +94,7 @@ pub fn decode(entries: Option<&Value>) -> Result<Managed, ManagedFieldsError> {
         _ => return Err(ManagedFieldsError("managedFields must be a list".into())),
     };
     for (i, raw) in entries.iter().enumerate() {
-        let entry: ManagedFieldsEntry = serde_json::from_value(raw.clone())
+        let entry = ManagedFieldsEntry::deserialize(raw)
             .map_err(|e| ManagedFieldsError(format!("managed fields entry {i}: {e}")))?;
         let Some(operation) = entry.operation else {
             return Err(ManagedFieldsError(
@@ -147,28 +147,103 @@ pub fn encode(managed: &Managed) -> Option<Vec<ManagedFieldsEntry>> {
     let mut entries: Vec<ManagedFieldsEntry> = managed
         .fields
         .iter()
-        .map(|(id, owned)| {
-            let mut entry: ManagedFieldsEntry = serde_json::from_str(id).unwrap_or_default();
-            entry.api_version = owned.api_version.clone();
-            if owned.applied {
-                entry.operation = Some(Operation::Apply);
-            }
-            entry.fields_type = "FieldsV1".into();
-            entry.fields_v1 = Some(owned.set.clone());
-            entry.time = managed.times.get(id).cloned();
-            entry
-        })
+        .map(|(id, owned)| entry_of(id, owned, managed.times.get(id)))
         .collect();
-    let seconds = |e: &ManagedFieldsEntry| e.time.as_deref().and_then(time::parse).unwrap_or(0);
-    entries.sort_by(|p, q| {
-        p.operation
-            .cmp(&q.operation)
-            .then_with(|| seconds(p).cmp(&seconds(q)))
-            .then_with(|| p.manager.cmp(&q.manager))
-            .then_with(|| p.api_version.cmp(&q.api_version))
-            .then_with(|| p.subresource.cmp(&q.subresource))
-    });
+    entries.sort_by(|p, q| order(&sort_key(p), &sort_key(q)));
     Some(entries)
+}
+
+/// The entry of manager `id`.
+fn entry_of(id: &str, owned: &VersionedSet, time: Option<&String>) -> ManagedFieldsEntry {
+    let mut entry: ManagedFieldsEntry = serde_json::from_str(id).unwrap_or_default();
+    entry.api_version = owned.api_version.clone();
+    if owned.applied {
+        entry.operation = Some(Operation::Apply);
+    }
+    entry.fields_type = "FieldsV1".into();
+    entry.fields_v1 = Some(owned.set.clone());
+    entry.time = time.cloned();
+    entry
+}
+
+/// What entries are sorted by: operation, time (to the second), manager, version, subresource.
+type SortKey<'a> = (Option<Operation>, i64, &'a str, &'a str, &'a str);
+
+fn sort_key(e: &ManagedFieldsEntry) -> SortKey<'_> {
+    let seconds = e.time.as_deref().and_then(time::parse).unwrap_or(0);
+    (
+        e.operation,
+        seconds,
+        &e.manager,
+        &e.api_version,
+        &e.subresource,
+    )
+}
+
+fn order(p: &SortKey<'_>, q: &SortKey<'_>) -> std::cmp::Ordering {
+    p.cmp(q)
+}
+
+/// The managedFields of `managed` as the object carries them, reusing the entries read from
+/// the live object (`read`, as [`decode`] read them from `raw`) for managers whose fields and
+/// time did not change and whose `fieldsV1` is in the server's form: only the other entries
+/// are written again. `None`: no manager.
+pub(crate) fn encode_reusing(
+    managed: &Managed,
+    read: &Managed,
+    raw: Option<Value>,
+) -> Option<Value> {
+    if managed.fields.is_empty() {
+        return None;
+    }
+    let mut raw_by_id: BTreeMap<String, Value> = BTreeMap::new();
+    if let Some(Value::Array(entries)) = raw {
+        for entry in entries {
+            let canonical = entry
+                .get("fieldsV1")
+                .is_some_and(crate::fieldpath::fields_v1::is_canonical);
+            if let (true, Ok(e)) = (canonical, ManagedFieldsEntry::deserialize(&entry)) {
+                if let Some(op) = e.operation {
+                    raw_by_id.insert(
+                        manager_identifier(&e.manager, op, &e.api_version, &e.subresource),
+                        entry,
+                    );
+                }
+            }
+        }
+    }
+    let mut out: Vec<(ManagedFieldsEntry, Option<Value>)> =
+        Vec::with_capacity(managed.fields.len());
+    for (id, owned) in &managed.fields {
+        let time = managed.times.get(id);
+        let unchanged = read.fields.get(id) == Some(owned) && read.times.get(id) == time;
+        let reused = if unchanged {
+            raw_by_id.remove(id)
+        } else {
+            None
+        };
+        match reused {
+            Some(value) => {
+                // Only what the order needs is read back; the value goes out as it came.
+                let mut entry: ManagedFieldsEntry = serde_json::from_str(id).unwrap_or_default();
+                entry.api_version = owned.api_version.clone();
+                if owned.applied {
+                    entry.operation = Some(Operation::Apply);
+                }
+                entry.time = time.cloned();
+                out.push((entry, Some(value)));
+            }
+            None => out.push((entry_of(id, owned, time), None)),
+        }
+    }
+    out.sort_by(|p, q| order(&sort_key(&p.0), &sort_key(&q.0)));
+    Some(Value::Array(
+        out.into_iter()
+            .map(|(entry, value)| {
+                value.unwrap_or_else(|| serde_json::to_value(&entry).unwrap_or(Value::Null))
+            })
+            .collect(),
+    ))
 }
 
 /// The entries as the JSON the object carries.

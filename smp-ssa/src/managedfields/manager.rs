@@ -162,9 +162,10 @@ impl<'s> FieldManager<'s> {
         options: ApplyOptions,
     ) -> Result<Value, FieldManagerError> {
         let mut live = live.cloned().unwrap_or_else(|| json!({}));
-        let managed = entry::decode(live.pointer("/metadata/managedFields"))?;
         // Nobody owns managedFields: the merge never needs them.
-        remove_managed_fields(&mut live);
+        let raw = take_managed_fields(&mut live);
+        let managed = entry::decode(raw.as_ref())?;
+        let read = managed.clone();
         let (version, kind) = (text(applied, "apiVersion"), text(applied, "kind"));
         if version != self.api_version || kind != self.kind {
             let (group, v) = version.rsplit_once('/').unwrap_or(("", version));
@@ -196,7 +197,7 @@ impl<'s> FieldManager<'s> {
         if manager == "kubectl" && last_applied(&object).is_some_and(|a| !a.is_empty()) {
             set_last_applied(&mut object, &build_last_applied(applied));
         }
-        set_managed_fields(&mut object, &managed);
+        set_managed_fields(&mut object, entry::encode_reusing(&managed, &read, raw));
         Ok(object)
     }
 
@@ -209,41 +210,44 @@ impl<'s> FieldManager<'s> {
         manager: &str,
     ) -> Result<Value, FieldManagerError> {
         let mut live = live.cloned().unwrap_or_else(|| json!({}));
-        let managed = self.live_or_new_managed(&live, new);
-        remove_managed_fields(&mut live);
         let mut new = new.clone();
-        remove_managed_fields(&mut new);
+        let (managed, raw) = self.live_or_new_managed(&mut live, &mut new);
+        let read = managed.clone();
         if managed.fields.is_empty() && live.pointer("/metadata/uid").is_some_and(|u| u != "") {
             // An object that exists with no managedFields stays untracked.
             return Ok(new);
         }
         let managed = self.update_tracked(&live, &new, managed, manager)?;
-        set_managed_fields(&mut new, &managed);
+        set_managed_fields(&mut new, entry::encode_reusing(&managed, &read, raw));
         Ok(new)
     }
 
-    /// The managers an update starts from: the new object's managedFields when it brings any
-    /// (an empty list resets them), else the live object's; a subresource always uses the
-    /// live object's. Unreadable managedFields count as none.
-    fn live_or_new_managed(&self, live: &Value, new: &Value) -> Managed {
-        let from_live =
-            || entry::decode(live.pointer("/metadata/managedFields")).unwrap_or_default();
+    /// The managers an update starts from, taken out of both objects with the entries they
+    /// were read from: the new object's managedFields when it brings any (an empty list resets
+    /// them), else the live object's; a subresource always uses the live object's. Unreadable
+    /// managedFields count as none.
+    fn live_or_new_managed(&self, live: &mut Value, new: &mut Value) -> (Managed, Option<Value>) {
+        let from_live = take_managed_fields(live);
+        let brought = take_managed_fields(new);
+        let decoded_live = |raw: Option<Value>| match entry::decode(raw.as_ref()) {
+            Ok(managed) => (managed, raw),
+            Err(_) => (Managed::default(), None),
+        };
         if !self.subresource.is_empty() {
-            return from_live();
+            return decoded_live(from_live);
         }
-        let brought = new.pointer("/metadata/managedFields");
-        let reset = match brought {
+        let reset = match &brought {
             Some(Value::Array(entries)) => {
                 entries.is_empty() || (entries.len() == 1 && entries[0] == json!({}))
             }
             _ => false,
         };
         if reset {
-            return Managed::default();
+            return (Managed::default(), None);
         }
-        match entry::decode(brought) {
-            Ok(managed) if !managed.fields.is_empty() => managed,
-            _ => from_live(),
+        match entry::decode(brought.as_ref()) {
+            Ok(managed) if !managed.fields.is_empty() => (managed, brought),
+            _ => decoded_live(from_live),
         }
     }
 
@@ -475,16 +479,18 @@ fn build_last_applied(applied: &Value) -> String {
     smp_core::gojson::to_string(&copy)
 }
 
-fn remove_managed_fields(object: &mut Value) {
-    if let Some(metadata) = object.get_mut("metadata").and_then(Value::as_object_mut) {
-        metadata.remove("managedFields");
-    }
+/// Takes `metadata.managedFields` out of the object.
+fn take_managed_fields(object: &mut Value) -> Option<Value> {
+    object
+        .get_mut("metadata")
+        .and_then(Value::as_object_mut)
+        .and_then(|metadata| metadata.remove("managedFields"))
 }
 
-/// Writes `managed` into the object's metadata (none: the member is removed).
-fn set_managed_fields(object: &mut Value, managed: &Managed) {
-    remove_managed_fields(object);
-    let Some(entries) = entry::encode(managed) else {
+/// Writes the managedFields list into the object's metadata (none: the member is removed).
+fn set_managed_fields(object: &mut Value, entries: Option<Value>) {
+    take_managed_fields(object);
+    let Some(entries) = entries else {
         return;
     };
     if let Some(o) = object.as_object_mut() {
@@ -492,7 +498,7 @@ fn set_managed_fields(object: &mut Value, managed: &Managed) {
             .entry("metadata")
             .or_insert_with(|| Value::Object(Map::new()));
         if let Some(metadata) = metadata.as_object_mut() {
-            metadata.insert("managedFields".into(), entry::to_value(&entries));
+            metadata.insert("managedFields".into(), entries);
         }
     }
 }

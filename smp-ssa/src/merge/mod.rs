@@ -148,11 +148,11 @@ impl<'s> Updater<'s> {
         force: bool,
     ) -> Result<(Value, ManagedFields), MergeError> {
         self.reconcile(&mut managers);
-        // The configuration may not name an item twice; the live object may.
-        crate::typed::validate(self.schema, self.ty, config, ReadOptions::default())?;
+        // The configuration may not name an item twice (the live object may): reading its
+        // fields checks it.
+        let set = field_set(self.schema, self.ty, config, ReadOptions::default())?;
         let merged = merge(self.schema, self.ty, live, config)?;
         let last = managers.remove(manager);
-        let set = field_set(self.schema, self.ty, config, ReadOptions::default())?;
         managers.insert(
             manager.to_owned(),
             VersionedSet {
@@ -162,7 +162,9 @@ impl<'s> Updater<'s> {
             },
         );
         let new = match last {
-            Some(last) if !last.set.is_empty() => self.prune(&merged, &managers, &last.set)?,
+            Some(last) if self.prunes(&last.set, &managers) => {
+                self.prune(&merged, &managers, &last.set)?
+            }
             _ => merged,
         };
         self.update_managers(live, &new, &mut managers, manager, force)?;
@@ -224,6 +226,20 @@ impl<'s> Updater<'s> {
         }
         managers.retain(|_, owned| !owned.set.is_empty());
         Ok(c)
+    }
+
+    /// Whether pruning can take anything out: only fields of the last apply that no manager
+    /// owns now go (pruning keeps every owned field and what is above it), so when every one
+    /// is owned the merged object stands as it is.
+    fn prunes(&self, last: &Set, managers: &ManagedFields) -> bool {
+        let mut rest = last.clone();
+        for owned in managers.values() {
+            if rest.is_empty() {
+                break;
+            }
+            rest = rest.difference(&owned.set);
+        }
+        !rest.is_empty()
     }
 
     /// `merged` without the fields the applying manager applied last time (`last`) and not

@@ -9,7 +9,8 @@ use serde_json::{Map, Value};
 use super::items::Index;
 use super::shape::{Deduced, Shape, as_list, as_map, check_scalar};
 use super::{ValidationError, ValidationErrors};
-use crate::fieldpath::{Path, PathElement, Set, value};
+use crate::fieldpath::set::Builder;
+use crate::fieldpath::{PathElement, Set, value};
 use crate::schema::{List, ListKind, MapView, Schema, TypeRef};
 
 /// The fields one value has and the other has not, or has with another value.
@@ -41,36 +42,106 @@ pub fn compare(
         schema,
         path: Vec::new(),
         errors: Vec::new(),
-        removed: Vec::new(),
-        modified: Vec::new(),
-        added: Vec::new(),
+        sets: Sets::default(),
     };
+    // The root itself is not tracked: its marks are dropped.
     c.node(ty, Some(lhs), Some(rhs));
     if !c.errors.is_empty() {
         return Err(ValidationErrors(c.errors));
     }
+    let [removed, modified, added] = c.sets.finish();
     Ok(Comparison {
-        removed: Set::from_paths(c.removed),
-        modified: Set::from_paths(c.modified),
-        added: Set::from_paths(c.added),
+        removed,
+        modified,
+        added,
     })
 }
 
-/// Which of the three a path goes to.
-#[derive(Clone, Copy)]
-enum Change {
-    Removed,
-    Modified,
-    Added,
+/// Whether a node itself was removed, modified or added.
+#[derive(Clone, Copy, Default)]
+struct Marks([bool; 3]);
+
+const REMOVED: usize = 0;
+const MODIFIED: usize = 1;
+const ADDED: usize = 2;
+
+impl Marks {
+    fn one(change: usize) -> Marks {
+        let mut m = Marks::default();
+        m.0[change] = true;
+        m
+    }
+
+    fn or(self, other: Marks) -> Marks {
+        Marks([0, 1, 2].map(|i| self.0[i] || other.0[i]))
+    }
+}
+
+/// The three sets, built as the walk goes. A node is opened in a set only when it or something
+/// below it changed, at that moment (its ancestors first): walking what did not change costs
+/// nothing here. The stack holds, for each node on the walk's path, where it was opened in each
+/// set.
+#[derive(Default)]
+struct Sets {
+    builders: [Builder; 3],
+    opened: Vec<[Option<usize>; 3]>,
+}
+
+impl Sets {
+    /// The walk goes down to a child.
+    fn enter(&mut self) {
+        self.opened.push([None; 3]);
+    }
+
+    /// Opens the path's nodes not yet opened in set `i`; where the last is.
+    fn ensure(&mut self, i: usize, path: &[PathElement]) -> Option<usize> {
+        let mut last = None;
+        for (depth, element) in path.iter().enumerate() {
+            let slot = &mut self.opened[depth][i];
+            if slot.is_none() {
+                *slot = Some(self.builders[i].open(element.clone()));
+            }
+            last = *slot;
+        }
+        last
+    }
+
+    /// The walk leaves the node at the end of `path`, which changed as `marks` say.
+    fn leave(&mut self, path: &[PathElement], marks: Marks) {
+        for i in 0..3 {
+            if marks.0[i] {
+                self.ensure(i, path);
+            }
+        }
+        let opened = self.opened.pop().unwrap_or_default();
+        for ((builder, at), member) in self.builders.iter_mut().zip(opened).zip(marks.0) {
+            if let Some(at) = at {
+                builder.end_level(at + 1);
+                builder.close(at, member);
+            }
+        }
+    }
+
+    /// Records `element` below the node at the end of `path` as changed.
+    fn below(&mut self, change: usize, path: &[PathElement], element: &PathElement) {
+        self.ensure(change, path);
+        let at = self.builders[change].open(element.clone());
+        self.builders[change].close(at, true);
+    }
+
+    fn finish(mut self) -> [Set; 3] {
+        for b in &mut self.builders {
+            b.end_level(0);
+        }
+        self.builders.map(Builder::finish)
+    }
 }
 
 struct Comparer<'s> {
     schema: &'s Schema,
     path: Vec<PathElement>,
     errors: Vec<ValidationError>,
-    removed: Vec<Path>,
-    modified: Vec<Path>,
-    added: Vec<Path>,
+    sets: Sets,
 }
 
 impl Comparer<'_> {
@@ -81,84 +152,70 @@ impl Comparer<'_> {
         });
     }
 
-    fn record(&mut self, change: Change, below: Option<&PathElement>) {
-        let mut path = Vec::with_capacity(self.path.len() + 1);
-        path.extend_from_slice(&self.path);
-        path.extend(below.cloned());
-        let to = match change {
-            Change::Removed => &mut self.removed,
-            Change::Modified => &mut self.modified,
-            Change::Added => &mut self.added,
-        };
-        to.push(Path(path));
-    }
-
-    fn node(&mut self, ty: TypeRef, lhs: Option<&Value>, rhs: Option<&Value>) {
+    /// Compares one node (its children added to the sets); how the node itself changed.
+    fn node(&mut self, ty: TypeRef, lhs: Option<&Value>, rhs: Option<&Value>) -> Marks {
         if self.path.len() > smp_core::MAX_DEPTH {
             self.error(format!(
                 "nested more than {} levels deep",
                 smp_core::MAX_DEPTH
             ));
-            return;
+            return Marks::default();
         }
         let atom = self.schema.resolve(ty);
         let (left, right) = (Deduced::of(atom, lhs), Deduced::of(atom, rhs));
-        let leaf = if rhs.is_none() {
+        let (leaf, marks) = if rhs.is_none() {
             self.shape(left.shape(), lhs, rhs)
-        } else if lhs.is_none() || left.same(right) {
+        } else if lhs.is_none() || left.same(right) || left.shape().same(right.shape()) {
             self.shape(right.shape(), lhs, rhs)
         } else {
             // Different shapes: the left side is walked against its own too, and what it
-            // finds counts; whether the node is a leaf is the right side's shape's say.
-            self.shape(left.shape(), lhs, rhs);
-            self.shape(right.shape(), lhs, rhs)
+            // finds counts; whether the node is a leaf is the right side's shape's say. (Two
+            // different shapes never share children: an object's are fields, a list's items.)
+            let (_, aside) = self.shape(left.shape(), lhs, rhs);
+            let (leaf, marks) = self.shape(right.shape(), lhs, rhs);
+            (leaf, marks.or(aside))
         };
-        if !leaf {
-            match (lhs, rhs) {
-                (None, _) => self.record(Change::Added, None),
-                (_, None) => self.record(Change::Removed, None),
-                _ => {}
-            }
+        if leaf {
+            return marks;
+        }
+        match (lhs, rhs) {
+            (None, _) => marks.or(Marks::one(ADDED)),
+            (_, None) => marks.or(Marks::one(REMOVED)),
+            _ => marks,
         }
     }
 
-    /// Compares by one shape; whether the node was a leaf (and so recorded already).
-    fn shape(&mut self, shape: Shape<'_>, lhs: Option<&Value>, rhs: Option<&Value>) -> bool {
+    /// Compares by one shape: whether the node is a leaf, and its marks as a leaf.
+    fn shape(
+        &mut self,
+        shape: Shape<'_>,
+        lhs: Option<&Value>,
+        rhs: Option<&Value>,
+    ) -> (bool, Marks) {
         match shape {
             Shape::Scalar(kind) => {
                 let (l, r) = (check_scalar(kind, lhs), check_scalar(kind, rhs));
                 if let (Err(l), Err(r)) = (l, r) {
                     self.error(format!("lhs: {l}"));
                     self.error(format!("rhs: {r}"));
-                    return false;
+                    return (false, Marks::default());
                 }
-                self.leaf(lhs, rhs);
-                true
+                (true, leaf(lhs, rhs))
             }
             Shape::List(list) => self.list(list, lhs, rhs),
             Shape::Map(map) => self.map(map, lhs, rhs),
             Shape::None => {
                 self.error("schema error: no type found matching this value's type");
-                false
+                (false, Marks::default())
             }
         }
     }
 
-    fn leaf(&mut self, lhs: Option<&Value>, rhs: Option<&Value>) {
-        match (lhs, rhs) {
-            (None, _) => self.record(Change::Added, None),
-            (_, None) => self.record(Change::Removed, None),
-            (Some(l), Some(r)) if !equal(l, r) => self.record(Change::Modified, None),
-            _ => {}
-        }
-    }
-
-    fn list(&mut self, list: &List, lhs: Option<&Value>, rhs: Option<&Value>) -> bool {
+    fn list(&mut self, list: &List, lhs: Option<&Value>, rhs: Option<&Value>) -> (bool, Marks) {
         let (l, r) = (as_list(lhs), as_list(rhs));
         let empty = l.is_none_or(<[Value]>::is_empty) && r.is_none_or(<[Value]>::is_empty);
         if list.kind == ListKind::Atomic || empty {
-            self.leaf(lhs, rhs);
-            return true;
+            return (true, leaf(lhs, rhs));
         }
         let (l, r) = (l.unwrap_or_default(), r.unwrap_or_default());
         let (left, left_errors) = Index::new(self.schema, &list.kind, list.item, l);
@@ -179,33 +236,37 @@ impl Comparer<'_> {
             }
         }
         for element in elements {
-            let ls: Vec<&Value> = left.get(element).collect();
-            let rs: Vec<&Value> = right.get(element).collect();
-            match (ls.len(), rs.len()) {
-                (0..=1, 0..=1) => {
-                    self.item(list, element, ls.first().copied(), rs.first().copied());
-                }
-                (2.., 2..) => {
-                    let same = ls.len() == rs.len() && ls.iter().zip(&rs).all(|(a, b)| equal(a, b));
+            let mut ls = left.get(element);
+            let mut rs = right.get(element);
+            let (l0, l1) = (ls.next(), ls.next());
+            let (r0, r1) = (rs.next(), rs.next());
+            match (l1.is_some(), r1.is_some()) {
+                (false, false) => self.item(list, element, l0, r0),
+                (true, true) => {
+                    let same = left.get(element).count() == right.get(element).count()
+                        && left
+                            .get(element)
+                            .zip(right.get(element))
+                            .all(|(a, b)| equal(a, b));
                     if !same {
-                        self.record(Change::Modified, Some(element));
+                        self.sets.below(MODIFIED, &self.path, element);
                     }
                 }
-                (2.., _) => {
-                    if let Some(r) = rs.first() {
+                (true, false) => {
+                    if let Some(r) = r0 {
                         self.item(list, element, None, Some(r));
                     }
-                    self.record(Change::Removed, Some(element));
+                    self.sets.below(REMOVED, &self.path, element);
                 }
-                (_, _) => {
-                    if let Some(l) = ls.first() {
+                (false, true) => {
+                    if let Some(l) = l0 {
                         self.item(list, element, Some(l), None);
                     }
-                    self.record(Change::Added, Some(element));
+                    self.sets.below(ADDED, &self.path, element);
                 }
             }
         }
-        false
+        (false, Marks::default())
     }
 
     fn item(
@@ -216,16 +277,17 @@ impl Comparer<'_> {
         rhs: Option<&Value>,
     ) {
         self.path.push(element.clone());
-        self.node(list.item, lhs, rhs);
+        self.sets.enter();
+        let marks = self.node(list.item, lhs, rhs);
+        self.sets.leave(&self.path, marks);
         self.path.pop();
     }
 
-    fn map(&mut self, map: MapView<'_>, lhs: Option<&Value>, rhs: Option<&Value>) -> bool {
+    fn map(&mut self, map: MapView<'_>, lhs: Option<&Value>, rhs: Option<&Value>) -> (bool, Marks) {
         let (l, r) = (as_map(lhs), as_map(rhs));
         let empty = l.is_none_or(Map::is_empty) && r.is_none_or(Map::is_empty);
         if map.atomic || empty {
-            self.leaf(lhs, rhs);
-            return true;
+            return (true, leaf(lhs, rhs));
         }
         let keys = l.into_iter().flat_map(Map::keys);
         let new_keys = r
@@ -235,12 +297,27 @@ impl Comparer<'_> {
         for key in keys.chain(new_keys) {
             self.path.push(PathElement::field(key.as_str()));
             match map.type_of(key) {
-                Some(ty) => self.node(ty, l.and_then(|l| l.get(key)), r.and_then(|r| r.get(key))),
+                Some(ty) => {
+                    self.sets.enter();
+                    let marks =
+                        self.node(ty, l.and_then(|l| l.get(key)), r.and_then(|r| r.get(key)));
+                    self.sets.leave(&self.path, marks);
+                }
                 None => self.error("field not declared in schema"),
             }
             self.path.pop();
         }
-        false
+        (false, Marks::default())
+    }
+}
+
+/// A leaf's marks: added, removed, or modified when its values differ.
+fn leaf(lhs: Option<&Value>, rhs: Option<&Value>) -> Marks {
+    match (lhs, rhs) {
+        (None, _) => Marks::one(ADDED),
+        (_, None) => Marks::one(REMOVED),
+        (Some(l), Some(r)) if !equal(l, r) => Marks::one(MODIFIED),
+        _ => Marks::default(),
     }
 }
 

@@ -65,7 +65,7 @@ impl Merger<'_> {
         let (left, right) = (Deduced::of(atom, lhs), Deduced::of(atom, rhs));
         if rhs.is_none() {
             self.shape(left.shape(), lhs, rhs)
-        } else if lhs.is_none() || left.same(right) {
+        } else if lhs.is_none() || left.same(right) || left.shape().same(right.shape()) {
             self.shape(right.shape(), lhs, rhs)
         } else {
             // Different shapes: the left side is walked for its errors alone, the result is the

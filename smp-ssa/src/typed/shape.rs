@@ -17,6 +17,14 @@ pub(crate) enum Shape<'s> {
     None,
 }
 
+impl Shape<'_> {
+    /// Whether two shapes of one type are the same one (they come from the same type, so
+    /// their kind says it).
+    pub(crate) fn same(self, other: Shape<'_>) -> bool {
+        std::mem::discriminant(&self) == std::mem::discriminant(&other)
+    }
+}
+
 /// What a value deduces of its type: one shape, or the type whole.
 #[derive(Clone, Copy)]
 pub(crate) enum Deduced<'s> {

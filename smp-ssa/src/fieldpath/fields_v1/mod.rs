@@ -46,6 +46,25 @@ pub fn from_value(value: &serde_json::Value) -> Result<Set, FieldsV1Error> {
     Set::deserialize(value).map_err(|e| FieldsV1Error(e.to_string()))
 }
 
+/// Whether a `FieldsV1` object is in the form the server writes: objects all the way down, every
+/// key `.` or of a known kind, `"."` only beside other keys and with `{}` as its value. (Key
+/// contents are not checked: an entry read from an object and passed on unchanged keeps them.)
+pub(crate) fn is_canonical(value: &serde_json::Value) -> bool {
+    fn level(object: &serde_json::Map<String, serde_json::Value>, depth: usize) -> bool {
+        depth <= MAX_DEPTH
+            && object.iter().all(|(key, value)| {
+                let Some(inner) = value.as_object() else {
+                    return false;
+                };
+                if key == "." {
+                    return inner.is_empty() && object.len() > 1;
+                }
+                matches!(key.get(..2), Some("f:" | "k:" | "v:" | "i:")) && level(inner, depth + 1)
+            })
+    }
+    value.as_object().is_some_and(|o| level(o, 0))
+}
+
 /// A `FieldsV1` document that does not read as a field set: not JSON, not objects all the way
 /// down, or a key that is not a path element. The text says where.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -152,6 +171,24 @@ mod tests {
         assert!(from_str(&deep(MAX_DEPTH)).is_ok());
         let error = from_str(&deep(100_000)).unwrap_err().to_string();
         assert!(error.contains("nested deeper than"), "{error}");
+    }
+
+    #[test]
+    fn the_servers_form_is_told_from_others() {
+        let canonical = |text: &str| is_canonical(&serde_json::from_str(text).unwrap());
+        assert!(canonical(
+            r#"{"f:a":{".":{},"f:b":{}},"k:{\"name\":\"x\"}":{}}"#
+        ));
+        assert!(canonical("{}"));
+        for other in [
+            r#"{"f:a":{".":{}}}"#,
+            r#"{"f:a":{".":{"x":1},"f:b":{}}}"#,
+            r#"{"r:a":{}}"#,
+            r#"{"f:a":1}"#,
+            "[]",
+        ] {
+            assert!(!canonical(other), "{other}");
+        }
     }
 
     #[test]
