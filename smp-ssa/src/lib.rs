@@ -8,10 +8,62 @@
 //! smp's strategic merge patch, from the OpenAPI documents the server builds its own types from
 //! (see [`schema`]).
 //!
-//! It grows in layers, each on the one before:
-//! - [`fieldpath`]: field paths, field sets, and their `FieldsV1` form;
-//! - [`schema`]: the structured types apply merges by, from OpenAPI v3 as the server builds them;
-//! - [`typed`]: values read against their type: checked, and the fields they hold.
+//! # Layers
+//!
+//! Each layer builds on the ones before it, and none imports a layer above it:
+//! - [`fieldpath`]: field paths, field sets (one flat vector per set, every operation a linear
+//!   merge) and their `FieldsV1` form, read and written byte for byte as the server writes it;
+//! - [`schema`]: the structured types apply merges by, converted from OpenAPI v3 documents
+//!   ([`schema::from_openapi_v3`]) or CRDs ([`schema::from_crds`]) as the server converts them,
+//!   or built by hand ([`schema::SchemaBuilder`]); [`builtin`] carries the v1.34 kinds';
+//! - [`typed`]: values read against their type: checked, their fields ([`typed::field_set`]),
+//!   merged ([`typed::merge`]), compared ([`typed::compare`]), and fields removed or extracted;
+//! - [`merge`]: managers' fields through applies and updates ([`merge::Updater`]): conflicts,
+//!   forced takeover, fields pruned when their manager stops applying them;
+//! - [`managedfields`]: the API server's field manager ([`managedfields::FieldManager`]) over
+//!   objects and their `metadata.managedFields`.
+//!
+//! # What is checked
+//!
+//! - structured-merge-diff v4.4.2's own tests, their facts written down in this crate's format
+//!   (`tests/data/smd`): the typed tests (merge 64, compare 84, field sets 29, validation 84,
+//!   removal and extraction 89 checks) and the merge tests (106 cases of applies and updates
+//!   by several managers, with the objects, managers' fields and conflicts expected);
+//! - apimachinery v0.32.13's field manager tests, as 66 tests of [`managedfields`];
+//! - FieldsV1 against structured-merge-diff's golden documents, set operations and FieldsV1
+//!   round trips against a plain model on random sets;
+//! - all 36 official v1.34 OpenAPI v3 documents convert, and the built-in types are what they
+//!   convert to;
+//! - the `smp` command's server-side apply and update end to end, README's example included.
+//!
+//! # Speed
+//!
+//! `cargo bench -p smp-ssa --bench ssa`, on the Deployment of the fixture (pod3 and
+//! pod50), in units of the `floor` measured in the same run (parsing the inputs as JSON without
+//! building anything), beside the Go field manager's figures in the same units:
+//!
+//! | work | pod3 | Go | pod50 | Go |
+//! |---|---|---|---|---|
+//! | apply creating the object | 27.6 | 138 | 30.0 | 227 |
+//! | apply, nothing changes | 48 | 493 | 58 | 649 |
+//! | apply, an image changed | 42.7 | 464 | 55.6 | 604 |
+//! | update, an image changed | 35 | 176 | 37.7 | 185 |
+//! | `FieldsV1` decode + encode | 4.2 | 21 | 4.8 | 22 |
+//!
+//! # Differences from the API server
+//!
+//! - No defaulting of built-in types: the server also fills in defaults (a port's `protocol`,
+//!   `imagePullPolicy`, ...) after the merge; list-map keys do use the defaults the schema
+//!   declares, as the server's do.
+//! - One version per object: managers' fields recorded at another API version are read as if
+//!   at the object's (the server would convert them).
+//! - The fields each kind's endpoints reset (`status` on the main resource, the rest on the
+//!   `status` subresource) are not built in: give them with
+//!   [`managedfields::FieldManager::reset_fields`].
+//! - Managers' entries whose fields did not change pass through as they were read (when in the
+//!   server's form); the server writes every entry again, to the same text.
+//! - `FieldsV1` objects held in a `serde_json::Value` print their keys in string order, not the
+//!   server's element order ([`fieldpath::fields_v1::to_string`] gives the server's text).
 
 #![warn(missing_docs)]
 

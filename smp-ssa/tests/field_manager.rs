@@ -214,3 +214,30 @@ fn entries_not_in_the_servers_form_are_written_again_in_it() {
     let kubectl = entries.iter().find(|e| e["manager"] == "kubectl").unwrap();
     assert!(kubectl["fieldsV1"]["f:spec"].get("f:replicas").is_none());
 }
+
+#[test]
+fn extracting_what_a_manager_applied_and_applying_it_back_changes_nothing() {
+    let Some(schema) = schema() else { return };
+    let fm = FieldManager::new(schema, "apps/v1", "Deployment")
+        .unwrap()
+        .clock(Clock::fixed("2026-11-26T12:00:00Z").unwrap());
+    let config = deployment(3, "nginx:1", json!({"app": "web"}));
+    let live = fm.apply(None, &config, "kubectl", NO_FORCE).unwrap();
+    let hpa = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"}, "spec": {"replicas": 5}});
+    let live = fm.apply(Some(&live), &hpa, "hpa", FORCE).unwrap();
+    // kubectl's fields without replicas (the autoscaler took it).
+    let extracted = fm.extract(&live, "kubectl").unwrap();
+    let mut expected = config.clone();
+    expected["spec"].as_object_mut().unwrap().remove("replicas");
+    assert_eq!(extracted, expected);
+    let again = fm
+        .apply(Some(&live), &extracted, "kubectl", NO_FORCE)
+        .unwrap();
+    assert_eq!(again, live);
+    // The autoscaler's, and a manager that never applied.
+    assert_eq!(fm.extract(&live, "hpa").unwrap(), hpa);
+    assert_eq!(
+        fm.extract(&live, "nobody").unwrap(),
+        json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"}})
+    );
+}

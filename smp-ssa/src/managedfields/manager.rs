@@ -14,6 +14,7 @@
 //! - `kubectl` applying over its own client-side apply (the last-applied annotation) takes the
 //!   fields that annotation still describes without conflict, and the annotation follows.
 
+use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use super::conflict::ApplyConflict;
@@ -49,6 +50,9 @@ pub enum FieldManagerError {
     /// The schema has no such kind.
     #[error("no type for {0}")]
     UnknownKind(String),
+    /// A typed object did not convert to or from its JSON form.
+    #[error("JSON form of the object: {0}")]
+    Json(String),
 }
 
 /// What an apply may do besides merging.
@@ -220,6 +224,55 @@ impl<'s> FieldManager<'s> {
         let managed = self.update_tracked(&live, &new, managed, manager)?;
         set_managed_fields(&mut new, entry::encode_reusing(&managed, &read, raw));
         Ok(new)
+    }
+
+    /// What `manager` applied to `object` through this endpoint (main resource or
+    /// subresource): the fields its apply entry holds, taken from the object, with the
+    /// object's `apiVersion`, `kind`, name and namespace (client-go's `ExtractDeployment` and
+    /// the like). Applying it back as `manager` changes nothing. A manager with no apply entry
+    /// gives only those four.
+    pub fn extract(&self, object: &Value, manager: &str) -> Result<Value, FieldManagerError> {
+        let entries = object.pointer("/metadata/managedFields");
+        let mut set = None;
+        for raw in entries.and_then(Value::as_array).into_iter().flatten() {
+            let entry = entry::ManagedFieldsEntry::deserialize(raw)
+                .map_err(|e| ManagedFieldsError(e.to_string()))?;
+            if entry.manager == manager
+                && entry.operation == Some(Operation::Apply)
+                && entry.subresource == self.subresource
+            {
+                set = Some(entry.fields_v1.unwrap_or_default());
+                break;
+            }
+        }
+        let mut bare = object.clone();
+        take_managed_fields(&mut bare);
+        crate::typed::validate(self.schema, self.ty, &bare, ReadOptions::default())?;
+        let mut out = match set {
+            Some(set) => crate::typed::extract_items(self.schema, self.ty, &bare, &set.leaves()),
+            None => Value::Null,
+        };
+        if !out.is_object() {
+            out = json!({});
+        }
+        if let Some(o) = out.as_object_mut() {
+            o.insert("apiVersion".into(), json!(self.api_version));
+            o.insert("kind".into(), json!(self.kind));
+            let metadata = o
+                .entry("metadata")
+                .or_insert_with(|| Value::Object(Map::new()));
+            if let Some(metadata) = metadata.as_object_mut() {
+                for key in ["name", "namespace"] {
+                    match object.pointer(&format!("/metadata/{key}")) {
+                        Some(v) if v.as_str().is_some_and(|s| !s.is_empty()) => {
+                            metadata.insert(key.into(), v.clone());
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        Ok(out)
     }
 
     /// The managers an update starts from, taken out of both objects with the entries they

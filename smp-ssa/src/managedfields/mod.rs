@@ -36,6 +36,7 @@ mod conflict;
 mod entry;
 mod manager;
 mod time;
+mod typed;
 
 pub use conflict::{ApplyConflict, print_manager};
 pub use entry::{
@@ -46,3 +47,4 @@ pub use manager::{
     ApplyOptions, FieldManager, FieldManagerError, LAST_APPLIED, MAX_UPDATE_MANAGERS,
 };
 pub use time::Clock;
+pub use typed::TypedFieldManager;

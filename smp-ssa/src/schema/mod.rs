@@ -11,6 +11,7 @@
 mod compact;
 mod crd;
 mod openapi;
+mod patch_metadata;
 
 use std::collections::HashMap;
 
@@ -19,6 +20,7 @@ use serde_json::Value;
 pub use compact::{CompactError, from_compact_json, to_compact_json};
 pub use crd::from_crds;
 pub use openapi::{SchemaError, from_openapi_v3};
+pub use patch_metadata::from_patch_metadata;
 
 /// The structured types of a set of definitions, by name and by group/version/kind.
 #[derive(Debug, Clone)]
@@ -351,7 +353,7 @@ pub(crate) fn untyped_atom() -> Atom {
 }
 
 /// Any value, objects owned key by key.
-fn deduced_atom() -> Atom {
+pub(crate) fn deduced_atom() -> Atom {
     Atom {
         scalar: Some(Scalar::Untyped),
         list: Some(List {
