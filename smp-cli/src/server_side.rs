@@ -71,7 +71,13 @@ fn field_manager<'s>(
     options: &FieldManagerArgs,
 ) -> Result<FieldManager<'s>, CliError> {
     let (version, kind) = (text(object, "apiVersion"), text(object, "kind"));
-    let mut fm = FieldManager::new(schema, version, kind).map_err(|_| {
+    let builtin = std::ptr::eq(schema, smp_ssa::builtin::schema());
+    let made = if builtin {
+        FieldManager::builtin(version, kind)
+    } else {
+        FieldManager::new(schema, version, kind)
+    };
+    let mut fm = made.map_err(|_| {
         CliError::message(format_args!(
             "no type for apiVersion {version}, kind {kind}: not a Kubernetes v{} kind (give its CustomResourceDefinition with --crd)",
             smp_ssa::builtin::KUBERNETES_VERSION

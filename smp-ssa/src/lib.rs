@@ -57,8 +57,8 @@
 //!   declares, as the server's do.
 //! - One version per object: managers' fields recorded at another API version are read as if
 //!   at the object's (the server would convert them).
-//! - The fields each kind's endpoints reset (`status` on the main resource, the rest on the
-//!   `status` subresource) are not built in: give them with
+//! - The fields each endpoint resets come from Kubernetes v1.34.9's strategies
+//!   ([`builtin::reset_fields`]); a custom resource's are given with
 //!   [`managedfields::FieldManager::reset_fields`].
 //! - Managers' entries whose fields did not change pass through as they were read (when in the
 //!   server's form); the server writes every entry again, to the same text.

@@ -241,3 +241,46 @@ fn extracting_what_a_manager_applied_and_applying_it_back_changes_nothing() {
         json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"}})
     );
 }
+
+#[test]
+fn each_endpoint_keeps_what_it_may_not_change() {
+    let main = FieldManager::builtin("apps/v1", "Deployment")
+        .unwrap()
+        .clock(Clock::fixed("2026-11-26T12:00:00Z").unwrap());
+    let status = FieldManager::builtin("apps/v1", "Deployment")
+        .unwrap()
+        .subresource("status")
+        .clock(Clock::fixed("2026-11-26T12:00:00Z").unwrap());
+    // Created through the main resource: a status in the configuration is dropped (the new
+    // object's status is empty) and owned by nobody.
+    let mut config = deployment(3, "a", json!({"app": "web"}));
+    config["status"] = json!({"replicas": 9});
+    let live = main.apply(None, &config, "kubectl", NO_FORCE).unwrap();
+    assert_eq!(live["status"], json!({}));
+    assert!(!managers(&live)[0].2.contains("f:status"));
+    // The status subresource writes the status, and not the spec or the labels.
+    let mut reported = live.clone();
+    reported["status"] = json!({"replicas": 3, "readyReplicas": 2});
+    reported["spec"]["replicas"] = json!(7);
+    reported["metadata"]["labels"]["extra"] = json!("x");
+    let live = status.update(Some(&live), &reported, "controller").unwrap();
+    assert_eq!(live["status"], json!({"replicas": 3, "readyReplicas": 2}));
+    assert_eq!(live["spec"]["replicas"], 3);
+    assert_eq!(live["metadata"]["labels"], json!({"app": "web"}));
+    let controller = &live["metadata"]["managedFields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["manager"] == "controller")
+        .unwrap();
+    assert_eq!(controller["subresource"], "status");
+    assert_eq!(
+        controller["fieldsV1"],
+        json!({"f:status": {"f:readyReplicas": {}, "f:replicas": {}}})
+    );
+    // The main resource cannot change the status it now has.
+    let mut edited = live.clone();
+    edited["status"]["replicas"] = json!(0);
+    let after = main.update(Some(&live), &edited, "someone").unwrap();
+    assert_eq!(after["status"]["replicas"], 3);
+}

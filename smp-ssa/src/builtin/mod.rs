@@ -12,8 +12,12 @@
 //! assert!(schema.kind(&Gvk::of("apps/v1", "Deployment")).is_some());
 //! ```
 
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
+use serde_json::Value;
+
+use crate::fieldpath::{Path, PathElement, Set};
 use crate::schema::{Schema, from_compact_json};
 
 /// The compact text, as generated.
@@ -21,6 +25,68 @@ pub const KUBERNETES: &str = include_str!("kubernetes.json");
 
 /// The Kubernetes version the types are of.
 pub const KUBERNETES_VERSION: &str = "1.34";
+
+/// The fields the API server resets on each endpoint of a built-in kind, as its registry
+/// strategies say (`GetResetFields`), in this crate's own form.
+pub const RESET_FIELDS: &str = include_str!("reset_fields.json");
+
+/// The fields the API server resets when `kind` at `api_version` is written through
+/// `subresource` (`""`: the main resource): what that endpoint may not change. `None` when it
+/// resets nothing.
+///
+/// ```
+/// use smp_ssa::fieldpath::Path;
+///
+/// let main = smp_ssa::builtin::reset_fields("apps/v1", "Deployment", "").unwrap();
+/// assert!(main.has(&Path::fields(["status"])));
+/// let status = smp_ssa::builtin::reset_fields("apps/v1", "Deployment", "status").unwrap();
+/// assert!(status.has(&Path::fields(["spec"])));
+/// ```
+pub fn reset_fields(api_version: &str, kind: &str, subresource: &str) -> Option<&'static Set> {
+    type Table = HashMap<(String, String, String), Set>;
+    static TABLE: OnceLock<Table> = OnceLock::new();
+    TABLE
+        .get_or_init(|| read_reset_fields(RESET_FIELDS).unwrap_or_default())
+        .get(&(
+            api_version.to_owned(),
+            kind.to_owned(),
+            subresource.to_owned(),
+        ))
+}
+
+/// The table of [`RESET_FIELDS`]; `None` if it does not read (its test says it does).
+fn read_reset_fields(text: &str) -> Option<HashMap<(String, String, String), Set>> {
+    let doc: Value = serde_json::from_str(text).ok()?;
+    let mut table = HashMap::new();
+    for kind in doc.get("kinds")?.as_array()? {
+        let text = |k: &str| kind.get(k).and_then(Value::as_str).map(str::to_owned);
+        let (api_version, name) = (text("apiVersion")?, text("kind")?);
+        for (endpoint, paths) in kind.get("resets")?.as_object()? {
+            let mut set = Vec::new();
+            for path in paths.as_array()? {
+                let mut elements = Vec::new();
+                for element in path.as_array()? {
+                    match element {
+                        Value::String(name) => elements.push(PathElement::field(name.as_str())),
+                        Value::Object(o) => {
+                            let key = o.get("key")?.as_object()?;
+                            elements.push(PathElement::key(
+                                key.iter().map(|(k, v)| (k.as_str(), v.clone())),
+                            ));
+                        }
+                        _ => return None,
+                    }
+                }
+                set.push(Path(elements));
+            }
+            table.insert(
+                (api_version.clone(), name.clone(), endpoint.clone()),
+                Set::from_paths(set),
+            );
+        }
+    }
+    Some(table)
+}
 
 /// The built-in kinds' types (read once, on first use).
 pub fn schema() -> &'static Schema {
@@ -38,5 +104,7 @@ mod tests {
     #[test]
     fn the_text_reads() {
         crate::schema::from_compact_json(super::KUBERNETES).unwrap();
+        let table = super::read_reset_fields(super::RESET_FIELDS).unwrap();
+        assert!(!table.is_empty());
     }
 }

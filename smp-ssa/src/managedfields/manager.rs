@@ -20,7 +20,7 @@ use serde_json::{Map, Value, json};
 use super::conflict::ApplyConflict;
 use super::entry::{self, Managed, ManagedFieldsError, Operation, manager_identifier};
 use super::time::Clock;
-use crate::fieldpath::{Path, Set};
+use crate::fieldpath::{Path, PathElement, Set};
 use crate::merge::{ManagedFields, MergeError, Updater, VersionedSet};
 use crate::schema::{Gvk, Schema, TypeRef};
 use crate::typed::{ReadOptions, ValidationErrors, compare, field_set};
@@ -89,7 +89,7 @@ pub struct FieldManager<'s> {
     api_version: String,
     kind: String,
     subresource: String,
-    reset: Option<Set>,
+    resets: Resets,
     clock: Clock,
     untracked: Set,
 }
@@ -116,7 +116,7 @@ impl<'s> FieldManager<'s> {
             api_version: api_version.to_owned(),
             kind: kind.to_owned(),
             subresource: String::new(),
-            reset: None,
+            resets: Resets::None,
             clock: Clock::System,
             untracked: untracked(),
         }
@@ -128,11 +128,65 @@ impl<'s> FieldManager<'s> {
         self
     }
 
+    /// The field manager of a built-in kind, with the built-in types and, for each endpoint
+    /// ([`FieldManager::subresource`]), the fields the API server resets there
+    /// ([`crate::builtin::reset_fields`]: `status` on the main resource, `spec` on the
+    /// `status` subresource, ...).
+    pub fn builtin(
+        api_version: &str,
+        kind: &str,
+    ) -> Result<FieldManager<'static>, FieldManagerError> {
+        let mut fm = FieldManager::new(crate::builtin::schema(), api_version, kind)?;
+        fm.resets = Resets::Builtin;
+        Ok(fm)
+    }
+
     /// Fields this endpoint does not write (the server resets them): not recorded for any
-    /// manager, not conflicts.
+    /// manager, not conflicts, and kept as the live object has them (taken out when it is
+    /// created), as the server's update strategies keep them.
     pub fn reset_fields(mut self, fields: Set) -> Self {
-        self.reset = Some(fields);
+        self.resets = Resets::Given(fields);
         self
+    }
+
+    /// The fields this endpoint resets, if any.
+    fn resets(&self) -> Option<&Set> {
+        match &self.resets {
+            Resets::None => None,
+            Resets::Given(set) => Some(set),
+            Resets::Builtin => {
+                crate::builtin::reset_fields(&self.api_version, &self.kind, &self.subresource)
+            }
+        }
+        .filter(|set| !set.is_empty())
+    }
+
+    /// Keeps the reset fields as `live` has them. An object being created starts with an
+    /// empty status (a built-in kind's zero status, `{}`; a custom resource's none), its other
+    /// fields as given.
+    fn restore_resets(&self, object: &mut Value, live: Option<&Value>) {
+        let Some(resets) = self.resets() else { return };
+        let Some(live) = live else {
+            if resets.has(&Path::fields(["status"])) {
+                let empty = matches!(self.resets, Resets::Builtin).then(|| json!({}));
+                put(object, &["status"], empty);
+            }
+            return;
+        };
+        for path in resets.paths() {
+            let mut names = Vec::with_capacity(path.0.len());
+            for element in &path.0 {
+                match element {
+                    PathElement::Field(name) => names.push(name.as_str()),
+                    _ => break,
+                }
+            }
+            if names.len() != path.0.len() {
+                continue;
+            }
+            let kept = at(live, &names).cloned();
+            put(object, &names, kept);
+        }
     }
 
     /// Where time stamps come from.
@@ -143,8 +197,8 @@ impl<'s> FieldManager<'s> {
 
     fn updater(&self) -> Updater<'_> {
         let updater = Updater::new(self.schema, self.ty);
-        match &self.reset {
-            Some(reset) => updater.ignoring(reset),
+        match self.resets() {
+            Some(resets) => updater.ignoring(resets),
             None => updater,
         }
     }
@@ -165,6 +219,7 @@ impl<'s> FieldManager<'s> {
         manager: &str,
         options: ApplyOptions,
     ) -> Result<Value, FieldManagerError> {
+        let live_given = live;
         let mut live = live.cloned().unwrap_or_else(|| json!({}));
         // Nobody owns managedFields: the merge never needs them.
         let raw = take_managed_fields(&mut live);
@@ -201,6 +256,7 @@ impl<'s> FieldManager<'s> {
         if manager == "kubectl" && last_applied(&object).is_some_and(|a| !a.is_empty()) {
             set_last_applied(&mut object, &build_last_applied(applied));
         }
+        self.restore_resets(&mut object, live_given);
         set_managed_fields(&mut object, entry::encode_reusing(&managed, &read, raw));
         Ok(object)
     }
@@ -213,6 +269,7 @@ impl<'s> FieldManager<'s> {
         new: &Value,
         manager: &str,
     ) -> Result<Value, FieldManagerError> {
+        let live_given = live;
         let mut live = live.cloned().unwrap_or_else(|| json!({}));
         let mut new = new.clone();
         let (managed, raw) = self.live_or_new_managed(&mut live, &mut new);
@@ -222,6 +279,7 @@ impl<'s> FieldManager<'s> {
             return Ok(new);
         }
         let managed = self.update_tracked(&live, &new, managed, manager)?;
+        self.restore_resets(&mut new, live_given);
         set_managed_fields(&mut new, entry::encode_reusing(&managed, &read, raw));
         Ok(new)
     }
@@ -408,6 +466,50 @@ impl<'s> FieldManager<'s> {
                 .difference(&c.added)
                 .difference(&c.removed),
         )
+    }
+}
+
+/// Which fields an endpoint resets.
+#[derive(Debug, Clone)]
+enum Resets {
+    None,
+    Given(Set),
+    /// The built-in table, for the kind and subresource.
+    Builtin,
+}
+
+/// The value at the fields `names` of `object`.
+fn at<'v>(object: &'v Value, names: &[&str]) -> Option<&'v Value> {
+    names.iter().try_fold(object, |v, name| v.get(*name))
+}
+
+/// Sets (or, with `None`, removes) the value at the fields `names` of `object`, making the
+/// objects on the way when there is a value to put.
+fn put(object: &mut Value, names: &[&str], value: Option<Value>) {
+    let Some((last, parents)) = names.split_last() else {
+        return;
+    };
+    let mut here = object;
+    for name in parents {
+        let Some(o) = here.as_object_mut() else {
+            return;
+        };
+        if value.is_none() && !o.contains_key(*name) {
+            return;
+        }
+        here = o
+            .entry((*name).to_owned())
+            .or_insert_with(|| Value::Object(Map::new()));
+    }
+    if let Some(o) = here.as_object_mut() {
+        match value {
+            Some(v) => {
+                o.insert((*last).to_owned(), v);
+            }
+            None => {
+                o.remove(*last);
+            }
+        }
     }
 }
 

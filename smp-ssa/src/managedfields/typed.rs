@@ -42,10 +42,13 @@ pub struct TypedFieldManager<'s, T> {
 }
 
 impl<T: ObjectKind + Serialize + DeserializeOwned> TypedFieldManager<'static, T> {
-    /// For a built-in kind (`T::API_VERSION`, `T::KIND`), with the built-in types.
+    /// For a built-in kind (`T::API_VERSION`, `T::KIND`), with the built-in types and reset
+    /// fields ([`FieldManager::builtin`]).
     pub fn builtin() -> Result<Self, FieldManagerError> {
-        let fm = FieldManager::new(crate::builtin::schema(), T::API_VERSION, T::KIND)?;
-        Ok(TypedFieldManager::new(fm))
+        Ok(TypedFieldManager::new(FieldManager::builtin(
+            T::API_VERSION,
+            T::KIND,
+        )?))
     }
 }
 
@@ -53,8 +56,10 @@ impl<T: Serialize + DeserializeOwned> TypedFieldManager<'static, T> {
     /// For objects of a built-in kind, with the built-in types: any type of that kind
     /// (k8s-openapi's `Deployment`: `for_kind(Deployment::API_VERSION, Deployment::KIND)`).
     pub fn for_kind(api_version: &str, kind: &str) -> Result<Self, FieldManagerError> {
-        let fm = FieldManager::new(crate::builtin::schema(), api_version, kind)?;
-        Ok(TypedFieldManager::new(fm))
+        Ok(TypedFieldManager::new(FieldManager::builtin(
+            api_version,
+            kind,
+        )?))
     }
 
     /// For objects typed by the strategic-merge-patch metadata of `S` ([`from_patch_metadata`])
@@ -98,8 +103,7 @@ fn derived_schema<T: StrategicMerge>(api_version: &str, kind: &str) -> &'static 
 }
 
 impl<'s, T: Serialize + DeserializeOwned> TypedFieldManager<'s, T> {
-    /// The typed face of `fm` (for k8s-openapi's types: `FieldManager::new(
-    /// smp_ssa::builtin::schema(), Deployment::API_VERSION, Deployment::KIND)`).
+    /// The typed face of `fm`.
     pub fn new(fm: FieldManager<'s>) -> Self {
         TypedFieldManager {
             fm,
