@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::time;
-use crate::fieldpath::Set;
+use crate::fieldpath::{Set, fields_v1};
 use crate::merge::{ManagedFields, VersionedSet};
 
 /// How a manager wrote its fields.
@@ -94,17 +94,34 @@ pub fn decode(entries: Option<&Value>) -> Result<Managed, ManagedFieldsError> {
         _ => return Err(ManagedFieldsError("managedFields must be a list".into())),
     };
     for (i, raw) in entries.iter().enumerate() {
-        let entry = ManagedFieldsEntry::deserialize(raw)
-            .map_err(|e| ManagedFieldsError(format!("managed fields entry {i}: {e}")))?;
-        let Some(operation) = entry.operation else {
-            return Err(ManagedFieldsError(
-                "operation must be `Apply` or `Update`".into(),
-            ));
+        let Value::Object(entry) = raw else {
+            return Err(ManagedFieldsError(format!(
+                "managed fields entry {i} is not an object"
+            )));
         };
-        if entry.api_version.is_empty() {
+        let text = |key: &str| -> Result<&str, ManagedFieldsError> {
+            match entry.get(key) {
+                None | Some(Value::Null) => Ok(""),
+                Some(Value::String(s)) => Ok(s),
+                Some(_) => Err(ManagedFieldsError(format!(
+                    "managed fields entry {i}: {key} is not a string"
+                ))),
+            }
+        };
+        let operation = match text("operation")? {
+            "Apply" => Operation::Apply,
+            "Update" => Operation::Update,
+            _ => {
+                return Err(ManagedFieldsError(
+                    "operation must be `Apply` or `Update`".into(),
+                ));
+            }
+        };
+        let api_version = text("apiVersion")?;
+        if api_version.is_empty() {
             return Err(ManagedFieldsError("apiVersion must not be empty".into()));
         }
-        match entry.fields_type.as_str() {
+        match text("fieldsType")? {
             "FieldsV1" => {}
             "" => {
                 return Err(ManagedFieldsError(format!(
@@ -117,20 +134,26 @@ pub fn decode(entries: Option<&Value>) -> Result<Managed, ManagedFieldsError> {
                 )));
             }
         }
+        let set = match entry.get("fieldsV1") {
+            None | Some(Value::Null) => Set::new(),
+            Some(fields) => fields_v1::from_value(fields)
+                .map_err(|e| ManagedFieldsError(format!("managed fields entry {i}: {e}")))?,
+        };
         let id = manager_identifier(
-            &entry.manager,
+            text("manager")?,
             operation,
-            &entry.api_version,
-            &entry.subresource,
+            api_version,
+            text("subresource")?,
         );
-        if let Some(t) = &entry.time {
-            managed.times.insert(id.clone(), t.clone());
+        let time = text("time")?;
+        if !time.is_empty() {
+            managed.times.insert(id.clone(), time.to_owned());
         }
         managed.fields.insert(
             id,
             VersionedSet {
-                set: entry.fields_v1.unwrap_or_default(),
-                api_version: entry.api_version,
+                set,
+                api_version: api_version.to_owned(),
                 applied: operation == Operation::Apply,
             },
         );
@@ -199,16 +222,8 @@ pub(crate) fn encode_reusing(
     let mut raw_by_id: BTreeMap<String, Value> = BTreeMap::new();
     if let Some(Value::Array(entries)) = raw {
         for entry in entries {
-            let canonical = entry
-                .get("fieldsV1")
-                .is_some_and(crate::fieldpath::fields_v1::is_canonical);
-            if let (true, Ok(e)) = (canonical, ManagedFieldsEntry::deserialize(&entry)) {
-                if let Some(op) = e.operation {
-                    raw_by_id.insert(
-                        manager_identifier(&e.manager, op, &e.api_version, &e.subresource),
-                        entry,
-                    );
-                }
+            if let Some(id) = canonical_entry(&entry) {
+                raw_by_id.insert(id, entry);
             }
         }
     }
@@ -239,11 +254,83 @@ pub(crate) fn encode_reusing(
     out.sort_by(|p, q| order(&sort_key(&p.0), &sort_key(&q.0)));
     Some(Value::Array(
         out.into_iter()
-            .map(|(entry, value)| {
-                value.unwrap_or_else(|| serde_json::to_value(&entry).unwrap_or(Value::Null))
-            })
+            .map(|(entry, value)| value.unwrap_or_else(|| entry_value(&entry)))
             .collect(),
     ))
+}
+
+/// The identifier of an entry read from an object, if it is in the server's form (so that
+/// passing it on unchanged writes what the server writes): only the entry's own members, a
+/// known operation, `FieldsV1`, a time in the server's form, and `fieldsV1` in its form.
+fn canonical_entry(entry: &Value) -> Option<String> {
+    let object = entry.as_object()?;
+    const MEMBERS: [&str; 7] = [
+        "manager",
+        "operation",
+        "apiVersion",
+        "time",
+        "fieldsType",
+        "fieldsV1",
+        "subresource",
+    ];
+    if !object.keys().all(|k| MEMBERS.contains(&k.as_str())) {
+        return None;
+    }
+    let text = |k: &str| object.get(k).and_then(Value::as_str);
+    let operation = match text("operation")? {
+        "Apply" => Operation::Apply,
+        "Update" => Operation::Update,
+        _ => return None,
+    };
+    if text("fieldsType")? != "FieldsV1" || !fields_v1::is_canonical(object.get("fieldsV1")?) {
+        return None;
+    }
+    if let Some(t) = object.get("time") {
+        let t = t.as_str()?;
+        if time::parse(t).map(time::format).as_deref() != Some(t) {
+            return None;
+        }
+    }
+    // Empty strings are left out by the server.
+    if ["manager", "apiVersion", "subresource"]
+        .iter()
+        .any(|k| text(k) == Some(""))
+    {
+        return None;
+    }
+    Some(manager_identifier(
+        text("manager").unwrap_or(""),
+        operation,
+        text("apiVersion")?,
+        text("subresource").unwrap_or(""),
+    ))
+}
+
+/// An entry as the JSON the object carries.
+fn entry_value(entry: &ManagedFieldsEntry) -> Value {
+    let mut o = serde_json::Map::new();
+    let mut text = |k: &str, v: &str| {
+        if !v.is_empty() {
+            o.insert(k.to_owned(), Value::String(v.to_owned()));
+        }
+    };
+    text("manager", &entry.manager);
+    text(
+        "operation",
+        match entry.operation {
+            Some(Operation::Apply) => "Apply",
+            Some(Operation::Update) => "Update",
+            None => "",
+        },
+    );
+    text("apiVersion", &entry.api_version);
+    text("time", entry.time.as_deref().unwrap_or(""));
+    text("fieldsType", &entry.fields_type);
+    text("subresource", &entry.subresource);
+    if let Some(set) = &entry.fields_v1 {
+        o.insert("fieldsV1".into(), fields_v1::to_value(set));
+    }
+    Value::Object(o)
 }
 
 /// The entries as the JSON the object carries.

@@ -30,7 +30,8 @@ mod de;
 mod read;
 mod write;
 
-use super::set::Set;
+use super::element::PathElement;
+use super::set::{Builder, Node, Set, siblings};
 
 pub use write::to_string;
 
@@ -42,8 +43,78 @@ pub fn from_str(text: &str) -> Result<Set, FieldsV1Error> {
 /// Reads a `FieldsV1` document given as a JSON value (the `fieldsV1` member of a
 /// managedFields entry, read with the object).
 pub fn from_value(value: &serde_json::Value) -> Result<Set, FieldsV1Error> {
-    use serde::Deserialize;
-    Set::deserialize(value).map_err(|e| FieldsV1Error(e.to_string()))
+    let mut set = Builder::default();
+    let serde_json::Value::Object(object) = value else {
+        return Err(FieldsV1Error("expected a FieldsV1 object".into()));
+    };
+    read_object(object, &mut set, 0)?;
+    Ok(set.finish())
+}
+
+/// One object of a document held as a value, its elements added to `set` as one level;
+/// whether it holds `"."`.
+fn read_object(
+    object: &serde_json::Map<String, serde_json::Value>,
+    set: &mut Builder,
+    depth: usize,
+) -> Result<bool, FieldsV1Error> {
+    if depth > MAX_DEPTH {
+        return Err(FieldsV1Error(format!(
+            "nested deeper than {MAX_DEPTH} levels"
+        )));
+    }
+    let start = set.mark();
+    let mut dot = false;
+    for (key, value) in object {
+        if key == "." {
+            dot = true;
+            continue;
+        }
+        let at = match key.strip_prefix("f:") {
+            Some(name) => set.open_field(name),
+            None => match PathElement::from_key(key).map_err(|e| FieldsV1Error(e.to_string()))? {
+                Some(element) => set.open(element),
+                None => continue,
+            },
+        };
+        let serde_json::Value::Object(inner) = value else {
+            return Err(FieldsV1Error(format!(
+                "the value of {key:?} is not an object"
+            )));
+        };
+        let member = read_object(inner, set, depth + 1)? || !set.has_below(at);
+        set.close(at, member);
+    }
+    set.end_level(start);
+    Ok(dot)
+}
+
+/// `set` as the `FieldsV1` object a `serde_json::Value` holds (keys in the value's order, which
+/// for `serde_json`'s map is string order).
+pub fn to_value(set: &Set) -> serde_json::Value {
+    fn level(nodes: &[Node], include_self: bool) -> serde_json::Value {
+        let mut object = serde_json::Map::new();
+        if include_self {
+            object.insert(
+                ".".into(),
+                serde_json::Value::Object(serde_json::Map::new()),
+            );
+        }
+        for (node, below) in siblings(nodes) {
+            let value = if below.is_empty() {
+                serde_json::Value::Object(serde_json::Map::new())
+            } else {
+                level(below, node.member)
+            };
+            let key = match &node.element {
+                PathElement::Field(name) => format!("f:{name}"),
+                other => other.to_key(),
+            };
+            object.insert(key, value);
+        }
+        serde_json::Value::Object(object)
+    }
+    level(set.nodes(), false)
 }
 
 /// Whether a `FieldsV1` object is in the form the server writes: objects all the way down, every
