@@ -7,7 +7,7 @@ use std::cmp::Ordering;
 use serde_json::{Map, Value};
 
 use super::items::Index;
-use super::shape::{Deduced, Shape, as_list, as_map, check_scalar};
+use super::shape::{Deduced, Shape, as_list, as_map, check_scalar, entries};
 use super::{ValidationError, ValidationErrors};
 use crate::fieldpath::set::Builder;
 use crate::fieldpath::{PathElement, Set, value};
@@ -289,18 +289,12 @@ impl Comparer<'_> {
         if map.atomic || empty {
             return (true, leaf(lhs, rhs));
         }
-        let keys = l.into_iter().flat_map(Map::keys);
-        let new_keys = r
-            .into_iter()
-            .flat_map(Map::keys)
-            .filter(|k| l.is_none_or(|l| !l.contains_key(*k)));
-        for key in keys.chain(new_keys) {
-            self.path.push(PathElement::field(key.as_str()));
-            match map.type_of(key) {
+        for e in entries(map, l, r) {
+            self.path.push(PathElement::field(e.key.as_str()));
+            match e.ty {
                 Some(ty) => {
                     self.sets.enter();
-                    let marks =
-                        self.node(ty, l.and_then(|l| l.get(key)), r.and_then(|r| r.get(key)));
+                    let marks = self.node(ty, e.lhs, e.rhs);
                     self.sets.leave(&self.path, marks);
                 }
                 None => self.error("field not declared in schema"),

@@ -10,7 +10,7 @@
 use serde_json::{Map, Value};
 
 use super::items::Index;
-use super::shape::{Deduced, Shape, as_list, as_map, check_scalar};
+use super::shape::{Deduced, Shape, as_list, as_map, check_scalar, entries};
 use super::{ValidationError, ValidationErrors};
 use crate::fieldpath::PathElement;
 use crate::schema::{List, ListKind, MapView, Schema, TypeRef};
@@ -216,23 +216,18 @@ impl Merger<'_> {
             return leaf(lhs, rhs);
         }
         let mut out = Map::new();
-        let keys = l.into_iter().flat_map(Map::keys);
-        let new_keys = r
-            .into_iter()
-            .flat_map(Map::keys)
-            .filter(|k| l.is_none_or(|l| !l.contains_key(*k)));
-        for key in keys.chain(new_keys) {
-            let Some(ty) = map.type_of(key) else {
-                self.path.push(PathElement::field(key.as_str()));
+        for e in entries(map, l, r) {
+            let Some(ty) = e.ty else {
+                self.path.push(PathElement::field(e.key.as_str()));
                 self.error("field not declared in schema");
                 self.path.pop();
                 continue;
             };
-            self.path.push(PathElement::field(key.as_str()));
-            let child = self.node(ty, l.and_then(|l| l.get(key)), r.and_then(|r| r.get(key)));
+            self.path.push(PathElement::field(e.key.as_str()));
+            let child = self.node(ty, e.lhs, e.rhs);
             self.path.pop();
             if let Some(child) = child {
-                out.insert(key.clone(), child);
+                out.insert(e.key.clone(), child);
             }
         }
         (!out.is_empty()).then_some(Value::Object(out))

@@ -122,3 +122,90 @@ pub(crate) fn as_map(value: Option<&Value>) -> Option<&serde_json::Map<String, V
         _ => None,
     }
 }
+
+/// Whether `serde_json` keeps object keys sorted (its default map), rather than in insertion
+/// order (its `preserve_order` feature, which any crate of a program may turn on): asked once.
+fn maps_are_sorted() -> bool {
+    static SORTED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *SORTED.get_or_init(|| {
+        let mut probe = serde_json::Map::new();
+        probe.insert("b".into(), Value::Null);
+        probe.insert("a".into(), Value::Null);
+        probe.keys().next().is_some_and(|k| k == "a")
+    })
+}
+
+/// One key of two objects of one object type: its values on each side, and its type (`None`:
+/// not declared).
+pub(crate) struct Entry<'v, 's> {
+    pub(crate) key: &'v String,
+    pub(crate) lhs: Option<&'v Value>,
+    pub(crate) rhs: Option<&'v Value>,
+    pub(crate) ty: Option<crate::schema::TypeRef>,
+    /// Whether the key is a declared field (rather than a key of the type of other keys).
+    pub(crate) declared: bool,
+    _schema: std::marker::PhantomData<&'s ()>,
+}
+
+/// The keys of `lhs` and `rhs` (either may be absent), each once, with their values and types.
+/// With sorted maps, one merge of the two key lists and the type's sorted fields; otherwise by
+/// lookups.
+pub(crate) fn entries<'v, 's>(
+    map: MapView<'s>,
+    lhs: Option<&'v serde_json::Map<String, Value>>,
+    rhs: Option<&'v serde_json::Map<String, Value>>,
+) -> Vec<Entry<'v, 's>> {
+    let entry = |key, lhs, rhs, field: Option<crate::schema::TypeRef>| Entry {
+        key,
+        lhs,
+        rhs,
+        ty: field.or(map.rest),
+        declared: field.is_some(),
+        _schema: std::marker::PhantomData,
+    };
+    let mut out = Vec::with_capacity(lhs.map_or(0, |m| m.len()).max(rhs.map_or(0, |m| m.len())));
+    if !maps_are_sorted() {
+        for (key, l) in lhs.into_iter().flatten() {
+            let field = map.field(key).map(|f| f.ty);
+            out.push(entry(key, Some(l), rhs.and_then(|r| r.get(key)), field));
+        }
+        for (key, r) in rhs.into_iter().flatten() {
+            if lhs.is_none_or(|l| !l.contains_key(key)) {
+                out.push(entry(key, None, Some(r), map.field(key).map(|f| f.ty)));
+            }
+        }
+        return out;
+    }
+    let mut l = lhs.into_iter().flatten().peekable();
+    let mut r = rhs.into_iter().flatten().peekable();
+    let mut fields = map.fields.iter().peekable();
+    loop {
+        let order = match (l.peek(), r.peek()) {
+            (Some((lk, _)), Some((rk, _))) => lk.as_str().cmp(rk.as_str()),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (None, None) => break,
+        };
+        let (key, lv, rv) = match order {
+            std::cmp::Ordering::Less => match l.next() {
+                Some((k, v)) => (k, Some(v), None),
+                None => break,
+            },
+            std::cmp::Ordering::Greater => match r.next() {
+                Some((k, v)) => (k, None, Some(v)),
+                None => break,
+            },
+            std::cmp::Ordering::Equal => match (l.next(), r.next()) {
+                (Some((k, lv)), Some((_, rv))) => (k, Some(lv), Some(rv)),
+                _ => break,
+            },
+        };
+        while fields.next_if(|f| f.name.as_str() < key.as_str()).is_some() {}
+        let field = match fields.peek() {
+            Some(f) if f.name == *key => Some(f.ty),
+            _ => None,
+        };
+        out.push(entry(key, lv, rv, field));
+    }
+    out
+}

@@ -8,7 +8,7 @@
 use serde_json::{Map, Value};
 
 use super::items;
-use super::shape::{Deduced, Shape, check_scalar, kind_of};
+use super::shape::{Deduced, Shape, check_scalar, entries, kind_of};
 use super::{ReadOptions, ValidationError, ValidationErrors};
 use crate::fieldpath::set::Builder;
 use crate::fieldpath::{PathElement, Set};
@@ -99,24 +99,23 @@ impl<'s> Walk<'s> {
             return true;
         }
         let start = self.set.mark();
-        for (key, child) in object {
-            let declared = map.field(key).map(|f| f.ty);
-            let Some(ty) = declared.or(map.rest) else {
+        for e in entries(map, None, Some(object)) {
+            let (key, Some(child)) = (e.key, e.rhs) else {
+                continue;
+            };
+            let Some(ty) = e.ty else {
                 self.path.push(PathElement::field(key.as_str()));
                 self.error("field not declared in schema");
                 self.path.pop();
                 break;
             };
-            let element = PathElement::field(key.as_str());
-            self.path.push(element.clone());
-            let at = self.set.open(element);
+            self.path.push(PathElement::field(key.as_str()));
+            let at = self.set.open_field(key);
             let leaf = self.node(ty, child);
             self.path.pop();
             let empty_object = child.as_object().is_some_and(Map::is_empty);
-            self.set.close(
-                at,
-                leaf || child.is_null() || empty_object || declared.is_none(),
-            );
+            self.set
+                .close(at, leaf || child.is_null() || empty_object || !e.declared);
         }
         self.set.end_level(start);
         false
