@@ -9,7 +9,7 @@ use clap::Args;
 use serde_json::Value;
 use smp_core::DocRole;
 use smp_ssa::managedfields::{ApplyOptions, Clock, FieldManager, FieldManagerError};
-use smp_ssa::schema::{Gvk, Schema, from_crds};
+use smp_ssa::schema::{Gvk, Schema, crd_reset_fields, from_crds};
 
 use crate::error::CliError;
 use crate::io::{self, InputArgs, OutputArgs, SchemaArgs, Source};
@@ -37,11 +37,18 @@ fn parse_time(text: &str) -> Result<i64, String> {
 }
 
 /// The structured types to type `object` with: its CRD's (from `--crd`) or a built-in kind's.
+/// The types of `object`'s kind, and the fields its endpoint resets when it is a custom
+/// resource (a built-in kind's come with [`FieldManager::builtin`]).
+struct Types {
+    schema: Cow<'static, Schema>,
+    crds: Vec<Value>,
+}
+
 fn schema_for(
     schema_args: &SchemaArgs,
     input: &InputArgs,
     object: &Value,
-) -> Result<Cow<'static, Schema>, CliError> {
+) -> Result<Types, CliError> {
     let version = text(object, "apiVersion");
     let kind = text(object, "kind");
     if version.is_empty() || kind.is_empty() {
@@ -54,10 +61,16 @@ fn schema_for(
         let schema = from_crds(crds.documents())
             .map_err(|e| CliError::new("the CRDs given with --crd", e))?;
         if schema.kind(&Gvk::of(version, kind)).is_some() {
-            return Ok(Cow::Owned(schema));
+            return Ok(Types {
+                schema: Cow::Owned(schema),
+                crds: crds.documents().to_vec(),
+            });
         }
     }
-    Ok(Cow::Borrowed(smp_ssa::builtin::schema()))
+    Ok(Types {
+        schema: Cow::Borrowed(smp_ssa::builtin::schema()),
+        crds: Vec::new(),
+    })
 }
 
 fn text<'v>(object: &'v Value, key: &str) -> &'v str {
@@ -66,10 +79,11 @@ fn text<'v>(object: &'v Value, key: &str) -> &'v str {
 
 /// The field manager for `object`'s kind.
 fn field_manager<'s>(
-    schema: &'s Schema,
+    types: &'s Types,
     object: &Value,
     options: &FieldManagerArgs,
 ) -> Result<FieldManager<'s>, CliError> {
+    let schema: &Schema = &types.schema;
     let (version, kind) = (text(object, "apiVersion"), text(object, "kind"));
     let builtin = std::ptr::eq(schema, smp_ssa::builtin::schema());
     let made = if builtin {
@@ -85,6 +99,10 @@ fn field_manager<'s>(
     })?;
     if let Some(subresource) = &options.subresource {
         fm = fm.subresource(subresource);
+    }
+    let subresource = options.subresource.as_deref().unwrap_or("");
+    if let Some(resets) = crd_reset_fields(&types.crds, version, kind, subresource) {
+        fm = fm.reset_fields(resets);
     }
     if let Some(seconds) = options.now {
         fm = fm.clock(Clock::Fixed(seconds));
@@ -121,8 +139,8 @@ pub fn apply(
 ) -> Result<(), CliError> {
     let applied = input.read_object(desired, DocRole::Modified)?;
     let live = read_live(input, live)?;
-    let schema = schema_for(schema_args, input, &applied)?;
-    let fm = field_manager(&schema, &applied, options)?;
+    let types = schema_for(schema_args, input, &applied)?;
+    let fm = field_manager(&types, &applied, options)?;
     let object = fm
         .apply(live.as_ref(), &applied, manager, ApplyOptions { force })
         .map_err(|e| fail(e, format_args!("applying {}", Source::new(desired))))?;
@@ -187,8 +205,8 @@ impl UpdateArgs {
 pub fn update(args: &UpdateArgs) -> Result<(), CliError> {
     let new = args.input.read_object(&args.new, DocRole::Modified)?;
     let live = read_live(&args.input, args.live.as_deref())?;
-    let schema = schema_for(&args.schema, &args.input, &new)?;
-    let fm = field_manager(&schema, &new, &args.options)?;
+    let types = schema_for(&args.schema, &args.input, &new)?;
+    let fm = field_manager(&types, &new, &args.options)?;
     let object = fm
         .update(live.as_ref(), &new, &args.manager)
         .map_err(|e| fail(e, format_args!("updating with {}", Source::new(&args.new))))?;

@@ -295,3 +295,67 @@ fn options_that_do_not_go_together_are_usage_errors() {
     ));
     assert_usage_error(&smp(&["update", "-f", web], None));
 }
+
+#[test]
+fn a_custom_resources_status_is_written_through_its_subresource() {
+    let crd = json!({
+        "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": "gadgets.example.com"},
+        "spec": {"group": "example.com", "scope": "Namespaced",
+            "names": {"kind": "Gadget", "plural": "gadgets"},
+            "versions": [{"name": "v1", "served": true, "storage": true,
+                "subresources": {"status": {}},
+                "schema": {"openAPIV3Schema": {"type": "object", "properties": {
+                    "apiVersion": {"type": "string"}, "kind": {"type": "string"},
+                    "metadata": {"type": "object"},
+                    "spec": {"type": "object", "properties": {"size": {"type": "integer"}}},
+                    "status": {"type": "object", "properties": {"ready": {"type": "boolean"}}}
+                }}}
+            }]}
+    });
+    let crd = temp_file("ssa-gadget-crd.json", &crd.to_string());
+    let gadget = |spec: Value, status: Value| {
+        json!({"apiVersion": "example.com/v1", "kind": "Gadget", "metadata": {"name": "g"},
+               "spec": spec, "status": status})
+        .to_string()
+    };
+    // The main resource keeps no status a configuration brings.
+    let first = temp_file(
+        "ssa-gadget-1.json",
+        &gadget(json!({"size": 1}), json!({"ready": true})),
+    );
+    let created = smp(
+        &["apply-config", "--server-side", "--crd", &crd, "-f", &first],
+        None,
+    );
+    assert_success(&created);
+    let live_object = stdout_json(&created);
+    assert!(live_object.get("status").is_none(), "{live_object}");
+    // The status subresource writes the status and keeps the spec.
+    let live = temp_file("ssa-gadget-live.json", &live_object.to_string());
+    let report = temp_file(
+        "ssa-gadget-2.json",
+        &gadget(json!({"size": 9}), json!({"ready": true})),
+    );
+    let reported = smp(
+        &[
+            "apply-config",
+            "--server-side",
+            "--crd",
+            &crd,
+            "--subresource",
+            "status",
+            "--field-manager",
+            "ctrl",
+            "--live",
+            &live,
+            "-f",
+            &report,
+        ],
+        None,
+    );
+    assert_success(&reported);
+    let object = stdout_json(&reported);
+    assert_eq!(object["status"], json!({"ready": true}));
+    assert_eq!(object["spec"], json!({"size": 1}));
+}

@@ -61,3 +61,54 @@ pub fn from_crds<'a>(crds: impl IntoIterator<Item = &'a Value>) -> Result<Schema
     }
     from_openapi_v3([&json!({"components": {"schemas": schemas}})])
 }
+
+/// The fields the API server resets when a custom resource of `api_version` and `kind` is
+/// written through `subresource` (`""`: the main resource), when its CRD gives that version a
+/// `status` subresource: the status on the main resource, the spec on `status`. `None`
+/// otherwise.
+///
+/// ```
+/// use serde_json::json;
+/// use smp_ssa::fieldpath::Path;
+///
+/// let crd = json!({"kind": "CustomResourceDefinition", "spec": {"group": "example.com",
+///     "names": {"kind": "Widget"},
+///     "versions": [{"name": "v1", "served": true, "subresources": {"status": {}}}]}});
+/// let main = smp_ssa::schema::crd_reset_fields([&crd], "example.com/v1", "Widget", "").unwrap();
+/// assert!(main.has(&Path::fields(["status"])));
+/// let status = smp_ssa::schema::crd_reset_fields([&crd], "example.com/v1", "Widget", "status").unwrap();
+/// assert!(status.has(&Path::fields(["spec"])));
+/// ```
+pub fn crd_reset_fields<'a>(
+    crds: impl IntoIterator<Item = &'a Value>,
+    api_version: &str,
+    kind: &str,
+    subresource: &str,
+) -> Option<crate::fieldpath::Set> {
+    let (group, version) = api_version.rsplit_once('/')?;
+    for crd in crds {
+        let text = |p: &str| crd.pointer(p).and_then(Value::as_str).unwrap_or("");
+        if text("/spec/group") != group || text("/spec/names/kind") != kind {
+            continue;
+        }
+        let versions = crd.pointer("/spec/versions").and_then(Value::as_array)?;
+        let entry = versions
+            .iter()
+            .find(|v| v.get("name").and_then(Value::as_str) == Some(version))?;
+        // The subresources of the version, or of the whole CRD (the older form).
+        let has_status = entry.pointer("/subresources/status").is_some()
+            || crd.pointer("/spec/subresources/status").is_some();
+        if !has_status {
+            return None;
+        }
+        let field = match subresource {
+            "" => "status",
+            "status" => "spec",
+            _ => return None,
+        };
+        return Some(crate::fieldpath::Set::from_paths([
+            crate::fieldpath::Path::fields([field]),
+        ]));
+    }
+    None
+}

@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 pub use compact::{CompactError, from_compact_json, to_compact_json};
-pub use crd::from_crds;
+pub use crd::{crd_reset_fields, from_crds};
 pub use openapi::{SchemaError, from_openapi_v3};
 pub use patch_metadata::from_patch_metadata;
 

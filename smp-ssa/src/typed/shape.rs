@@ -155,6 +155,15 @@ pub(crate) fn entries<'v, 's>(
     lhs: Option<&'v serde_json::Map<String, Value>>,
     rhs: Option<&'v serde_json::Map<String, Value>>,
 ) -> Vec<Entry<'v, 's>> {
+    entries_by(map, lhs, rhs, maps_are_sorted())
+}
+
+fn entries_by<'v, 's>(
+    map: MapView<'s>,
+    lhs: Option<&'v serde_json::Map<String, Value>>,
+    rhs: Option<&'v serde_json::Map<String, Value>>,
+    sorted: bool,
+) -> Vec<Entry<'v, 's>> {
     let entry = |key, lhs, rhs, field: Option<crate::schema::TypeRef>| Entry {
         key,
         lhs,
@@ -164,7 +173,7 @@ pub(crate) fn entries<'v, 's>(
         _schema: std::marker::PhantomData,
     };
     let mut out = Vec::with_capacity(lhs.map_or(0, |m| m.len()).max(rhs.map_or(0, |m| m.len())));
-    if !maps_are_sorted() {
+    if !sorted {
         for (key, l) in lhs.into_iter().flatten() {
             let field = map.field(key).map(|f| f.ty);
             out.push(entry(key, Some(l), rhs.and_then(|r| r.get(key)), field));
@@ -208,4 +217,65 @@ pub(crate) fn entries<'v, 's>(
         out.push(entry(key, lv, rv, field));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::{Atom, Field, MapType, Scalar, SchemaBuilder};
+    use serde_json::json;
+
+    /// The merge of sorted keys and the lookups give the same entries (the lookups serve
+    /// programs whose serde_json keeps insertion order).
+    #[test]
+    fn both_ways_of_pairing_keys_agree() {
+        let mut b = SchemaBuilder::new();
+        let string = b.add(Atom {
+            scalar: Some(Scalar::String),
+            ..Atom::default()
+        });
+        let rest = b.deduced();
+        let fields = ["b", "d", "f"]
+            .map(|name| Field {
+                name: name.into(),
+                ty: string,
+                default: None,
+            })
+            .to_vec();
+        let ty = b.add(Atom {
+            map: Some(MapType {
+                fields,
+                rest: Some(rest),
+                atomic: false,
+            }),
+            ..Atom::default()
+        });
+        let schema = b.build();
+        let map = schema.resolve(ty).map.unwrap();
+        let l = json!({"a": 1, "b": 2, "d": 3, "z": 4});
+        let r = json!({"b": 5, "c": 6, "f": 7});
+        let show = |sorted: bool| {
+            let mut v: Vec<_> = entries_by(map, l.as_object(), r.as_object(), sorted)
+                .into_iter()
+                .map(|e| {
+                    (
+                        e.key.clone(),
+                        e.lhs.cloned(),
+                        e.rhs.cloned(),
+                        e.ty,
+                        e.declared,
+                    )
+                })
+                .collect();
+            v.sort_by(|a, b| a.0.cmp(&b.0));
+            v
+        };
+        assert_eq!(show(true), show(false));
+        assert_eq!(show(true).len(), 6);
+        assert!(
+            show(true)
+                .iter()
+                .all(|e| e.4 == ["b", "d", "f"].contains(&e.0.as_str()))
+        );
+    }
 }
