@@ -215,7 +215,7 @@ impl Merger<'_> {
         if map.atomic || empty {
             return leaf(lhs, rhs);
         }
-        let mut out = Map::new();
+        let mut out: Vec<(String, Value)> = Vec::new();
         for e in entries(map, l, r) {
             let Some(ty) = e.ty else {
                 self.path.push(PathElement::field(e.key.as_str()));
@@ -227,10 +227,11 @@ impl Merger<'_> {
             let child = self.node(ty, e.lhs, e.rhs);
             self.path.pop();
             if let Some(child) = child {
-                out.insert(e.key.clone(), child);
+                out.push((e.key.clone(), child));
             }
         }
-        (!out.is_empty()).then_some(Value::Object(out))
+        // Collected at once: the map is built in one pass rather than key by key.
+        (!out.is_empty()).then(|| Value::Object(out.into_iter().collect()))
     }
 }
 

@@ -93,12 +93,12 @@ fn read_object(
 /// for `serde_json`'s map is string order).
 pub fn to_value(set: &Set) -> serde_json::Value {
     fn level(nodes: &[Node], include_self: bool) -> serde_json::Value {
-        let mut object = serde_json::Map::new();
+        let mut entries: Vec<(String, serde_json::Value)> = Vec::new();
         if include_self {
-            object.insert(
+            entries.push((
                 ".".into(),
                 serde_json::Value::Object(serde_json::Map::new()),
-            );
+            ));
         }
         for (node, below) in siblings(nodes) {
             let value = if below.is_empty() {
@@ -110,9 +110,10 @@ pub fn to_value(set: &Set) -> serde_json::Value {
                 PathElement::Field(name) => format!("f:{name}"),
                 other => other.to_key(),
             };
-            object.insert(key, value);
+            entries.push((key, value));
         }
-        serde_json::Value::Object(object)
+        // Collected at once: the map is built in one pass rather than key by key.
+        serde_json::Value::Object(entries.into_iter().collect())
     }
     level(set.nodes(), false)
 }
