@@ -7,7 +7,7 @@ use std::cmp::Ordering;
 use serde_json::{Map, Value};
 
 use super::items::Index;
-use super::shape::{Deduced, Shape, as_list, as_map, check_scalar, entries};
+use super::shape::{Shape, as_list, as_map, check_scalar, entries, shapes};
 use super::{ValidationError, ValidationErrors};
 use crate::fieldpath::set::Builder;
 use crate::fieldpath::{PathElement, Set, value};
@@ -146,35 +146,22 @@ struct Comparer<'s> {
 
 impl Comparer<'_> {
     fn error(&mut self, message: impl Into<String>) {
-        self.errors.push(ValidationError {
-            path: self.path.iter().map(ToString::to_string).collect(),
-            message: message.into(),
-        });
+        self.errors.push(super::error_at(&self.path, message));
     }
 
     /// Compares one node (its children added to the sets); how the node itself changed.
     fn node(&mut self, ty: TypeRef, lhs: Option<&Value>, rhs: Option<&Value>) -> Marks {
-        if self.path.len() > smp_core::MAX_DEPTH {
-            self.error(format!(
-                "nested more than {} levels deep",
-                smp_core::MAX_DEPTH
-            ));
+        if let Some(error) = super::too_deep(&self.path) {
+            self.errors.push(error);
             return Marks::default();
         }
         let atom = self.schema.resolve(ty);
-        let (left, right) = (Deduced::of(atom, lhs), Deduced::of(atom, rhs));
-        let (leaf, marks) = if rhs.is_none() {
-            self.shape(left.shape(), lhs, rhs)
-        } else if lhs.is_none() || left.same(right) || left.shape().same(right.shape()) {
-            self.shape(right.shape(), lhs, rhs)
-        } else {
-            // Different shapes: the left side is walked against its own too, and what it
-            // finds counts; whether the node is a leaf is the right side's shape's say. (Two
-            // different shapes never share children: an object's are fields, a list's items.)
-            let (_, aside) = self.shape(left.shape(), lhs, rhs);
-            let (leaf, marks) = self.shape(right.shape(), lhs, rhs);
-            (leaf, marks.or(aside))
-        };
+        // With two shapes, what the left side's own finds counts too; whether the node is a
+        // leaf is the right side's shape's say.
+        let (shape, aside) = shapes(atom, lhs, rhs);
+        let aside = aside.map(|left| self.shape(left, lhs, rhs).1);
+        let (leaf, marks) = self.shape(shape, lhs, rhs);
+        let marks = aside.map_or(marks, |aside| marks.or(aside));
         if leaf {
             return marks;
         }

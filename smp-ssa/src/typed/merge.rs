@@ -10,7 +10,7 @@
 use serde_json::{Map, Value};
 
 use super::items::Index;
-use super::shape::{Deduced, Shape, as_list, as_map, check_scalar, entries};
+use super::shape::{Shape, as_list, as_map, check_scalar, entries, shapes};
 use super::{ValidationError, ValidationErrors};
 use crate::fieldpath::PathElement;
 use crate::schema::{List, ListKind, MapView, Schema, TypeRef};
@@ -46,33 +46,23 @@ struct Merger<'s> {
 
 impl Merger<'_> {
     fn error(&mut self, message: impl Into<String>) {
-        self.errors.push(ValidationError {
-            path: self.path.iter().map(ToString::to_string).collect(),
-            message: message.into(),
-        });
+        self.errors.push(super::error_at(&self.path, message));
     }
 
     /// The merge of one node; `None` when it holds nothing.
     fn node(&mut self, ty: TypeRef, lhs: Option<&Value>, rhs: Option<&Value>) -> Option<Value> {
-        if self.path.len() > smp_core::MAX_DEPTH {
-            self.error(format!(
-                "nested more than {} levels deep",
-                smp_core::MAX_DEPTH
-            ));
+        if let Some(error) = super::too_deep(&self.path) {
+            self.errors.push(error);
             return None;
         }
         let atom = self.schema.resolve(ty);
-        let (left, right) = (Deduced::of(atom, lhs), Deduced::of(atom, rhs));
-        if rhs.is_none() {
-            self.shape(left.shape(), lhs, rhs)
-        } else if lhs.is_none() || left.same(right) || left.shape().same(right.shape()) {
-            self.shape(right.shape(), lhs, rhs)
-        } else {
-            // Different shapes: the left side is walked for its errors alone, the result is the
-            // right side's.
-            self.shape(left.shape(), lhs, rhs);
-            self.shape(right.shape(), lhs, rhs)
+        // With two shapes, the left side's own is walked for its errors alone; the result is
+        // the right side's.
+        let (shape, aside) = shapes(atom, lhs, rhs);
+        if let Some(left) = aside {
+            self.shape(left, lhs, rhs);
         }
+        self.shape(shape, lhs, rhs)
     }
 
     fn shape(

@@ -29,7 +29,7 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::fieldpath::Set;
+use crate::fieldpath::{PathElement, Set};
 use crate::schema::{Schema, TypeRef};
 
 /// What reading a value against its type may be asked to forgive.
@@ -86,6 +86,24 @@ pub fn validate(
     options: ReadOptions,
 ) -> Result<(), ValidationErrors> {
     field_set(schema, ty, value, options).map(|_| ())
+}
+
+/// The error `message` at `path`.
+pub(crate) fn error_at(path: &[PathElement], message: impl Into<String>) -> ValidationError {
+    ValidationError {
+        path: path.iter().map(ToString::to_string).collect(),
+        message: message.into(),
+    }
+}
+
+/// The error of a value nested past [`smp_core::MAX_DEPTH`], if `path` is that deep.
+pub(crate) fn too_deep(path: &[PathElement]) -> Option<ValidationError> {
+    (path.len() > smp_core::MAX_DEPTH).then(|| {
+        error_at(
+            path,
+            format!("nested more than {} levels deep", smp_core::MAX_DEPTH),
+        )
+    })
 }
 
 /// One place where a value does not fit its type.

@@ -70,6 +70,24 @@ impl<'s> Deduced<'s> {
     }
 }
 
+/// The shape to compare or merge two values of one type by, and the left side's own when it
+/// differs (walked for what it finds; two different shapes never share children: an object's
+/// are fields, a list's items).
+pub(crate) fn shapes<'s>(
+    atom: Resolved<'s>,
+    lhs: Option<&Value>,
+    rhs: Option<&Value>,
+) -> (Shape<'s>, Option<Shape<'s>>) {
+    let (left, right) = (Deduced::of(atom, lhs), Deduced::of(atom, rhs));
+    if rhs.is_none() {
+        (left.shape(), None)
+    } else if lhs.is_none() || left.same(right) || left.shape().same(right.shape()) {
+        (right.shape(), None)
+    } else {
+        (right.shape(), Some(left.shape()))
+    }
+}
+
 /// Whether `value` (absent or `null` always do) fits scalar kind `kind`; the error otherwise.
 pub(crate) fn check_scalar(kind: Scalar, value: Option<&Value>) -> Result<(), String> {
     let fits = match (kind, value) {

@@ -44,21 +44,14 @@ impl<'s> Walk<'s> {
     }
 
     fn error(&mut self, message: impl Into<String>) {
-        let path = self.path.iter().map(ToString::to_string).collect();
-        self.errors.push(ValidationError {
-            path,
-            message: message.into(),
-        });
+        self.errors.push(super::error_at(&self.path, message));
     }
 
     /// A value of type `ty`: the shape its own kind selects among the type's. Its paths are
     /// added to the set; whether it is a member of its parent's set itself (a leaf).
     fn node(&mut self, ty: TypeRef, value: &Value) -> bool {
-        if self.path.len() > smp_core::MAX_DEPTH {
-            self.error(format!(
-                "nested more than {} levels deep",
-                smp_core::MAX_DEPTH
-            ));
+        if let Some(error) = super::too_deep(&self.path) {
+            self.errors.push(error);
             return true;
         }
         let atom = self.schema.resolve(ty);
