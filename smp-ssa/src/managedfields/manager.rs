@@ -240,10 +240,15 @@ impl<'s> FieldManager<'s> {
                 let Some(allowed) = self.allowed_by_last_applied(&live) else {
                     return Err(conflict.into());
                 };
+                // The conflicts at paths the annotation does not describe: one set difference,
+                // then the conflicts looked up by path.
+                let paths = Set::from_paths(conflict.conflicts.iter().map(|c| c.path.clone()));
+                let left: std::collections::BTreeSet<Path> =
+                    paths.difference(&allowed).paths().into_iter().collect();
                 let rest: Vec<_> = conflict
                     .conflicts
                     .iter()
-                    .filter(|c| !allowed.has(&c.path))
+                    .filter(|c| left.contains(&c.path))
                     .cloned()
                     .collect();
                 if !rest.is_empty() {
