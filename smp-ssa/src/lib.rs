@@ -40,16 +40,16 @@
 //!
 //! `cargo bench -p smp-ssa --bench ssa`, on the Deployment of the fixture (pod3 and
 //! pod50), in units of the `floor` measured in the same run (parsing the inputs as JSON without
-//! building anything: 2.72 and 34.9 µs here), beside the Go field manager's figures in the same
+//! building anything: 3.04 and 39.6 µs in that run), beside the Go field manager's figures in the same
 //! units (apimachinery v0.32.13's `NewDefaultFieldManager`, measured on this machine kind):
 //!
 //! | work | pod3 | Go | faster | pod50 | Go | faster |
 //! |---|---|---|---|---|---|---|
-//! | apply creating the object | 22.4 | 138 | 6.2x | 26.4 | 227 | 8.6x |
-//! | apply, nothing changes | 38.7 | 493 | 12.7x | 48.2 | 649 | 13.5x |
-//! | apply, an image changed | 36.1 | 464 | 12.8x | 44.2 | 604 | 13.7x |
-//! | update, an image changed | 31.5 | 176 | 5.6x | 38.5 | 185 | 4.8x |
-//! | `FieldsV1` decode + encode | 3.85 | 21 | 5.5x | 4.68 | 22 | 4.7x |
+//! | apply creating the object | 21.0 | 138 | 6.6x | 26.0 | 227 | 8.7x |
+//! | apply, nothing changes | 32.6 | 493 | 15.1x | 41.5 | 649 | 15.6x |
+//! | apply, an image changed | 32.4 | 464 | 14.3x | 45.2 | 604 | 13.4x |
+//! | update, an image changed | 27.0 | 176 | 6.5x | 36.5 | 185 | 5.1x |
+//! | `FieldsV1` decode + encode | 3.5 | 21 | 5.9x | 4.1 | 22 | 5.4x |
 //!
 //! Objects are `serde_json::Value`s in and out: building the output's maps and the
 //! managedFields' `fieldsV1` values is a good part of each write.

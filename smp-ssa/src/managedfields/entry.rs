@@ -214,15 +214,15 @@ fn order(p: &SortKey<'_>, q: &SortKey<'_>) -> std::cmp::Ordering {
 pub(crate) fn encode_reusing(
     managed: &Managed,
     read: &Managed,
-    raw: Option<Value>,
+    raw: Option<&Value>,
 ) -> Option<Value> {
     if managed.fields.is_empty() {
         return None;
     }
-    let mut raw_by_id: BTreeMap<String, Value> = BTreeMap::new();
+    let mut raw_by_id: BTreeMap<String, &Value> = BTreeMap::new();
     if let Some(Value::Array(entries)) = raw {
         for entry in entries {
-            if let Some(id) = canonical_entry(&entry) {
+            if let Some(id) = canonical_entry(entry) {
                 raw_by_id.insert(id, entry);
             }
         }
@@ -246,7 +246,7 @@ pub(crate) fn encode_reusing(
                     entry.operation = Some(Operation::Apply);
                 }
                 entry.time = time.cloned();
-                out.push((entry, Some(value)));
+                out.push((entry, Some(value.clone())));
             }
             None => out.push((entry_of(id, owned, time), None)),
         }

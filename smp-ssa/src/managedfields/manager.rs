@@ -23,7 +23,7 @@ use super::time::Clock;
 use crate::fieldpath::{Path, PathElement, Set};
 use crate::merge::{ManagedFields, MergeError, Updater, VersionedSet};
 use crate::schema::{Gvk, Schema, TypeRef};
-use crate::typed::{ReadOptions, ValidationErrors, compare, field_set};
+use crate::typed::{ReadOptions, ValidationErrors, Walking, field_set};
 
 /// The annotation client-side `kubectl apply` keeps its configuration in.
 pub const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
@@ -196,7 +196,7 @@ impl<'s> FieldManager<'s> {
     }
 
     fn updater(&self) -> Updater<'_> {
-        let updater = Updater::new(self.schema, self.ty);
+        let updater = Updater::new(self.schema, self.ty).over_objects();
         match self.resets() {
             Some(resets) => updater.ignoring(resets),
             None => updater,
@@ -220,10 +220,11 @@ impl<'s> FieldManager<'s> {
         options: ApplyOptions,
     ) -> Result<Value, FieldManagerError> {
         let live_given = live;
-        let mut live = live.cloned().unwrap_or_else(|| json!({}));
-        // Nobody owns managedFields: the merge never needs them.
-        let raw = take_managed_fields(&mut live);
-        let managed = entry::decode(raw.as_ref())?;
+        let empty = json!({});
+        // The live object is read as it is: the walks pass over its managedFields.
+        let live = live.unwrap_or(&empty);
+        let raw = live.pointer("/metadata/managedFields");
+        let managed = entry::decode(raw)?;
         let read = managed.clone();
         let (version, kind) = (text(applied, "apiVersion"), text(applied, "kind"));
         if version != self.api_version || kind != self.kind {
@@ -232,12 +233,12 @@ impl<'s> FieldManager<'s> {
                 "invalid object type: {group}/{v}, Kind={kind}"
             )));
         }
-        let first = self.apply_tracked(&live, applied, managed.clone(), manager, options.force);
+        let first = self.apply_tracked(live, applied, managed.clone(), manager, options.force);
         let (mut object, managed) = match first {
             Err(FieldManagerError::Conflict(conflict)) if manager == "kubectl" => {
                 // Moving from client-side apply: what the last-applied annotation still
                 // describes is kubectl's to take.
-                let Some(allowed) = self.allowed_by_last_applied(&live) else {
+                let Some(allowed) = self.allowed_by_last_applied(live) else {
                     return Err(conflict.into());
                 };
                 // The conflicts at paths the annotation does not describe: one set difference,
@@ -254,7 +255,7 @@ impl<'s> FieldManager<'s> {
                 if !rest.is_empty() {
                     return Err(ApplyConflict::new(rest).into());
                 }
-                self.apply_tracked(&live, applied, managed, manager, true)?
+                self.apply_tracked(live, applied, managed, manager, true)?
             }
             other => other?,
         };
@@ -275,15 +276,17 @@ impl<'s> FieldManager<'s> {
         manager: &str,
     ) -> Result<Value, FieldManagerError> {
         let live_given = live;
-        let mut live = live.cloned().unwrap_or_else(|| json!({}));
+        let empty = json!({});
+        let live = live.unwrap_or(&empty);
         let mut new = new.clone();
-        let (managed, raw) = self.live_or_new_managed(&mut live, &mut new);
+        let brought = take_managed_fields(&mut new);
+        let (managed, raw) = self.live_or_new_managed(live, brought.as_ref());
         let read = managed.clone();
         if managed.fields.is_empty() && live.pointer("/metadata/uid").is_some_and(|u| u != "") {
             // An object that exists with no managedFields stays untracked.
             return Ok(new);
         }
-        let managed = self.update_tracked(&live, &new, managed, manager)?;
+        let managed = self.update_tracked(live, &new, managed, manager)?;
         self.restore_resets(&mut new, live_given);
         set_managed_fields(&mut new, entry::encode_reusing(&managed, &read, raw));
         Ok(new)
@@ -338,21 +341,26 @@ impl<'s> FieldManager<'s> {
         Ok(out)
     }
 
-    /// The managers an update starts from, taken out of both objects with the entries they
-    /// were read from: the new object's managedFields when it brings any (an empty list resets
-    /// them), else the live object's; a subresource always uses the live object's. Unreadable
+    /// The managers an update starts from, with the entries they were read from: the new
+    /// object's managedFields (`brought`) when it brings any (an empty list resets them), else
+    /// the live object's; a subresource always uses the live object's. Unreadable
     /// managedFields count as none.
-    fn live_or_new_managed(&self, live: &mut Value, new: &mut Value) -> (Managed, Option<Value>) {
-        let from_live = take_managed_fields(live);
-        let brought = take_managed_fields(new);
-        let decoded_live = |raw: Option<Value>| match entry::decode(raw.as_ref()) {
-            Ok(managed) => (managed, raw),
-            Err(_) => (Managed::default(), None),
+    fn live_or_new_managed<'v>(
+        &self,
+        live: &'v Value,
+        brought: Option<&'v Value>,
+    ) -> (Managed, Option<&'v Value>) {
+        let from_live = || {
+            let raw = live.pointer("/metadata/managedFields");
+            match entry::decode(raw) {
+                Ok(managed) => (managed, raw),
+                Err(_) => (Managed::default(), None),
+            }
         };
         if !self.subresource.is_empty() {
-            return decoded_live(from_live);
+            return from_live();
         }
-        let reset = match &brought {
+        let reset = match brought {
             Some(Value::Array(entries)) => {
                 entries.is_empty() || (entries.len() == 1 && entries[0] == json!({}))
             }
@@ -361,9 +369,9 @@ impl<'s> FieldManager<'s> {
         if reset {
             return (Managed::default(), None);
         }
-        match entry::decode(brought.as_ref()) {
+        match entry::decode(brought) {
             Ok(managed) if !managed.fields.is_empty() => (managed, brought),
-            _ => decoded_live(from_live),
+            _ => from_live(),
         }
     }
 
@@ -403,9 +411,10 @@ impl<'s> FieldManager<'s> {
             .map_err(Self::merge_error)?;
         managed.fields = fields;
         self.strip(&mut managed.fields, &id);
-        if new == *live {
-            // Nothing changed: the object stays as it was, the time stamp too.
-            return Ok((live.clone(), managed));
+        if same_but_managed_fields(&new, live) {
+            // Nothing changed: the object stays as it was (`new` is it, without its
+            // managedFields), the time stamp too.
+            return Ok((new, managed));
         }
         managed.times.insert(id, self.clock.now());
         Ok((new, managed))
@@ -463,9 +472,12 @@ impl<'s> FieldManager<'s> {
             return None;
         }
         let options = ReadOptions::default();
-        crate::typed::validate(self.schema, self.ty, live, options).ok()?;
+        let objects = Walking {
+            skip_managed_fields: true,
+        };
+        crate::typed::field_set_with(self.schema, self.ty, live, options, objects).ok()?;
         let set = field_set(self.schema, self.ty, &last, options).ok()?;
-        let c = compare(self.schema, self.ty, &last, live).ok()?;
+        let c = crate::typed::compare_with(self.schema, self.ty, &last, live, objects).ok()?;
         Some(
             set.difference(&c.modified)
                 .difference(&c.added)
@@ -637,6 +649,28 @@ fn build_last_applied(applied: &Value) -> String {
         annotations.remove(LAST_APPLIED);
     }
     smp_core::gojson::to_string(&copy)
+}
+
+/// Whether two objects are equal but for their `metadata.managedFields`.
+fn same_but_managed_fields(a: &Value, b: &Value) -> bool {
+    let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
+        return a == b;
+    };
+    fn without<'a>(
+        o: &'a Map<String, Value>,
+        skip: &'static str,
+    ) -> impl Iterator<Item = (&'a String, &'a Value)> {
+        o.iter().filter(move |(k, _)| k.as_str() != skip)
+    }
+    if !without(a, "metadata").eq(without(b, "metadata")) {
+        return false;
+    }
+    match (a.get("metadata"), b.get("metadata")) {
+        (Some(Value::Object(x)), Some(Value::Object(y))) => {
+            without(x, "managedFields").eq(without(y, "managedFields"))
+        }
+        (x, y) => x == y,
+    }
 }
 
 /// Takes `metadata.managedFields` out of the object.

@@ -19,8 +19,8 @@ pub use conflict::{Conflict, Conflicts};
 use crate::fieldpath::Set;
 use crate::schema::{Schema, TypeRef};
 use crate::typed::{
-    Comparison, ReadOptions, ValidationErrors, compare, field_set, merge, named_fields_as_members,
-    reconcile_with_schema, remove_items,
+    Comparison, ReadOptions, ValidationErrors, Walking, compare_with, field_set_with, merge_with,
+    named_fields_as_members, reconcile_with_schema, remove_items,
 };
 
 /// The fields one manager owns, the API version it wrote them at, and whether by an apply.
@@ -56,6 +56,7 @@ pub struct Updater<'s> {
     /// Fields no manager is given, taken or checked on (the parts of an object a subresource
     /// does not write).
     ignored: Option<&'s Set>,
+    walking: Walking,
 }
 
 impl<'s> Updater<'s> {
@@ -65,6 +66,18 @@ impl<'s> Updater<'s> {
             schema,
             ty,
             ignored: None,
+            walking: Walking::default(),
+        }
+    }
+
+    /// The same, for whole objects that may carry their `metadata.managedFields`: walks pass
+    /// over them, and merged objects come without them.
+    pub(crate) fn over_objects(self) -> Updater<'s> {
+        Updater {
+            walking: Walking {
+                skip_managed_fields: true,
+            },
+            ..self
         }
     }
 
@@ -93,13 +106,14 @@ impl<'s> Updater<'s> {
     }
 
     fn fields(&self, value: &Value) -> Result<Set, ValidationErrors> {
-        field_set(
+        field_set_with(
             self.schema,
             self.ty,
             value,
             ReadOptions {
                 allow_duplicates: true,
             },
+            self.walking,
         )
     }
 
@@ -150,8 +164,14 @@ impl<'s> Updater<'s> {
         self.reconcile(&mut managers);
         // The configuration may not name an item twice (the live object may): reading its
         // fields checks it.
-        let set = field_set(self.schema, self.ty, config, ReadOptions::default())?;
-        let merged = merge(self.schema, self.ty, live, config)?;
+        let set = field_set_with(
+            self.schema,
+            self.ty,
+            config,
+            ReadOptions::default(),
+            self.walking,
+        )?;
+        let merged = merge_with(self.schema, self.ty, live, config, self.walking)?;
         let last = managers.remove(manager);
         managers.insert(
             manager.to_owned(),
@@ -181,7 +201,7 @@ impl<'s> Updater<'s> {
         manager: &str,
         force: bool,
     ) -> Result<Comparison, MergeError> {
-        let c = compare(self.schema, self.ty, live, new)?;
+        let c = compare_with(self.schema, self.ty, live, new, self.walking)?;
         let c = Comparison {
             removed: self.filter(c.removed),
             modified: self.filter(c.modified),

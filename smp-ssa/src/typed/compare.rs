@@ -7,7 +7,7 @@ use std::cmp::Ordering;
 use serde_json::{Map, Value};
 
 use super::items::Index;
-use super::shape::{Shape, as_list, as_map, check_scalar, entries, shapes};
+use super::shape::{Shape, Walking, as_list, as_map, check_scalar, entries, shapes};
 use super::{ValidationError, ValidationErrors};
 use crate::fieldpath::set::Builder;
 use crate::fieldpath::{PathElement, Set, value};
@@ -38,11 +38,23 @@ pub fn compare(
     lhs: &Value,
     rhs: &Value,
 ) -> Result<Comparison, ValidationErrors> {
+    compare_with(schema, ty, lhs, rhs, Walking::default())
+}
+
+/// [`compare`], walking as `walking` says.
+pub(crate) fn compare_with(
+    schema: &Schema,
+    ty: TypeRef,
+    lhs: &Value,
+    rhs: &Value,
+    walking: Walking,
+) -> Result<Comparison, ValidationErrors> {
     let mut c = Comparer {
         schema,
         path: Vec::new(),
         errors: Vec::new(),
         sets: Sets::default(),
+        walking,
     };
     // The root itself is not tracked: its marks are dropped.
     c.node(ty, Some(lhs), Some(rhs));
@@ -142,6 +154,7 @@ struct Comparer<'s> {
     path: Vec<PathElement>,
     errors: Vec<ValidationError>,
     sets: Sets,
+    walking: Walking,
 }
 
 impl Comparer<'_> {
@@ -277,6 +290,9 @@ impl Comparer<'_> {
             return (true, leaf(lhs, rhs));
         }
         for e in entries(map, l, r) {
+            if self.walking.skips(&self.path, e.key) {
+                continue;
+            }
             self.path.push(PathElement::field(e.key.as_str()));
             match e.ty {
                 Some(ty) => {

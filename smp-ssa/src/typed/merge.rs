@@ -10,7 +10,7 @@
 use serde_json::{Map, Value};
 
 use super::items::Index;
-use super::shape::{Shape, as_list, as_map, check_scalar, entries, shapes};
+use super::shape::{Shape, Walking, as_list, as_map, check_scalar, entries, shapes};
 use super::{ValidationError, ValidationErrors};
 use crate::fieldpath::PathElement;
 use crate::schema::{List, ListKind, MapView, Schema, TypeRef};
@@ -22,10 +22,22 @@ pub fn merge(
     lhs: &Value,
     rhs: &Value,
 ) -> Result<Value, ValidationErrors> {
+    merge_with(schema, ty, lhs, rhs, Walking::default())
+}
+
+/// [`merge`], walking as `walking` says (what it passes over is left out of the result).
+pub(crate) fn merge_with(
+    schema: &Schema,
+    ty: TypeRef,
+    lhs: &Value,
+    rhs: &Value,
+    walking: Walking,
+) -> Result<Value, ValidationErrors> {
     let mut merger = Merger {
         schema,
         path: Vec::new(),
         errors: Vec::new(),
+        walking,
     };
     let out = merger.node(ty, Some(lhs), Some(rhs));
     if merger.errors.is_empty() {
@@ -42,6 +54,7 @@ struct Merger<'s> {
     schema: &'s Schema,
     path: Vec<PathElement>,
     errors: Vec<ValidationError>,
+    walking: Walking,
 }
 
 impl Merger<'_> {
@@ -207,6 +220,9 @@ impl Merger<'_> {
         }
         let mut out: Vec<(String, Value)> = Vec::new();
         for e in entries(map, l, r) {
+            if self.walking.skips(&self.path, e.key) {
+                continue;
+            }
             let Some(ty) = e.ty else {
                 self.path.push(PathElement::field(e.key.as_str()));
                 self.error("field not declared in schema");

@@ -19,11 +19,14 @@ mod remove;
 mod shape;
 mod walk;
 
+pub(crate) use compare::compare_with;
 pub use compare::{Comparison, compare};
 pub use merge::merge;
+pub(crate) use merge::merge_with;
 pub(crate) use reconcile::reconcile_with_schema;
 pub(crate) use remove::named_fields_as_members;
 pub use remove::{extract_items, remove_items};
+pub(crate) use shape::Walking;
 
 use std::fmt;
 
@@ -75,7 +78,18 @@ pub fn field_set(
     value: &Value,
     options: ReadOptions,
 ) -> Result<Set, ValidationErrors> {
-    walk::Walk::new(schema, options).root(ty, value)
+    walk::Walk::new(schema, options, Walking::default()).root(ty, value)
+}
+
+/// [`field_set`], walking as `walking` says.
+pub(crate) fn field_set_with(
+    schema: &Schema,
+    ty: TypeRef,
+    value: &Value,
+    options: ReadOptions,
+    walking: Walking,
+) -> Result<Set, ValidationErrors> {
+    walk::Walk::new(schema, options, walking).root(ty, value)
 }
 
 /// Checks that `value` fits type `ty` of `schema`.

@@ -297,3 +297,20 @@ mod tests {
         );
     }
 }
+
+/// How a walk reads objects: the field manager's walks pass over an object's
+/// `metadata.managedFields` (nobody owns them, and the object's own are written anew), so that
+/// they need no copy of the object without them.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Walking {
+    pub(crate) skip_managed_fields: bool,
+}
+
+impl Walking {
+    /// Whether the key `key` of the object at `path` is passed over.
+    pub(crate) fn skips(self, path: &[crate::fieldpath::PathElement], key: &str) -> bool {
+        self.skip_managed_fields
+            && key == "managedFields"
+            && matches!(path, [crate::fieldpath::PathElement::Field(m)] if m.as_str() == "metadata")
+    }
+}

@@ -8,7 +8,7 @@
 use serde_json::{Map, Value};
 
 use super::items;
-use super::shape::{Deduced, Shape, check_scalar, entries, kind_of};
+use super::shape::{Deduced, Shape, Walking, check_scalar, entries, kind_of};
 use super::{ReadOptions, ValidationError, ValidationErrors};
 use crate::fieldpath::set::Builder;
 use crate::fieldpath::{PathElement, Set};
@@ -21,16 +21,18 @@ pub(super) struct Walk<'s> {
     path: Vec<PathElement>,
     errors: Vec<ValidationError>,
     set: Builder,
+    walking: Walking,
 }
 
 impl<'s> Walk<'s> {
-    pub(super) fn new(schema: &'s Schema, options: ReadOptions) -> Walk<'s> {
+    pub(super) fn new(schema: &'s Schema, options: ReadOptions, walking: Walking) -> Walk<'s> {
         Walk {
             schema,
             options,
             path: Vec::new(),
             errors: Vec::new(),
             set: Builder::default(),
+            walking,
         }
     }
 
@@ -96,6 +98,9 @@ impl<'s> Walk<'s> {
             let (key, Some(child)) = (e.key, e.rhs) else {
                 continue;
             };
+            if self.walking.skips(&self.path, key) {
+                continue;
+            }
             let Some(ty) = e.ty else {
                 self.path.push(PathElement::field(key.as_str()));
                 self.error("field not declared in schema");
