@@ -40,16 +40,19 @@
 //!
 //! `cargo bench -p smp-ssa --bench ssa`, on the Deployment of the fixture (pod3 and
 //! pod50), in units of the `floor` measured in the same run (parsing the inputs as JSON without
-//! building anything: 3.04 and 39.6 µs in that run), beside the Go field manager's figures in the same
+//! building anything: 2.63 and 33.6 µs in that run), beside the Go field manager's figures in the same
 //! units (apimachinery v0.32.13's `NewDefaultFieldManager`, measured on this machine kind):
 //!
 //! | work | pod3 | Go | faster | pod50 | Go | faster |
 //! |---|---|---|---|---|---|---|
-//! | apply creating the object | 21.0 | 138 | 6.6x | 26.0 | 227 | 8.7x |
-//! | apply, nothing changes | 32.6 | 493 | 15.1x | 41.5 | 649 | 15.6x |
-//! | apply, an image changed | 32.4 | 464 | 14.3x | 45.2 | 604 | 13.4x |
-//! | update, an image changed | 27.0 | 176 | 6.5x | 36.5 | 185 | 5.1x |
-//! | `FieldsV1` decode + encode | 3.5 | 21 | 5.9x | 4.1 | 22 | 5.4x |
+//! | apply creating the object | 14.4 | 138 | 9.6x | 14.0 | 227 | 16.2x |
+//! | apply, nothing changes | 40.0 | 493 | 12.3x | 45.2 | 649 | 14.4x |
+//! | apply, an image changed | 39.0 | 464 | 11.9x | 47.7 | 604 | 12.7x |
+//! | update, an image changed | 32.7 | 176 | 5.4x | 38.4 | 185 | 4.8x |
+//! | `FieldsV1` decode + encode | 4.0 | 21 | 5.2x | 4.6 | 22 | 4.8x |
+//!
+//! (One run; from run to run the floor moves by up to 15% on this machine, and the ratios
+//! with it.)
 //!
 //! Objects are `serde_json::Value`s in and out: building the output's maps and the
 //! managedFields' `fieldsV1` values is a good part of each write.

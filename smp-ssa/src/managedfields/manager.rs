@@ -474,6 +474,7 @@ impl<'s> FieldManager<'s> {
         let options = ReadOptions::default();
         let objects = Walking {
             skip_managed_fields: true,
+            ..Walking::default()
         };
         crate::typed::field_set_with(self.schema, self.ty, live, options, objects).ok()?;
         let set = field_set(self.schema, self.ty, &last, options).ok()?;

@@ -76,6 +76,7 @@ impl<'s> Updater<'s> {
         Updater {
             walking: Walking {
                 skip_managed_fields: true,
+                ..self.walking
             },
             ..self
         }
@@ -171,7 +172,12 @@ impl<'s> Updater<'s> {
             ReadOptions::default(),
             self.walking,
         )?;
-        let merged = merge_with(self.schema, self.ty, live, config, self.walking)?;
+        // The configuration was checked by reading its fields.
+        let walking = Walking {
+            checked_rhs: true,
+            ..self.walking
+        };
+        let merged = merge_with(self.schema, self.ty, live, config, walking)?;
         let last = managers.remove(manager);
         managers.insert(
             manager.to_owned(),
@@ -187,7 +193,13 @@ impl<'s> Updater<'s> {
             }
             _ => merged,
         };
-        self.update_managers(live, &new, &mut managers, manager, force)?;
+        if managers.keys().any(|m| m != manager) {
+            self.update_managers(live, &new, &mut managers, manager, force)?;
+        } else {
+            // No other manager to check or take fields from: the comparison would change
+            // nothing.
+            managers.retain(|_, owned| !owned.set.is_empty());
+        }
         Ok((new, managers))
     }
 

@@ -68,6 +68,10 @@ impl Merger<'_> {
             self.errors.push(error);
             return None;
         }
+        if lhs.is_none() && self.walking.checked_rhs {
+            // What only the (checked) right side holds merges to itself.
+            return rhs.cloned();
+        }
         let atom = self.schema.resolve(ty);
         // With two shapes, the left side's own is walked for its errors alone; the result is
         // the right side's.

@@ -304,6 +304,9 @@ mod tests {
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Walking {
     pub(crate) skip_managed_fields: bool,
+    /// The right-hand side of a merge was checked against the type already: what only it
+    /// holds is taken as it is, not walked again.
+    pub(crate) checked_rhs: bool,
 }
 
 impl Walking {
