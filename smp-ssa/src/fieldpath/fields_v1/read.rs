@@ -3,8 +3,6 @@
 //! the set's nodes as it goes. Values under `"."` or a key of an unknown kind are skipped,
 //! whatever JSON they hold.
 
-use std::borrow::Cow;
-
 use serde::de::IgnoredAny;
 
 use super::super::element::PathElement;
@@ -15,6 +13,21 @@ pub(super) struct Reader<'a> {
     text: &'a str,
     at: usize,
     set: Builder,
+    /// Where a key with escapes is unescaped (one buffer for all of them).
+    scratch: String,
+}
+
+/// A key as read: borrowed from the text, or unescaped into the reader's scratch buffer.
+enum Key<'a> {
+    Text(&'a str),
+    Scratch,
+}
+
+/// What a key opens.
+enum Next {
+    Dot,
+    Open(usize),
+    Skip,
 }
 
 impl<'a> Reader<'a> {
@@ -24,6 +37,7 @@ impl<'a> Reader<'a> {
             at: 0,
             // About one node per 18 bytes of the server's text.
             set: Builder::with_capacity(text.len() / 16),
+            scratch: String::new(),
         }
     }
 
@@ -81,23 +95,34 @@ impl<'a> Reader<'a> {
             let key = self.string()?;
             self.expect(b':', "expected `:` after a key")?;
             self.space();
-            if key == "." {
-                dot = true;
-                self.skip_value()?;
-            } else if let Some(name) = key.strip_prefix("f:") {
+            // The key is read into its element before what is below it (which may use the
+            // scratch buffer again).
+            let scratch = std::mem::take(&mut self.scratch);
+            let text = match key {
+                Key::Text(text) => text,
+                Key::Scratch => scratch.as_str(),
+            };
+            let next = if text == "." {
+                Next::Dot
+            } else if let Some(name) = text.strip_prefix("f:") {
                 // Fields, most keys, are read here rather than moved out of a general reader.
-                let at = self.set.open_field(name);
-                self.below(at, depth)?;
+                Next::Open(self.set.open_field(name))
             } else {
-                let element = PathElement::from_key(&key)
-                    .map_err(|e| FieldsV1Error(format!("{e} at byte {key_at}")))?;
-                match element {
-                    Some(element) => {
-                        let at = self.set.open(element);
-                        self.below(at, depth)?;
-                    }
-                    None => self.skip_value()?,
+                match PathElement::from_key(text)
+                    .map_err(|e| FieldsV1Error(format!("{e} at byte {key_at}")))?
+                {
+                    Some(element) => Next::Open(self.set.open(element)),
+                    None => Next::Skip,
                 }
+            };
+            self.scratch = scratch;
+            match next {
+                Next::Dot => {
+                    dot = true;
+                    self.skip_value()?;
+                }
+                Next::Open(at) => self.below(at, depth)?,
+                Next::Skip => self.skip_value()?,
             }
             self.space();
             match self.peek() {
@@ -121,8 +146,9 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    /// A JSON string, borrowed when it has no escape; the reader is at its `"`.
-    fn string(&mut self) -> Result<Cow<'a, str>, FieldsV1Error> {
+    /// A JSON string, borrowed when it has no escape (else unescaped into the scratch buffer);
+    /// the reader is at its `"`.
+    fn string(&mut self) -> Result<Key<'a>, FieldsV1Error> {
         if self.peek() != Some(b'"') {
             return Err(self.error("expected a string key"));
         }
@@ -147,13 +173,15 @@ impl<'a> Reader<'a> {
         }
         self.at = i + 1;
         if !escaped {
-            return Ok(Cow::Borrowed(&self.text[start + 1..i]));
+            return Ok(Key::Text(&self.text[start + 1..i]));
         }
-        unescape(&self.text[start + 1..i])
-            .map(Cow::Owned)
-            .ok_or(())
-            .or_else(|()| serde_json::from_str::<String>(&self.text[start..=i]).map(Cow::Owned))
-            .map_err(|e| FieldsV1Error(format!("{e} in the string at byte {start}")))
+        self.scratch.clear();
+        if !unescape_into(&self.text[start + 1..i], &mut self.scratch) {
+            let full = serde_json::from_str::<String>(&self.text[start..=i])
+                .map_err(|e| FieldsV1Error(format!("{e} in the string at byte {start}")))?;
+            self.scratch = full;
+        }
+        Ok(Key::Scratch)
     }
 
     /// Any JSON value, skipped.
@@ -175,20 +203,19 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// A string's contents with `\"` and `\\` unescaped, the only escapes in the keys the server
-/// writes (`k:{\"name\":\"app\"}`); `None` for any other, which serde_json reads instead.
-fn unescape(escaped: &str) -> Option<String> {
-    let mut out = String::with_capacity(escaped.len());
+/// Appends a string's contents with `\"` and `\\` unescaped, the only escapes in the keys the
+/// server writes (`k:{\"name\":\"app\"}`); `false` at any other, which serde_json reads instead.
+fn unescape_into(escaped: &str, out: &mut String) -> bool {
     let mut rest = escaped;
     while let Some(at) = rest.find('\\') {
         out.push_str(&rest[..at]);
         match rest.as_bytes().get(at + 1) {
             Some(b'"') => out.push('"'),
             Some(b'\\') => out.push('\\'),
-            _ => return None,
+            _ => return false,
         }
         rest = &rest[at + 2..];
     }
     out.push_str(rest);
-    Some(out)
+    true
 }
