@@ -178,13 +178,19 @@ pub fn encode(managed: &Managed) -> Option<Vec<ManagedFieldsEntry>> {
 
 /// The entry of manager `id`.
 fn entry_of(id: &str, owned: &VersionedSet, time: Option<&String>) -> ManagedFieldsEntry {
+    let mut entry = entry_head(id, owned, time);
+    entry.fields_type = "FieldsV1".into();
+    entry.fields_v1 = Some(owned.set.clone());
+    entry
+}
+
+/// The entry of manager `id` without its fields: what it is sorted by.
+fn entry_head(id: &str, owned: &VersionedSet, time: Option<&String>) -> ManagedFieldsEntry {
     let mut entry: ManagedFieldsEntry = serde_json::from_str(id).unwrap_or_default();
     entry.api_version = owned.api_version.clone();
     if owned.applied {
         entry.operation = Some(Operation::Apply);
     }
-    entry.fields_type = "FieldsV1".into();
-    entry.fields_v1 = Some(owned.set.clone());
     entry.time = time.cloned();
     entry
 }
@@ -238,16 +244,8 @@ pub(crate) fn encode_reusing(
             None
         };
         match reused {
-            Some(value) => {
-                // Only what the order needs is read back; the value goes out as it came.
-                let mut entry: ManagedFieldsEntry = serde_json::from_str(id).unwrap_or_default();
-                entry.api_version = owned.api_version.clone();
-                if owned.applied {
-                    entry.operation = Some(Operation::Apply);
-                }
-                entry.time = time.cloned();
-                out.push((entry, Some(value.clone())));
-            }
+            // Only what the order needs is read back; the value goes out as it came.
+            Some(value) => out.push((entry_head(id, owned, time), Some(value.clone()))),
             None => out.push((entry_of(id, owned, time), None)),
         }
     }
@@ -335,5 +333,5 @@ fn entry_value(entry: &ManagedFieldsEntry) -> Value {
 
 /// The entries as the JSON the object carries.
 pub fn to_value(entries: &[ManagedFieldsEntry]) -> Value {
-    serde_json::to_value(entries).unwrap_or(Value::Null)
+    Value::Array(entries.iter().map(entry_value).collect())
 }

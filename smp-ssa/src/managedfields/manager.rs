@@ -393,13 +393,7 @@ impl<'s> FieldManager<'s> {
             &self.api_version,
             &self.subresource,
         );
-        if text(applied, "apiVersion") != self.api_version {
-            return Err(FieldManagerError::BadRequest(format!(
-                "Incorrect version specified in apply patch. Specified patch version: {}, expected: {}",
-                text(applied, "apiVersion"),
-                self.api_version
-            )));
-        }
+        // (The applied object's version and kind were checked by `apply`.)
         if applied.pointer("/metadata/managedFields").is_some() {
             return Err(FieldManagerError::BadRequest(
                 "metadata.managedFields must be nil".into(),
