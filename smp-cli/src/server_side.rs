@@ -208,7 +208,7 @@ pub fn update(args: &UpdateArgs) -> Result<(), CliError> {
     let types = schema_for(&args.schema, &args.input, &new)?;
     let fm = field_manager(&types, &new, &args.options)?;
     let object = fm
-        .update(live.as_ref(), &new, &args.manager)
+        .update(live.as_ref(), new, &args.manager)
         .map_err(|e| fail(e, format_args!("updating with {}", Source::new(&args.new))))?;
     args.output.write(&object)
 }

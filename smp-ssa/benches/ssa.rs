@@ -94,7 +94,7 @@ fn bench(c: &mut Criterion) {
                          "metadata": {"name": "web"}, "spec": {"replicas": 3}});
         let live = fm.apply(Some(&live), &hpa, "hpa", force).expect("hpa");
         let ctrl = with_image(&live, last, "registry.example.com/ctrl:1");
-        let live = fm.update(Some(&live), &ctrl, "ctrl").expect("ctrl");
+        let live = fm.update(Some(&live), ctrl.clone(), "ctrl").expect("ctrl");
         let config = with_image(&config, last, "registry.example.com/ctrl:1");
         let live = fm
             .apply(Some(&live), &config, "kubectl", no_force)
@@ -143,7 +143,7 @@ fn bench(c: &mut Criterion) {
         group.bench_function("update image", |b| {
             b.iter_batched(
                 || (live.clone(), updated.clone()),
-                |(live, new)| fm.update(Some(&live), black_box(&new), "ctrl").unwrap(),
+                |(live, new)| fm.update(Some(&live), black_box(new), "ctrl").unwrap(),
                 BatchSize::SmallInput,
             )
         });

@@ -59,7 +59,7 @@ fn managed_fields(live: &Value) -> Vec<Value> {
 fn expect_idempotence(schema: &Schema, live: &Value) {
     let before = managed_fields(live);
     let after = pods(schema, "2099-01-01T00:00:00Z")
-        .update(Some(live), live, "no-op-update")
+        .update(Some(live), live.clone(), "no-op-update")
         .unwrap();
     assert_eq!(managed_fields(&after), before);
 }
@@ -114,7 +114,7 @@ fn cap_managers_manager_merges_entries() {
     ];
     for (labels, manager, at) in writes {
         live = pods(schema, at)
-            .update(Some(&live), &pod_with_labels(labels), manager)
+            .update(Some(&live), pod_with_labels(labels), manager)
             .unwrap();
         expect_idempotence(schema, &live);
     }
@@ -173,7 +173,7 @@ fn cap_update_managers(input: Vec<Value>, expected: Vec<Value>) {
     all_input.extend(fillers());
     request["metadata"] = json!({"managedFields": all_input});
     let live = pods(schema, "2099-01-01T00:00:00Z")
-        .update(Some(&empty), &request, "no-op-update")
+        .update(Some(&empty), request.clone(), "no-op-update")
         .unwrap();
     let mut all_expected = expected;
     all_expected.extend(fillers());

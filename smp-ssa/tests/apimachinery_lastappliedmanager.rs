@@ -80,7 +80,7 @@ fn check(case: Case) {
     };
     original["metadata"]["annotations"] = json!({LAST_APPLIED: annotation});
     let live = fm
-        .update(Some(&empty), &original, "test_client_side_apply")
+        .update(Some(&empty), original.clone(), "test_client_side_apply")
         .unwrap();
 
     let result = fm.apply(

@@ -45,7 +45,7 @@ impl ConfigMaps {
         let object = config_map(data);
         self.live = self
             .manager(at)
-            .update(Some(&self.live), &object, manager)
+            .update(Some(&self.live), object.clone(), manager)
             .unwrap();
     }
 

@@ -75,7 +75,7 @@ fn update_before_first_apply() {
         "metadata": {"uid": "6a1d6c3e", "labels": {"app": "my-nginx"}}
     });
     let live = fm
-        .update(Some(&live), &updated, "fieldmanager_test_update")
+        .update(Some(&live), updated.clone(), "fieldmanager_test_update")
         .unwrap();
     assert_eq!(
         live["metadata"].get("managedFields"),

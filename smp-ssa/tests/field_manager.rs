@@ -96,7 +96,7 @@ fn two_managers_a_conflict_force_and_a_field_removed() {
     // A controller updates the image (not an apply): it takes the field from kubectl.
     let mut updated = live.clone();
     updated["spec"]["template"]["spec"]["containers"][0]["image"] = json!("nginx:2");
-    let live = fm.update(Some(&live), &updated, "ctrl").unwrap();
+    let live = fm.update(Some(&live), updated.clone(), "ctrl").unwrap();
     let ctrl = managers(&live)
         .into_iter()
         .find(|m| m.0 == "ctrl")
@@ -263,7 +263,9 @@ fn each_endpoint_keeps_what_it_may_not_change() {
     reported["status"] = json!({"replicas": 3, "readyReplicas": 2});
     reported["spec"]["replicas"] = json!(7);
     reported["metadata"]["labels"]["extra"] = json!("x");
-    let live = status.update(Some(&live), &reported, "controller").unwrap();
+    let live = status
+        .update(Some(&live), reported.clone(), "controller")
+        .unwrap();
     assert_eq!(live["status"], json!({"replicas": 3, "readyReplicas": 2}));
     assert_eq!(live["spec"]["replicas"], 3);
     assert_eq!(live["metadata"]["labels"], json!({"app": "web"}));
@@ -281,6 +283,6 @@ fn each_endpoint_keeps_what_it_may_not_change() {
     // The main resource cannot change the status it now has.
     let mut edited = live.clone();
     edited["status"]["replicas"] = json!(0);
-    let after = main.update(Some(&live), &edited, "someone").unwrap();
+    let after = main.update(Some(&live), edited.clone(), "someone").unwrap();
     assert_eq!(after["status"]["replicas"], 3);
 }

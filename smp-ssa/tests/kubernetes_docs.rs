@@ -66,7 +66,7 @@ fn an_update_by_a_controller_takes_the_field_it_changed() {
     changed["data"]["key"] = json!("new value");
     let object = cm
         .clock(Clock::fixed("2019-03-30T16:00:00Z").unwrap())
-        .update(Some(&object), &changed, "kube-controller-manager")
+        .update(Some(&object), changed.clone(), "kube-controller-manager")
         .unwrap();
     assert_eq!(
         entries(&object),
@@ -177,7 +177,7 @@ fn replicas_handed_over_to_an_autoscaler() {
     let mut scaled = object.clone();
     scaled["spec"]["replicas"] = json!(5);
     let object = deploy
-        .update(Some(&object), &scaled, "horizontal-pod-autoscaler")
+        .update(Some(&object), scaled.clone(), "horizontal-pod-autoscaler")
         .unwrap();
     assert_eq!(owner(&object), ["horizontal-pod-autoscaler"]);
     assert!(entries(&object).iter().all(|e| e.0 != "handover-to-hpa"));
@@ -192,7 +192,9 @@ fn an_update_with_one_empty_entry_clears_managed_fields() {
     object["metadata"]["uid"] = json!("a-uid");
     let mut cleared = object.clone();
     cleared["metadata"]["managedFields"] = json!([{}]);
-    let object = cm.update(Some(&object), &cleared, "someone").unwrap();
+    let object = cm
+        .update(Some(&object), cleared.clone(), "someone")
+        .unwrap();
     assert!(
         object["metadata"].get("managedFields").is_none(),
         "{object}"

@@ -2,6 +2,7 @@
 
 use std::cmp::Ordering;
 use std::fmt;
+use std::sync::Arc;
 
 use super::element::{FieldName, PathElement};
 use super::path::Path;
@@ -14,9 +15,14 @@ use super::path::Path;
 /// One vector per set keeps reading, copying and combining sets to few allocations, and every
 /// operation a single linear merge of the two trees; no subtree is empty, so equal sets are
 /// equal vectors.
+///
+/// The vector is shared: copying a set (a manager's fields kept as they were read, to tell
+/// later whether they changed) costs a reference count, and comparing a copy with its original
+/// stops at the pointer.
 #[derive(Clone, Default, PartialEq, Eq)]
 pub struct Set {
-    nodes: Vec<Node>,
+    /// `None`: the empty set.
+    nodes: Option<Arc<Vec<Node>>>,
 }
 
 /// One node: its element, whether the path ending here is a member, and how many nodes its
@@ -59,17 +65,27 @@ impl Set {
         let refs: Vec<&[PathElement]> = paths.iter().map(Vec::as_slice).collect();
         let mut nodes = Vec::with_capacity(refs.len());
         from_sorted(&refs, &mut nodes);
-        Set { nodes }
+        Set::from_nodes(nodes)
+    }
+
+    /// The set of these nodes.
+    fn from_nodes(nodes: Vec<Node>) -> Set {
+        Set {
+            nodes: (!nodes.is_empty()).then(|| Arc::new(nodes)),
+        }
     }
 
     /// The nodes, in order.
     pub(crate) fn nodes(&self) -> &[Node] {
-        &self.nodes
+        self.nodes.as_deref().map_or(&[], Vec::as_slice)
     }
 
-    /// The nodes, to change members in place (the shape stays).
+    /// The nodes, to change members in place (the shape stays); copied first if shared.
     pub(crate) fn nodes_mut(&mut self) -> &mut [Node] {
-        &mut self.nodes
+        match &mut self.nodes {
+            Some(nodes) => Arc::make_mut(nodes).as_mut_slice(),
+            None => &mut [],
+        }
     }
 
     /// Adds `path` (not its parents). The root path is not tracked. This moves the nodes after
@@ -78,7 +94,7 @@ impl Set {
         if path.0.is_empty() || self.has(path) {
             return;
         }
-        self.nodes = self.union(&Set::from_paths([path.clone()])).nodes;
+        *self = self.union(&Set::from_paths([path.clone()]));
     }
 
     /// Whether `path` is in the set. Each level is searched through its siblings.
@@ -86,7 +102,7 @@ impl Set {
         let Some((last, parents)) = path.0.split_last() else {
             return false;
         };
-        let mut level = self.nodes.as_slice();
+        let mut level = self.nodes();
         for element in parents {
             match find(level, element) {
                 Some((_, below)) => level = below,
@@ -98,80 +114,80 @@ impl Set {
 
     /// The subtree under `element` (paths that go on past it, without it), copied out.
     pub fn child(&self, element: &PathElement) -> Option<Set> {
-        find(&self.nodes, element).and_then(|(_, below)| {
-            (!below.is_empty()).then(|| Set {
-                nodes: below.to_vec(),
-            })
-        })
+        find(self.nodes(), element)
+            .and_then(|(_, below)| (!below.is_empty()).then(|| Set::from_nodes(below.to_vec())))
     }
 
     /// Whether the set holds no path.
     pub fn is_empty(&self) -> bool {
-        self.nodes.is_empty()
+        self.nodes.is_none()
     }
 
     /// How many paths the set holds.
     pub fn len(&self) -> usize {
-        self.nodes.iter().filter(|n| n.member).count()
+        self.nodes().iter().filter(|n| n.member).count()
     }
 
     /// Every path of the set: each level's members, then each subtree's paths.
     pub fn paths(&self) -> Vec<Path> {
         let mut out = Vec::with_capacity(self.len());
-        collect_paths(&self.nodes, &mut Vec::new(), &mut out);
+        collect_paths(self.nodes(), &mut Vec::new(), &mut out);
         out
     }
 
     /// The paths in `self` or `other`.
     pub fn union(&self, other: &Set) -> Set {
-        let mut out = Vec::with_capacity(self.nodes.len() + other.nodes.len());
-        union(&self.nodes, &other.nodes, &mut out);
-        Set { nodes: out }
+        let mut out = Vec::with_capacity(self.nodes().len() + other.nodes().len());
+        union(self.nodes(), other.nodes(), &mut out);
+        Set::from_nodes(out)
     }
 
     /// The paths in both `self` and `other`.
     pub fn intersection(&self, other: &Set) -> Set {
         let mut out = Vec::new();
-        intersection(&self.nodes, &other.nodes, &mut out);
-        Set { nodes: out }
+        intersection(self.nodes(), other.nodes(), &mut out);
+        Set::from_nodes(out)
     }
 
     /// The paths of `self` that are not in `other`. A parent is not its children: removing
     /// `.spec` leaves `.spec.replicas`, removing `.spec.replicas` leaves `.spec`.
     pub fn difference(&self, other: &Set) -> Set {
-        let mut out = Vec::with_capacity(self.nodes.len());
-        difference(&self.nodes, &other.nodes, false, &mut out);
-        Set { nodes: out }
+        let mut out = Vec::with_capacity(self.nodes().len());
+        difference(self.nodes(), other.nodes(), false, &mut out);
+        Set::from_nodes(out)
     }
 
     /// The paths of `self` that are neither in `other` nor below a path of `other`: removing
     /// `.spec` removes `.spec.replicas` too.
     pub fn recursive_difference(&self, other: &Set) -> Set {
-        let mut out = Vec::with_capacity(self.nodes.len());
-        difference(&self.nodes, &other.nodes, true, &mut out);
-        Set { nodes: out }
+        let mut out = Vec::with_capacity(self.nodes().len());
+        difference(self.nodes(), other.nodes(), true, &mut out);
+        Set::from_nodes(out)
     }
 
     /// The paths of the set that have no path of the set below them.
     pub fn leaves(&self) -> Set {
-        let mut out = Vec::with_capacity(self.nodes.len());
-        leaves(&self.nodes, &mut out);
-        Set { nodes: out }
+        let mut out = Vec::with_capacity(self.nodes().len());
+        leaves(self.nodes(), &mut out);
+        Set::from_nodes(out)
     }
 
     /// The set with every path prefixed by `element`.
     pub fn under(self, element: PathElement) -> Set {
-        if self.nodes.is_empty() {
-            return self;
-        }
-        let mut nodes = Vec::with_capacity(self.nodes.len() + 1);
+        let Some(below) = self.nodes else {
+            return Set::new();
+        };
+        let mut nodes = Vec::with_capacity(below.len() + 1);
         nodes.push(Node {
             element,
             member: false,
-            below: self.nodes.len(),
+            below: below.len(),
         });
-        nodes.extend(self.nodes);
-        Set { nodes }
+        match Arc::try_unwrap(below) {
+            Ok(below) => nodes.extend(below),
+            Err(shared) => nodes.extend_from_slice(&shared),
+        }
+        Set::from_nodes(nodes)
     }
 }
 
@@ -463,7 +479,7 @@ impl Builder {
     }
 
     pub(crate) fn finish(self) -> Set {
-        Set { nodes: self.nodes }
+        Set::from_nodes(self.nodes)
     }
 }
 

@@ -84,15 +84,90 @@ pub fn manager_identifier(
 
 /// The managers of a managedFields list (`metadata.managedFields`, or nothing).
 pub fn decode(entries: Option<&Value>) -> Result<Managed, ManagedFieldsError> {
+    Ok(match entries {
+        None | Some(Value::Null) => Managed::default(),
+        Some(Value::Array(entries)) => read(entries)?.0,
+        Some(_) => return Err(ManagedFieldsError("managedFields must be a list".into())),
+    })
+}
+
+/// Entries as read from an object, kept so that the field manager can pass on those it did not
+/// change as they came instead of writing them again.
+pub(crate) struct ReadEntries<'v> {
+    /// The managers as read.
+    pub(crate) managed: Managed,
+    /// The entries.
+    raw: Raw<'v>,
+    /// The entries in the server's form (passing one on writes what the server writes), by
+    /// their manager identifier.
+    reusable: BTreeMap<String, usize>,
+}
+
+/// Where the entries are: borrowed from the live object, or owned (taken out of the object
+/// being written), so that those passed on are moved rather than copied.
+enum Raw<'v> {
+    Borrowed(&'v [Value]),
+    Owned(Vec<Value>),
+}
+
+impl<'v> ReadEntries<'v> {
+    /// No entries.
+    pub(crate) fn none() -> ReadEntries<'v> {
+        ReadEntries {
+            managed: Managed::default(),
+            raw: Raw::Owned(Vec::new()),
+            reusable: BTreeMap::new(),
+        }
+    }
+
+    /// Reads a managedFields list borrowed from an object.
+    pub(crate) fn borrowed(
+        entries: Option<&'v Value>,
+    ) -> Result<ReadEntries<'v>, ManagedFieldsError> {
+        match entries {
+            None | Some(Value::Null) => Ok(ReadEntries::none()),
+            Some(Value::Array(entries)) => {
+                let (managed, reusable) = read(entries)?;
+                Ok(ReadEntries {
+                    managed,
+                    raw: Raw::Borrowed(entries),
+                    reusable,
+                })
+            }
+            Some(_) => Err(ManagedFieldsError("managedFields must be a list".into())),
+        }
+    }
+
+    /// Reads a managedFields list taken out of an object.
+    pub(crate) fn owned(entries: Option<Value>) -> Result<ReadEntries<'v>, ManagedFieldsError> {
+        match entries {
+            None | Some(Value::Null) => Ok(ReadEntries::none()),
+            Some(Value::Array(entries)) => {
+                let (managed, reusable) = read(&entries)?;
+                Ok(ReadEntries {
+                    managed,
+                    raw: Raw::Owned(entries),
+                    reusable,
+                })
+            }
+            Some(_) => Err(ManagedFieldsError("managedFields must be a list".into())),
+        }
+    }
+
+    /// Entry `i` as read, taken out (a borrowed one copied).
+    fn take(&mut self, i: usize) -> Option<Value> {
+        match &mut self.raw {
+            Raw::Borrowed(entries) => entries.get(i).cloned(),
+            Raw::Owned(entries) => entries.get_mut(i).map(Value::take),
+        }
+    }
+}
+
+/// The managers of managedFields entries, with the entries in the server's form by manager
+/// identifier.
+fn read(entries: &[Value]) -> Result<(Managed, BTreeMap<String, usize>), ManagedFieldsError> {
     let mut managed = Managed::default();
-    let Some(entries) = entries else {
-        return Ok(managed);
-    };
-    let entries: Vec<Value> = match entries {
-        Value::Null => return Ok(managed),
-        Value::Array(entries) => entries.clone(),
-        _ => return Err(ManagedFieldsError("managedFields must be a list".into())),
-    };
+    let mut reusable = BTreeMap::new();
     for (i, raw) in entries.iter().enumerate() {
         let Value::Object(entry) = raw else {
             return Err(ManagedFieldsError(format!(
@@ -134,9 +209,9 @@ pub fn decode(entries: Option<&Value>) -> Result<Managed, ManagedFieldsError> {
                 )));
             }
         }
-        let set = match entry.get("fieldsV1") {
-            None | Some(Value::Null) => Set::new(),
-            Some(fields) => fields_v1::from_value(fields)
+        let (set, canonical_fields) = match entry.get("fieldsV1") {
+            None | Some(Value::Null) => (Set::new(), false),
+            Some(fields) => fields_v1::read_value(fields)
                 .map_err(|e| ManagedFieldsError(format!("managed fields entry {i}: {e}")))?,
         };
         let id = manager_identifier(
@@ -146,6 +221,9 @@ pub fn decode(entries: Option<&Value>) -> Result<Managed, ManagedFieldsError> {
             text("subresource")?,
         );
         let time = text("time")?;
+        if canonical_fields && in_servers_form(entry) {
+            reusable.insert(id.clone(), i);
+        }
         if !time.is_empty() {
             managed.times.insert(id.clone(), time.to_owned());
         }
@@ -158,7 +236,36 @@ pub fn decode(entries: Option<&Value>) -> Result<Managed, ManagedFieldsError> {
             },
         );
     }
-    Ok(managed)
+    Ok((managed, reusable))
+}
+
+/// Whether a readable entry's members are as the server writes them (its `fieldsV1` aside):
+/// only the entry's own members, a time in the server's form, and no empty strings (the server
+/// leaves them out).
+fn in_servers_form(entry: &serde_json::Map<String, Value>) -> bool {
+    const MEMBERS: [&str; 7] = [
+        "manager",
+        "operation",
+        "apiVersion",
+        "time",
+        "fieldsType",
+        "fieldsV1",
+        "subresource",
+    ];
+    if !entry.keys().all(|k| MEMBERS.contains(&k.as_str())) {
+        return false;
+    }
+    if let Some(t) = entry.get("time") {
+        let Some(t) = t.as_str() else {
+            return false;
+        };
+        if time::parse(t).map(time::format).as_deref() != Some(t) {
+            return false;
+        }
+    }
+    ["manager", "apiVersion", "subresource"]
+        .iter()
+        .all(|k| entry.get(*k).is_none_or(|v| v.as_str() != Some("")))
 }
 
 /// The managedFields list of `managed`, sorted as the server sorts it; `None` when there is no
@@ -213,39 +320,26 @@ fn order(p: &SortKey<'_>, q: &SortKey<'_>) -> std::cmp::Ordering {
     p.cmp(q)
 }
 
-/// The managedFields of `managed` as the object carries them, reusing the entries read from
-/// the live object (`read`, as [`decode`] read them from `raw`) for managers whose fields and
-/// time did not change and whose `fieldsV1` is in the server's form: only the other entries
-/// are written again. `None`: no manager.
-pub(crate) fn encode_reusing(
-    managed: &Managed,
-    read: &Managed,
-    raw: Option<&Value>,
-) -> Option<Value> {
+/// The managedFields of `managed` as the object carries them, passing on the entries `read`
+/// holds for managers whose fields and time did not change and which are in the server's form:
+/// only the other entries are written again. `None`: no manager.
+pub(crate) fn encode_reusing(managed: &Managed, mut read: ReadEntries<'_>) -> Option<Value> {
     if managed.fields.is_empty() {
         return None;
-    }
-    let mut raw_by_id: BTreeMap<String, &Value> = BTreeMap::new();
-    if let Some(Value::Array(entries)) = raw {
-        for entry in entries {
-            if let Some(id) = canonical_entry(entry) {
-                raw_by_id.insert(id, entry);
-            }
-        }
     }
     let mut out: Vec<(ManagedFieldsEntry, Option<Value>)> =
         Vec::with_capacity(managed.fields.len());
     for (id, owned) in &managed.fields {
         let time = managed.times.get(id);
-        let unchanged = read.fields.get(id) == Some(owned) && read.times.get(id) == time;
-        let reused = if unchanged {
-            raw_by_id.remove(id)
-        } else {
-            None
+        let unchanged =
+            read.managed.fields.get(id) == Some(owned) && read.managed.times.get(id) == time;
+        let reused = match unchanged {
+            true => read.reusable.remove(id).and_then(|i| read.take(i)),
+            false => None,
         };
         match reused {
             // Only what the order needs is read back; the value goes out as it came.
-            Some(value) => out.push((entry_head(id, owned, time), Some(value.clone()))),
+            Some(value) => out.push((entry_head(id, owned, time), Some(value))),
             None => out.push((entry_of(id, owned, time), None)),
         }
     }
@@ -254,53 +348,6 @@ pub(crate) fn encode_reusing(
         out.into_iter()
             .map(|(entry, value)| value.unwrap_or_else(|| entry_value(&entry)))
             .collect(),
-    ))
-}
-
-/// The identifier of an entry read from an object, if it is in the server's form (so that
-/// passing it on unchanged writes what the server writes): only the entry's own members, a
-/// known operation, `FieldsV1`, a time in the server's form, and `fieldsV1` in its form.
-fn canonical_entry(entry: &Value) -> Option<String> {
-    let object = entry.as_object()?;
-    const MEMBERS: [&str; 7] = [
-        "manager",
-        "operation",
-        "apiVersion",
-        "time",
-        "fieldsType",
-        "fieldsV1",
-        "subresource",
-    ];
-    if !object.keys().all(|k| MEMBERS.contains(&k.as_str())) {
-        return None;
-    }
-    let text = |k: &str| object.get(k).and_then(Value::as_str);
-    let operation = match text("operation")? {
-        "Apply" => Operation::Apply,
-        "Update" => Operation::Update,
-        _ => return None,
-    };
-    if text("fieldsType")? != "FieldsV1" || !fields_v1::is_canonical(object.get("fieldsV1")?) {
-        return None;
-    }
-    if let Some(t) = object.get("time") {
-        let t = t.as_str()?;
-        if time::parse(t).map(time::format).as_deref() != Some(t) {
-            return None;
-        }
-    }
-    // Empty strings are left out by the server.
-    if ["manager", "apiVersion", "subresource"]
-        .iter()
-        .any(|k| text(k) == Some(""))
-    {
-        return None;
-    }
-    Some(manager_identifier(
-        text("manager").unwrap_or(""),
-        operation,
-        text("apiVersion")?,
-        text("subresource").unwrap_or(""),
     ))
 }
 

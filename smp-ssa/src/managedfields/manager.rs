@@ -18,7 +18,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use super::conflict::ApplyConflict;
-use super::entry::{self, Managed, ManagedFieldsError, Operation, manager_identifier};
+use super::entry::{self, Managed, ManagedFieldsError, Operation, ReadEntries, manager_identifier};
 use super::time::Clock;
 use crate::fieldpath::{Path, PathElement, Set};
 use crate::merge::{ManagedFields, MergeError, Updater, VersionedSet};
@@ -223,9 +223,8 @@ impl<'s> FieldManager<'s> {
         let empty = json!({});
         // The live object is read as it is: the walks pass over its managedFields.
         let live = live.unwrap_or(&empty);
-        let raw = live.pointer("/metadata/managedFields");
-        let managed = entry::decode(raw)?;
-        let read = managed.clone();
+        let read = ReadEntries::borrowed(live.pointer("/metadata/managedFields"))?;
+        let managed = read.managed.clone();
         let (version, kind) = (text(applied, "apiVersion"), text(applied, "kind"));
         if version != self.api_version || kind != self.kind {
             let (group, v) = version.rsplit_once('/').unwrap_or(("", version));
@@ -263,32 +262,33 @@ impl<'s> FieldManager<'s> {
             set_last_applied(&mut object, &build_last_applied(applied));
         }
         self.restore_resets(&mut object, live_given);
-        set_managed_fields(&mut object, entry::encode_reusing(&managed, &read, raw));
+        set_managed_fields(&mut object, entry::encode_reusing(&managed, read));
         Ok(object)
     }
 
     /// Records a write of `new` (create, update or patch) by `manager` over `live` (`None`:
-    /// the object is created): `new` with its managedFields.
+    /// the object is created): `new` with its managedFields. (`new` is taken, as the server
+    /// takes the object written: the entries it brings that stay as they are go back into it
+    /// unchanged.)
     pub fn update(
         &self,
         live: Option<&Value>,
-        new: &Value,
+        mut new: Value,
         manager: &str,
     ) -> Result<Value, FieldManagerError> {
         let live_given = live;
         let empty = json!({});
         let live = live.unwrap_or(&empty);
-        let mut new = new.clone();
         let brought = take_managed_fields(&mut new);
-        let (managed, raw) = self.live_or_new_managed(live, brought.as_ref());
-        let read = managed.clone();
-        if managed.fields.is_empty() && live.pointer("/metadata/uid").is_some_and(|u| u != "") {
+        let read = self.live_or_new_managed(live, brought);
+        if read.managed.fields.is_empty() && live.pointer("/metadata/uid").is_some_and(|u| u != "")
+        {
             // An object that exists with no managedFields stays untracked.
             return Ok(new);
         }
-        let managed = self.update_tracked(live, &new, managed, manager)?;
+        let managed = self.update_tracked(live, &new, read.managed.clone(), manager)?;
         self.restore_resets(&mut new, live_given);
-        set_managed_fields(&mut new, entry::encode_reusing(&managed, &read, raw));
+        set_managed_fields(&mut new, entry::encode_reusing(&managed, read));
         Ok(new)
     }
 
@@ -341,36 +341,28 @@ impl<'s> FieldManager<'s> {
         Ok(out)
     }
 
-    /// The managers an update starts from, with the entries they were read from: the new
-    /// object's managedFields (`brought`) when it brings any (an empty list resets them), else
-    /// the live object's; a subresource always uses the live object's. Unreadable
-    /// managedFields count as none.
-    fn live_or_new_managed<'v>(
-        &self,
-        live: &'v Value,
-        brought: Option<&'v Value>,
-    ) -> (Managed, Option<&'v Value>) {
+    /// The managers an update starts from: the new object's managedFields (`brought`) when it
+    /// brings any (an empty list resets them), else the live object's; a subresource always
+    /// uses the live object's. Unreadable managedFields count as none.
+    fn live_or_new_managed<'v>(&self, live: &'v Value, brought: Option<Value>) -> ReadEntries<'v> {
         let from_live = || {
-            let raw = live.pointer("/metadata/managedFields");
-            match entry::decode(raw) {
-                Ok(managed) => (managed, raw),
-                Err(_) => (Managed::default(), None),
-            }
+            ReadEntries::borrowed(live.pointer("/metadata/managedFields"))
+                .unwrap_or_else(|_| ReadEntries::none())
         };
         if !self.subresource.is_empty() {
             return from_live();
         }
-        let reset = match brought {
+        let reset = match &brought {
             Some(Value::Array(entries)) => {
                 entries.is_empty() || (entries.len() == 1 && entries[0] == json!({}))
             }
             _ => false,
         };
         if reset {
-            return (Managed::default(), None);
+            return ReadEntries::none();
         }
-        match entry::decode(brought) {
-            Ok(managed) if !managed.fields.is_empty() => (managed, brought),
+        match ReadEntries::owned(brought) {
+            Ok(read) if !read.managed.fields.is_empty() => read,
             _ => from_live(),
         }
     }

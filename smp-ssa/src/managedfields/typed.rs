@@ -141,7 +141,7 @@ impl<'s, T: Serialize + DeserializeOwned> TypedFieldManager<'s, T> {
     /// Records a write of `new` (not an apply) by `manager` over `live`.
     pub fn update(&self, live: Option<&T>, new: &T, manager: &str) -> Result<T, FieldManagerError> {
         let live = live.map(to_value).transpose()?;
-        let object = self.fm.update(live.as_ref(), &to_value(new)?, manager)?;
+        let object = self.fm.update(live.as_ref(), to_value(new)?, manager)?;
         from_value(object)
     }
 

@@ -43,20 +43,30 @@ pub fn from_str(text: &str) -> Result<Set, FieldsV1Error> {
 /// Reads a `FieldsV1` document given as a JSON value (the `fieldsV1` member of a
 /// managedFields entry, read with the object).
 pub fn from_value(value: &serde_json::Value) -> Result<Set, FieldsV1Error> {
+    read_value(value).map(|(set, _)| set)
+}
+
+/// [`from_value`], and whether the document is in the form the server writes: objects all the
+/// way down, every key `.` or of a known kind, `"."` only beside other keys and with `{}` as its
+/// value. (Key contents are not checked: an entry read from an object and passed on unchanged
+/// keeps them.)
+pub(crate) fn read_value(value: &serde_json::Value) -> Result<(Set, bool), FieldsV1Error> {
     let mut set = Builder::default();
     let serde_json::Value::Object(object) = value else {
         return Err(FieldsV1Error("expected a FieldsV1 object".into()));
     };
-    read_object(object, &mut set, 0)?;
-    Ok(set.finish())
+    let mut canonical = true;
+    read_object(object, &mut set, 0, &mut canonical)?;
+    Ok((set.finish(), canonical))
 }
 
 /// One object of a document held as a value, its elements added to `set` as one level;
-/// whether it holds `"."`.
+/// whether it holds `"."`. `canonical` is cleared where the object is not in the server's form.
 fn read_object(
     object: &serde_json::Map<String, serde_json::Value>,
     set: &mut Builder,
     depth: usize,
+    canonical: &mut bool,
 ) -> Result<bool, FieldsV1Error> {
     if depth > MAX_DEPTH {
         return Err(FieldsV1Error(format!(
@@ -68,13 +78,17 @@ fn read_object(
     for (key, value) in object {
         if key == "." {
             dot = true;
+            *canonical &= object.len() > 1 && value.as_object().is_some_and(|o| o.is_empty());
             continue;
         }
         let at = match key.strip_prefix("f:") {
             Some(name) => set.open_field(name),
             None => match PathElement::from_key(key).map_err(|e| FieldsV1Error(e.to_string()))? {
                 Some(element) => set.open(element),
-                None => continue,
+                None => {
+                    *canonical = false;
+                    continue;
+                }
             },
         };
         let serde_json::Value::Object(inner) = value else {
@@ -82,7 +96,7 @@ fn read_object(
                 "the value of {key:?} is not an object"
             )));
         };
-        let member = read_object(inner, set, depth + 1)? || !set.has_below(at);
+        let member = read_object(inner, set, depth + 1, canonical)? || !set.has_below(at);
         set.close(at, member);
     }
     set.end_level(start);
@@ -116,25 +130,6 @@ pub fn to_value(set: &Set) -> serde_json::Value {
         serde_json::Value::Object(entries.into_iter().collect())
     }
     level(set.nodes(), false)
-}
-
-/// Whether a `FieldsV1` object is in the form the server writes: objects all the way down, every
-/// key `.` or of a known kind, `"."` only beside other keys and with `{}` as its value. (Key
-/// contents are not checked: an entry read from an object and passed on unchanged keeps them.)
-pub(crate) fn is_canonical(value: &serde_json::Value) -> bool {
-    fn level(object: &serde_json::Map<String, serde_json::Value>, depth: usize) -> bool {
-        depth <= MAX_DEPTH
-            && object.iter().all(|(key, value)| {
-                let Some(inner) = value.as_object() else {
-                    return false;
-                };
-                if key == "." {
-                    return inner.is_empty() && object.len() > 1;
-                }
-                matches!(key.get(..2), Some("f:" | "k:" | "v:" | "i:")) && level(inner, depth + 1)
-            })
-    }
-    value.as_object().is_some_and(|o| level(o, 0))
 }
 
 /// A `FieldsV1` document that does not read as a field set: not JSON, not objects all the way
@@ -247,7 +242,12 @@ mod tests {
 
     #[test]
     fn the_servers_form_is_told_from_others() {
-        let canonical = |text: &str| is_canonical(&serde_json::from_str(text).unwrap());
+        let canonical = |text: &str| {
+            serde_json::from_str(text)
+                .ok()
+                .and_then(|v| read_value(&v).ok())
+                .is_some_and(|(_, canonical)| canonical)
+        };
         assert!(canonical(
             r#"{"f:a":{".":{},"f:b":{}},"k:{\"name\":\"x\"}":{}}"#
         ));
