@@ -45,6 +45,9 @@ impl FieldName {
 }
 
 impl FieldName {
+    /// The empty name.
+    pub(crate) const EMPTY: FieldName = FieldName(CompactString::const_new(""));
+
     /// Appends `s` to the name.
     pub(crate) fn push_str(&mut self, s: &str) {
         self.0.push_str(s);
@@ -131,9 +134,7 @@ impl KeyFields {
 
     fn compare(&self, other: &KeyFields) -> Ordering {
         for ((na, va), (nb, vb)) in self.0.iter().zip(&other.0) {
-            let order = na
-                .as_bytes()
-                .cmp(nb.as_bytes())
+            let order = value::compare_bytes(na.as_bytes(), nb.as_bytes())
                 .then_with(|| value::compare(va, vb));
             if order != Ordering::Equal {
                 return order;
@@ -248,9 +249,12 @@ impl PartialOrd for PathElement {
 }
 
 impl Ord for PathElement {
+    #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
         match (self, other) {
-            (PathElement::Field(a), PathElement::Field(b)) => a.as_bytes().cmp(b.as_bytes()),
+            (PathElement::Field(a), PathElement::Field(b)) => {
+                value::compare_bytes(a.as_bytes(), b.as_bytes())
+            }
             (PathElement::Key(a), PathElement::Key(b)) => a.compare(b),
             (PathElement::Value(a), PathElement::Value(b)) => value::compare(a, b),
             (PathElement::Index(a), PathElement::Index(b)) => a.cmp(b),

@@ -20,6 +20,20 @@ pub(crate) fn key_fields(text: &str) -> Result<Vec<(FieldName, Value)>, serde_js
     }
 }
 
+/// [`key_fields`] for a key read as it stands in a document, its quotes still escaped
+/// (`{\"name\":\"app\"}`): `None` unless it is a flat object of plain scalars, which it nearly
+/// always is (the caller then unescapes it and reads it the general way).
+pub(crate) fn key_fields_escaped(text: &str) -> Option<Vec<(FieldName, Value)>> {
+    Flat::escaped(text).object()
+}
+
+/// [`value`] for a value read as it stands in a document, quotes escaped: `None` unless it is
+/// a plain scalar.
+pub(crate) fn value_escaped(text: &str) -> Option<Value> {
+    let mut flat = Flat::escaped(text);
+    flat.scalar().filter(|_| flat.at == text.len())
+}
+
 /// A `v:` key's value.
 pub(crate) fn value(text: &str) -> Result<Value, serde_json::Error> {
     let mut flat = Flat::new(text);
@@ -33,11 +47,25 @@ pub(crate) fn value(text: &str) -> Result<Value, serde_json::Error> {
 struct Flat<'a> {
     text: &'a str,
     at: usize,
+    /// What a string starts and ends with: `"`, or `\"` in a key read as it stands.
+    quote: &'static str,
 }
 
 impl<'a> Flat<'a> {
     fn new(text: &'a str) -> Flat<'a> {
-        Flat { text, at: 0 }
+        Flat {
+            text,
+            at: 0,
+            quote: "\"",
+        }
+    }
+
+    fn escaped(text: &'a str) -> Flat<'a> {
+        Flat {
+            text,
+            at: 0,
+            quote: "\\\"",
+        }
     }
 
     fn eat(&mut self, byte: u8) -> Option<()> {
@@ -61,35 +89,30 @@ impl<'a> Flat<'a> {
         (self.at == self.text.len()).then_some(fields)
     }
 
-    /// A string without escapes.
+    /// A string without escapes, between quotes.
     fn string(&mut self) -> Option<&'a str> {
-        self.eat(b'"')?;
+        self.text[self.at..].starts_with(self.quote).then_some(())?;
+        self.at += self.quote.len();
         let rest = &self.text.as_bytes()[self.at..];
         let len = rest
             .iter()
             .position(|b| *b == b'"' || *b == b'\\' || *b < 0x20)?;
-        if rest[len] != b'"' {
+        if !self.text[self.at + len..].starts_with(self.quote) {
             return None;
         }
         let s = &self.text[self.at..self.at + len];
-        self.at += len + 1;
+        self.at += len + self.quote.len();
         Some(s)
     }
 
     fn scalar(&mut self) -> Option<Value> {
         let rest = &self.text[self.at..];
-        for (word, value) in [
-            ("true", Value::Bool(true)),
-            ("false", Value::Bool(false)),
-            ("null", Value::Null),
-        ] {
-            if rest.starts_with(word) {
-                self.at += word.len();
-                return Some(value);
-            }
-        }
-        match rest.as_bytes().first()? {
-            b'"' => self.string().map(|s| Value::String(s.to_owned())),
+        let word = |w: &str, v: Value| rest.starts_with(w).then_some((w.len(), v));
+        let (len, value) = match rest.as_bytes().first()? {
+            b'"' | b'\\' => return self.string().map(|s| Value::String(s.to_owned())),
+            b't' => word("true", Value::Bool(true))?,
+            b'f' => word("false", Value::Bool(false))?,
+            b'n' => word("null", Value::Null)?,
             b'-' | b'0'..=b'9' => {
                 let len = rest
                     .bytes()
@@ -110,12 +133,21 @@ impl<'a> Flat<'a> {
                 if !integer {
                     return None;
                 }
-                let n = Number::from_f64(number.parse::<f64>().ok()?)?;
-                self.at += len;
-                Some(Value::Number(n))
+                // Up to 15 digits a float holds exactly: summed here; longer ones parsed.
+                let float = if digits.len() <= 15 {
+                    let n = digits
+                        .bytes()
+                        .fold(0u64, |n, d| n * 10 + u64::from(d - b'0'));
+                    if negative { -(n as f64) } else { n as f64 }
+                } else {
+                    number.parse::<f64>().ok()?
+                };
+                (len, Value::Number(Number::from_f64(float)?))
             }
-            _ => None,
-        }
+            _ => return None,
+        };
+        self.at += len;
+        Some(value)
     }
 }
 

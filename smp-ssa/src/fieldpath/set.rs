@@ -413,7 +413,14 @@ impl Builder {
     /// which stalls the processor on every field.
     #[inline]
     pub(crate) fn open_field(&mut self, name: &str) -> usize {
-        let at = open(&mut self.nodes, PathElement::Field(FieldName::default()));
+        // Pushed from a constant, the node is copied from memory not just written.
+        const EMPTY: Node = Node {
+            element: PathElement::Field(FieldName::EMPTY),
+            member: false,
+            below: 0,
+        };
+        self.nodes.push(EMPTY);
+        let at = self.nodes.len() - 1;
         if let PathElement::Field(field) = &mut self.nodes[at].element {
             field.push_str(name);
         }

@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 
 use super::items::Index;
 use super::shape::{Shape, Walking, as_list, as_map, check_scalar, entries, shapes};
+use super::unchanged::{Trail, Unchanged};
 use super::{ValidationError, ValidationErrors};
 use crate::fieldpath::set::Builder;
 use crate::fieldpath::{PathElement, Set, value};
@@ -49,15 +50,29 @@ pub(crate) fn compare_with(
     rhs: &Value,
     walking: Walking,
 ) -> Result<Comparison, ValidationErrors> {
+    compare_by(schema, ty, lhs, rhs, walking, true)
+}
+
+/// [`compare_with`], with the fast path for unchanged values or without it (what it must
+/// agree with).
+fn compare_by(
+    schema: &Schema,
+    ty: TypeRef,
+    lhs: &Value,
+    rhs: &Value,
+    walking: Walking,
+    fast: bool,
+) -> Result<Comparison, ValidationErrors> {
     let mut c = Comparer {
         schema,
         path: Vec::new(),
         errors: Vec::new(),
         sets: Sets::default(),
         walking,
+        fast,
     };
     // The root itself is not tracked: its marks are dropped.
-    c.node(ty, Some(lhs), Some(rhs));
+    c.node(ty, Some(lhs), Some(rhs), None);
     if !c.errors.is_empty() {
         return Err(ValidationErrors(c.errors));
     }
@@ -155,6 +170,8 @@ struct Comparer<'s> {
     errors: Vec<ValidationError>,
     sets: Sets,
     walking: Walking,
+    /// Whether unchanged values are passed over by the fast path.
+    fast: bool,
 }
 
 impl Comparer<'_> {
@@ -163,7 +180,27 @@ impl Comparer<'_> {
     }
 
     /// Compares one node (its children added to the sets); how the node itself changed.
-    fn node(&mut self, ty: TypeRef, lhs: Option<&Value>, rhs: Option<&Value>) -> Marks {
+    /// `trail`: where the fast path stopped in this node, when it looked at it already (else
+    /// it looks first).
+    fn node(
+        &mut self,
+        ty: TypeRef,
+        lhs: Option<&Value>,
+        rhs: Option<&Value>,
+        mut trail: Option<Trail>,
+    ) -> Marks {
+        if let (true, None, Some(l), Some(r)) = (self.fast, &trail, lhs, rhs) {
+            let unchanged = Unchanged {
+                schema: self.schema,
+                skip_managed_fields: self.walking.skip_managed_fields,
+            };
+            let metadata =
+                matches!(self.path.as_slice(), [PathElement::Field(m)] if m.as_str() == "metadata");
+            match unchanged.check(ty, l, r, self.path.len(), metadata) {
+                Ok(()) => return Marks::default(),
+                Err(stopped) => trail = Some(stopped),
+            }
+        }
         if let Some(error) = super::too_deep(&self.path) {
             self.errors.push(error);
             return Marks::default();
@@ -172,8 +209,8 @@ impl Comparer<'_> {
         // With two shapes, what the left side's own finds counts too; whether the node is a
         // leaf is the right side's shape's say.
         let (shape, aside) = shapes(atom, lhs, rhs);
-        let aside = aside.map(|left| self.shape(left, lhs, rhs).1);
-        let (leaf, marks) = self.shape(shape, lhs, rhs);
+        let aside = aside.map(|left| self.shape(left, lhs, rhs, None).1);
+        let (leaf, marks) = self.shape(shape, lhs, rhs, trail);
         let marks = aside.map_or(marks, |aside| marks.or(aside));
         if leaf {
             return marks;
@@ -191,6 +228,7 @@ impl Comparer<'_> {
         shape: Shape<'_>,
         lhs: Option<&Value>,
         rhs: Option<&Value>,
+        trail: Option<Trail>,
     ) -> (bool, Marks) {
         match shape {
             Shape::Scalar(kind) => {
@@ -202,8 +240,8 @@ impl Comparer<'_> {
                 }
                 (true, leaf(lhs, rhs))
             }
-            Shape::List(list) => self.list(list, lhs, rhs),
-            Shape::Map(map) => self.map(map, lhs, rhs),
+            Shape::List(list) => self.list(list, lhs, rhs, trail),
+            Shape::Map(map) => self.map(map, lhs, rhs, trail),
             Shape::None => {
                 self.error("schema error: no type found matching this value's type");
                 (false, Marks::default())
@@ -211,7 +249,13 @@ impl Comparer<'_> {
         }
     }
 
-    fn list(&mut self, list: &List, lhs: Option<&Value>, rhs: Option<&Value>) -> (bool, Marks) {
+    fn list(
+        &mut self,
+        list: &List,
+        lhs: Option<&Value>,
+        rhs: Option<&Value>,
+        trail: Option<Trail>,
+    ) -> (bool, Marks) {
         let (l, r) = (as_list(lhs), as_list(rhs));
         let empty = l.is_none_or(<[Value]>::is_empty) && r.is_none_or(<[Value]>::is_empty);
         if list.kind == ListKind::Atomic || empty {
@@ -235,13 +279,28 @@ impl Comparer<'_> {
                 elements.push(element);
             }
         }
+        // Items the fast path passed (the same, at the same place) have nothing to record; the
+        // one it stopped in goes on from where it stopped.
+        let (stopped, mut rest) = split(trail);
         for element in elements {
             let mut ls = left.get(element);
             let mut rs = right.get(element);
             let (l0, l1) = (ls.next(), ls.next());
             let (r0, r1) = (rs.next(), rs.next());
             match (l1.is_some(), r1.is_some()) {
-                (false, false) => self.item(list, element, l0, r0),
+                (false, false) => {
+                    let mut trail = None;
+                    if let (Some(stopped), Some(at)) = (stopped, left.position(l0)) {
+                        if right.position(r0) == Some(at) {
+                            match at.cmp(&stopped) {
+                                Ordering::Less => continue,
+                                Ordering::Equal => trail = rest.take(),
+                                Ordering::Greater => {}
+                            }
+                        }
+                    }
+                    self.item(list, element, l0, r0, trail)
+                }
                 (true, true) => {
                     let same = left.get(element).count() == right.get(element).count()
                         && left
@@ -254,13 +313,13 @@ impl Comparer<'_> {
                 }
                 (true, false) => {
                     if let Some(r) = r0 {
-                        self.item(list, element, None, Some(r));
+                        self.item(list, element, None, Some(r), None);
                     }
                     self.sets.below(REMOVED, &self.path, element);
                 }
                 (false, true) => {
                     if let Some(l) = l0 {
-                        self.item(list, element, Some(l), None);
+                        self.item(list, element, Some(l), None, None);
                     }
                     self.sets.below(ADDED, &self.path, element);
                 }
@@ -275,21 +334,36 @@ impl Comparer<'_> {
         element: &PathElement,
         lhs: Option<&Value>,
         rhs: Option<&Value>,
+        trail: Option<Trail>,
     ) {
         self.path.push(element.clone());
         self.sets.enter();
-        let marks = self.node(list.item, lhs, rhs);
+        let marks = self.node(list.item, lhs, rhs, trail);
         self.sets.leave(&self.path, marks);
         self.path.pop();
     }
 
-    fn map(&mut self, map: MapView<'_>, lhs: Option<&Value>, rhs: Option<&Value>) -> (bool, Marks) {
+    fn map(
+        &mut self,
+        map: MapView<'_>,
+        lhs: Option<&Value>,
+        rhs: Option<&Value>,
+        trail: Option<Trail>,
+    ) -> (bool, Marks) {
         let (l, r) = (as_map(lhs), as_map(rhs));
         let empty = l.is_none_or(Map::is_empty) && r.is_none_or(Map::is_empty);
         if map.atomic || empty {
             return (true, leaf(lhs, rhs));
         }
-        for e in entries(map, l, r) {
+        // Keys before the one the fast path stopped at are the same on both sides, in the same
+        // order: nothing to record.
+        let (stopped, mut rest) = split(trail);
+        for (i, e) in entries(map, l, r).into_iter().enumerate() {
+            let trail = match stopped.map(|stopped| i.cmp(&stopped)) {
+                Some(Ordering::Less) => continue,
+                Some(Ordering::Equal) => rest.take(),
+                _ => None,
+            };
             if self.walking.skips(&self.path, e.key) {
                 continue;
             }
@@ -297,7 +371,7 @@ impl Comparer<'_> {
             match e.ty {
                 Some(ty) => {
                     self.sets.enter();
-                    let marks = self.node(ty, e.lhs, e.rhs);
+                    let marks = self.node(ty, e.lhs, e.rhs, trail);
                     self.sets.leave(&self.path, marks);
                 }
                 None => self.error("field not declared in schema"),
@@ -305,6 +379,19 @@ impl Comparer<'_> {
             self.path.pop();
         }
         (false, Marks::default())
+    }
+}
+
+/// A trail split at this node: the position of the child the fast path stopped in, and the
+/// trail below it (`None` for both when the fast path did not look, or stopped at the node
+/// itself).
+fn split(trail: Option<Trail>) -> (Option<usize>, Option<Trail>) {
+    match trail {
+        Some(mut trail) => match trail.pop() {
+            Some(at) => (Some(at), Some(trail)),
+            None => (None, None),
+        },
+        None => (None, None),
     }
 }
 
@@ -330,4 +417,150 @@ fn first(index: &Index<'_>, i: usize) -> bool {
 /// Values equal as the field manager compares them (numbers by value: `1` equals `1.0`).
 pub(crate) fn equal(a: &Value, b: &Value) -> bool {
     value::compare(a, b) == Ordering::Equal
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A small random source (xorshift), so that the test needs no crate and runs the same
+    /// every time.
+    struct Random(u64);
+
+    impl Random {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n.max(1) as u64) as usize
+        }
+    }
+
+    /// Some value to put somewhere: fitting, of the wrong kind, or a container.
+    fn any(random: &mut Random) -> Value {
+        match random.below(8) {
+            0 => json!(null),
+            1 => json!(7),
+            2 => json!(7.0),
+            3 => json!("x"),
+            4 => json!(true),
+            5 => json!([]),
+            6 => json!({"name": "x"}),
+            _ => json!({}),
+        }
+    }
+
+    /// One random change somewhere in `value`: a value replaced, a key removed or added, an
+    /// item repeated, removed or moved.
+    fn mutate(value: &mut Value, random: &mut Random) {
+        let mut at = value;
+        loop {
+            let children = match at {
+                Value::Object(o) => o.len(),
+                Value::Array(a) => a.len(),
+                _ => 0,
+            };
+            if children == 0 || random.below(4) == 0 {
+                break;
+            }
+            let i = random.below(children);
+            at = match at {
+                Value::Object(o) => o.values_mut().nth(i),
+                Value::Array(a) => a.get_mut(i),
+                _ => None,
+            }
+            .expect("a child");
+        }
+        match at {
+            Value::Object(o) => match random.below(3) {
+                0 if !o.is_empty() => {
+                    let key = o
+                        .keys()
+                        .nth(random.below(o.len()))
+                        .cloned()
+                        .unwrap_or_default();
+                    o.remove(&key);
+                }
+                1 => {
+                    let keys = [
+                        "name",
+                        "image",
+                        "unknown",
+                        "value",
+                        "containerPort",
+                        "protocol",
+                    ];
+                    o.insert(keys[random.below(keys.len())].into(), any(random));
+                }
+                _ => *at = any(random),
+            },
+            Value::Array(a) if !a.is_empty() => match random.below(4) {
+                0 => {
+                    let item = a[random.below(a.len())].clone();
+                    a.push(item);
+                }
+                1 => {
+                    a.remove(random.below(a.len()));
+                }
+                2 => {
+                    let (i, j) = (random.below(a.len()), random.below(a.len()));
+                    a.swap(i, j);
+                }
+                _ => *at = any(random),
+            },
+            _ => *at = any(random),
+        }
+    }
+
+    /// The fast path changes nothing: on random pairs of Deployments, fitting or not, the
+    /// comparison finds the same changes and the same errors with it and without it.
+    #[test]
+    fn the_fast_path_agrees_with_the_full_walk() {
+        let schema = crate::builtin::schema();
+        let ty = schema
+            .kind(&crate::schema::Gvk::of("apps/v1", "Deployment"))
+            .expect("Deployment");
+        let base = json!({
+            "apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "web", "labels": {"app": "web"},
+                         "managedFields": [{"manager": "m", "operation": "Apply"}]},
+            "spec": {"replicas": 3, "selector": {"matchLabels": {"app": "web"}},
+                "template": {"metadata": {"labels": {"app": "web"}}, "spec": {
+                    "containers": [
+                        {"name": "a", "image": "a:1", "args": ["x", "y"],
+                         "ports": [{"containerPort": 80}, {"containerPort": 81, "protocol": "UDP"}],
+                         "env": [{"name": "A", "value": "1"}, {"name": "B", "value": "2"}]},
+                        {"name": "b", "image": "b:1", "resources": {"limits": {"cpu": "1"}}}
+                    ],
+                    "tolerations": [{"key": "k", "operator": "Exists"}],
+                    "nodeSelector": {"disk": "ssd"}}}}
+        });
+        let mut random = Random(0x9e37_79b9_7f4a_7c15);
+        let mut compared = 0;
+        for _ in 0..3000 {
+            let mut lhs = base.clone();
+            for _ in 0..random.below(3) {
+                mutate(&mut lhs, &mut random);
+            }
+            let mut rhs = lhs.clone();
+            for _ in 0..random.below(3) {
+                mutate(&mut rhs, &mut random);
+            }
+            for walking in [
+                Walking::default(),
+                Walking {
+                    skip_managed_fields: true,
+                    ..Walking::default()
+                },
+            ] {
+                let fast = compare_by(schema, ty, &lhs, &rhs, walking, true);
+                let full = compare_by(schema, ty, &lhs, &rhs, walking, false);
+                assert_eq!(fast, full, "{lhs}\n{rhs}");
+                compared += usize::from(full.is_ok());
+            }
+        }
+        // Most pairs fit their type, so that changes are compared, not only errors.
+        assert!(compared > 1000, "{compared}");
+    }
 }

@@ -60,6 +60,8 @@ pub(crate) fn element(
 /// A list's items by element: each item's element in list order, and a lookup by element
 /// (`n log n` to build, `log n` to ask), so that matching two lists' items is never quadratic.
 pub(crate) struct Index<'v> {
+    /// The list.
+    list: &'v [Value],
     /// Each item's element and the item, in list order.
     pub(crate) items: Vec<(PathElement, &'v Value)>,
     /// Positions in `items`, sorted by element (items of one element in list order).
@@ -84,7 +86,14 @@ impl<'v> Index<'v> {
         }
         let mut sorted: Vec<usize> = (0..items.len()).collect();
         sorted.sort_by(|a, b| items[*a].0.cmp(&items[*b].0));
-        (Index { items, sorted }, errors)
+        (
+            Index {
+                list,
+                items,
+                sorted,
+            },
+            errors,
+        )
     }
 
     /// The items named `element`, in list order.
@@ -104,6 +113,17 @@ impl<'v> Index<'v> {
         let mut found = self.get(element);
         let first = found.next()?;
         Some(found.next().is_none().then_some(first))
+    }
+
+    /// Where `item` (one of the list's own) stands in the list, found from its address.
+    pub(crate) fn position(&self, item: Option<&Value>) -> Option<usize> {
+        let item = item?;
+        let offset = (item as *const Value as usize).wrapping_sub(self.list.as_ptr() as usize);
+        let at = offset / std::mem::size_of::<Value>();
+        self.list
+            .get(at)
+            .filter(|found| std::ptr::eq(*found, item))
+            .map(|_| at)
     }
 
     /// Whether an item is named `element`.

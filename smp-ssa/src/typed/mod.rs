@@ -17,6 +17,7 @@ mod merge;
 mod reconcile;
 mod remove;
 mod shape;
+mod unchanged;
 mod walk;
 
 pub(crate) use compare::compare_with;

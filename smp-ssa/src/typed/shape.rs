@@ -143,7 +143,7 @@ pub(crate) fn as_map(value: Option<&Value>) -> Option<&serde_json::Map<String, V
 
 /// Whether `serde_json` keeps object keys sorted (its default map), rather than in insertion
 /// order (its `preserve_order` feature, which any crate of a program may turn on): asked once.
-fn maps_are_sorted() -> bool {
+pub(crate) fn maps_are_sorted() -> bool {
     static SORTED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *SORTED.get_or_init(|| {
         let mut probe = serde_json::Map::new();

@@ -106,10 +106,10 @@ fn read_object(
 /// `set` as the `FieldsV1` object a `serde_json::Value` holds (keys in the value's order, which
 /// for `serde_json`'s map is string order).
 pub fn to_value(set: &Set) -> serde_json::Value {
-    fn level(nodes: &[Node], include_self: bool) -> serde_json::Value {
-        let mut entries: Vec<(String, serde_json::Value)> = Vec::new();
+    fn level(nodes: &[Node], include_self: bool, key: &mut String) -> serde_json::Value {
+        let mut map = Vec::new();
         if include_self {
-            entries.push((
+            map.push((
                 ".".into(),
                 serde_json::Value::Object(serde_json::Map::new()),
             ));
@@ -118,18 +118,16 @@ pub fn to_value(set: &Set) -> serde_json::Value {
             let value = if below.is_empty() {
                 serde_json::Value::Object(serde_json::Map::new())
             } else {
-                level(below, node.member)
+                level(below, node.member, key)
             };
-            let key = match &node.element {
-                PathElement::Field(name) => format!("f:{name}"),
-                other => other.to_key(),
-            };
-            entries.push((key, value));
+            // Each key is built in `key`, then copied out at its exact size.
+            key.clear();
+            node.element.write_key(key);
+            map.push((key.as_str().into(), value));
         }
-        // Collected at once: the map is built in one pass rather than key by key.
-        serde_json::Value::Object(entries.into_iter().collect())
+        serde_json::Value::Object(map.into_iter().collect())
     }
-    level(set.nodes(), false)
+    level(set.nodes(), false, &mut String::new())
 }
 
 /// A `FieldsV1` document that does not read as a field set: not JSON, not objects all the way

@@ -40,17 +40,67 @@ fn write_contents(level: &[Node], include_self: bool, out: &mut String, key: &mu
     }
 }
 
-/// An element's key as a JSON string. A field's key is written straight out; the others hold
-/// JSON of their own, built in `key` and escaped again as a whole.
+/// An element's key as a JSON string. A field's key is written straight out, and so is a key
+/// or value made of plain scalars (its JSON's quotes escaped as they are written); the others
+/// hold JSON of their own, built in `key` and escaped again as a whole.
 fn write_key(element: &PathElement, out: &mut String, key: &mut String) {
-    if let PathElement::Field(name) = element {
-        out.push_str("\"f:");
-        value::write_string_contents(name, out);
-        out.push('"');
-    } else {
-        key.clear();
-        element.write_key(key);
-        value::write_string(key, out);
+    match element {
+        PathElement::Field(name) => {
+            out.push_str("\"f:");
+            value::write_string_contents(name, out);
+            out.push('"');
+        }
+        PathElement::Key(fields)
+            if fields
+                .fields()
+                .iter()
+                .all(|(name, v)| value::is_plain(name) && plain_scalar(v)) =>
+        {
+            out.push_str("\"k:{");
+            for (i, (name, v)) in fields.fields().iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str("\\\"");
+                out.push_str(name);
+                out.push_str("\\\":");
+                write_plain_scalar(v, out);
+            }
+            out.push_str("}\"");
+        }
+        PathElement::Value(v) if plain_scalar(v) => {
+            out.push_str("\"v:");
+            write_plain_scalar(v, out);
+            out.push('"');
+        }
+        _ => {
+            key.clear();
+            element.write_key(key);
+            value::write_string(key, out);
+        }
+    }
+}
+
+/// Whether `v` is a scalar whose JSON needs no escape but its quotes.
+fn plain_scalar(v: &serde_json::Value) -> bool {
+    match v {
+        serde_json::Value::String(s) => value::is_plain(s),
+        serde_json::Value::Array(_) | serde_json::Value::Object(_) => false,
+        _ => true,
+    }
+}
+
+/// A [`plain_scalar`] as JSON inside a JSON string.
+fn write_plain_scalar(v: &serde_json::Value, out: &mut String) {
+    match v {
+        serde_json::Value::String(s) => {
+            out.push_str("\\\"");
+            out.push_str(s);
+            out.push_str("\\\"");
+        }
+        serde_json::Value::Number(n) => value::write_number(n, out),
+        serde_json::Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        _ => out.push_str("null"),
     }
 }
 
