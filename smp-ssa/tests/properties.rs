@@ -6,16 +6,21 @@
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 use smp_ssa::fieldpath::{Path, Set};
-use smp_ssa::managedfields::{ApplyOptions, Clock, FieldManager, decode};
+use smp_ssa::managedfields::{ApplyOptions, Clock, FieldManager, decode, encode, to_value};
 use smp_ssa::schema::Gvk;
 use smp_ssa::typed::{ReadOptions, field_set};
 
 const FORCE: ApplyOptions = ApplyOptions { force: true };
 
 fn manager() -> FieldManager<'static> {
+    manager_at(0)
+}
+
+/// The field manager with its clock at `minute` past noon.
+fn manager_at(minute: usize) -> FieldManager<'static> {
     FieldManager::new(smp_ssa::builtin::schema(), "apps/v1", "Deployment")
         .unwrap()
-        .clock(Clock::fixed("2026-11-26T12:00:00Z").unwrap())
+        .clock(Clock::fixed(&format!("2026-11-26T12:{:02}:00Z", minute % 60)).unwrap())
 }
 
 /// A configuration: some labels, finalizers (a set), replicas, containers (a list map by name)
@@ -161,6 +166,38 @@ proptest! {
             .unwrap_or_default();
         prop_assert!(owned(&after).iter().all(|(m, _)| m == "b"));
         prop_assert_eq!(fields(&after), b);
+    }
+
+    /// The entries are written as the server writes them, however each was made: passed on as
+    /// read, given a new time, changed in place, or written anew.
+    #[test]
+    fn managed_fields_read_back_write_the_same(
+        steps in prop::collection::vec(
+            (any::<bool>(), prop::sample::select(vec!["a", "b", "c"]), config()),
+            1..6,
+        )
+    ) {
+        let mut live: Option<Value> = None;
+        for (i, (apply, m, c)) in steps.iter().enumerate() {
+            let fm = manager_at(i);
+            let next = if *apply {
+                fm.apply(live.as_ref(), c, m, FORCE).unwrap()
+            } else {
+                // An update writes the configuration over the live object as it is.
+                let mut new = c.clone();
+                if let (Some(live), Some(metadata)) = (&live, new.get_mut("metadata")) {
+                    if let Some(entries) = live.pointer("/metadata/managedFields") {
+                        metadata["managedFields"] = entries.clone();
+                    }
+                }
+                fm.update(live.as_ref(), new, m).unwrap()
+            };
+            let written = next.pointer("/metadata/managedFields").cloned().unwrap_or(Value::Null);
+            let fresh = encode(&decode(Some(&written)).unwrap())
+                .map_or(Value::Null, |entries| to_value(&entries));
+            prop_assert_eq!(&written, &fresh, "step {}", i);
+            live = Some(next);
+        }
     }
 
     #[test]

@@ -4,7 +4,7 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::sync::Arc;
 
-use super::element::{FieldName, PathElement};
+use super::element::{FieldName, KeyFields, PathElement};
 use super::path::Path;
 
 /// A set of field paths, held as a tree laid out flat: every node of the tree in one vector,
@@ -413,18 +413,33 @@ impl Builder {
     /// which stalls the processor on every field.
     #[inline]
     pub(crate) fn open_field(&mut self, name: &str) -> usize {
-        // Pushed from a constant, the node is copied from memory not just written.
+        let at = self.open_empty();
+        if let PathElement::Field(field) = &mut self.nodes[at].element {
+            field.push_str(name);
+        }
+        at
+    }
+
+    /// [`Builder::open`] for the key of a list map's item, written into the node in place for
+    /// the same reason.
+    #[inline]
+    pub(crate) fn open_key(&mut self, fields: KeyFields) -> usize {
+        let at = self.open_empty();
+        self.nodes[at].element = PathElement::Key(fields);
+        at
+    }
+
+    /// Opens a node for an empty field name, pushed from a constant (copied from memory, not
+    /// from bytes just written).
+    #[inline]
+    fn open_empty(&mut self) -> usize {
         const EMPTY: Node = Node {
             element: PathElement::Field(FieldName::EMPTY),
             member: false,
             below: 0,
         };
         self.nodes.push(EMPTY);
-        let at = self.nodes.len() - 1;
-        if let PathElement::Field(field) = &mut self.nodes[at].element {
-            field.push_str(name);
-        }
-        at
+        self.nodes.len() - 1
     }
 
     #[inline]

@@ -154,6 +154,14 @@ impl<'v> ReadEntries<'v> {
         }
     }
 
+    /// The `fieldsV1` of entry `i` as read, taken out (a borrowed one copied).
+    fn take_fields(&mut self, i: usize) -> Option<Value> {
+        match &mut self.raw {
+            Raw::Borrowed(entries) => entries.get(i)?.get("fieldsV1").cloned(),
+            Raw::Owned(entries) => entries.get_mut(i)?.get_mut("fieldsV1").map(Value::take),
+        }
+    }
+
     /// Entry `i` as read, taken out (a borrowed one copied).
     fn take(&mut self, i: usize) -> Option<Value> {
         match &mut self.raw {
@@ -331,15 +339,35 @@ pub(crate) fn encode_reusing(managed: &Managed, mut read: ReadEntries<'_>) -> Op
         Vec::with_capacity(managed.fields.len());
     for (id, owned) in &managed.fields {
         let time = managed.times.get(id);
-        let unchanged =
-            read.managed.fields.get(id) == Some(owned) && read.managed.times.get(id) == time;
-        let reused = match unchanged {
-            true => read.reusable.remove(id).and_then(|i| read.take(i)),
-            false => None,
+        let before = read.managed.fields.get(id);
+        let raw = read.reusable.remove(id);
+        let (Some(before), Some(raw)) = (before, raw) else {
+            out.push((entry_of(id, owned, time), None));
+            continue;
         };
-        match reused {
+        if before == owned && read.managed.times.get(id) == time {
             // Only what the order needs is read back; the value goes out as it came.
-            Some(value) => out.push((entry_head(id, owned, time), Some(value))),
+            let value = read.take(raw);
+            out.push((entry_head(id, owned, time), value));
+            continue;
+        }
+        // A new time, or fewer fields: the document as read, less what the manager lost.
+        let fields = if before.set == owned.set {
+            read.take_fields(raw)
+        } else if owned.set.difference(&before.set).is_empty() {
+            let lost = before.set.difference(&owned.set);
+            read.take_fields(raw)
+                .and_then(|mut v| fields_v1::remove(&mut v, &lost).then_some(v))
+        } else {
+            None
+        };
+        match fields {
+            Some(fields) => {
+                let mut head = entry_head(id, owned, time);
+                head.fields_type = "FieldsV1".into();
+                let value = entry_value_with(&head, Some(fields));
+                out.push((head, Some(value)));
+            }
             None => out.push((entry_of(id, owned, time), None)),
         }
     }
@@ -353,6 +381,11 @@ pub(crate) fn encode_reusing(managed: &Managed, mut read: ReadEntries<'_>) -> Op
 
 /// An entry as the JSON the object carries.
 fn entry_value(entry: &ManagedFieldsEntry) -> Value {
+    entry_value_with(entry, entry.fields_v1.as_ref().map(fields_v1::to_value))
+}
+
+/// An entry as the JSON the object carries, with `fields` as its `fieldsV1`.
+fn entry_value_with(entry: &ManagedFieldsEntry, fields: Option<Value>) -> Value {
     let mut o = serde_json::Map::new();
     let mut text = |k: &str, v: &str| {
         if !v.is_empty() {
@@ -372,8 +405,8 @@ fn entry_value(entry: &ManagedFieldsEntry) -> Value {
     text("time", entry.time.as_deref().unwrap_or(""));
     text("fieldsType", &entry.fields_type);
     text("subresource", &entry.subresource);
-    if let Some(set) = &entry.fields_v1 {
-        o.insert("fieldsV1".into(), fields_v1::to_value(set));
+    if let Some(fields) = fields {
+        o.insert("fieldsV1".into(), fields);
     }
     Value::Object(o)
 }

@@ -5,6 +5,8 @@
 
 use serde_json::Value;
 
+pub(crate) use crate::fieldpath::value::maps_are_sorted;
+use crate::fieldpath::value::{compare_bytes, same_str};
 use crate::schema::{List, MapView, Resolved, Scalar};
 
 /// A shape of a type.
@@ -141,18 +143,6 @@ pub(crate) fn as_map(value: Option<&Value>) -> Option<&serde_json::Map<String, V
     }
 }
 
-/// Whether `serde_json` keeps object keys sorted (its default map), rather than in insertion
-/// order (its `preserve_order` feature, which any crate of a program may turn on): asked once.
-pub(crate) fn maps_are_sorted() -> bool {
-    static SORTED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *SORTED.get_or_init(|| {
-        let mut probe = serde_json::Map::new();
-        probe.insert("b".into(), Value::Null);
-        probe.insert("a".into(), Value::Null);
-        probe.keys().next().is_some_and(|k| k == "a")
-    })
-}
-
 /// One key of two objects of one object type: its values on each side, and its type (`None`:
 /// not declared).
 pub(crate) struct Entry<'v, 's> {
@@ -208,7 +198,7 @@ fn entries_by<'v, 's>(
     let mut fields = map.fields.iter().peekable();
     loop {
         let order = match (l.peek(), r.peek()) {
-            (Some((lk, _)), Some((rk, _))) => lk.as_str().cmp(rk.as_str()),
+            (Some((lk, _)), Some((rk, _))) => compare_bytes(lk.as_bytes(), rk.as_bytes()),
             (Some(_), None) => std::cmp::Ordering::Less,
             (None, Some(_)) => std::cmp::Ordering::Greater,
             (None, None) => break,
@@ -227,9 +217,12 @@ fn entries_by<'v, 's>(
                 _ => break,
             },
         };
-        while fields.next_if(|f| f.name.as_str() < key.as_str()).is_some() {}
+        while fields
+            .next_if(|f| compare_bytes(f.name.as_bytes(), key.as_bytes()).is_lt())
+            .is_some()
+        {}
         let field = match fields.peek() {
-            Some(f) if f.name == *key => Some(f.ty),
+            Some(f) if same_str(&f.name, key) => Some(f.ty),
             _ => None,
         };
         out.push(entry(key, lv, rv, field));

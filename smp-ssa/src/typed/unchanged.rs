@@ -69,7 +69,7 @@ impl Unchanged<'_> {
             (Value::Object(_) | Value::Array(_), _) | (_, Value::Object(_) | Value::Array(_)) => {
                 Err(Trail::new())
             }
-            _ if lhs != rhs => Err(Trail::new()),
+            _ if !same_scalar(lhs, rhs) => Err(Trail::new()),
             _ => match Deduced::of(atom, Some(rhs)).shape() {
                 Shape::Scalar(kind) => check_scalar(kind, Some(rhs)).map_err(|_| Trail::new()),
                 Shape::Map(_) | Shape::List(_) => Ok(()),
@@ -109,12 +109,15 @@ impl Unchanged<'_> {
             // The keys of both in one order, and the type's fields beside them.
             let mut fields = map.fields.iter().peekable();
             for (i, ((lk, lv), (rk, rv))) in l.iter().zip(r).enumerate() {
-                if lk != rk {
+                if !value::same_str(lk, rk) {
                     return Err(vec![i]);
                 }
-                while fields.next_if(|f| f.name.as_str() < lk.as_str()).is_some() {}
+                while fields
+                    .next_if(|f| value::compare_bytes(f.name.as_bytes(), lk.as_bytes()).is_lt())
+                    .is_some()
+                {}
                 let ty = match fields.peek() {
-                    Some(f) if f.name == *lk => Some(f.ty),
+                    Some(f) if value::same_str(&f.name, lk) => Some(f.ty),
                     _ => map.rest,
                 };
                 child(i, lk, lv, rv, ty)?;
@@ -165,10 +168,9 @@ impl Unchanged<'_> {
                 let Value::Object(object) = child else {
                     return false;
                 };
-                let item_type = self.schema.resolve(item).map;
                 keys.iter().all(|name| {
                     object.contains_key(name)
-                        || item_type
+                        || (self.schema.resolve(item).map)
                             .and_then(|m| m.field(name))
                             .is_some_and(|f| f.default.is_some())
                 })
@@ -195,6 +197,14 @@ fn leaf(lhs: &Value, rhs: &Value) -> Result<(), Trail> {
         Ok(())
     } else {
         Err(Trail::new())
+    }
+}
+
+/// Whether two scalars are equal as `Value`'s `==` says (strings compared inline).
+fn same_scalar(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::String(x), Value::String(y)) => value::same_str(x, y),
+        _ => a == b,
     }
 }
 

@@ -27,12 +27,14 @@
 //! ```
 
 mod de;
+mod patch;
 mod read;
 mod write;
 
 use super::element::PathElement;
 use super::set::{Builder, Node, Set, siblings};
 
+pub(crate) use patch::remove;
 pub use write::to_string;
 
 /// Reads a `FieldsV1` document.
@@ -47,26 +49,27 @@ pub fn from_value(value: &serde_json::Value) -> Result<Set, FieldsV1Error> {
 }
 
 /// [`from_value`], and whether the document is in the form the server writes: objects all the
-/// way down, every key `.` or of a known kind, `"."` only beside other keys and with `{}` as its
-/// value. (Key contents are not checked: an entry read from an object and passed on unchanged
-/// keeps them.)
+/// way down, every key `.` or of a known kind and written as the server writes its element,
+/// `"."` only beside other keys and with `{}` as its value.
 pub(crate) fn read_value(value: &serde_json::Value) -> Result<(Set, bool), FieldsV1Error> {
     let mut set = Builder::default();
     let serde_json::Value::Object(object) = value else {
         return Err(FieldsV1Error("expected a FieldsV1 object".into()));
     };
     let mut canonical = true;
-    read_object(object, &mut set, 0, &mut canonical)?;
+    read_object(object, &mut set, 0, &mut canonical, &mut String::new())?;
     Ok((set.finish(), canonical))
 }
 
 /// One object of a document held as a value, its elements added to `set` as one level;
-/// whether it holds `"."`. `canonical` is cleared where the object is not in the server's form.
+/// whether it holds `"."`. `canonical` is cleared where the object is not in the server's form
+/// (`key` is where a key is written to be compared with its form as read).
 fn read_object(
     object: &serde_json::Map<String, serde_json::Value>,
     set: &mut Builder,
     depth: usize,
     canonical: &mut bool,
+    key_buffer: &mut String,
 ) -> Result<bool, FieldsV1Error> {
     if depth > MAX_DEPTH {
         return Err(FieldsV1Error(format!(
@@ -84,7 +87,16 @@ fn read_object(
         let at = match key.strip_prefix("f:") {
             Some(name) => set.open_field(name),
             None => match PathElement::from_key(key).map_err(|e| FieldsV1Error(e.to_string()))? {
-                Some(element) => set.open(element),
+                Some(element) => {
+                    // A key in another form than the server writes it (key fields out of
+                    // order, a number written otherwise) would not be found again as written.
+                    if *canonical {
+                        key_buffer.clear();
+                        element.write_key(key_buffer);
+                        *canonical = key_buffer == key;
+                    }
+                    set.open(element)
+                }
                 None => {
                     *canonical = false;
                     continue;
@@ -96,7 +108,8 @@ fn read_object(
                 "the value of {key:?} is not an object"
             )));
         };
-        let member = read_object(inner, set, depth + 1, canonical)? || !set.has_below(at);
+        let member =
+            read_object(inner, set, depth + 1, canonical, key_buffer)? || !set.has_below(at);
         set.close(at, member);
     }
     set.end_level(start);

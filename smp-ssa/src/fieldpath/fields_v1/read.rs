@@ -100,8 +100,8 @@ impl<'a> Reader<'a> {
                 Key::Text(text) => self.open(text, key_at)?,
                 // A `k:` or `v:` key holds JSON, its quotes escaped: plain ones are read as they
                 // stand, the rest unescaped first (into a buffer kept for all of them).
-                Key::Escaped(text) => match escaped_element(text) {
-                    Some(element) => Next::Open(self.set.open(element)),
+                Key::Escaped(text) => match self.open_escaped(text) {
+                    Some(at) => Next::Open(at),
                     None => {
                         let mut scratch = std::mem::take(&mut self.scratch);
                         scratch.clear();
@@ -140,6 +140,18 @@ impl<'a> Reader<'a> {
                 }
                 _ => return Err(self.error("expected `,` or `}`")),
             }
+        }
+    }
+
+    /// Opens the node of a `k:` or `v:` key of plain scalars read as it stands, quotes escaped
+    /// (`k:{\"name\":\"a\"}`); `None` (nothing opened) for any other key.
+    fn open_escaped(&mut self, text: &str) -> Option<usize> {
+        if let Some(content) = text.strip_prefix("k:") {
+            let fields = key_json::key_fields_escaped(content)?;
+            Some(self.set.open_key(KeyFields::new(fields)))
+        } else {
+            let value = key_json::value_escaped(text.strip_prefix("v:")?)?;
+            Some(self.set.open(PathElement::Value(value)))
         }
     }
 
@@ -250,15 +262,6 @@ fn special(bytes: &[u8]) -> Option<usize> {
         .iter()
         .position(|b| matches!(b, b'"' | b'\\') || *b < 0x20)
         .map(|n| at + n)
-}
-
-/// A `k:` or `v:` key of plain scalars read as it stands, quotes escaped (`k:{\"name\":\"a\"}`).
-fn escaped_element(text: &str) -> Option<PathElement> {
-    if let Some(content) = text.strip_prefix("k:") {
-        key_json::key_fields_escaped(content).map(|fields| PathElement::Key(KeyFields::new(fields)))
-    } else {
-        key_json::value_escaped(text.strip_prefix("v:")?).map(PathElement::Value)
-    }
 }
 
 /// Appends a string's contents with `\"` and `\\` unescaped, the only escapes in the keys the
