@@ -61,6 +61,7 @@ impl<'a> Reader<'a> {
         self.text.as_bytes().get(self.at).copied()
     }
 
+    #[inline]
     fn space(&mut self) {
         while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.peek() {
             self.at += 1;
@@ -68,6 +69,11 @@ impl<'a> Reader<'a> {
     }
 
     fn expect(&mut self, byte: u8, what: &str) -> Result<(), FieldsV1Error> {
+        // The server writes no space: the byte is nearly always next.
+        if self.peek() == Some(byte) {
+            self.at += 1;
+            return Ok(());
+        }
         self.space();
         if self.peek() != Some(byte) {
             return Err(self.error(what));
@@ -157,11 +163,11 @@ impl<'a> Reader<'a> {
 
     /// What a key (unescaped) opens.
     fn open(&mut self, text: &str, key_at: usize) -> Result<Next, FieldsV1Error> {
-        Ok(if text == "." {
-            Next::Dot
-        } else if let Some(name) = text.strip_prefix("f:") {
+        Ok(if let Some(name) = text.strip_prefix("f:") {
             // Fields, most keys, are read here rather than moved out of a general reader.
             Next::Open(self.set.open_field(name))
+        } else if text == "." {
+            Next::Dot
         } else {
             match PathElement::from_key(text)
                 .map_err(|e| FieldsV1Error(format!("{e} at byte {key_at}")))?
