@@ -24,6 +24,7 @@ pub mod names;
 pub mod overlay;
 
 mod docs;
+pub mod resources;
 pub mod ssa;
 
 use std::collections::BTreeMap;

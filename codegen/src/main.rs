@@ -13,18 +13,20 @@ use std::process::ExitCode;
 
 use smp_codegen::{Paths, generate};
 
-const USAGE: &str =
-    "usage: smp-codegen [--check] [--spec FILE] | smp-codegen --ssa [--check] [--spec DIR]";
+const USAGE: &str = "usage: smp-codegen [--check] [--spec FILE] | smp-codegen --ssa [--check] \
+                     [--spec DIR] | smp-codegen --resources [--check] [--spec FILE]";
 
 fn main() -> ExitCode {
     let mut check = false;
     let mut ssa = false;
+    let mut resources = false;
     let mut spec = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--check" => check = true,
             "--ssa" => ssa = true,
+            "--resources" => resources = true,
             "--spec" => match args.next() {
                 Some(file) => spec = Some(PathBuf::from(file)),
                 None => {
@@ -39,7 +41,9 @@ fn main() -> ExitCode {
                      and codegen/overlay.toml.\n  --check       only compare with the committed \
                      code (exit status 1 if it differs)\n  --spec FILE   the document to read\n\n\
                      With --ssa: regenerates smp-ssa/src/builtin/kubernetes.json from the OpenAPI \
-                     v3 documents (default: ../shared/openapi/v3 beside the checkout; --spec DIR)."
+                     v3 documents (default: ../shared/openapi/v3 beside the checkout; --spec DIR).\n\n\
+                     With --resources: regenerates smp-apiserver/src/resources.json (the \
+                     resources the API serves) from the v2 document."
                 );
                 return ExitCode::SUCCESS;
             }
@@ -51,6 +55,9 @@ fn main() -> ExitCode {
     }
     if ssa {
         return ssa_schema(spec, check);
+    }
+    if resources {
+        return resource_table(spec, check);
     }
     let paths = spec.map_or_else(Paths::default, Paths::with_spec);
     let output = match generate(&paths) {
@@ -90,6 +97,53 @@ fn main() -> ExitCode {
     }
 }
 
+/// Regenerates (or, with `check`, compares) smp-apiserver's resource table from the v2 document.
+fn resource_table(spec: Option<PathBuf>, check: bool) -> ExitCode {
+    let Some(spec) = spec.or_else(|| smp_testdata::file("openapi/swagger.json")) else {
+        eprintln!("error: no OpenAPI v2 document: ../shared/openapi/swagger.json is missing");
+        return ExitCode::FAILURE;
+    };
+    let out = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../smp-apiserver/src/resources.json");
+    let text = std::fs::read(&spec)
+        .map_err(|e| format!("{}: {e}", spec.display()))
+        .and_then(|text| {
+            serde_json::from_slice(&text).map_err(|e| format!("{}: {e}", spec.display()))
+        })
+        .and_then(|doc| smp_codegen::resources::resource_table(&doc));
+    let text = match text {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    write_or_check(&out, &text, check, "--resources")
+}
+
+/// Writes `text` to `out`, or with `check` only says whether `out` holds it already.
+fn write_or_check(out: &std::path::Path, text: &str, check: bool, flag: &str) -> ExitCode {
+    if check {
+        if std::fs::read_to_string(out).is_ok_and(|old| old == text) {
+            return ExitCode::SUCCESS;
+        }
+        eprintln!(
+            "{} is out of date: run `cargo run -p smp-codegen -- {flag}`",
+            out.display()
+        );
+        return ExitCode::FAILURE;
+    }
+    match std::fs::write(out, text) {
+        Ok(()) => {
+            println!("wrote {}", out.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {}: {e}", out.display());
+            ExitCode::FAILURE
+        }
+    }
+}
+
 /// Regenerates (or, with `check`, compares) smp-ssa's built-in schema from the v3 documents.
 fn ssa_schema(dir: Option<PathBuf>, check: bool) -> ExitCode {
     let Some(dir) = dir.or_else(|| smp_testdata::file("openapi/v3")) else {
@@ -107,25 +161,5 @@ fn ssa_schema(dir: Option<PathBuf>, check: bool) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    if check {
-        let same = std::fs::read_to_string(&out).is_ok_and(|old| old == text);
-        if !same {
-            eprintln!(
-                "{} is out of date: run `cargo run -p smp-codegen -- --ssa`",
-                out.display()
-            );
-            return ExitCode::FAILURE;
-        }
-        return ExitCode::SUCCESS;
-    }
-    match std::fs::write(&out, text) {
-        Ok(()) => {
-            println!("wrote {}", out.display());
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("error: {}: {e}", out.display());
-            ExitCode::FAILURE
-        }
-    }
+    write_or_check(&out, &text, check, "--ssa")
 }

@@ -1,0 +1,209 @@
+//! The verbs: reading (`get`, `list`), writing (`create`, `update`, `delete`,
+//! `deletecollection`) and patching, each as the API server answers it.
+
+mod patch;
+mod write;
+
+use http::{HeaderMap, StatusCode};
+use serde_json::{Value, json};
+
+use crate::discovery::Resource;
+use crate::request::RequestInfo;
+use crate::selector::Selector;
+use crate::server::State;
+use crate::status::ApiError;
+use crate::store::ObjectKey;
+
+/// The request, with the resource it names.
+pub(crate) struct Call<'a> {
+    pub(crate) state: &'a State,
+    pub(crate) info: RequestInfo,
+    /// The resource (for a subresource request, the main resource).
+    pub(crate) resource: &'a Resource,
+    pub(crate) headers: &'a HeaderMap,
+}
+
+impl Call<'_> {
+    /// Where the named object is kept.
+    pub(crate) fn key(&self, name: &str) -> ObjectKey {
+        ObjectKey {
+            resource: format!("{}/{}", self.resource.group, self.resource.resource),
+            namespace: self.info.namespace.clone(),
+            name: name.to_owned(),
+        }
+    }
+
+    pub(crate) fn not_found(&self, name: &str) -> ApiError {
+        ApiError::not_found(
+            &self.resource.group,
+            &self.resource.qualified(),
+            &self.resource.resource,
+            name,
+        )
+    }
+
+    pub(crate) fn query(&self, key: &str) -> Option<&str> {
+        self.info.query.get(key).map(String::as_str)
+    }
+
+    /// Whether the request is a dry run (`dryRun=All`): answered, not stored.
+    pub(crate) fn dry_run(&self) -> Result<bool, ApiError> {
+        match self.query("dryRun") {
+            None | Some("") => Ok(false),
+            Some("All") => Ok(true),
+            Some(other) => Err(ApiError::bad_request(format!(
+                "unsupported dry run value {other:?}: only \"All\""
+            ))),
+        }
+    }
+}
+
+pub(crate) fn handle(
+    state: &State,
+    info: RequestInfo,
+    headers: &HeaderMap,
+    body: &[u8],
+) -> Result<(StatusCode, Value), ApiError> {
+    let resource = state
+        .resources
+        .get(&info.group, &info.version, &info.resource)
+        .ok_or_else(|| {
+            ApiError::no_route(&format!(
+                "{}/{}",
+                crate::discovery::api_version(&info.group, &info.version),
+                info.resource
+            ))
+        })?;
+    let served = if info.subresource.is_empty() {
+        resource
+    } else {
+        state
+            .resources
+            .get(
+                &info.group,
+                &info.version,
+                &format!("{}/{}", info.resource, info.subresource),
+            )
+            .ok_or_else(|| ApiError::no_route(&info.subresource))?
+    };
+    if !served.allows(info.verb) {
+        return Err(ApiError::method_not_allowed(info.verb, &served.resource));
+    }
+    // A namespaced resource is reached through a namespace (listing and watching may span
+    // them all), a cluster's without one.
+    let in_namespace = !info.namespace.is_empty();
+    let spans = matches!(info.verb, "list" | "watch") && !in_namespace;
+    if resource.namespaced != in_namespace && !spans {
+        return Err(ApiError::no_route(&info.resource));
+    }
+    let call = Call {
+        state,
+        info,
+        resource,
+        headers,
+    };
+    match call.info.verb {
+        "get" => get(&call),
+        "list" => list(&call),
+        "create" => write::create(&call, body),
+        "update" => write::update(&call, body),
+        "patch" => patch::patch(&call, body),
+        "delete" => write::delete(&call),
+        "deletecollection" => write::delete_collection(&call),
+        // Watching comes with the event log.
+        other => Err(ApiError::method_not_allowed(other, &call.resource.resource)),
+    }
+}
+
+fn get(call: &Call<'_>) -> Result<(StatusCode, Value), ApiError> {
+    let stored = call
+        .state
+        .store
+        .get(&call.key(&call.info.name))
+        .ok_or_else(|| call.not_found(&call.info.name))?;
+    Ok((StatusCode::OK, (*stored.object).clone()))
+}
+
+/// A list: the objects of the resource (in the namespace, if one is named) that the selectors
+/// select, at most `limit` of them, with a `continue` token for the rest.
+fn list(call: &Call<'_>) -> Result<(StatusCode, Value), ApiError> {
+    let labels = Selector::labels(call.query("labelSelector").unwrap_or(""))?;
+    let fields = Selector::fields(call.query("fieldSelector").unwrap_or(""))?;
+    let limit = match call.query("limit") {
+        None | Some("") | Some("0") => usize::MAX,
+        Some(n) => n
+            .parse::<usize>()
+            .map_err(|_| ApiError::bad_request(format!("invalid limit {n:?}")))?,
+    };
+    let resource_key = call.key("").resource;
+    let after = match call.query("continue") {
+        None | Some("") => None,
+        Some(token) => Some(ObjectKey {
+            resource: resource_key.clone(),
+            ..decode_continue(token)?
+        }),
+    };
+    let namespace = (!call.info.namespace.is_empty()).then_some(call.info.namespace.as_str());
+    let (stored, revision) = call
+        .state
+        .store
+        .list(&resource_key, namespace, after.as_ref());
+    let mut items = Vec::new();
+    let mut last = None;
+    let mut more = false;
+    for (key, s) in stored {
+        let object = &s.object;
+        let selected = labels.matches_labels(
+            object
+                .pointer("/metadata/labels")
+                .and_then(Value::as_object),
+        ) && fields.matches_fields(&key.name, &key.namespace);
+        if !selected {
+            continue;
+        }
+        if items.len() == limit {
+            more = true;
+            break;
+        }
+        items.push((**object).clone());
+        last = Some(key);
+    }
+    let mut metadata = json!({"resourceVersion": revision.to_string()});
+    if let (true, Some(last)) = (more, last) {
+        metadata["continue"] = json!(encode_continue(&last));
+    }
+    Ok((
+        StatusCode::OK,
+        json!({
+            "kind": format!("{}List", call.resource.kind),
+            "apiVersion": call.resource.api_version(),
+            "metadata": metadata,
+            "items": items,
+        }),
+    ))
+}
+
+/// A `continue` token: the last key listed, as hex (opaque to clients, as the server's are).
+fn encode_continue(key: &ObjectKey) -> String {
+    let text = format!("{}\n{}", key.namespace, key.name);
+    text.bytes().map(|b| format!("{b:02x}")).collect()
+}
+
+fn decode_continue(token: &str) -> Result<ObjectKey, ApiError> {
+    let bad = || ApiError::bad_request(format!("invalid continue token {token:?}"));
+    let bytes: Option<Vec<u8>> = (0..token.len())
+        .step_by(2)
+        .map(|i| {
+            token
+                .get(i..i + 2)
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+        })
+        .collect();
+    let text = String::from_utf8(bytes.ok_or_else(bad)?).map_err(|_| bad())?;
+    let (namespace, name) = text.split_once('\n').ok_or_else(bad)?;
+    Ok(ObjectKey {
+        resource: String::new(),
+        namespace: namespace.to_owned(),
+        name: name.to_owned(),
+    })
+}

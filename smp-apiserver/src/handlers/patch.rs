@@ -1,0 +1,161 @@
+//! `PATCH` in its four forms, told apart by the request's content type: JSON patch (RFC 6902),
+//! JSON merge patch (RFC 7386), strategic merge patch (built-in kinds; custom resources refuse
+//! it, as the server does) and server-side apply.
+
+use http::StatusCode;
+use serde_json::Value;
+use smp_ssa::managedfields::ApplyOptions;
+
+use super::Call;
+use super::write::{commit, conflict, field_manager, manager_error, manager_name, prepare_update};
+use crate::object::meta;
+use crate::status::ApiError;
+
+const JSON_PATCH: &str = "application/json-patch+json";
+const MERGE_PATCH: &str = "application/merge-patch+json";
+const STRATEGIC_MERGE_PATCH: &str = "application/strategic-merge-patch+json";
+const APPLY_PATCH: &str = "application/apply-patch+yaml";
+
+/// How many times a patch is applied again to an object that changed while it was computed.
+const RETRIES: usize = 64;
+
+pub(super) fn patch(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value), ApiError> {
+    call.dry_run()?;
+    let content_type = call
+        .headers
+        .get(http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| {
+            v.split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase()
+        })
+        .unwrap_or_default();
+    let strategic = smp_types::lookup(&call.resource.api_version(), &call.resource.kind);
+    let accepted: &[&str] = if strategic.is_some() {
+        &[JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH, APPLY_PATCH]
+    } else {
+        &[JSON_PATCH, MERGE_PATCH, APPLY_PATCH]
+    };
+    if !accepted.contains(&content_type.as_str()) {
+        return Err(ApiError::unsupported_media_type(accepted));
+    }
+    let text = std::str::from_utf8(body)
+        .map_err(|_| ApiError::bad_request("the request body is not UTF-8"))?;
+    if content_type == APPLY_PATCH {
+        return apply(call, text);
+    }
+    let patch: Value = serde_json::from_str(text)
+        .map_err(|e| ApiError::bad_request(format!("error decoding patch: {e}")))?;
+    let name = call.info.name.clone();
+    let key = call.key(&name);
+    for _ in 0..RETRIES {
+        let current = call
+            .state
+            .store
+            .get(&key)
+            .ok_or_else(|| call.not_found(&name))?;
+        let invalid = |message: String| {
+            ApiError::invalid(&call.resource.group, &call.resource.kind, &name, message)
+        };
+        let patched = match content_type.as_str() {
+            JSON_PATCH => {
+                let operations: json_patch::Patch = serde_json::from_value(patch.clone())
+                    .map_err(|e| ApiError::bad_request(format!("error decoding patch: {e}")))?;
+                let mut object = (*current.object).clone();
+                json_patch::patch(&mut object, &operations).map_err(|e| invalid(e.to_string()))?;
+                object
+            }
+            MERGE_PATCH => {
+                let mut object = (*current.object).clone();
+                json_patch::merge(&mut object, &patch);
+                object
+            }
+            _ => {
+                let kind = strategic.ok_or_else(|| ApiError::unsupported_media_type(accepted))?;
+                smp_core::apply(&current.object, &patch, kind.schema())
+                    .map_err(|e| invalid(e.to_string()))?
+            }
+        };
+        // A patch that sets the resource version asks for that version, as an update does.
+        let expected = meta(&patched, "resourceVersion").to_owned();
+        if !expected.is_empty() && expected != current.revision.to_string() {
+            return Err(conflict(call));
+        }
+        let mut new = prepare_update(call, &current.object, patched)?;
+        if let Some(fm) = field_manager(call) {
+            new = fm
+                .update(Some(&current.object), new, &manager_name(call))
+                .map_err(|e| manager_error(call, &name, e))?;
+        }
+        match commit(call, &current, new) {
+            Ok(object) => return Ok((StatusCode::OK, object)),
+            Err(_) if expected.is_empty() => continue,
+            Err(_) => return Err(conflict(call)),
+        }
+    }
+    Err(conflict(call))
+}
+
+/// Server-side apply: the configuration merged by the field manager, which records the
+/// manager's fields and refuses to take other managers' unless forced. An object that does not
+/// exist is created.
+fn apply(call: &Call<'_>, text: &str) -> Result<(StatusCode, Value), ApiError> {
+    let manager = call
+        .query("fieldManager")
+        .filter(|m| !m.is_empty())
+        .ok_or_else(|| {
+            ApiError::bad_request(
+                "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is \
+                 required for apply patch",
+            )
+        })?
+        .to_owned();
+    let force = match call.query("force") {
+        None | Some("") | Some("false") => false,
+        Some("true") => true,
+        Some(other) => return Err(ApiError::bad_request(format!("invalid force {other:?}"))),
+    };
+    let applied = smp_core::parse_document(text, smp_core::DocRole::Document)
+        .map_err(|e| ApiError::bad_request(format!("error decoding YAML: {e}")))?;
+    let name = call.info.name.clone();
+    let fm = field_manager(call).ok_or_else(|| {
+        ApiError::unsupported_media_type(&[JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH])
+    })?;
+    let key = call.key(&name);
+    for _ in 0..RETRIES {
+        let current = call.state.store.get(&key);
+        let Some(current) = current else {
+            // Created by the apply: written as a create would write it.
+            let given = meta(&applied, "name");
+            if given != name {
+                return Err(ApiError::bad_request(format!(
+                    "the name of the object ({given}) does not match the name on the URL ({name})"
+                )));
+            }
+            let object = fm
+                .apply(None, &applied, &manager, ApplyOptions { force })
+                .map_err(|e| manager_error(call, &name, e))?;
+            match super::write::create_object(call, object, false) {
+                Err(e) if e.code == 409 && e.reason == "AlreadyExists" => continue,
+                other => return other,
+            }
+        };
+        let object = fm
+            .apply(
+                Some(&current.object),
+                &applied,
+                &manager,
+                ApplyOptions { force },
+            )
+            .map_err(|e| manager_error(call, &name, e))?;
+        let new = prepare_update(call, &current.object, object)?;
+        match commit(call, &current, new) {
+            Ok(object) => return Ok((StatusCode::OK, object)),
+            Err(_) => continue,
+        }
+    }
+    Err(conflict(call))
+}

@@ -1,0 +1,377 @@
+//! Creating, replacing and deleting objects, and what every write shares: the object read from
+//! the body, the metadata the server owns kept, `generation` moved, managedFields recorded,
+//! finalizers honoured, and the write committed against the revision it was based on.
+
+use http::StatusCode;
+use serde_json::{Value, json};
+use smp_ssa::managedfields::{FieldManager, FieldManagerError};
+
+use super::Call;
+use crate::object::{self, meta, set_meta};
+use crate::status::{self, ApiError};
+use crate::store::{Stored, WriteError};
+
+/// How many times a write based on an object that changed meanwhile is tried again (patches
+/// and unconditional updates apply to whatever is there).
+const RETRIES: usize = 64;
+
+/// The body as an object of the resource's kind (`apiVersion` and `kind` filled in when
+/// missing, refused when they name another).
+pub(super) fn read_object(call: &Call<'_>, body: &[u8]) -> Result<Value, ApiError> {
+    let text = std::str::from_utf8(body)
+        .map_err(|_| ApiError::bad_request("the request body is not UTF-8"))?;
+    let mut object = smp_core::parse_document(text, smp_core::DocRole::Document)
+        .map_err(|e| ApiError::bad_request(format!("the request body is not an object: {e}")))?;
+    if !object.is_object() {
+        return Err(ApiError::bad_request("the request body is not an object"));
+    }
+    let (api_version, kind) = expected_kind(call);
+    for (key, expected) in [("apiVersion", &api_version), ("kind", &kind)] {
+        match object.get(key).and_then(Value::as_str) {
+            None | Some("") => object[key] = json!(expected),
+            Some(given) if given == expected.as_str() => {}
+            Some(given) => {
+                return Err(ApiError::bad_request(format!(
+                    "the {key} in the data ({given}) does not match the expected {key} ({expected})"
+                )));
+            }
+        }
+    }
+    Ok(object)
+}
+
+/// The `apiVersion` and `kind` of the objects the request's endpoint takes.
+fn expected_kind(call: &Call<'_>) -> (String, String) {
+    (call.resource.api_version(), call.resource.kind.clone())
+}
+
+/// Who writes: the `fieldManager` of the query, else the client's name from its `User-Agent`:
+/// what precedes the first `/`, printable characters only, at most 128 bytes (empty when the
+/// client sends none), as the server derives it.
+pub(super) fn manager_name(call: &Call<'_>) -> String {
+    if let Some(m) = call.query("fieldManager").filter(|m| !m.is_empty()) {
+        return m.to_owned();
+    }
+    const MAX: usize = 128;
+    let agent = call
+        .headers
+        .get(http::header::USER_AGENT)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    let mut name = String::new();
+    for c in agent.split('/').next().unwrap_or("").chars() {
+        if c.is_control() {
+            continue;
+        }
+        if name.len() + c.len_utf8() > MAX {
+            break;
+        }
+        name.push(c);
+    }
+    name
+}
+
+/// The field manager of the endpoint, for kinds the built-in types know.
+pub(super) fn field_manager(call: &Call<'_>) -> Option<FieldManager<'static>> {
+    let (api_version, kind) = expected_kind(call);
+    FieldManager::builtin(&api_version, &kind).ok().map(|fm| {
+        fm.subresource(&call.info.subresource)
+            .clock(call.state.options.clock.clone())
+    })
+}
+
+/// The field manager's refusals as the server answers them.
+pub(super) fn manager_error(call: &Call<'_>, name: &str, e: FieldManagerError) -> ApiError {
+    match e {
+        FieldManagerError::Conflict(conflict) => ApiError::apply_conflict(&conflict),
+        FieldManagerError::BadRequest(m) => ApiError::bad_request(m),
+        other => ApiError::invalid(
+            &call.resource.group,
+            &call.resource.kind,
+            name,
+            other.to_string(),
+        ),
+    }
+}
+
+/// `new` (an update or a patch's result) made ready to store over `current`: the name checked,
+/// the metadata the server owns kept, a subresource's write limited to it, `generation` moved
+/// when more than metadata and status changed.
+pub(super) fn prepare_update(
+    call: &Call<'_>,
+    current: &Value,
+    mut new: Value,
+) -> Result<Value, ApiError> {
+    let name = &call.info.name;
+    let given = meta(&new, "name");
+    if !given.is_empty() && given != name.as_str() {
+        return Err(ApiError::bad_request(format!(
+            "the name of the object ({given}) does not match the name on the URL ({name})"
+        )));
+    }
+    if call.info.subresource == "status" {
+        // The status endpoint writes the status and nothing else.
+        let status = new.get("status").cloned();
+        new = current.clone();
+        match status {
+            Some(status) => new["status"] = status,
+            None => {
+                if let Some(o) = new.as_object_mut() {
+                    o.remove("status");
+                }
+            }
+        }
+    }
+    for key in [
+        "uid",
+        "creationTimestamp",
+        "deletionTimestamp",
+        "deletionGracePeriodSeconds",
+        "generation",
+    ] {
+        match current.pointer(&format!("/metadata/{key}")) {
+            Some(v) => {
+                object::metadata_mut(&mut new).insert(key.to_owned(), v.clone());
+            }
+            None => {
+                object::metadata_mut(&mut new).remove(key);
+            }
+        }
+    }
+    set_meta(&mut new, "name", name);
+    if !call.info.namespace.is_empty() {
+        set_meta(&mut new, "namespace", &call.info.namespace);
+    }
+    if object::spec_changed(current, &new) {
+        if let Some(g) = current
+            .pointer("/metadata/generation")
+            .and_then(Value::as_i64)
+        {
+            object::metadata_mut(&mut new).insert("generation".into(), json!(g + 1));
+        }
+    }
+    Ok(new)
+}
+
+/// Stores `new` over `current` (or removes the object, when its deletion waited only for the
+/// finalizers `new` no longer has); an error when the object changed meanwhile.
+pub(super) fn commit(call: &Call<'_>, current: &Stored, new: Value) -> Result<Value, WriteError> {
+    if call.dry_run().unwrap_or(false) {
+        return Ok(new);
+    }
+    let key = call.key(&call.info.name);
+    let deleting = !meta(&current.object, "deletionTimestamp").is_empty();
+    if deleting && object::finalizers(&new) == 0 {
+        call.state.store.remove(&key, current.revision)?;
+        return Ok(new);
+    }
+    let stored = call.state.store.replace(&key, current.revision, new)?;
+    Ok((*stored.object).clone())
+}
+
+pub(super) fn create(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value), ApiError> {
+    let new = read_object(call, body)?;
+    create_object(call, new, true)
+}
+
+/// Stores a new object: namespace and name settled, the metadata the server sets on create
+/// written; its managedFields recorded as an update when `record` (an apply records them
+/// itself).
+pub(super) fn create_object(
+    call: &Call<'_>,
+    mut new: Value,
+    record: bool,
+) -> Result<(StatusCode, Value), ApiError> {
+    let dry_run = call.dry_run()?;
+    let namespace = meta(&new, "namespace").to_owned();
+    if !namespace.is_empty() && namespace != call.info.namespace {
+        return Err(ApiError::bad_request(
+            "the namespace of the provided object does not match the namespace sent on the request",
+        ));
+    }
+    if !meta(&new, "resourceVersion").is_empty() {
+        return Err(ApiError::bad_request(
+            "resourceVersion should not be set on objects to be created",
+        ));
+    }
+    let mut name = meta(&new, "name").to_owned();
+    if name.is_empty() {
+        let prefix = meta(&new, "generateName");
+        if prefix.is_empty() {
+            return Err(ApiError::invalid(
+                &call.resource.group,
+                &call.resource.kind,
+                "",
+                "metadata.name: Required value: name or generateName is required",
+            ));
+        }
+        name = format!("{prefix}{}", object::name_suffix());
+    }
+    if call.resource.namespaced {
+        let namespaces = crate::store::ObjectKey {
+            resource: "/namespaces".into(),
+            namespace: String::new(),
+            name: call.info.namespace.clone(),
+        };
+        if call.state.store.get(&namespaces).is_none() {
+            return Err(ApiError::not_found(
+                "",
+                "namespaces",
+                "namespaces",
+                &call.info.namespace,
+            ));
+        }
+        set_meta(&mut new, "namespace", &call.info.namespace);
+    }
+    set_meta(&mut new, "name", &name);
+    set_meta(&mut new, "uid", &object::new_uid());
+    set_meta(
+        &mut new,
+        "creationTimestamp",
+        &call.state.options.clock.now(),
+    );
+    let metadata = object::metadata_mut(&mut new);
+    metadata.remove("deletionTimestamp");
+    metadata.remove("deletionGracePeriodSeconds");
+    metadata.remove("generation");
+    if new.get("spec").is_some() {
+        object::metadata_mut(&mut new).insert("generation".into(), json!(1));
+    }
+    if let (true, Some(fm)) = (record, field_manager(call)) {
+        new = fm
+            .update(None, new, &manager_name(call))
+            .map_err(|e| manager_error(call, &name, e))?;
+    }
+    if dry_run {
+        return Ok((StatusCode::CREATED, new));
+    }
+    match call.state.store.create(call.key(&name), new) {
+        Ok(stored) => Ok((StatusCode::CREATED, (*stored.object).clone())),
+        Err(_) => Err(ApiError::already_exists(
+            &call.resource.group,
+            &call.resource.qualified(),
+            &call.resource.resource,
+            &name,
+        )),
+    }
+}
+
+pub(super) fn update(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value), ApiError> {
+    call.dry_run()?;
+    let given = read_object(call, body)?;
+    let name = call.info.name.clone();
+    let expected = meta(&given, "resourceVersion").to_owned();
+    for _ in 0..RETRIES {
+        let current = call
+            .state
+            .store
+            .get(&call.key(&name))
+            .ok_or_else(|| call.not_found(&name))?;
+        if !expected.is_empty() && expected != current.revision.to_string() {
+            return Err(conflict(call));
+        }
+        let mut new = prepare_update(call, &current.object, given.clone())?;
+        if let Some(fm) = field_manager(call) {
+            new = fm
+                .update(Some(&current.object), new, &manager_name(call))
+                .map_err(|e| manager_error(call, &name, e))?;
+        }
+        match commit(call, &current, new) {
+            Ok(object) => return Ok((StatusCode::OK, object)),
+            Err(_) if expected.is_empty() => continue,
+            Err(_) => return Err(conflict(call)),
+        }
+    }
+    Err(conflict(call))
+}
+
+pub(super) fn conflict(call: &Call<'_>) -> ApiError {
+    ApiError::conflict(
+        &call.resource.group,
+        &call.resource.qualified(),
+        &call.resource.resource,
+        &call.info.name,
+    )
+}
+
+pub(super) fn delete(call: &Call<'_>) -> Result<(StatusCode, Value), ApiError> {
+    let dry_run = call.dry_run()?;
+    let name = call.info.name.clone();
+    let key = call.key(&name);
+    for _ in 0..RETRIES {
+        let current = call
+            .state
+            .store
+            .get(&key)
+            .ok_or_else(|| call.not_found(&name))?;
+        if object::finalizers(&current.object) > 0 {
+            // Held by its finalizers: marked, and removed when the last one goes.
+            if !meta(&current.object, "deletionTimestamp").is_empty() {
+                return Ok((StatusCode::OK, (*current.object).clone()));
+            }
+            let mut marked = (*current.object).clone();
+            set_meta(
+                &mut marked,
+                "deletionTimestamp",
+                &call.state.options.clock.now(),
+            );
+            object::metadata_mut(&mut marked).insert("deletionGracePeriodSeconds".into(), json!(0));
+            if dry_run {
+                return Ok((StatusCode::OK, marked));
+            }
+            match call.state.store.replace(&key, current.revision, marked) {
+                Ok(stored) => return Ok((StatusCode::OK, (*stored.object).clone())),
+                Err(_) => continue,
+            }
+        }
+        if dry_run {
+            return Ok((StatusCode::OK, (*current.object).clone()));
+        }
+        match call.state.store.remove(&key, current.revision) {
+            Ok(_) => {
+                return Ok((
+                    StatusCode::OK,
+                    status::success(
+                        &call.resource.group,
+                        &call.resource.resource,
+                        &name,
+                        meta(&current.object, "uid"),
+                    ),
+                ));
+            }
+            Err(_) => continue,
+        }
+    }
+    Err(conflict(call))
+}
+
+/// Deletes every object of the list the same query would give (selectors included).
+pub(super) fn delete_collection(call: &Call<'_>) -> Result<(StatusCode, Value), ApiError> {
+    let (_, list) = super::list(call)?;
+    let mut deleted = Vec::new();
+    for item in list["items"].as_array().into_iter().flatten() {
+        let mut one = Call {
+            state: call.state,
+            info: call.info.clone(),
+            resource: call.resource,
+            headers: call.headers,
+        };
+        one.info.name = meta(item, "name").to_owned();
+        one.info.namespace = meta(item, "namespace").to_owned();
+        match delete(&one) {
+            Ok(_) => deleted.push(item.clone()),
+            // Gone meanwhile: nothing to delete.
+            Err(e) if e.code == 404 => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok((
+        StatusCode::OK,
+        json!({
+            "kind": format!("{}List", call.resource.kind),
+            "apiVersion": call.resource.api_version(),
+            "metadata": {"resourceVersion": call.state.store.revision().to_string()},
+            "items": deleted,
+        }),
+    ))
+}

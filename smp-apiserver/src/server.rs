@@ -1,0 +1,198 @@
+//! The server: its state, the handling of one request, and the `tower::Service` that
+//! `kube::Client::new` takes.
+
+use std::convert::Infallible;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use bytes::Bytes;
+use http::{Request, Response, StatusCode, header};
+use http_body_util::{BodyExt, Full, Limited};
+use serde_json::{Value, json};
+use smp_ssa::managedfields::Clock;
+
+use crate::discovery::Resources;
+use crate::handlers;
+use crate::object;
+use crate::request::{self, Target};
+use crate::status::ApiError;
+use crate::store::{ObjectKey, Store};
+
+/// How the server behaves.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The largest request body taken, in bytes (the API server's limit is 3 MiB).
+    pub max_body: usize,
+    /// Where time stamps come from.
+    pub clock: Clock,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            max_body: 3 * 1024 * 1024,
+            clock: Clock::System,
+        }
+    }
+}
+
+pub(crate) struct State {
+    pub(crate) store: Store,
+    pub(crate) resources: Resources,
+    pub(crate) options: Options,
+}
+
+/// The API server. Cloning it gives another handle on the same objects.
+#[derive(Clone)]
+pub struct ApiServer {
+    state: Arc<State>,
+}
+
+/// The namespaces that exist from the start, as on a new cluster.
+const SYSTEM_NAMESPACES: [&str; 4] = ["default", "kube-system", "kube-public", "kube-node-lease"];
+
+impl Default for ApiServer {
+    fn default() -> ApiServer {
+        ApiServer::new(Options::default())
+    }
+}
+
+impl ApiServer {
+    /// A server with the built-in resources and the system namespaces.
+    pub fn new(options: Options) -> ApiServer {
+        let state = State {
+            store: Store::default(),
+            resources: Resources::builtin().clone(),
+            options,
+        };
+        for name in SYSTEM_NAMESPACES {
+            let mut namespace = json!({
+                "apiVersion": "v1",
+                "kind": "Namespace",
+                "metadata": {"name": name, "labels": {"kubernetes.io/metadata.name": name}},
+                "spec": {"finalizers": ["kubernetes"]},
+                "status": {"phase": "Active"},
+            });
+            object::set_meta(&mut namespace, "uid", &object::new_uid());
+            object::set_meta(
+                &mut namespace,
+                "creationTimestamp",
+                &state.options.clock.now(),
+            );
+            let key = ObjectKey {
+                resource: "/namespaces".into(),
+                namespace: String::new(),
+                name: name.into(),
+            };
+            // A new store holds nothing, so these cannot exist yet.
+            let _ = state.store.create(key, namespace);
+        }
+        ApiServer {
+            state: Arc::new(state),
+        }
+    }
+
+    /// Answers one request whose body has been read.
+    pub fn handle(&self, request: Request<Bytes>) -> Response<Full<Bytes>> {
+        let (parts, body) = request.into_parts();
+        let result = request::parse(&parts.method, parts.uri.path(), parts.uri.query())
+            .and_then(|target| self.route(target, &parts.headers, &body));
+        match result {
+            Ok((status, value)) => respond(status, &value),
+            Err(error) => respond(
+                StatusCode::from_u16(error.code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+                &error.to_status(),
+            ),
+        }
+    }
+
+    fn route(
+        &self,
+        target: Target,
+        headers: &http::HeaderMap,
+        body: &[u8],
+    ) -> Result<(StatusCode, Value), ApiError> {
+        let resources = &self.state.resources;
+        let ok = |v: Value| Ok((StatusCode::OK, v));
+        match target {
+            Target::Version => ok(json!({
+                "major": "1", "minor": "34", "gitVersion": "v1.34.0-smp",
+                "gitCommit": "", "gitTreeState": "clean", "buildDate": "",
+                "goVersion": "", "compiler": "smp", "platform": "linux/amd64",
+            })),
+            Target::CoreVersions => ok(resources.core_versions()),
+            Target::Groups => ok(resources.groups()),
+            Target::Group(group) => {
+                let groups = resources.groups();
+                groups["groups"]
+                    .as_array()
+                    .and_then(|g| g.iter().find(|g| g["name"] == group.as_str()))
+                    .map(|g| {
+                        let mut g = g.clone();
+                        g["kind"] = json!("APIGroup");
+                        g["apiVersion"] = json!("v1");
+                        (StatusCode::OK, g)
+                    })
+                    .ok_or_else(|| ApiError::no_route(&format!("/apis/{group}")))
+            }
+            Target::ResourceList { group, version } => resources
+                .resource_list(&group, &version)
+                .map(|list| (StatusCode::OK, list))
+                .ok_or_else(|| ApiError::no_route(&format!("/apis/{group}/{version}"))),
+            Target::Resource(info) => handlers::handle(&self.state, info, headers, body),
+        }
+    }
+}
+
+fn respond(status: StatusCode, value: &Value) -> Response<Full<Bytes>> {
+    let body = serde_json::to_vec(value).unwrap_or_default();
+    let mut response = Response::new(Full::new(Bytes::from(body)));
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
+/// The server as a `tower` service over HTTP requests of any body: what
+/// `kube::Client::new(server, "default")` takes, with no socket in between.
+impl<B> tower_service::Service<Request<B>> for ApiServer
+where
+    B: http_body::Body + Send + 'static,
+    B::Data: Send,
+    B::Error: std::error::Error + Send + Sync + 'static,
+{
+    type Response = Response<Full<Bytes>>;
+    type Error = Infallible;
+    type Future = Pin<Box<dyn Future<Output = Result<Self::Response, Infallible>> + Send>>;
+
+    fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: Request<B>) -> Self::Future {
+        let server = self.clone();
+        let limit = self.state.options.max_body;
+        Box::pin(async move {
+            let (parts, body) = request.into_parts();
+            let body = match Limited::new(body, limit).collect().await {
+                Ok(collected) => collected.to_bytes(),
+                Err(e) => {
+                    let error = if e.is::<http_body_util::LengthLimitError>() {
+                        ApiError::too_large(limit)
+                    } else {
+                        ApiError::bad_request(format!("reading the request body: {e}"))
+                    };
+                    return Ok(respond(
+                        StatusCode::from_u16(error.code).unwrap_or(StatusCode::BAD_REQUEST),
+                        &error.to_status(),
+                    ));
+                }
+            };
+            Ok(server.handle(Request::from_parts(parts, body)))
+        })
+    }
+}

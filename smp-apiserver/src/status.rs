@@ -1,0 +1,182 @@
+//! Errors as the API server answers them: a `Status` object with a reason and an HTTP code,
+//! in the server's words, so that clients' error handling runs as against a cluster.
+
+use serde_json::{Value, json};
+
+/// A failed request: what the server answers.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{reason} ({code}): {message}")]
+pub struct ApiError {
+    /// The HTTP status code.
+    pub code: u16,
+    /// The machine-readable reason (`NotFound`, `AlreadyExists`, `Conflict`, ...).
+    pub reason: &'static str,
+    /// The message, as the server writes it.
+    pub message: String,
+    /// `details`: the object concerned and the causes, when the server gives them.
+    pub details: Option<Value>,
+}
+
+impl ApiError {
+    fn new(code: u16, reason: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError {
+            code,
+            reason,
+            message: message.into(),
+            details: None,
+        }
+    }
+
+    fn about(mut self, group: &str, kind: &str, name: &str) -> ApiError {
+        let mut details = json!({"name": name, "kind": kind});
+        if !group.is_empty() {
+            details["group"] = json!(group);
+        }
+        self.details = Some(details);
+        self
+    }
+
+    /// 404: the object is not there. `resource` is the qualified name (`deployments.apps`).
+    pub fn not_found(group: &str, resource: &str, plural: &str, name: &str) -> ApiError {
+        ApiError::new(404, "NotFound", format!("{resource} \"{name}\" not found"))
+            .about(group, plural, name)
+    }
+
+    /// 404 for a path that names nothing the server serves.
+    pub fn no_route(path: &str) -> ApiError {
+        ApiError::new(
+            404,
+            "NotFound",
+            format!("the server could not find the requested resource ({path})"),
+        )
+    }
+
+    /// 409: an object of that name exists.
+    pub fn already_exists(group: &str, resource: &str, plural: &str, name: &str) -> ApiError {
+        ApiError::new(
+            409,
+            "AlreadyExists",
+            format!("{resource} \"{name}\" already exists"),
+        )
+        .about(group, plural, name)
+    }
+
+    /// 409: the write was based on an older version of the object.
+    pub fn conflict(group: &str, resource: &str, plural: &str, name: &str) -> ApiError {
+        ApiError::new(
+            409,
+            "Conflict",
+            format!(
+                "Operation cannot be fulfilled on {resource} \"{name}\": the object has been \
+                 modified; please apply your changes to the latest version and try again"
+            ),
+        )
+        .about(group, plural, name)
+    }
+
+    /// 409: a server-side apply would change other managers' fields.
+    pub fn apply_conflict(conflict: &smp_ssa::managedfields::ApplyConflict) -> ApiError {
+        let causes: Vec<Value> = conflict
+            .conflicts
+            .iter()
+            .map(|c| {
+                json!({
+                    "reason": "FieldManagerConflict",
+                    "message": format!("conflict with {}", smp_ssa::managedfields::print_manager(&c.manager)),
+                    "field": c.path.to_string(),
+                })
+            })
+            .collect();
+        let mut error = ApiError::new(409, "Conflict", conflict.to_string());
+        error.details = Some(json!({"causes": causes}));
+        error
+    }
+
+    /// 422: the object is not valid.
+    pub fn invalid(group: &str, kind: &str, name: &str, message: impl Into<String>) -> ApiError {
+        let message = message.into();
+        ApiError::new(
+            422,
+            "Invalid",
+            format!("{kind}{} \"{name}\" is invalid: {message}", dotted(group)),
+        )
+        .about(group, kind, name)
+    }
+
+    /// 400: the request cannot be read.
+    pub fn bad_request(message: impl Into<String>) -> ApiError {
+        ApiError::new(400, "BadRequest", message)
+    }
+
+    /// 405: the resource does not allow the verb.
+    pub fn method_not_allowed(verb: &str, resource: &str) -> ApiError {
+        ApiError::new(
+            405,
+            "MethodNotAllowed",
+            format!("{verb} is not supported on resources of kind \"{resource}\""),
+        )
+    }
+
+    /// 415: a patch in a form the resource does not take.
+    pub fn unsupported_media_type(accepted: &[&str]) -> ApiError {
+        ApiError::new(
+            415,
+            "UnsupportedMediaType",
+            format!(
+                "the body of the request was in an unknown format - accepted media types \
+                 include: {}",
+                accepted.join(", ")
+            ),
+        )
+    }
+
+    /// 413: the body is larger than the server takes.
+    pub fn too_large(limit: usize) -> ApiError {
+        ApiError::new(
+            413,
+            "RequestEntityTooLarge",
+            format!("the request body is larger than the server takes ({limit} bytes)"),
+        )
+    }
+
+    /// 410: the version asked for is older than the server keeps.
+    pub fn gone(message: impl Into<String>) -> ApiError {
+        ApiError::new(410, "Expired", message)
+    }
+
+    /// The `Status` object.
+    pub fn to_status(&self) -> Value {
+        let mut status = json!({
+            "kind": "Status",
+            "apiVersion": "v1",
+            "metadata": {},
+            "status": "Failure",
+            "message": self.message,
+            "reason": self.reason,
+            "code": self.code,
+        });
+        if let Some(details) = &self.details {
+            status["details"] = details.clone();
+        }
+        status
+    }
+}
+
+/// `.group`, or nothing for the core group.
+fn dotted(group: &str) -> String {
+    if group.is_empty() {
+        String::new()
+    } else {
+        format!(".{group}")
+    }
+}
+
+/// The `Status` of a successful delete.
+pub fn success(group: &str, plural: &str, name: &str, uid: &str) -> Value {
+    let mut details = json!({"name": name, "kind": plural, "uid": uid});
+    if !group.is_empty() {
+        details["group"] = json!(group);
+    }
+    json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success",
+           "details": details})
+}
