@@ -29,6 +29,7 @@ pub mod selector;
 mod server;
 pub mod status;
 pub mod store;
+pub mod watch;
 
-pub use server::{ApiServer, Options};
+pub use server::{ApiServer, Body, Options};
 pub use status::ApiError;

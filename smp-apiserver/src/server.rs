@@ -9,12 +9,13 @@ use std::task::{Context, Poll};
 
 use bytes::Bytes;
 use http::{Request, Response, StatusCode, header};
+use http_body_util::combinators::UnsyncBoxBody;
 use http_body_util::{BodyExt, Full, Limited};
 use serde_json::{Value, json};
 use smp_ssa::managedfields::Clock;
 
 use crate::discovery::Resources;
-use crate::handlers;
+use crate::handlers::{self, Answer};
 use crate::object;
 use crate::request::{self, Target};
 use crate::status::ApiError;
@@ -94,17 +95,23 @@ impl ApiServer {
         }
     }
 
-    /// Answers one request whose body has been read.
-    pub fn handle(&self, request: Request<Bytes>) -> Response<Full<Bytes>> {
+    /// Answers one request whose body has been read. A watch's body goes on as long as the
+    /// client reads it.
+    pub fn handle(&self, request: Request<Bytes>) -> Response<Body> {
         let (parts, body) = request.into_parts();
         let result = request::parse(&parts.method, parts.uri.path(), parts.uri.query())
             .and_then(|target| self.route(target, &parts.headers, &body));
         match result {
-            Ok((status, value)) => respond(status, &value),
-            Err(error) => respond(
-                StatusCode::from_u16(error.code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
-                &error.to_status(),
-            ),
+            Ok(Answer::Object(status, value)) => respond(status, &value),
+            Ok(Answer::Watch(watch)) => {
+                let mut response = Response::new(watch.boxed_unsync());
+                response.headers_mut().insert(
+                    header::CONTENT_TYPE,
+                    header::HeaderValue::from_static("application/json"),
+                );
+                response
+            }
+            Err(error) => respond_error(&error),
         }
     }
 
@@ -113,9 +120,9 @@ impl ApiServer {
         target: Target,
         headers: &http::HeaderMap,
         body: &[u8],
-    ) -> Result<(StatusCode, Value), ApiError> {
+    ) -> Result<Answer, ApiError> {
         let resources = &self.state.resources;
-        let ok = |v: Value| Ok((StatusCode::OK, v));
+        let ok = |v: Value| Ok(Answer::Object(StatusCode::OK, v));
         match target {
             Target::Version => ok(json!({
                 "major": "1", "minor": "34", "gitVersion": "v1.34.0-smp",
@@ -133,22 +140,32 @@ impl ApiServer {
                         let mut g = g.clone();
                         g["kind"] = json!("APIGroup");
                         g["apiVersion"] = json!("v1");
-                        (StatusCode::OK, g)
+                        Answer::Object(StatusCode::OK, g)
                     })
                     .ok_or_else(|| ApiError::no_route(&format!("/apis/{group}")))
             }
             Target::ResourceList { group, version } => resources
                 .resource_list(&group, &version)
-                .map(|list| (StatusCode::OK, list))
+                .map(|list| Answer::Object(StatusCode::OK, list))
                 .ok_or_else(|| ApiError::no_route(&format!("/apis/{group}/{version}"))),
             Target::Resource(info) => handlers::handle(&self.state, info, headers, body),
         }
     }
 }
 
-fn respond(status: StatusCode, value: &Value) -> Response<Full<Bytes>> {
+/// A response's body: an object, or a watch's stream of events.
+pub type Body = UnsyncBoxBody<Bytes, Infallible>;
+
+fn respond_error(error: &ApiError) -> Response<Body> {
+    respond(
+        StatusCode::from_u16(error.code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+        &error.to_status(),
+    )
+}
+
+fn respond(status: StatusCode, value: &Value) -> Response<Body> {
     let body = serde_json::to_vec(value).unwrap_or_default();
-    let mut response = Response::new(Full::new(Bytes::from(body)));
+    let mut response = Response::new(Full::new(Bytes::from(body)).boxed_unsync());
     *response.status_mut() = status;
     response.headers_mut().insert(
         header::CONTENT_TYPE,
@@ -165,7 +182,7 @@ where
     B::Data: Send,
     B::Error: std::error::Error + Send + Sync + 'static,
 {
-    type Response = Response<Full<Bytes>>;
+    type Response = Response<Body>;
     type Error = Infallible;
     type Future = Pin<Box<dyn Future<Output = Result<Self::Response, Infallible>> + Send>>;
 
@@ -186,10 +203,7 @@ where
                     } else {
                         ApiError::bad_request(format!("reading the request body: {e}"))
                     };
-                    return Ok(respond(
-                        StatusCode::from_u16(error.code).unwrap_or(StatusCode::BAD_REQUEST),
-                        &error.to_status(),
-                    ));
+                    return Ok(respond_error(&error));
                 }
             };
             Ok(server.handle(Request::from_parts(parts, body)))

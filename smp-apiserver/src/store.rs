@@ -6,11 +6,65 @@
 //! new one without holding the store, and commits only if the object is still at the revision it
 //! read (else it reads again, or answers Conflict), so that no write is lost and no writer waits
 //! on another's computation.
+//!
+//! Every write is also an event, kept in a window of the latest ones (a watch may start from any
+//! revision still in it) and sent to the watchers on a channel that never waits for them: a
+//! watcher that falls further behind than the channel holds is told it missed events, and
+//! starts again from a list, as a client does when the server answers 410 Gone.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use serde_json::Value;
+use tokio::sync::broadcast;
+
+/// How many events the window keeps, and how many a watcher may fall behind.
+const WINDOW: usize = 4096;
+
+/// What a write did to an object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventType {
+    /// Created.
+    Added,
+    /// Changed.
+    Modified,
+    /// Removed.
+    Deleted,
+}
+
+/// One write, as watchers see it.
+#[derive(Debug, Clone)]
+pub struct Event {
+    /// The write's revision.
+    pub revision: u64,
+    /// What it did.
+    pub kind: EventType,
+    /// The object's key.
+    pub key: ObjectKey,
+    /// The object after the write (for a deletion, as it was last).
+    pub object: Arc<Value>,
+    /// The object before the write, if it existed.
+    pub previous: Option<Arc<Value>>,
+}
+
+/// Why a watch cannot start where it was asked to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Expired {
+    /// The revision asked for.
+    pub asked: u64,
+    /// The oldest revision the window still has.
+    pub oldest: u64,
+}
+
+/// Where a watch starts: the events after a revision still in the window, or the objects as they
+/// are now (given as `Added` events) and what comes after.
+#[derive(Debug)]
+pub struct WatchStart {
+    /// What the watcher is sent first.
+    pub backlog: Vec<Arc<Event>>,
+    /// The events after it.
+    pub receiver: broadcast::Receiver<Arc<Event>>,
+}
 
 /// Where an object is kept: its resource (`apps/deployments`), namespace (empty when cluster
 /// scoped) and name.
@@ -42,19 +96,100 @@ pub enum WriteError {
     Changed,
 }
 
-#[derive(Default)]
 struct Inner {
     revision: u64,
     objects: BTreeMap<ObjectKey, Stored>,
+    /// The latest events, oldest first.
+    events: VecDeque<Arc<Event>>,
+    sender: broadcast::Sender<Arc<Event>>,
+}
+
+impl Inner {
+    /// Records a write's event and sends it to the watchers (never waiting for them).
+    fn emit(&mut self, event: Event) {
+        let event = Arc::new(event);
+        if self.events.len() == WINDOW {
+            self.events.pop_front();
+        }
+        self.events.push_back(event.clone());
+        // No watcher is not an error.
+        let _ = self.sender.send(event);
+    }
 }
 
 /// The store.
-#[derive(Default)]
 pub struct Store {
     inner: Mutex<Inner>,
 }
 
+impl Default for Store {
+    fn default() -> Store {
+        Store {
+            inner: Mutex::new(Inner {
+                revision: 0,
+                objects: BTreeMap::new(),
+                events: VecDeque::with_capacity(WINDOW),
+                sender: broadcast::channel(WINDOW).0,
+            }),
+        }
+    }
+}
+
 impl Store {
+    /// Starts a watch: after revision `from` (`None`: from the objects of `resource` as they
+    /// are now, in `namespace` if given), or `Expired` when the window no longer reaches back
+    /// to it. Taken under the store's lock, so that nothing is missed or sent twice.
+    pub fn watch(
+        &self,
+        resource: &str,
+        namespace: Option<&str>,
+        from: Option<u64>,
+    ) -> Result<WatchStart, Expired> {
+        let inner = self.lock();
+        let receiver = inner.sender.subscribe();
+        let backlog = match from {
+            Some(from) => {
+                let oldest = inner
+                    .events
+                    .front()
+                    .map_or(inner.revision + 1, |e| e.revision);
+                // Events after `from`: the window must hold the one right after it.
+                if from + 1 < oldest && from < inner.revision {
+                    return Err(Expired {
+                        asked: from,
+                        oldest: oldest.saturating_sub(1),
+                    });
+                }
+                let start = inner.events.partition_point(|e| e.revision <= from);
+                inner.events.range(start..).cloned().collect()
+            }
+            None => {
+                let start = ObjectKey {
+                    resource: resource.to_owned(),
+                    namespace: namespace.unwrap_or("").to_owned(),
+                    name: String::new(),
+                };
+                inner
+                    .objects
+                    .range(start..)
+                    .take_while(|(k, _)| {
+                        k.resource == resource && namespace.is_none_or(|ns| k.namespace == ns)
+                    })
+                    .map(|(k, s)| {
+                        Arc::new(Event {
+                            revision: s.revision,
+                            kind: EventType::Added,
+                            key: k.clone(),
+                            object: s.object.clone(),
+                            previous: None,
+                        })
+                    })
+                    .collect()
+            }
+        };
+        Ok(WatchStart { backlog, receiver })
+    }
+
     fn lock(&self) -> MutexGuard<'_, Inner> {
         // A panic while holding the lock leaves the map consistent (every change is one
         // insert or remove), so a poisoned lock is taken over.
@@ -113,7 +248,14 @@ impl Store {
             object: Arc::new(object),
             revision,
         };
-        inner.objects.insert(key, stored.clone());
+        inner.objects.insert(key.clone(), stored.clone());
+        inner.emit(Event {
+            revision,
+            kind: EventType::Added,
+            key,
+            object: stored.object.clone(),
+            previous: None,
+        });
         Ok(stored)
     }
 
@@ -136,7 +278,14 @@ impl Store {
             object: Arc::new(object),
             revision,
         };
-        inner.objects.insert(key.clone(), stored.clone());
+        let previous = inner.objects.insert(key.clone(), stored.clone());
+        inner.emit(Event {
+            revision,
+            kind: EventType::Modified,
+            key: key.clone(),
+            object: stored.object.clone(),
+            previous: previous.map(|p| p.object),
+        });
         Ok(stored)
     }
 
@@ -148,7 +297,19 @@ impl Store {
             _ => return Err(WriteError::Changed),
         }
         inner.revision += 1;
-        inner.objects.remove(key).ok_or(WriteError::Changed)
+        let revision = inner.revision;
+        let removed = inner.objects.remove(key).ok_or(WriteError::Changed)?;
+        // The object as it was last, at the deletion's revision.
+        let mut last = (*removed.object).clone();
+        set_resource_version(&mut last, revision);
+        inner.emit(Event {
+            revision,
+            kind: EventType::Deleted,
+            key: key.clone(),
+            object: Arc::new(last),
+            previous: Some(removed.object.clone()),
+        });
+        Ok(removed)
     }
 }
 

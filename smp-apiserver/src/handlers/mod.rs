@@ -13,6 +13,7 @@ use crate::selector::Selector;
 use crate::server::State;
 use crate::status::ApiError;
 use crate::store::ObjectKey;
+use crate::watch::{Filter, Watch};
 
 /// The request, with the resource it names.
 pub(crate) struct Call<'a> {
@@ -58,12 +59,18 @@ impl Call<'_> {
     }
 }
 
+/// What a request is answered with: an object (or list, or status), or a watch's stream.
+pub(crate) enum Answer {
+    Object(StatusCode, Value),
+    Watch(Watch),
+}
+
 pub(crate) fn handle(
     state: &State,
     info: RequestInfo,
     headers: &HeaderMap,
     body: &[u8],
-) -> Result<(StatusCode, Value), ApiError> {
+) -> Result<Answer, ApiError> {
     let resource = state
         .resources
         .get(&info.group, &info.version, &info.resource)
@@ -102,17 +109,40 @@ pub(crate) fn handle(
         resource,
         headers,
     };
-    match call.info.verb {
+    let answer = match call.info.verb {
         "get" => get(&call),
         "list" => list(&call),
+        "watch" => return watch(&call).map(Answer::Watch),
         "create" => write::create(&call, body),
         "update" => write::update(&call, body),
         "patch" => patch::patch(&call, body),
         "delete" => write::delete(&call),
         "deletecollection" => write::delete_collection(&call),
-        // Watching comes with the event log.
         other => Err(ApiError::method_not_allowed(other, &call.resource.resource)),
-    }
+    };
+    answer.map(|(status, value)| Answer::Object(status, value))
+}
+
+/// A watch from `resourceVersion` (none, or `0`: from the objects as they are now).
+fn watch(call: &Call<'_>) -> Result<Watch, ApiError> {
+    let filter = Filter {
+        resource: call.key("").resource,
+        namespace: (!call.info.namespace.is_empty()).then(|| call.info.namespace.clone()),
+        labels: Selector::labels(call.query("labelSelector").unwrap_or(""))?,
+        fields: Selector::fields(call.query("fieldSelector").unwrap_or(""))?,
+    };
+    let from = match call.query("resourceVersion") {
+        None | Some("") | Some("0") => None,
+        Some(v) => Some(
+            v.parse::<u64>()
+                .map_err(|_| ApiError::bad_request(format!("invalid resource version {v:?}")))?,
+        ),
+    };
+    let start = call
+        .state
+        .store
+        .watch(&filter.resource, filter.namespace.as_deref(), from);
+    Ok(Watch::new(start, filter))
 }
 
 fn get(call: &Call<'_>) -> Result<(StatusCode, Value), ApiError> {

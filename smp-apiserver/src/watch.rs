@@ -1,0 +1,183 @@
+//! Watches: a response that does not end, one JSON event a line (`{"type": "ADDED", "object":
+//! ...}`), for the objects of one resource (in one namespace, if named) that the selectors
+//! select. An object that comes into the selection is `ADDED`, one that leaves it `DELETED`, as
+//! the server's watch cache tells them.
+
+use std::collections::VecDeque;
+use std::convert::Infallible;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use bytes::Bytes;
+use http_body::Frame;
+use serde_json::{Value, json};
+use tokio::sync::broadcast;
+
+use crate::selector::Selector;
+use crate::status::ApiError;
+use crate::store::{Event, EventType, Expired, WatchStart};
+
+/// Which events a watch passes on.
+pub(crate) struct Filter {
+    /// `group/plural`.
+    pub(crate) resource: String,
+    pub(crate) namespace: Option<String>,
+    pub(crate) labels: Selector,
+    pub(crate) fields: Selector,
+}
+
+impl Filter {
+    fn selects(&self, object: &Value, namespace: &str, name: &str) -> bool {
+        self.labels.matches_labels(
+            object
+                .pointer("/metadata/labels")
+                .and_then(Value::as_object),
+        ) && self.fields.matches_fields(name, namespace)
+    }
+
+    /// The line an event is sent as, if this watch sends it.
+    fn line(&self, event: &Event) -> Option<Bytes> {
+        let key = &event.key;
+        if key.resource != self.resource
+            || self
+                .namespace
+                .as_ref()
+                .is_some_and(|ns| *ns != key.namespace)
+        {
+            return None;
+        }
+        let now = self.selects(&event.object, &key.namespace, &key.name);
+        let before = event
+            .previous
+            .as_ref()
+            .is_some_and(|p| self.selects(p, &key.namespace, &key.name));
+        let kind = match (event.kind, before, now) {
+            (EventType::Deleted, true, _) => "DELETED",
+            (EventType::Deleted, false, _) => return None,
+            (_, false, true) => "ADDED",
+            (_, true, true) => "MODIFIED",
+            // Out of the selection.
+            (_, true, false) => "DELETED",
+            (_, false, false) => return None,
+        };
+        Some(line(kind, &event.object))
+    }
+}
+
+fn line(kind: &str, object: &Value) -> Bytes {
+    let mut text = serde_json::to_vec(&json!({"type": kind, "object": object})).unwrap_or_default();
+    text.push(b'\n');
+    Bytes::from(text)
+}
+
+type Next = Pin<
+    Box<
+        dyn Future<
+                Output = (
+                    broadcast::Receiver<Arc<Event>>,
+                    Result<Arc<Event>, broadcast::error::RecvError>,
+                ),
+            > + Send,
+    >,
+>;
+
+/// A watch's response body.
+pub struct Watch {
+    lines: VecDeque<Bytes>,
+    receiver: Option<broadcast::Receiver<Arc<Event>>>,
+    next: Option<Next>,
+    filter: Filter,
+    done: bool,
+}
+
+impl Watch {
+    /// The watch of `start`'s events that `filter` passes, or the expiry error as its only
+    /// event.
+    pub(crate) fn new(start: Result<WatchStart, Expired>, filter: Filter) -> Watch {
+        let (lines, receiver, done) = match start {
+            Ok(start) => (
+                start
+                    .backlog
+                    .iter()
+                    .filter_map(|e| filter.line(e))
+                    .collect(),
+                Some(start.receiver),
+                false,
+            ),
+            Err(expired) => {
+                let error = ApiError::gone(format!(
+                    "too old resource version: {} ({})",
+                    expired.asked, expired.oldest
+                ));
+                (
+                    VecDeque::from([line("ERROR", &error.to_status())]),
+                    None,
+                    true,
+                )
+            }
+        };
+        Watch {
+            lines,
+            receiver,
+            next: None,
+            filter,
+            done,
+        }
+    }
+}
+
+impl http_body::Body for Watch {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+        let this = &mut *self;
+        loop {
+            if let Some(line) = this.lines.pop_front() {
+                return Poll::Ready(Some(Ok(Frame::data(line))));
+            }
+            if this.done {
+                return Poll::Ready(None);
+            }
+            if this.next.is_none() {
+                let Some(mut receiver) = this.receiver.take() else {
+                    return Poll::Ready(None);
+                };
+                this.next = Some(Box::pin(async move {
+                    let event = receiver.recv().await;
+                    (receiver, event)
+                }));
+            }
+            let Some(next) = this.next.as_mut() else {
+                return Poll::Ready(None);
+            };
+            let (receiver, event) = match next.as_mut().poll(cx) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(ready) => ready,
+            };
+            this.next = None;
+            this.receiver = Some(receiver);
+            match event {
+                Ok(event) => {
+                    if let Some(line) = this.filter.line(&event) {
+                        return Poll::Ready(Some(Ok(Frame::data(line))));
+                    }
+                }
+                Err(broadcast::error::RecvError::Lagged(missed)) => {
+                    // Too slow: the watcher starts again from a list.
+                    let error = ApiError::gone(format!(
+                        "the watch fell {missed} events behind; list again"
+                    ));
+                    this.lines.push_back(line("ERROR", &error.to_status()));
+                    this.done = true;
+                }
+                Err(broadcast::error::RecvError::Closed) => this.done = true,
+            }
+        }
+    }
+}

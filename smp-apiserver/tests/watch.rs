@@ -1,0 +1,138 @@
+//! Watches through kube's `Api::watch`: events in order, selections entered and left, and a
+//! watch from a version the window no longer holds answered with 410 Gone.
+
+use std::time::Duration;
+
+use futures_util::{Stream, StreamExt};
+use k8s_openapi::api::core::v1::ConfigMap;
+use kube::api::{Api, DeleteParams, Patch, PatchParams, PostParams, WatchEvent, WatchParams};
+use serde_json::json;
+use smp_apiserver::ApiServer;
+
+fn config_map(name: &str, app: &str) -> ConfigMap {
+    serde_json::from_value(json!({"metadata": {"name": name, "labels": {"app": app}}})).unwrap()
+}
+
+/// The next event's type and object name.
+async fn next(
+    stream: &mut (impl Stream<Item = kube::Result<WatchEvent<ConfigMap>>> + Unpin),
+) -> (String, String) {
+    let event = tokio::time::timeout(Duration::from_secs(5), stream.next())
+        .await
+        .expect("an event within 5 s")
+        .expect("the stream goes on")
+        .expect("an event");
+    let name = |cm: &ConfigMap| cm.metadata.name.clone().unwrap_or_default();
+    match event {
+        WatchEvent::Added(cm) => ("ADDED".into(), name(&cm)),
+        WatchEvent::Modified(cm) => ("MODIFIED".into(), name(&cm)),
+        WatchEvent::Deleted(cm) => ("DELETED".into(), name(&cm)),
+        WatchEvent::Bookmark(_) => ("BOOKMARK".into(), String::new()),
+        WatchEvent::Error(e) => ("ERROR".into(), e.code.to_string()),
+    }
+}
+
+#[tokio::test]
+async fn a_watch_sees_every_write_in_order() {
+    let api: Api<ConfigMap> =
+        Api::default_namespaced(kube::Client::new(ApiServer::default(), "default"));
+    api.create(&PostParams::default(), &config_map("a", "x"))
+        .await
+        .unwrap();
+    let mut events = api
+        .watch(&WatchParams::default(), "0")
+        .await
+        .unwrap()
+        .boxed();
+    assert_eq!(next(&mut events).await, ("ADDED".into(), "a".into()));
+    let label = json!({"metadata": {"labels": {"tier": "1"}}});
+    api.patch("a", &PatchParams::default(), &Patch::Merge(&label))
+        .await
+        .unwrap();
+    api.create(&PostParams::default(), &config_map("b", "y"))
+        .await
+        .unwrap();
+    api.delete("a", &DeleteParams::default()).await.unwrap();
+    assert_eq!(next(&mut events).await, ("MODIFIED".into(), "a".into()));
+    assert_eq!(next(&mut events).await, ("ADDED".into(), "b".into()));
+    assert_eq!(next(&mut events).await, ("DELETED".into(), "a".into()));
+}
+
+#[tokio::test]
+async fn a_selected_watch_sees_objects_come_and_go() {
+    let api: Api<ConfigMap> =
+        Api::default_namespaced(kube::Client::new(ApiServer::default(), "default"));
+    let created = api
+        .create(&PostParams::default(), &config_map("a", "x"))
+        .await
+        .unwrap();
+    let version = created.metadata.resource_version.unwrap();
+    let mut events = api
+        .watch(&WatchParams::default().labels("app=x"), &version)
+        .await
+        .unwrap()
+        .boxed();
+    api.create(&PostParams::default(), &config_map("b", "y"))
+        .await
+        .unwrap();
+    let away = json!({"metadata": {"labels": {"app": "y"}}});
+    api.patch("a", &PatchParams::default(), &Patch::Merge(&away))
+        .await
+        .unwrap();
+    let back = json!({"metadata": {"labels": {"app": "x"}}});
+    api.patch("b", &PatchParams::default(), &Patch::Merge(&back))
+        .await
+        .unwrap();
+    // "b" was not selected when created; "a" leaves the selection, "b" enters it.
+    assert_eq!(next(&mut events).await, ("DELETED".into(), "a".into()));
+    assert_eq!(next(&mut events).await, ("ADDED".into(), "b".into()));
+}
+
+#[tokio::test]
+async fn a_watch_from_too_old_a_version_is_gone() {
+    let api: Api<ConfigMap> =
+        Api::default_namespaced(kube::Client::new(ApiServer::default(), "default"));
+    api.create(&PostParams::default(), &config_map("a", "x"))
+        .await
+        .unwrap();
+    // More writes than the server's window keeps.
+    for i in 0..5000 {
+        let data = json!({"data": {"i": i.to_string()}});
+        api.patch("a", &PatchParams::default(), &Patch::Merge(&data))
+            .await
+            .unwrap();
+    }
+    let mut events = api
+        .watch(&WatchParams::default(), "2")
+        .await
+        .unwrap()
+        .boxed();
+    assert_eq!(next(&mut events).await, ("ERROR".into(), "410".into()));
+}
+
+#[tokio::test]
+async fn a_watcher_that_does_not_read_holds_no_writer_back() {
+    let api: Api<ConfigMap> =
+        Api::default_namespaced(kube::Client::new(ApiServer::default(), "default"));
+    api.create(&PostParams::default(), &config_map("a", "x"))
+        .await
+        .unwrap();
+    let mut events = api
+        .watch(&WatchParams::default(), "0")
+        .await
+        .unwrap()
+        .boxed();
+    // Nobody reads the watch while more writes than it can hold go by: they all land.
+    for i in 0..5000 {
+        let data = json!({"data": {"i": i.to_string()}});
+        api.patch("a", &PatchParams::default(), &Patch::Merge(&data))
+            .await
+            .unwrap();
+    }
+    // The watcher then learns it fell behind, and would list again.
+    let mut last = next(&mut events).await;
+    while last.0 != "ERROR" {
+        last = next(&mut events).await;
+    }
+    assert_eq!(last, ("ERROR".into(), "410".into()));
+}
