@@ -246,6 +246,111 @@ impl Resources {
     }
 }
 
+impl Resources {
+    /// `/openapi/v3`: where each group-version's document is.
+    pub fn openapi_index(&self) -> Value {
+        let mut paths = serde_json::Map::new();
+        for r in self.iter() {
+            let path = if r.group.is_empty() {
+                format!("api/{}", r.version)
+            } else {
+                format!("apis/{}/{}", r.group, r.version)
+            };
+            paths
+                .entry(path.clone())
+                .or_insert_with(|| json!({"serverRelativeURL": format!("/openapi/v3/{path}")}));
+        }
+        json!({"paths": paths})
+    }
+
+    /// `/openapi/v3/...`: a group-version's operations, each with the kind it serves and the
+    /// query parameters the server takes (clients look there for `fieldValidation` before they
+    /// rely on the server to check fields). It describes no schemas: the server has them
+    /// built in, and does not publish the official document.
+    pub fn openapi(&self, group: &str, version: &str) -> Option<Value> {
+        let prefix = if group.is_empty() {
+            format!("/api/{version}")
+        } else {
+            format!("/apis/{group}/{version}")
+        };
+        let mut paths = serde_json::Map::new();
+        for r in self
+            .iter()
+            .filter(|r| r.group == group && r.version == version)
+        {
+            let gvk = json!({
+                "group": r.kind_group.as_deref().unwrap_or(&r.group),
+                "version": r.kind_version.as_deref().unwrap_or(&r.version),
+                "kind": r.kind,
+            });
+            let query =
+                |name: &str| json!({"name": name, "in": "query", "schema": {"type": "string"}});
+            let operation = |action: &str| {
+                json!({
+                    "x-kubernetes-action": action,
+                    "x-kubernetes-group-version-kind": gvk,
+                    "parameters": [query("dryRun"), query("fieldManager"), query("fieldValidation")],
+                })
+            };
+            let (plural, sub) = r
+                .resource
+                .split_once('/')
+                .map_or((r.resource.as_str(), ""), |(p, s)| (p, s));
+            let scope = if r.namespaced {
+                "/namespaces/{namespace}"
+            } else {
+                ""
+            };
+            let named = if sub.is_empty() {
+                format!("{prefix}{scope}/{plural}/{{name}}")
+            } else {
+                format!("{prefix}{scope}/{plural}/{{name}}/{sub}")
+            };
+            let mut item = serde_json::Map::new();
+            for (verb, method, action) in [
+                ("get", "get", "get"),
+                ("update", "put", "put"),
+                ("patch", "patch", "patch"),
+                ("delete", "delete", "delete"),
+            ] {
+                if r.allows(verb) {
+                    item.insert(method.into(), operation(action));
+                }
+            }
+            if !item.is_empty() {
+                paths.insert(named, Value::Object(item));
+            }
+            if sub.is_empty() {
+                let mut collection = serde_json::Map::new();
+                for (verb, method, action) in [
+                    ("list", "get", "list"),
+                    ("create", "post", "post"),
+                    ("deletecollection", "delete", "deletecollection"),
+                ] {
+                    if r.allows(verb) {
+                        collection.insert(method.into(), operation(action));
+                    }
+                }
+                if !collection.is_empty() {
+                    paths.insert(
+                        format!("{prefix}{scope}/{plural}"),
+                        Value::Object(collection),
+                    );
+                }
+            }
+        }
+        if paths.is_empty() {
+            return None;
+        }
+        Some(json!({
+            "openapi": "3.0.0",
+            "info": {"title": "Kubernetes (smp-apiserver)", "version": "v1.34.0"},
+            "paths": paths,
+            "components": {"schemas": {}},
+        }))
+    }
+}
+
 /// How Kubernetes ranks versions: GA above beta above alpha, then by number.
 fn version_priority(version: &str) -> (u8, u32, u32) {
     let rest = version.strip_prefix('v').unwrap_or(version);

@@ -26,6 +26,8 @@ mod handlers;
 pub mod object;
 pub mod request;
 pub mod selector;
+#[cfg(feature = "http")]
+pub mod serve;
 mod server;
 pub mod status;
 pub mod store;

@@ -32,6 +32,15 @@ pub struct RequestInfo {
 pub enum Target {
     /// `/version`.
     Version,
+    /// `/openapi/v3`: the index of the group-versions' documents.
+    OpenApiIndex,
+    /// `/openapi/v3/api/v1`, `/openapi/v3/apis/{group}/{version}`.
+    OpenApi {
+        /// The group (`""`: the core group).
+        group: String,
+        /// The version.
+        version: String,
+    },
     /// `/api`.
     CoreVersions,
     /// `/apis`.
@@ -57,6 +66,19 @@ pub fn parse(method: &http::Method, path: &str, query: Option<&str>) -> Result<T
     let parts: Vec<&str> = path.trim_matches('/').split('/').collect();
     let (group, version, rest) = match parts.as_slice() {
         ["version"] => return Ok(Target::Version),
+        ["openapi", "v3"] => return Ok(Target::OpenApiIndex),
+        ["openapi", "v3", "api", version] => {
+            return Ok(Target::OpenApi {
+                group: String::new(),
+                version: (*version).to_owned(),
+            });
+        }
+        ["openapi", "v3", "apis", group, version] => {
+            return Ok(Target::OpenApi {
+                group: (*group).to_owned(),
+                version: (*version).to_owned(),
+            });
+        }
         ["api"] => return Ok(Target::CoreVersions),
         ["apis"] => return Ok(Target::Groups),
         ["api", version] => {

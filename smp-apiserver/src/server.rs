@@ -130,6 +130,11 @@ impl ApiServer {
                 "goVersion": "", "compiler": "smp", "platform": "linux/amd64",
             })),
             Target::CoreVersions => ok(resources.core_versions()),
+            Target::OpenApiIndex => ok(resources.openapi_index()),
+            Target::OpenApi { group, version } => resources
+                .openapi(&group, &version)
+                .map(|doc| Answer::Object(StatusCode::OK, doc))
+                .ok_or_else(|| ApiError::no_route(&format!("/openapi/v3/{group}/{version}"))),
             Target::Groups => ok(resources.groups()),
             Target::Group(group) => {
                 let groups = resources.groups();

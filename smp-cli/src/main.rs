@@ -14,6 +14,7 @@ mod kinds;
 mod merge;
 mod normalize;
 mod patch;
+mod serve;
 mod server_side;
 mod three_way;
 
@@ -57,6 +58,7 @@ enum Command {
     Diff(diff::DiffArgs),
     ThreeWay(three_way::ThreeWayArgs),
     Update(server_side::UpdateArgs),
+    Serve(serve::ServeArgs),
     Normalize(normalize::NormalizeArgs),
     Completions(completions::CompletionsArgs),
     Man(completions::ManArgs),
@@ -72,6 +74,7 @@ impl Command {
             Command::Diff(args) => args.validate(),
             Command::ThreeWay(args) => args.validate(),
             Command::Update(args) => args.validate(),
+            Command::Serve(args) => args.validate(),
             Command::Normalize(args) => args.validate(),
             Command::Completions(_) | Command::Man(_) => Ok(()),
         }
@@ -86,6 +89,7 @@ impl Command {
             Command::Diff(_) => "diff",
             Command::ThreeWay(_) => "three-way",
             Command::Update(_) => "update",
+            Command::Serve(_) => "serve",
             Command::Normalize(_) => "normalize",
             Command::Completions(_) => "completions",
             Command::Man(_) => "man",
@@ -100,6 +104,7 @@ impl Command {
             Command::Diff(args) => diff::run(&args),
             Command::ThreeWay(args) => three_way::run(&args),
             Command::Update(args) => server_side::update(&args),
+            Command::Serve(args) => serve::run(&args),
             Command::Normalize(args) => normalize::run(&args),
             Command::Completions(args) => completions::completions(&args, Cli::command()),
             Command::Man(args) => completions::man(&args, Cli::command()),

@@ -1,0 +1,104 @@
+//! `smp serve`: the test API server (smp-apiserver) over HTTP, for kubectl and any client
+//! given a kubeconfig.
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::Args;
+use smp_apiserver::{ApiServer, Options};
+
+use crate::error::CliError;
+
+/// Serve a Kubernetes API for tests: objects in memory, every patch type exact.
+///
+/// Prints `listening on http://ADDRESS` as its first line, and with `--kubeconfig` writes a
+/// kubeconfig whose current context is this server (`kubectl --kubeconfig FILE get pods`).
+/// Stops on SIGINT or SIGTERM. There is no authentication: it binds to loopback addresses only,
+/// unless `--allow-remote` says otherwise.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Where to listen; port 0 picks a free one.
+    #[arg(long, default_value = "127.0.0.1:0")]
+    address: SocketAddr,
+    /// Write a kubeconfig for this server to FILE.
+    #[arg(long, value_name = "FILE")]
+    kubeconfig: Option<PathBuf>,
+    /// Listen on an address that is not loopback (anyone who can reach it can write).
+    #[arg(long)]
+    allow_remote: bool,
+}
+
+impl ServeArgs {
+    pub fn validate(&self) -> Result<(), String> {
+        if !self.address.ip().is_loopback() && !self.allow_remote {
+            return Err(format!(
+                "{} is not a loopback address: the server has no authentication \
+                 (--allow-remote to listen there anyway)",
+                self.address
+            ));
+        }
+        Ok(())
+    }
+}
+
+pub fn run(args: &ServeArgs) -> Result<(), CliError> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| CliError::new("starting the runtime", e))?;
+    runtime.block_on(serve(args))
+}
+
+async fn serve(args: &ServeArgs) -> Result<(), CliError> {
+    let listener = tokio::net::TcpListener::bind(args.address)
+        .await
+        .map_err(|e| CliError::new(format_args!("listening on {}", args.address), e))?;
+    let address = listener
+        .local_addr()
+        .map_err(|e| CliError::new(format_args!("listening on {}", args.address), e))?;
+    if !address.ip().is_loopback() {
+        eprintln!(
+            "warning: listening on {address}, which is not loopback: anyone who reaches it can \
+             read and write every object"
+        );
+    }
+    let url = format!("http://{address}");
+    if let Some(path) = &args.kubeconfig {
+        std::fs::write(path, smp_apiserver::serve::kubeconfig(&url))
+            .map_err(|e| CliError::new(path.display(), e))?;
+    }
+    {
+        let mut out = std::io::stdout().lock();
+        // The first line is the address: scripts read it.
+        let _ = writeln!(out, "listening on {url}");
+        let _ = out.flush();
+    }
+    smp_apiserver::serve::serve(ApiServer::new(Options::default()), listener, stopped())
+        .await
+        .map_err(|e| CliError::new("serving", e))
+}
+
+/// Completes on SIGINT or SIGTERM.
+async fn stopped() {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut terminate =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(signal) => signal,
+                Err(_) => {
+                    let _ = interrupt.await;
+                    return;
+                }
+            };
+        tokio::select! {
+            _ = interrupt => {}
+            _ = terminate.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = interrupt.await;
+    }
+}

@@ -1,0 +1,220 @@
+//! `smp serve` with the real kubectl: client-side apply twice, server-side apply by two field
+//! managers (a conflict, then forced), `kubectl patch` of each type, get, replace, diff and
+//! delete, each output checked.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+/// The server, stopped when dropped.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// kubectl through `$SMP_KUBECTL`, `~/.cache/smp/kubectl/kubectl` or `PATH`.
+fn kubectl() -> Option<PathBuf> {
+    let from_env = std::env::var_os("SMP_KUBECTL").map(PathBuf::from);
+    let cached =
+        std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/smp/kubectl/kubectl"));
+    let on_path = std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|d| d.join("kubectl"))
+            .find(|p| p.is_file())
+    });
+    [from_env, cached, on_path]
+        .into_iter()
+        .flatten()
+        .find(|p| p.is_file())
+}
+
+/// kubectl's exit status, standard output and standard error.
+fn run(kubectl: &Path, config: &Path, args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(kubectl)
+        .arg("--kubeconfig")
+        .arg(config)
+        .args(args)
+        .output()
+        .expect("kubectl runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn kubectl_against_smp_serve() {
+    let Some(kubectl) = kubectl() else {
+        eprintln!("kubectl not found (SMP_KUBECTL, .ci/install-kubectl or PATH): not run");
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("smp-serve-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("kubeconfig");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_smp"))
+        .args(["serve", "--kubeconfig"])
+        .arg(&config)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let _server = Server(child);
+    assert!(
+        first.starts_with("listening on http://127.0.0.1:"),
+        "{first}"
+    );
+
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_string_lossy().into_owned()
+    };
+    let k = |args: &[&str]| run(&kubectl, &config, args);
+    let ok = |args: &[&str]| {
+        let (success, out, err) = k(args);
+        assert!(success, "kubectl {args:?}: {err}");
+        out
+    };
+
+    // Client-side apply, twice: created, then configured, the annotation kept.
+    let cm = |a: &str| {
+        format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: demo\ndata:\n  a: \"{a}\"\n")
+    };
+    let file = write("cm.yaml", &cm("1"));
+    assert_eq!(ok(&["apply", "-f", &file]), "configmap/demo created\n");
+    let file = write("cm.yaml", &cm("2"));
+    assert_eq!(ok(&["apply", "-f", &file]), "configmap/demo configured\n");
+    assert_eq!(ok(&["get", "cm", "demo", "-o", "jsonpath={.data.a}"]), "2");
+    let annotation = ok(&[
+        "get",
+        "cm",
+        "demo",
+        "-o",
+        "jsonpath={.metadata.annotations.kubectl\\.kubernetes\\.io/last-applied-configuration}",
+    ]);
+    assert!(annotation.contains(r#""data":{"a":"2"}"#), "{annotation}");
+
+    // Server-side apply by two managers.
+    let deployment = |replicas: u32| {
+        format!(
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: {replicas}\n  \
+             selector:\n    matchLabels: {{app: web}}\n  template:\n    metadata:\n      labels: {{app: web}}\n    \
+             spec:\n      containers:\n      - name: app\n        image: app:1\n"
+        )
+    };
+    let mine = write("web.yaml", &deployment(2));
+    let theirs = write("web-5.yaml", &deployment(5));
+    assert_eq!(
+        ok(&["apply", "--server-side", "-f", &mine]),
+        "deployment.apps/web serverside-applied\n"
+    );
+    let (success, _, err) = k(&[
+        "apply",
+        "--server-side",
+        "--field-manager",
+        "other",
+        "-f",
+        &theirs,
+    ]);
+    assert!(!success);
+    assert!(
+        err.starts_with(
+            "error: Apply failed with 1 conflict: conflict with \"kubectl\": .spec.replicas"
+        ),
+        "{err}"
+    );
+    ok(&[
+        "apply",
+        "--server-side",
+        "--field-manager",
+        "other",
+        "--force-conflicts",
+        "-f",
+        &theirs,
+    ]);
+    assert_eq!(
+        ok(&["get", "deploy", "web", "-o", "jsonpath={.spec.replicas}"]),
+        "5"
+    );
+
+    // Each patch type.
+    assert_eq!(
+        ok(&[
+            "patch",
+            "deploy",
+            "web",
+            "--type",
+            "merge",
+            "-p",
+            r#"{"spec":{"replicas":3}}"#
+        ]),
+        "deployment.apps/web patched\n"
+    );
+    ok(&[
+        "patch",
+        "deploy",
+        "web",
+        "--type",
+        "json",
+        "-p",
+        r#"[{"op":"replace","path":"/spec/replicas","value":4}]"#,
+    ]);
+    ok(&[
+        "patch",
+        "deploy",
+        "web",
+        "-p",
+        r#"{"spec":{"template":{"spec":{"containers":[{"name":"side","image":"s:1"}]}}}}"#,
+    ]);
+    assert_eq!(
+        ok(&[
+            "get",
+            "deploy",
+            "web",
+            "-o",
+            "jsonpath={.spec.replicas} {.spec.template.spec.containers[*].name}"
+        ]),
+        "4 side app"
+    );
+    let yaml = ok(&["get", "deploy", "web", "-o", "yaml"]);
+    assert!(
+        yaml.contains("kind: Deployment") && yaml.contains("generation:"),
+        "{yaml}"
+    );
+
+    // Diff: the file says 2 replicas, the server has 4 (exit status 1: differences).
+    let (same, out, _) = k(&["diff", "-f", &mine]);
+    assert!(!same);
+    assert!(
+        out.contains("-  replicas: 4") && out.contains("+  replicas: 2"),
+        "{out}"
+    );
+
+    // Replace, then delete.
+    assert_eq!(
+        ok(&["replace", "-f", &mine]),
+        "deployment.apps/web replaced\n"
+    );
+    assert_eq!(
+        ok(&["get", "deploy", "web", "-o", "jsonpath={.spec.replicas}"]),
+        "2"
+    );
+    // (kubectl v1.34 adds " from default namespace".)
+    let deleted = ok(&["delete", "deploy", "web"]);
+    assert!(
+        deleted.starts_with("deployment.apps \"web\" deleted"),
+        "{deleted}"
+    );
+    let (found, _, err) = k(&["get", "deploy", "web"]);
+    assert!(!found);
+    assert!(err.contains("deployments.apps \"web\" not found"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
