@@ -21,6 +21,7 @@
 
 #![warn(missing_docs)]
 
+mod custom;
 pub mod discovery;
 mod handlers;
 pub mod object;

@@ -4,7 +4,7 @@
 use std::convert::Infallible;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 use std::task::{Context, Poll};
 
 use bytes::Bytes;
@@ -14,7 +14,7 @@ use http_body_util::{BodyExt, Full, Limited};
 use serde_json::{Value, json};
 use smp_ssa::managedfields::Clock;
 
-use crate::discovery::Resources;
+use crate::custom::{self, Served};
 use crate::handlers::{self, Answer};
 use crate::object;
 use crate::request::{self, Target};
@@ -41,8 +41,45 @@ impl Default for Options {
 
 pub(crate) struct State {
     pub(crate) store: Store,
-    pub(crate) resources: Resources,
+    /// What is served now: replaced when a CRD is written.
+    served: RwLock<Served>,
     pub(crate) options: Options,
+}
+
+impl State {
+    /// What is served now.
+    pub(crate) fn served(&self) -> Served {
+        self.served
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// After a write to CRDs: new CRDs given their status, the objects of those gone removed,
+    /// and what is served made again from the store.
+    pub(crate) fn crds_changed(&self) {
+        let before = self.served();
+        let (crds, _) = self.store.list(custom::CRDS, None, None);
+        for (key, stored) in crds {
+            if custom::needs_status(&stored.object) {
+                let mut crd = (*stored.object).clone();
+                crd["status"] = custom::established(&crd, &self.options.clock.now());
+                // Changed meanwhile: that write brings its own refresh.
+                let _ = self.store.replace(&key, stored.revision, crd);
+            }
+        }
+        let after = Served::from_store(&self.store);
+        let names: std::collections::BTreeSet<&str> =
+            after.crds.iter().map(|c| object::meta(c, "name")).collect();
+        for gone in before
+            .crds
+            .iter()
+            .filter(|c| !names.contains(object::meta(c, "name")))
+        {
+            custom::remove_objects(&self.store, gone);
+        }
+        *self.served.write().unwrap_or_else(|e| e.into_inner()) = after;
+    }
 }
 
 /// The API server. Cloning it gives another handle on the same objects.
@@ -65,7 +102,7 @@ impl ApiServer {
     pub fn new(options: Options) -> ApiServer {
         let state = State {
             store: Store::default(),
-            resources: Resources::builtin().clone(),
+            served: RwLock::new(Served::builtin()),
             options,
         };
         for name in SYSTEM_NAMESPACES {
@@ -121,7 +158,8 @@ impl ApiServer {
         headers: &http::HeaderMap,
         body: &[u8],
     ) -> Result<Answer, ApiError> {
-        let resources = &self.state.resources;
+        let served = self.state.served();
+        let resources = &served.resources;
         let ok = |v: Value| Ok(Answer::Object(StatusCode::OK, v));
         match target {
             Target::Version => ok(json!({

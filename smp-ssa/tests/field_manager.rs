@@ -286,3 +286,34 @@ fn each_endpoint_keeps_what_it_may_not_change() {
     let after = main.update(Some(&live), edited.clone(), "someone").unwrap();
     assert_eq!(after["status"]["replicas"], 3);
 }
+
+/// A custom resource's `apiVersion`, `kind` and `metadata` are typed by the server, not by its
+/// CRD: a CRD whose schema says nothing of them still has its objects' labels and owner
+/// references tracked field by field.
+#[test]
+fn a_custom_resource_has_the_servers_metadata() {
+    let crd = json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+        "metadata": {"name": "widgets.example.com"},
+        "spec": {"group": "example.com", "scope": "Namespaced",
+            "names": {"plural": "widgets", "kind": "Widget"},
+            "versions": [{"name": "v1", "served": true, "storage": true,
+                "schema": {"openAPIV3Schema": {"type": "object",
+                    "properties": {"spec": {"type": "object", "properties": {"size": {"type": "integer"}}}}}}}]}});
+    let schema = smp_ssa::schema::from_crds([&crd]).unwrap();
+    let fm = FieldManager::new(&schema, "example.com/v1", "Widget")
+        .unwrap()
+        .clock(Clock::fixed("2026-11-26T12:00:00Z").unwrap());
+    let widget = json!({"apiVersion": "example.com/v1", "kind": "Widget",
+        "metadata": {"name": "w", "labels": {"a": "b"}, "finalizers": ["x"],
+            "ownerReferences": [{"apiVersion": "v1", "kind": "ConfigMap", "name": "c", "uid": "u1"}]},
+        "spec": {"size": 1}});
+    let object = fm
+        .apply(None, &widget, "me", ApplyOptions::default())
+        .unwrap();
+    assert_eq!(
+        object["metadata"]["managedFields"][0]["fieldsV1"],
+        json!({"f:metadata": {"f:finalizers": {"v:\"x\"": {}}, "f:labels": {"f:a": {}},
+                              "f:ownerReferences": {"k:{\"uid\":\"u1\"}": {}}},
+               "f:spec": {"f:size": {}}})
+    );
+}

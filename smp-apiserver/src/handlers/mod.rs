@@ -7,6 +7,7 @@ mod write;
 use http::{HeaderMap, StatusCode};
 use serde_json::{Value, json};
 
+use crate::custom::Served;
 use crate::discovery::Resource;
 use crate::request::RequestInfo;
 use crate::selector::Selector;
@@ -18,6 +19,8 @@ use crate::watch::{Filter, Watch};
 /// The request, with the resource it names.
 pub(crate) struct Call<'a> {
     pub(crate) state: &'a State,
+    /// What is served, as the request found it.
+    pub(crate) served: &'a Served,
     pub(crate) info: RequestInfo,
     /// The resource (for a subresource request, the main resource).
     pub(crate) resource: &'a Resource,
@@ -71,7 +74,8 @@ pub(crate) fn handle(
     headers: &HeaderMap,
     body: &[u8],
 ) -> Result<Answer, ApiError> {
-    let resource = state
+    let served = state.served();
+    let resource = served
         .resources
         .get(&info.group, &info.version, &info.resource)
         .ok_or_else(|| {
@@ -81,10 +85,10 @@ pub(crate) fn handle(
                 info.resource
             ))
         })?;
-    let served = if info.subresource.is_empty() {
+    let endpoint = if info.subresource.is_empty() {
         resource
     } else {
-        state
+        served
             .resources
             .get(
                 &info.group,
@@ -93,8 +97,8 @@ pub(crate) fn handle(
             )
             .ok_or_else(|| ApiError::no_route(&info.subresource))?
     };
-    if !served.allows(info.verb) {
-        return Err(ApiError::method_not_allowed(info.verb, &served.resource));
+    if !endpoint.allows(info.verb) {
+        return Err(ApiError::method_not_allowed(info.verb, &endpoint.resource));
     }
     // A namespaced resource is reached through a namespace (listing and watching may span
     // them all), a cluster's without one.
@@ -105,6 +109,7 @@ pub(crate) fn handle(
     }
     let call = Call {
         state,
+        served: &served,
         info,
         resource,
         headers,
@@ -120,6 +125,13 @@ pub(crate) fn handle(
         "deletecollection" => write::delete_collection(&call),
         other => Err(ApiError::method_not_allowed(other, &call.resource.resource)),
     };
+    if answer.is_ok()
+        && call.key("").resource == crate::custom::CRDS
+        && !matches!(call.info.verb, "get" | "list")
+        && !call.dry_run().unwrap_or(false)
+    {
+        state.crds_changed();
+    }
     answer.map(|(status, value)| Answer::Object(status, value))
 }
 

@@ -7,7 +7,9 @@ use serde_json::Value;
 use smp_ssa::managedfields::ApplyOptions;
 
 use super::Call;
-use super::write::{commit, conflict, field_manager, manager_error, manager_name, prepare_update};
+use super::write::{
+    commit, conflict, manager_error, prepare_update, record_update, with_field_manager,
+};
 use crate::object::meta;
 use crate::status::ApiError;
 
@@ -84,12 +86,8 @@ pub(super) fn patch(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value),
         if !expected.is_empty() && expected != current.revision.to_string() {
             return Err(conflict(call));
         }
-        let mut new = prepare_update(call, &current.object, patched)?;
-        if let Some(fm) = field_manager(call) {
-            new = fm
-                .update(Some(&current.object), new, &manager_name(call))
-                .map_err(|e| manager_error(call, &name, e))?;
-        }
+        let new = prepare_update(call, &current.object, patched)?;
+        let new = record_update(call, &current.object, new)?;
         match commit(call, &current, new) {
             Ok(object) => return Ok((StatusCode::OK, object)),
             Err(_) if expected.is_empty() => continue,
@@ -121,10 +119,9 @@ fn apply(call: &Call<'_>, text: &str) -> Result<(StatusCode, Value), ApiError> {
     let applied = smp_core::parse_document(text, smp_core::DocRole::Document)
         .map_err(|e| ApiError::bad_request(format!("error decoding YAML: {e}")))?;
     let name = call.info.name.clone();
-    let fm = field_manager(call).ok_or_else(|| {
-        ApiError::unsupported_media_type(&[JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH])
-    })?;
     let key = call.key(&name);
+    let options = ApplyOptions { force };
+    let unknown = || ApiError::unsupported_media_type(&[JSON_PATCH, MERGE_PATCH]);
     for _ in 0..RETRIES {
         let current = call.state.store.get(&key);
         let Some(current) = current else {
@@ -135,22 +132,19 @@ fn apply(call: &Call<'_>, text: &str) -> Result<(StatusCode, Value), ApiError> {
                     "the name of the object ({given}) does not match the name on the URL ({name})"
                 )));
             }
-            let object = fm
-                .apply(None, &applied, &manager, ApplyOptions { force })
+            let object = with_field_manager(call, |fm| fm.apply(None, &applied, &manager, options))
+                .ok_or_else(unknown)?
                 .map_err(|e| manager_error(call, &name, e))?;
             match super::write::create_object(call, object, false) {
                 Err(e) if e.code == 409 && e.reason == "AlreadyExists" => continue,
                 other => return other,
             }
         };
-        let object = fm
-            .apply(
-                Some(&current.object),
-                &applied,
-                &manager,
-                ApplyOptions { force },
-            )
-            .map_err(|e| manager_error(call, &name, e))?;
+        let object = with_field_manager(call, |fm| {
+            fm.apply(Some(&current.object), &applied, &manager, options)
+        })
+        .ok_or_else(unknown)?
+        .map_err(|e| manager_error(call, &name, e))?;
         let new = prepare_update(call, &current.object, object)?;
         match commit(call, &current, new) {
             Ok(object) => return Ok((StatusCode::OK, object)),

@@ -71,13 +71,29 @@ pub(super) fn manager_name(call: &Call<'_>) -> String {
     name
 }
 
-/// The field manager of the endpoint, for kinds the built-in types know.
-pub(super) fn field_manager(call: &Call<'_>) -> Option<FieldManager<'static>> {
+/// Runs `f` with the field manager of the endpoint: the built-in types', or those of the
+/// served CRDs (with the fields their status subresource resets); `None` for a kind neither
+/// knows.
+pub(super) fn with_field_manager<R>(
+    call: &Call<'_>,
+    f: impl FnOnce(&FieldManager<'_>) -> R,
+) -> Option<R> {
     let (api_version, kind) = expected_kind(call);
-    FieldManager::builtin(&api_version, &kind).ok().map(|fm| {
-        fm.subresource(&call.info.subresource)
-            .clock(call.state.options.clock.clone())
-    })
+    let sub = &call.info.subresource;
+    let clock = call.state.options.clock.clone();
+    if let Ok(fm) = FieldManager::builtin(&api_version, &kind) {
+        return Some(f(&fm.subresource(sub).clock(clock)));
+    }
+    let schema = call.served.schema.as_ref()?;
+    let mut fm = FieldManager::new(schema, &api_version, &kind)
+        .ok()?
+        .subresource(sub)
+        .clock(clock);
+    let crds = call.served.crds.iter();
+    if let Some(resets) = smp_ssa::schema::crd_reset_fields(crds, &api_version, &kind, sub) {
+        fm = fm.reset_fields(resets);
+    }
+    Some(f(&fm))
 }
 
 /// The field manager's refusals as the server answers them.
@@ -237,10 +253,12 @@ pub(super) fn create_object(
     if new.get("spec").is_some() {
         object::metadata_mut(&mut new).insert("generation".into(), json!(1));
     }
-    if let (true, Some(fm)) = (record, field_manager(call)) {
-        new = fm
-            .update(None, new, &manager_name(call))
-            .map_err(|e| manager_error(call, &name, e))?;
+    if record {
+        let manager = manager_name(call);
+        let recorded = with_field_manager(call, |fm| fm.update(None, new.clone(), &manager));
+        if let Some(recorded) = recorded {
+            new = recorded.map_err(|e| manager_error(call, &name, e))?;
+        }
     }
     if dry_run {
         return Ok((StatusCode::CREATED, new));
@@ -271,11 +289,7 @@ pub(super) fn update(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value)
             return Err(conflict(call));
         }
         let mut new = prepare_update(call, &current.object, given.clone())?;
-        if let Some(fm) = field_manager(call) {
-            new = fm
-                .update(Some(&current.object), new, &manager_name(call))
-                .map_err(|e| manager_error(call, &name, e))?;
-        }
+        new = record_update(call, &current.object, new)?;
         match commit(call, &current, new) {
             Ok(object) => return Ok((StatusCode::OK, object)),
             Err(_) if expected.is_empty() => continue,
@@ -283,6 +297,21 @@ pub(super) fn update(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value)
         }
     }
     Err(conflict(call))
+}
+
+/// `new`, written over `live` by a non-apply write, with its managedFields.
+pub(super) fn record_update(call: &Call<'_>, live: &Value, new: Value) -> Result<Value, ApiError> {
+    let manager = manager_name(call);
+    // The field manager takes the object; it is copied only for kinds it knows.
+    let mut new = Some(new);
+    let recorded = with_field_manager(call, |fm| {
+        fm.update(Some(live), new.take().unwrap_or_default(), &manager)
+    });
+    match (recorded, new) {
+        (Some(recorded), _) => recorded.map_err(|e| manager_error(call, &call.info.name, e)),
+        (None, Some(new)) => Ok(new),
+        (None, None) => Err(ApiError::bad_request("the object was lost")),
+    }
 }
 
 pub(super) fn conflict(call: &Call<'_>) -> ApiError {
@@ -352,6 +381,7 @@ pub(super) fn delete_collection(call: &Call<'_>) -> Result<(StatusCode, Value), 
     for item in list["items"].as_array().into_iter().flatten() {
         let mut one = Call {
             state: call.state,
+            served: call.served,
             info: call.info.clone(),
             resource: call.resource,
             headers: call.headers,

@@ -56,10 +56,74 @@ pub fn from_crds<'a>(crds: impl IntoIterator<Item = &'a Value>) -> Result<Schema
                 "x-kubernetes-group-version-kind".into(),
                 json!([{"group": group, "version": name, "kind": kind}]),
             );
+            // The server types every custom resource's `apiVersion`, `kind` and `metadata`
+            // itself, whatever the CRD's schema says of them.
+            let properties = schema
+                .entry("properties")
+                .or_insert_with(|| Value::Object(Map::new()));
+            if let Value::Object(properties) = properties {
+                properties.insert("apiVersion".into(), json!({"type": "string"}));
+                properties.insert("kind".into(), json!({"type": "string"}));
+                properties.insert("metadata".into(), meta_ref("ObjectMeta"));
+            }
             schemas.insert(format!("{group}.{name}.{kind}"), Value::Object(schema));
         }
     }
+    schemas.extend(object_meta());
     from_openapi_v3([&json!({"components": {"schemas": schemas}})])
+}
+
+/// A reference to `io.k8s.apimachinery.pkg.apis.meta.v1.<name>`.
+fn meta_ref(name: &str) -> Value {
+    json!({"allOf": [{"$ref": format!("#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.{name}")}]})
+}
+
+/// The types of every object's `metadata` (Kubernetes v1.34's `ObjectMeta`, with its owner
+/// references and managedFields entries), as the server gives them to custom resources.
+fn object_meta() -> Map<String, Value> {
+    let string = || json!({"type": "string"});
+    let integer = || json!({"type": "integer", "format": "int64"});
+    let strings = || json!({"type": "object", "additionalProperties": {"type": "string"}});
+    let name = |n: &str| format!("io.k8s.apimachinery.pkg.apis.meta.v1.{n}");
+    let mut out = Map::new();
+    out.insert(
+        name("ObjectMeta"),
+        json!({"type": "object", "properties": {
+            "annotations": strings(),
+            "creationTimestamp": string(),
+            "deletionGracePeriodSeconds": integer(),
+            "deletionTimestamp": string(),
+            "finalizers": {"type": "array", "items": string(), "x-kubernetes-list-type": "set"},
+            "generateName": string(),
+            "generation": integer(),
+            "labels": strings(),
+            "managedFields": {"type": "array", "items": meta_ref("ManagedFieldsEntry"),
+                              "x-kubernetes-list-type": "atomic"},
+            "name": string(),
+            "namespace": string(),
+            "ownerReferences": {"type": "array", "items": meta_ref("OwnerReference"),
+                                "x-kubernetes-list-type": "map",
+                                "x-kubernetes-list-map-keys": ["uid"]},
+            "resourceVersion": string(),
+            "selfLink": string(),
+            "uid": string(),
+        }}),
+    );
+    out.insert(
+        name("OwnerReference"),
+        json!({"type": "object", "x-kubernetes-map-type": "atomic", "properties": {
+            "apiVersion": string(), "blockOwnerDeletion": {"type": "boolean"},
+            "controller": {"type": "boolean"}, "kind": string(), "name": string(), "uid": string(),
+        }}),
+    );
+    out.insert(
+        name("ManagedFieldsEntry"),
+        json!({"type": "object", "properties": {
+            "apiVersion": string(), "fieldsType": string(), "fieldsV1": {"type": "object"},
+            "manager": string(), "operation": string(), "subresource": string(), "time": string(),
+        }}),
+    );
+    out
 }
 
 /// The fields the API server resets when a custom resource of `api_version` and `kind` is

@@ -1,0 +1,146 @@
+//! Custom resources through kube: a CRD created through the API makes its kind served (in
+//! discovery too), its objects get field management from the CRD's schema, strategic merge
+//! patch is refused as the server refuses it, the status subresource writes the status alone,
+//! and deleting the CRD takes its objects with it.
+
+use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
+use kube::api::{
+    Api, ApiResource, DeleteParams, DynamicObject, GroupVersionKind, Patch, PatchParams, PostParams,
+};
+use serde_json::{Value, json};
+use smp_apiserver::ApiServer;
+
+fn crd() -> CustomResourceDefinition {
+    serde_json::from_value(json!({
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": "widgets.example.com"},
+        "spec": {
+            "group": "example.com",
+            "scope": "Namespaced",
+            "names": {"plural": "widgets", "singular": "widget", "kind": "Widget", "shortNames": ["wd"]},
+            "versions": [{
+                "name": "v1", "served": true, "storage": true,
+                "subresources": {"status": {}},
+                "schema": {"openAPIV3Schema": {"type": "object", "properties": {
+                    "spec": {"type": "object", "properties": {
+                        "size": {"type": "integer"},
+                        "ports": {"type": "array", "x-kubernetes-list-type": "map",
+                                  "x-kubernetes-list-map-keys": ["name"],
+                                  "items": {"type": "object", "properties": {
+                                      "name": {"type": "string"}, "port": {"type": "integer"}}}}
+                    }},
+                    "status": {"type": "object", "properties": {"ready": {"type": "boolean"}}}
+                }}}
+            }]
+        }
+    }))
+    .unwrap()
+}
+
+fn widget(size: i64) -> Value {
+    json!({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"},
+           "spec": {"size": size, "ports": [{"name": "http", "port": 80}]}})
+}
+
+#[tokio::test]
+async fn a_crd_serves_its_kind() {
+    let client = kube::Client::new(ApiServer::default(), "default");
+    let crds: Api<CustomResourceDefinition> = Api::all(client.clone());
+    crds.create(&PostParams::default(), &crd()).await.unwrap();
+    let established = crds.get("widgets.example.com").await.unwrap();
+    let conditions = established.status.unwrap().conditions.unwrap();
+    assert!(
+        conditions
+            .iter()
+            .any(|c| c.type_ == "Established" && c.status == "True")
+    );
+
+    // Discovery shows the new group.
+    let list: Value = client
+        .request(
+            http::Request::get("/apis/example.com/v1")
+                .body(Vec::new())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    let names: Vec<&str> = list["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r["name"].as_str())
+        .collect();
+    assert_eq!(names, ["widgets", "widgets/status"]);
+
+    let resource = ApiResource::from_gvk(&GroupVersionKind::gvk("example.com", "v1", "Widget"));
+    let widgets: Api<DynamicObject> = Api::default_namespaced_with(client.clone(), &resource);
+    let w: DynamicObject = serde_json::from_value(widget(1)).unwrap();
+    widgets.create(&PostParams::default(), &w).await.unwrap();
+
+    // Server-side apply by the CRD's schema: `ports` is a map list keyed by name.
+    let applied = json!({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"},
+        "spec": {"ports": [{"name": "metrics", "port": 9090}]}});
+    let after = widgets
+        .patch("w", &PatchParams::apply("ops"), &Patch::Apply(&applied))
+        .await
+        .unwrap();
+    assert_eq!(after.data["spec"]["ports"].as_array().unwrap().len(), 2);
+    let theirs = json!({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"},
+        "spec": {"ports": [{"name": "metrics", "port": 9191}]}});
+    let refused = widgets
+        .patch("w", &PatchParams::apply("someone"), &Patch::Apply(&theirs))
+        .await
+        .unwrap_err();
+    let kube::Error::Api(status) = refused else {
+        panic!("not an API error")
+    };
+    assert_eq!(
+        status.message,
+        "Apply failed with 1 conflict: conflict with \"ops\": .spec.ports[name=\"metrics\"].port"
+    );
+
+    // Strategic merge patch is not for custom resources.
+    let refused = widgets
+        .patch(
+            "w",
+            &PatchParams::default(),
+            &Patch::Strategic(json!({"spec": {"size": 2}})),
+        )
+        .await
+        .unwrap_err();
+    let kube::Error::Api(status) = refused else {
+        panic!("not an API error")
+    };
+    assert_eq!(
+        (status.code, status.reason.as_str()),
+        (415, "UnsupportedMediaType")
+    );
+
+    // The status subresource writes the status and nothing else.
+    let mut reported = widgets.get("w").await.unwrap();
+    reported.data["status"] = json!({"ready": true});
+    reported.data["spec"]["size"] = json!(99);
+    widgets
+        .replace_status("w", &PostParams::default(), &reported)
+        .await
+        .unwrap();
+    let now = widgets.get("w").await.unwrap();
+    assert_eq!(
+        (
+            now.data["status"]["ready"].clone(),
+            now.data["spec"]["size"].clone()
+        ),
+        (json!(true), json!(1))
+    );
+
+    // The CRD goes, and its objects with it.
+    crds.delete("widgets.example.com", &DeleteParams::default())
+        .await
+        .unwrap();
+    let gone = widgets.get("w").await.unwrap_err();
+    let kube::Error::Api(status) = gone else {
+        panic!("not an API error")
+    };
+    assert_eq!(status.code, 404);
+}
