@@ -27,6 +27,10 @@ pub struct ServeArgs {
     /// Listen on an address that is not loopback (anyone who can reach it can write).
     #[arg(long)]
     allow_remote: bool,
+    /// Serve the CustomResourceDefinitions in FILE, or in the files of DIR, from the start
+    /// (CRDs created through the API are served too).
+    #[arg(long = "crd", value_name = "FILE_OR_DIR")]
+    crd: Vec<PathBuf>,
 }
 
 impl ServeArgs {
@@ -63,6 +67,23 @@ async fn serve(args: &ServeArgs) -> Result<(), CliError> {
              read and write every object"
         );
     }
+    let server = ApiServer::new(Options::default());
+    for path in &args.crd {
+        let mut crds = smp_core::openapi::crd::CrdCatalog::new();
+        crds.add_path(path)
+            .map_err(|e| CliError::new(format_args!("--crd {}", path.display()), e))?;
+        if crds.documents().is_empty() {
+            return Err(CliError::new(
+                format_args!("--crd {}", path.display()),
+                "no CustomResourceDefinition found there",
+            ));
+        }
+        for crd in crds.documents() {
+            server
+                .create(crd)
+                .map_err(|e| CliError::new(format_args!("--crd {}", path.display()), e))?;
+        }
+    }
     let url = format!("http://{address}");
     if let Some(path) = &args.kubeconfig {
         std::fs::write(path, smp_apiserver::serve::kubeconfig(&url))
@@ -74,7 +95,7 @@ async fn serve(args: &ServeArgs) -> Result<(), CliError> {
         let _ = writeln!(out, "listening on {url}");
         let _ = out.flush();
     }
-    smp_apiserver::serve::serve(ApiServer::new(Options::default()), listener, stopped())
+    smp_apiserver::serve::serve(server, listener, stopped())
         .await
         .map_err(|e| CliError::new("serving", e))
 }

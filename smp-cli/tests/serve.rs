@@ -216,5 +216,74 @@ fn kubectl_against_smp_serve() {
     let (found, _, err) = k(&["get", "deploy", "web"]);
     assert!(!found);
     assert!(err.contains("deployments.apps \"web\" not found"), "{err}");
+
+    // A CRD created through the API, then one of its objects.
+    let crd = write("crd.yaml", CRD);
+    assert_eq!(
+        ok(&["create", "-f", &crd]),
+        "customresourcedefinition.apiextensions.k8s.io/widgets.example.com created\n"
+    );
+    let widget = write(
+        "widget.yaml",
+        "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  size: 3\n",
+    );
+    assert_eq!(
+        ok(&["create", "-f", &widget]),
+        "widget.example.com/w created\n"
+    );
+    assert_eq!(
+        ok(&["get", "widgets", "w", "-o", "jsonpath={.spec.size}"]),
+        "3"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+const CRD: &str = "apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: {type: object, properties: {size: {type: integer}}}
+";
+
+/// `--crd` serves a CRD's kind from the start.
+#[test]
+fn crds_given_at_start_are_served() {
+    let Some(kubectl) = kubectl() else {
+        eprintln!("kubectl not found (SMP_KUBECTL, .ci/install-kubectl or PATH): not run");
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("smp-serve-crd-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("kubeconfig");
+    let crd = dir.join("crd.yaml");
+    std::fs::write(&crd, CRD).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_smp"))
+        .args(["serve", "--kubeconfig"])
+        .arg(&config)
+        .arg("--crd")
+        .arg(&crd)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let _server = Server(child);
+    let (success, out, err) = run(&kubectl, &config, &["get", "widgets", "-o", "name"]);
+    assert!(success, "{err}");
+    assert_eq!(out, "");
     let _ = std::fs::remove_dir_all(&dir);
 }
