@@ -31,8 +31,8 @@ pub struct Resource {
     pub kind_version: Option<String>,
     /// Whether its objects live in namespaces.
     pub namespaced: bool,
-    /// What one may do with it (`get`, `list`, `watch`, `create`, `update`, `patch`, `delete`,
-    /// `deletecollection`).
+    /// The verbs it serves: to read, `get`, `list` and `watch`; to write, `create`, `update`,
+    /// `patch`, `delete` and `deletecollection`.
     pub verbs: Vec<String>,
 }
 

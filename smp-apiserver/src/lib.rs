@@ -1,23 +1,59 @@
 //! A Kubernetes API server for tests: objects in memory, every patch type exact.
 //!
 //! [`ApiServer`] answers the API's requests as the real server does, for the built-in
-//! resources of Kubernetes v1.34: discovery, `get`, `list` (label and field selectors, paging),
-//! `create`, `update`, `delete` (finalizers), `deletecollection`, and `patch` in its four forms
-//! (JSON patch, JSON merge patch, strategic merge patch through smp-core, server-side apply
-//! through smp-ssa), the `status` subresource, `dryRun`, and errors as `Status` objects with
-//! the server's reasons and codes. Every write records `metadata.managedFields` as the server's
-//! field manager does.
+//! resources of Kubernetes v1.34 and the custom resources of the CRDs it is given: discovery,
+//! `get`, `list` (label and field selectors, paging), `watch` (from a resourceVersion, with
+//! selections), `create`, `update`, `delete` (finalizers), `deletecollection`, and `patch` in
+//! its four forms (JSON patch, JSON merge patch, strategic merge patch through smp-core for
+//! built-in kinds, server-side apply through smp-ssa), the `status` subresource, `dryRun`, and
+//! errors as `Status` objects with the server's reasons and codes. Every write records
+//! `metadata.managedFields` as the server's field manager does.
 //!
-//! It is a `tower::Service`, so a kube client talks to it with no socket:
+//! It is a `tower::Service`, so kube's own `Client` talks to it with no socket. A strategic
+//! merge patch adds a container beside the first, and a second field manager's apply is
+//! refused for taking the first one's field:
 //!
-//! ```no_run
-//! # async fn example() {
-//! let client = kube::Client::new(smp_apiserver::ApiServer::default(), "default");
-//! # }
+//! ```rust
+//! use k8s_openapi::api::apps::v1::Deployment;
+//! use kube::api::{Api, Patch, PatchParams};
+//! use serde_json::json;
+//!
+//! #[tokio::main]
+//! async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     let client = kube::Client::new(smp_apiserver::ApiServer::default(), "default");
+//!     let deployments: Api<Deployment> = Api::default_namespaced(client);
+//!     let web = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"},
+//!         "spec": {"selector": {"matchLabels": {"app": "web"}}, "template": {
+//!             "metadata": {"labels": {"app": "web"}},
+//!             "spec": {"containers": [{"name": "app", "image": "app:1"}]}}}});
+//!     let apply = PatchParams::apply("deployer");
+//!     deployments.patch("web", &apply, &Patch::Apply(&web)).await?;
+//!
+//!     let sidecar = json!({"spec": {"template": {"spec": {"containers": [
+//!         {"name": "proxy", "image": "proxy:1"}]}}}});
+//!     let web = deployments.patch("web", &PatchParams::default(), &Patch::Strategic(&sidecar)).await?;
+//!     assert_eq!(web.spec.unwrap().template.spec.unwrap().containers.len(), 2);
+//!
+//!     let scale = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"},
+//!         "spec": {"template": {"spec": {"containers": [{"name": "app", "image": "app:2"}]}}}});
+//!     let refused = deployments.patch("web", &PatchParams::apply("other"), &Patch::Apply(&scale)).await;
+//!     let Err(kube::Error::Api(status)) = refused else { panic!("not refused") };
+//!     assert_eq!(status.code, 409);
+//!     assert_eq!(
+//!         status.message,
+//!         r#"Apply failed with 1 conflict: conflict with "deployer": .spec.template.spec.containers[name="app"].image"#
+//!     );
+//!     Ok(())
+//! }
 //! ```
 //!
+//! Over HTTP, for kubectl and anything given a kubeconfig, it is `smp serve` (the [`serve`]
+//! module).
+//!
 //! It is a test double, not a cluster: no nodes, scheduler, controllers, admission or
-//! webhooks; objects are stored as given (no defaulting, no conversion between versions).
+//! webhooks, no authentication; objects are stored as given (no defaulting, no conversion
+//! between versions, no validation but the field manager's checks of each object against its
+//! type).
 
 #![warn(missing_docs)]
 

@@ -9,7 +9,8 @@ use crate::status::ApiError;
 /// A request for a resource.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RequestInfo {
-    /// `get`, `list`, `watch`, `create`, `update`, `patch`, `delete`, `deletecollection`.
+    /// The verb: to read, `get`, `list` or `watch`; to write, `create`, `update`, `patch`,
+    /// `delete` or `deletecollection`.
     pub verb: &'static str,
     /// The group (`""`: the core group).
     pub group: String,

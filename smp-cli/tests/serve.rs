@@ -287,3 +287,64 @@ fn crds_given_at_start_are_served() {
     assert_eq!(out, "");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// README's kubectl lines print, each first, the lines README says.
+#[test]
+fn the_readmes_kubectl_lines_print_what_it_says() {
+    let Some(kubectl) = kubectl() else {
+        eprintln!("kubectl not found (SMP_KUBECTL, .ci/install-kubectl or PATH): not run");
+        return;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let block = |marker: &str, fence: &str| -> Vec<String> {
+        let after = &readme[readme.find(marker).expect("the marker") + marker.len()..];
+        let body = &after[after.find(fence).expect("the block") + fence.len()..];
+        body[..body.find("```").expect("the fence")]
+            .lines()
+            .map(str::to_owned)
+            .collect()
+    };
+    let commands = block("<!-- apiserver: kubectl -->", "```sh\n");
+    let expected = block("<!-- apiserver: kubectl output -->", "```text\n");
+    assert_eq!(commands[0], "smp serve --kubeconfig kubeconfig.yaml &");
+
+    let dir = std::env::temp_dir().join(format!("smp-serve-readme-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("kubeconfig.yaml");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_smp"))
+        .args(["serve", "--kubeconfig"])
+        .arg(&config)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let _server = Server(child);
+    let mut printed = Vec::new();
+    for line in &commands[1..] {
+        let args = line
+            .strip_prefix("kubectl --kubeconfig kubeconfig.yaml ")
+            .unwrap_or_else(|| panic!("not a kubectl line: {line}"));
+        // Words, with single quotes taken off (no word of these lines has a space).
+        let args: Vec<String> = args.split(' ').map(|w| w.replace('\'', "")).collect();
+        let out = Command::new(&kubectl)
+            .arg("--kubeconfig")
+            .arg(&config)
+            .args(&args)
+            .current_dir(&root)
+            .output()
+            .unwrap();
+        let text = if out.stdout.is_empty() {
+            out.stderr
+        } else {
+            out.stdout
+        };
+        let text = String::from_utf8_lossy(&text);
+        printed.push(text.lines().next().unwrap_or("").to_owned());
+    }
+    assert_eq!(printed, expected);
+    let _ = std::fs::remove_dir_all(&dir);
+}
