@@ -105,6 +105,39 @@ struct Inner {
 }
 
 impl Inner {
+    /// `Changed` unless the object at `key` is at revision `expected`.
+    fn at(&self, key: &ObjectKey, expected: u64) -> Result<(), WriteError> {
+        match self.objects.get(key) {
+            Some(current) if current.revision == expected => Ok(()),
+            _ => Err(WriteError::Changed),
+        }
+    }
+
+    /// The next revision, written into `object` as its `resourceVersion`.
+    fn next(&mut self, object: &mut Value) -> u64 {
+        self.revision += 1;
+        set_resource_version(object, self.revision);
+        self.revision
+    }
+
+    /// Stores `object` at `key` at the next revision, and emits the write's event.
+    fn put(&mut self, key: ObjectKey, mut object: Value, kind: EventType) -> Stored {
+        let revision = self.next(&mut object);
+        let stored = Stored {
+            object: Arc::new(object),
+            revision,
+        };
+        let previous = self.objects.insert(key.clone(), stored.clone());
+        self.emit(Event {
+            revision,
+            kind,
+            key,
+            object: stored.object.clone(),
+            previous: previous.map(|p| p.object),
+        });
+        stored
+    }
+
     /// Records a write's event and sends it to the watchers (never waiting for them).
     fn emit(&mut self, event: Event) {
         let event = Arc::new(event);
@@ -236,27 +269,12 @@ impl Store {
     }
 
     /// Stores a new object; its `resourceVersion` is set to the write's revision.
-    pub fn create(&self, key: ObjectKey, mut object: Value) -> Result<Stored, WriteError> {
+    pub fn create(&self, key: ObjectKey, object: Value) -> Result<Stored, WriteError> {
         let mut inner = self.lock();
         if inner.objects.contains_key(&key) {
             return Err(WriteError::Exists);
         }
-        inner.revision += 1;
-        let revision = inner.revision;
-        set_resource_version(&mut object, revision);
-        let stored = Stored {
-            object: Arc::new(object),
-            revision,
-        };
-        inner.objects.insert(key.clone(), stored.clone());
-        inner.emit(Event {
-            revision,
-            kind: EventType::Added,
-            key,
-            object: stored.object.clone(),
-            previous: None,
-        });
-        Ok(stored)
+        Ok(inner.put(key, object, EventType::Added))
     }
 
     /// Replaces the object at `key` if it is still at revision `expected`.
@@ -264,44 +282,21 @@ impl Store {
         &self,
         key: &ObjectKey,
         expected: u64,
-        mut object: Value,
+        object: Value,
     ) -> Result<Stored, WriteError> {
         let mut inner = self.lock();
-        match inner.objects.get(key) {
-            Some(current) if current.revision == expected => {}
-            _ => return Err(WriteError::Changed),
-        }
-        inner.revision += 1;
-        let revision = inner.revision;
-        set_resource_version(&mut object, revision);
-        let stored = Stored {
-            object: Arc::new(object),
-            revision,
-        };
-        let previous = inner.objects.insert(key.clone(), stored.clone());
-        inner.emit(Event {
-            revision,
-            kind: EventType::Modified,
-            key: key.clone(),
-            object: stored.object.clone(),
-            previous: previous.map(|p| p.object),
-        });
-        Ok(stored)
+        inner.at(key, expected)?;
+        Ok(inner.put(key.clone(), object, EventType::Modified))
     }
 
     /// Removes the object at `key` if it is still at revision `expected`.
     pub fn remove(&self, key: &ObjectKey, expected: u64) -> Result<Stored, WriteError> {
         let mut inner = self.lock();
-        match inner.objects.get(key) {
-            Some(current) if current.revision == expected => {}
-            _ => return Err(WriteError::Changed),
-        }
-        inner.revision += 1;
-        let revision = inner.revision;
+        inner.at(key, expected)?;
         let removed = inner.objects.remove(key).ok_or(WriteError::Changed)?;
         // The object as it was last, at the deletion's revision.
         let mut last = (*removed.object).clone();
-        set_resource_version(&mut last, revision);
+        let revision = inner.next(&mut last);
         inner.emit(Event {
             revision,
             kind: EventType::Deleted,

@@ -47,18 +47,16 @@ fn run(kubectl: &Path, config: &Path, args: &[&str]) -> (bool, String, String) {
     )
 }
 
-#[test]
-fn kubectl_against_smp_serve() {
-    let Some(kubectl) = kubectl() else {
-        eprintln!("kubectl not found (SMP_KUBECTL, .ci/install-kubectl or PATH): not run");
-        return;
-    };
-    let dir = std::env::temp_dir().join(format!("smp-serve-test-{}", std::process::id()));
+/// `smp serve` started with `args` besides `--kubeconfig`, in a scratch directory named after
+/// `name`: the server, the directory and the kubeconfig, once the server said where it listens.
+fn start(name: &str, args: &[&std::ffi::OsStr]) -> (Server, PathBuf, PathBuf) {
+    let dir = std::env::temp_dir().join(format!("smp-serve-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let config = dir.join("kubeconfig");
+    let config = dir.join("kubeconfig.yaml");
     let mut child = Command::new(env!("CARGO_BIN_EXE_smp"))
         .args(["serve", "--kubeconfig"])
         .arg(&config)
+        .args(args)
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
@@ -66,11 +64,20 @@ fn kubectl_against_smp_serve() {
     BufReader::new(child.stdout.take().unwrap())
         .read_line(&mut first)
         .unwrap();
-    let _server = Server(child);
     assert!(
         first.starts_with("listening on http://127.0.0.1:"),
         "{first}"
     );
+    (Server(child), dir, config)
+}
+
+#[test]
+fn kubectl_against_smp_serve() {
+    let Some(kubectl) = kubectl() else {
+        eprintln!("kubectl not found (SMP_KUBECTL, .ci/install-kubectl or PATH): not run");
+        return;
+    };
+    let (_server, dir, config) = start("test", &[]);
 
     let write = |name: &str, text: &str| {
         let path = dir.join(name);
@@ -264,28 +271,14 @@ fn crds_given_at_start_are_served() {
         eprintln!("kubectl not found (SMP_KUBECTL, .ci/install-kubectl or PATH): not run");
         return;
     };
-    let dir = std::env::temp_dir().join(format!("smp-serve-crd-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let config = dir.join("kubeconfig");
-    let crd = dir.join("crd.yaml");
+    let crd = std::env::temp_dir().join(format!("smp-serve-crd-{}.yaml", std::process::id()));
     std::fs::write(&crd, CRD).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_smp"))
-        .args(["serve", "--kubeconfig"])
-        .arg(&config)
-        .arg("--crd")
-        .arg(&crd)
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
-    let _server = Server(child);
+    let (_server, dir, config) = start("crd", &["--crd".as_ref(), crd.as_os_str()]);
     let (success, out, err) = run(&kubectl, &config, &["get", "widgets", "-o", "name"]);
     assert!(success, "{err}");
     assert_eq!(out, "");
     let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_file(&crd);
 }
 
 /// README's kubectl lines print, each first, the lines README says.
@@ -309,20 +302,7 @@ fn the_readmes_kubectl_lines_print_what_it_says() {
     let expected = block("<!-- apiserver: kubectl output -->", "```text\n");
     assert_eq!(commands[0], "smp serve --kubeconfig kubeconfig.yaml &");
 
-    let dir = std::env::temp_dir().join(format!("smp-serve-readme-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let config = dir.join("kubeconfig.yaml");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_smp"))
-        .args(["serve", "--kubeconfig"])
-        .arg(&config)
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
-    let _server = Server(child);
+    let (_server, dir, config) = start("readme", &[]);
     let mut printed = Vec::new();
     for line in &commands[1..] {
         let args = line

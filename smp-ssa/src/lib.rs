@@ -85,3 +85,6 @@ pub mod managedfields;
 pub mod merge;
 pub mod schema;
 pub mod typed;
+
+#[cfg(test)]
+mod testing;

@@ -424,18 +424,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    /// A small random source (xorshift), so that the test needs no crate and runs the same
-    /// every time.
-    struct Random(u64);
-
-    impl Random {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 % n.max(1) as u64) as usize
-        }
-    }
+    use crate::testing::Random;
 
     /// Some value to put somewhere: fitting, of the wrong kind, or a container.
     fn any(random: &mut Random) -> Value {

@@ -60,17 +60,7 @@ mod tests {
     use crate::fieldpath::{Path, PathElement};
     use serde_json::json;
 
-    /// A small random source (xorshift), so that the test runs the same every time.
-    struct Random(u64);
-
-    impl Random {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 % n as u64) as usize
-        }
-    }
+    use crate::testing::Random;
 
     fn element(random: &mut Random) -> PathElement {
         match random.below(6) {
