@@ -50,10 +50,14 @@
 //! Over HTTP, for kubectl and anything given a kubeconfig, it is `smp serve` (the [`serve`]
 //! module).
 //!
+//! `fieldValidation` is honoured (unknown fields refused, warned of in `Warning` headers, or
+//! dropped), and a watch asked for `sendInitialEvents` ends them with the server's bookmark.
+//!
 //! It is a test double, not a cluster: no nodes, scheduler, controllers, admission or
 //! webhooks, no authentication; objects are stored as given (no defaulting, no conversion
-//! between versions, no validation but the field manager's checks of each object against its
-//! type).
+//! between versions, no validation but the types'); no periodic watch bookmarks; a deleted
+//! namespace's objects stay; `/openapi/v2` is not served and `/openapi/v3` describes operations
+//! without schemas.
 
 #![warn(missing_docs)]
 
@@ -68,6 +72,7 @@ pub mod serve;
 mod server;
 pub mod status;
 pub mod store;
+pub mod validation;
 pub mod watch;
 
 pub use server::{ApiServer, Body, Options};

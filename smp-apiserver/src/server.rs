@@ -164,7 +164,7 @@ impl ApiServer {
         let (parts, body) = request.into_parts();
         let target = request::parse(&parts.method, parts.uri.path(), parts.uri.query())?;
         match self.route(target, &parts.headers, &body)? {
-            Answer::Object(_, value) => Ok(value),
+            Answer::Object(_, value) | Answer::Warned(_, value, _) => Ok(value),
             Answer::Watch(_) => Err(ApiError::bad_request("a create is not a watch")),
         }
     }
@@ -177,6 +177,15 @@ impl ApiServer {
             .and_then(|target| self.route(target, &parts.headers, &body));
         match result {
             Ok(Answer::Object(status, value)) => respond(status, &value),
+            Ok(Answer::Warned(status, value, warnings)) => {
+                let mut response = respond(status, &value);
+                for warning in warnings {
+                    if let Ok(v) = header::HeaderValue::from_str(&warning) {
+                        response.headers_mut().append(header::WARNING, v);
+                    }
+                }
+                response
+            }
             Ok(Answer::Watch(watch)) => {
                 let mut response = Response::new(watch.boxed_unsync());
                 response.headers_mut().insert(

@@ -64,6 +64,8 @@ pub struct WatchStart {
     pub backlog: Vec<Arc<Event>>,
     /// The events after it.
     pub receiver: broadcast::Receiver<Arc<Event>>,
+    /// The revision the watch started at.
+    pub revision: u64,
 }
 
 /// Where an object is kept: its resource (`apps/deployments`), namespace (empty when cluster
@@ -220,7 +222,11 @@ impl Store {
                     .collect()
             }
         };
-        Ok(WatchStart { backlog, receiver })
+        Ok(WatchStart {
+            backlog,
+            receiver,
+            revision: inner.revision,
+        })
     }
 
     fn lock(&self) -> MutexGuard<'_, Inner> {

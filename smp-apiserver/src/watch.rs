@@ -94,18 +94,29 @@ pub struct Watch {
 
 impl Watch {
     /// The watch of `start`'s events that `filter` passes, or the expiry error as its only
-    /// event.
-    pub(crate) fn new(start: Result<WatchStart, Expired>, filter: Filter) -> Watch {
+    /// event. With `end_of_initial` (`apiVersion` and `kind` of the resource), the events of
+    /// the objects as they are are followed by a bookmark saying they are all in (what a
+    /// client asking for `sendInitialEvents` waits for).
+    pub(crate) fn new(
+        start: Result<WatchStart, Expired>,
+        filter: Filter,
+        end_of_initial: Option<(String, String)>,
+    ) -> Watch {
         let (lines, receiver, done) = match start {
-            Ok(start) => (
-                start
+            Ok(start) => {
+                let mut lines: VecDeque<Bytes> = start
                     .backlog
                     .iter()
                     .filter_map(|e| filter.line(e))
-                    .collect(),
-                Some(start.receiver),
-                false,
-            ),
+                    .collect();
+                if let Some((api_version, kind)) = end_of_initial {
+                    let bookmark = json!({"apiVersion": api_version, "kind": kind, "metadata": {
+                        "resourceVersion": start.revision.to_string(),
+                        "annotations": {"k8s.io/initial-events-end": "true"}}});
+                    lines.push_back(line("BOOKMARK", &bookmark));
+                }
+                (lines, Some(start.receiver), false)
+            }
             Err(expired) => {
                 let error = ApiError::gone(format!(
                     "too old resource version: {} ({})",

@@ -136,3 +136,42 @@ async fn a_watcher_that_does_not_read_holds_no_writer_back() {
     }
     assert_eq!(last, ("ERROR".into(), "410".into()));
 }
+
+/// kube's `watcher` in both of its ways to start: a list then a watch, and a streaming list
+/// (`sendInitialEvents`, which waits for the bookmark that ends the initial events).
+#[tokio::test]
+async fn kubes_watcher_starts_either_way() {
+    use kube::runtime::{WatchStreamExt, watcher};
+    for streaming in [false, true] {
+        let api: Api<ConfigMap> =
+            Api::default_namespaced(kube::Client::new(ApiServer::default(), "default"));
+        api.create(&PostParams::default(), &config_map("a", "x"))
+            .await
+            .unwrap();
+        let config = if streaming {
+            watcher::Config::default().streaming_lists()
+        } else {
+            watcher::Config::default()
+        };
+        let mut objects = watcher(api.clone(), config).applied_objects().boxed();
+        let first = tokio::time::timeout(Duration::from_secs(5), objects.next())
+            .await
+            .unwrap()
+            .unwrap()
+            .unwrap();
+        assert_eq!(first.metadata.name.as_deref(), Some("a"));
+        api.create(&PostParams::default(), &config_map("b", "x"))
+            .await
+            .unwrap();
+        let second = tokio::time::timeout(Duration::from_secs(5), objects.next())
+            .await
+            .unwrap()
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            second.metadata.name.as_deref(),
+            Some("b"),
+            "streaming: {streaming}"
+        );
+    }
+}

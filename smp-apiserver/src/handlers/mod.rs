@@ -14,6 +14,7 @@ use crate::selector::Selector;
 use crate::server::State;
 use crate::status::ApiError;
 use crate::store::ObjectKey;
+use crate::validation::{self, FieldValidation};
 use crate::watch::{Filter, Watch};
 
 /// The request, with the resource it names.
@@ -25,6 +26,8 @@ pub(crate) struct Call<'a> {
     /// The resource (for a subresource request, the main resource).
     pub(crate) resource: &'a Resource,
     pub(crate) headers: &'a HeaderMap,
+    /// The `Warning` headers of the answer.
+    pub(crate) warnings: std::cell::RefCell<Vec<String>>,
 }
 
 impl Call<'_> {
@@ -46,6 +49,36 @@ impl Call<'_> {
         )
     }
 
+    /// Drops from `object` the fields its type does not declare, or refuses them, as the
+    /// request's `fieldValidation` says.
+    pub(crate) fn validate_fields(&self, object: &mut Value) -> Result<(), ApiError> {
+        let mode = FieldValidation::parse(self.query("fieldValidation"))?;
+        let gvk = smp_ssa::schema::Gvk::of(&self.resource.api_version(), &self.resource.kind);
+        let builtin = smp_ssa::builtin::schema();
+        let found = match builtin.kind(&gvk) {
+            Some(ty) => Some((builtin, ty)),
+            None => self
+                .served
+                .schema
+                .as_deref()
+                .and_then(|schema| schema.kind(&gvk).map(|ty| (schema, ty))),
+        };
+        let Some((schema, ty)) = found else {
+            return Ok(());
+        };
+        let unknown = validation::drop_unknown(schema, ty, object);
+        match mode {
+            _ if unknown.is_empty() => Ok(()),
+            FieldValidation::Strict => Err(validation::strict_error(&unknown)),
+            FieldValidation::Warn => {
+                let mut warnings = self.warnings.borrow_mut();
+                warnings.extend(unknown.iter().map(|f| validation::warning(f)));
+                Ok(())
+            }
+            FieldValidation::Ignore => Ok(()),
+        }
+    }
+
     pub(crate) fn query(&self, key: &str) -> Option<&str> {
         self.info.query.get(key).map(String::as_str)
     }
@@ -65,6 +98,8 @@ impl Call<'_> {
 /// What a request is answered with: an object (or list, or status), or a watch's stream.
 pub(crate) enum Answer {
     Object(StatusCode, Value),
+    /// An object, with `Warning` headers.
+    Warned(StatusCode, Value, Vec<String>),
     Watch(Watch),
 }
 
@@ -113,6 +148,7 @@ pub(crate) fn handle(
         info,
         resource,
         headers,
+        warnings: Default::default(),
     };
     let answer = match call.info.verb {
         "get" => get(&call),
@@ -132,7 +168,8 @@ pub(crate) fn handle(
     {
         state.crds_changed();
     }
-    answer.map(|(status, value)| Answer::Object(status, value))
+    let warnings = call.warnings.take();
+    answer.map(|(status, value)| Answer::Warned(status, value, warnings))
 }
 
 /// A watch from `resourceVersion` (none, or `0`: from the objects as they are now).
@@ -143,7 +180,9 @@ fn watch(call: &Call<'_>) -> Result<Watch, ApiError> {
         labels: Selector::labels(call.query("labelSelector").unwrap_or(""))?,
         fields: Selector::fields(call.query("fieldSelector").unwrap_or(""))?,
     };
+    let initial = call.query("sendInitialEvents") == Some("true");
     let from = match call.query("resourceVersion") {
+        _ if initial => None,
         None | Some("") | Some("0") => None,
         Some(v) => Some(
             v.parse::<u64>()
@@ -154,7 +193,8 @@ fn watch(call: &Call<'_>) -> Result<Watch, ApiError> {
         .state
         .store
         .watch(&filter.resource, filter.namespace.as_deref(), from);
-    Ok(Watch::new(start, filter))
+    let end_of_initial = initial.then(|| (call.resource.api_version(), call.resource.kind.clone()));
+    Ok(Watch::new(start, filter, end_of_initial))
 }
 
 fn get(call: &Call<'_>) -> Result<(StatusCode, Value), ApiError> {

@@ -81,6 +81,8 @@ pub(super) fn patch(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value),
                     .map_err(|e| invalid(e.to_string()))?
             }
         };
+        let mut patched = patched;
+        call.validate_fields(&mut patched)?;
         // A patch that sets the resource version asks for that version, as an update does.
         let expected = meta(&patched, "resourceVersion").to_owned();
         if !expected.is_empty() && expected != current.revision.to_string() {
@@ -116,8 +118,9 @@ fn apply(call: &Call<'_>, text: &str) -> Result<(StatusCode, Value), ApiError> {
         Some("true") => true,
         Some(other) => return Err(ApiError::bad_request(format!("invalid force {other:?}"))),
     };
-    let applied = smp_core::parse_document(text, smp_core::DocRole::Document)
+    let mut applied = smp_core::parse_document(text, smp_core::DocRole::Document)
         .map_err(|e| ApiError::bad_request(format!("error decoding YAML: {e}")))?;
+    call.validate_fields(&mut applied)?;
     let name = call.info.name.clone();
     let key = call.key(&name);
     let options = ApplyOptions { force };

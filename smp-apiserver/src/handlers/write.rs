@@ -186,7 +186,8 @@ pub(super) fn commit(call: &Call<'_>, current: &Stored, new: Value) -> Result<Va
 }
 
 pub(super) fn create(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value), ApiError> {
-    let new = read_object(call, body)?;
+    let mut new = read_object(call, body)?;
+    call.validate_fields(&mut new)?;
     create_object(call, new, true)
 }
 
@@ -276,7 +277,8 @@ pub(super) fn create_object(
 
 pub(super) fn update(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value), ApiError> {
     call.dry_run()?;
-    let given = read_object(call, body)?;
+    let mut given = read_object(call, body)?;
+    call.validate_fields(&mut given)?;
     let name = call.info.name.clone();
     let expected = meta(&given, "resourceVersion").to_owned();
     for _ in 0..RETRIES {
@@ -380,6 +382,7 @@ pub(super) fn delete_collection(call: &Call<'_>) -> Result<(StatusCode, Value), 
     let mut deleted = Vec::new();
     for item in list["items"].as_array().into_iter().flatten() {
         let mut one = Call {
+            warnings: Default::default(),
             state: call.state,
             served: call.served,
             info: call.info.clone(),

@@ -1,0 +1,137 @@
+//! Field validation (`fieldValidation`): fields an object's type does not declare are refused
+//! (`Strict`), or dropped with a warning (`Warn`, the server's default) or without one
+//! (`Ignore`), as the server decodes a request body.
+
+use serde_json::Value;
+use smp_ssa::schema::{Schema, TypeRef};
+
+use crate::status::ApiError;
+
+/// How unknown fields are treated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldValidation {
+    /// Dropped silently.
+    Ignore,
+    /// Dropped, with a warning each.
+    Warn,
+    /// Refused.
+    Strict,
+}
+
+impl FieldValidation {
+    /// The query parameter's value (none: `Warn`).
+    pub fn parse(value: Option<&str>) -> Result<FieldValidation, ApiError> {
+        match value {
+            None | Some("") | Some("Warn") => Ok(FieldValidation::Warn),
+            Some("Ignore") => Ok(FieldValidation::Ignore),
+            Some("Strict") => Ok(FieldValidation::Strict),
+            Some(other) => Err(ApiError::bad_request(format!(
+                "fieldValidation must be one of Ignore, Warn or Strict, not {other:?}"
+            ))),
+        }
+    }
+}
+
+/// Takes the fields `ty` does not declare out of `object`; their paths as the server writes
+/// them in its messages (`spec.template.spec.containers[0].imagePull`).
+pub fn drop_unknown(schema: &Schema, ty: TypeRef, object: &mut Value) -> Vec<String> {
+    let mut unknown = Vec::new();
+    walk(schema, ty, object, &mut String::new(), &mut unknown, 0);
+    unknown
+}
+
+fn walk(
+    schema: &Schema,
+    ty: TypeRef,
+    value: &mut Value,
+    path: &mut String,
+    unknown: &mut Vec<String>,
+    depth: usize,
+) {
+    // Deeper than the field manager looks, nothing is checked here either.
+    if depth > smp_core::MAX_DEPTH {
+        return;
+    }
+    let atom = schema.resolve(ty);
+    match value {
+        Value::Object(object) => {
+            let Some(map) = atom.map else {
+                return;
+            };
+            let mut gone = Vec::new();
+            for (key, child) in object.iter_mut() {
+                let at = path.len();
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(key);
+                match map.type_of(key) {
+                    Some(child_ty) => walk(schema, child_ty, child, path, unknown, depth + 1),
+                    None => {
+                        unknown.push(path.clone());
+                        gone.push(key.clone());
+                    }
+                }
+                path.truncate(at);
+            }
+            for key in gone {
+                object.remove(&key);
+            }
+        }
+        Value::Array(items) => {
+            let Some(list) = atom.list else {
+                return;
+            };
+            for (i, item) in items.iter_mut().enumerate() {
+                let at = path.len();
+                path.push_str(&format!("[{i}]"));
+                walk(schema, list.item, item, path, unknown, depth + 1);
+                path.truncate(at);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// What the server says of unknown fields under `Strict`.
+pub fn strict_error(unknown: &[String]) -> ApiError {
+    let fields: Vec<String> = unknown
+        .iter()
+        .map(|f| format!("unknown field \"{f}\""))
+        .collect();
+    ApiError::bad_request(format!("strict decoding error: {}", fields.join(", ")))
+}
+
+/// The `Warning` header value of an unknown field under `Warn`.
+pub fn warning(field: &str) -> String {
+    format!("299 - \"unknown field \\\"{field}\\\"\"")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn unknown_fields_are_found_and_dropped() {
+        let schema = smp_ssa::builtin::schema();
+        let ty = schema
+            .kind(&smp_ssa::schema::Gvk::of("apps/v1", "Deployment"))
+            .unwrap();
+        let mut d = json!({"apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "web", "labels": {"any": "label"}},
+            "spec": {"replica": 3, "template": {"spec": {"containers": [
+                {"name": "a", "image": "a", "imagePull": "x"}]}}}});
+        let unknown = drop_unknown(schema, ty, &mut d);
+        assert_eq!(
+            unknown,
+            ["spec.replica", "spec.template.spec.containers[0].imagePull"]
+        );
+        assert!(d["spec"].get("replica").is_none());
+        assert_eq!(d["metadata"]["labels"]["any"], "label");
+        assert_eq!(
+            strict_error(&unknown).message,
+            "strict decoding error: unknown field \"spec.replica\", unknown field \"spec.template.spec.containers[0].imagePull\""
+        );
+    }
+}

@@ -1,0 +1,91 @@
+//! Requests as raw HTTP, for what a typed client does not show: `fieldValidation` and its
+//! `Warning` headers, and the answers to bodies too large or unreadable and to paths that name
+//! nothing.
+
+use bytes::Bytes;
+use http::{Request, StatusCode};
+use http_body_util::{BodyExt, Full};
+use serde_json::{Value, json};
+use smp_apiserver::{ApiServer, Options};
+use tower_service::Service;
+
+const DEPLOYMENTS: &str = "/apis/apps/v1/namespaces/default/deployments";
+
+fn with_typo() -> Bytes {
+    Bytes::from(
+        serde_json::to_vec(&json!({"apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "web"},
+            "spec": {"replica": 3, "selector": {"matchLabels": {"app": "web"}},
+                "template": {"metadata": {"labels": {"app": "web"}},
+                    "spec": {"containers": [{"name": "app", "image": "app:1"}]}}}}))
+        .unwrap(),
+    )
+}
+
+fn post(query: &str, body: Bytes) -> Request<Bytes> {
+    Request::post(format!("{DEPLOYMENTS}{query}"))
+        .header("content-type", "application/json")
+        .body(body)
+        .unwrap()
+}
+
+async fn body(response: http::Response<smp_apiserver::Body>) -> Value {
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    serde_json::from_slice(&bytes).unwrap()
+}
+
+#[tokio::test]
+async fn unknown_fields_are_refused_warned_of_or_dropped() {
+    let server = ApiServer::default();
+    let strict = server.handle(post("?fieldValidation=Strict", with_typo()));
+    assert_eq!(strict.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(
+        body(strict).await["message"],
+        "strict decoding error: unknown field \"spec.replica\""
+    );
+
+    let warned = server.handle(post("", with_typo()));
+    assert_eq!(warned.status(), StatusCode::CREATED);
+    assert_eq!(
+        warned.headers()["warning"],
+        "299 - \"unknown field \\\"spec.replica\\\"\""
+    );
+    assert!(body(warned).await["spec"].get("replica").is_none());
+
+    let server = ApiServer::default();
+    let ignored = server.handle(post("?fieldValidation=Ignore", with_typo()));
+    assert_eq!(ignored.status(), StatusCode::CREATED);
+    assert!(ignored.headers().get("warning").is_none());
+}
+
+#[tokio::test]
+async fn bad_requests_get_the_servers_answers() {
+    let mut server = ApiServer::new(Options {
+        max_body: 1024,
+        ..Options::default()
+    });
+    let large = Request::post(DEPLOYMENTS)
+        .body(Full::new(Bytes::from(vec![b' '; 2048])))
+        .unwrap();
+    let response = server.call(large).await.unwrap();
+    assert_eq!(response.status(), StatusCode::PAYLOAD_TOO_LARGE);
+
+    let response = server.handle(post("", Bytes::from_static(b"{not json")));
+    assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(body(response).await["reason"], "BadRequest");
+
+    let response = server.handle(
+        Request::get("/apis/nothing.example.com/v1/things")
+            .body(Bytes::new())
+            .unwrap(),
+    );
+    assert_eq!(response.status(), StatusCode::NOT_FOUND);
+
+    let response = server.handle(
+        Request::post(format!("{DEPLOYMENTS}/web"))
+            .body(Bytes::new())
+            .unwrap(),
+    );
+    assert_eq!(response.status(), StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(body(response).await["kind"], "Status");
+}
