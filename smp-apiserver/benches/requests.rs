@@ -1,7 +1,8 @@
 //! Requests answered in memory: `get`, a small strategic merge patch and a server-side apply
 //! of a Deployment, each through `ApiServer::handle` (what the `tower::Service` runs once the
-//! body is read). One iteration is one request, so requests a second on one core are one
-//! second over the time shown.
+//! body is read); then the same over HTTP on loopback (`smp serve`'s front door, on a runtime
+//! thread, one keep-alive connection written and read in turn). One iteration is one request,
+//! so requests a second on one core are one second over the time shown.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -74,6 +75,98 @@ fn bench(c: &mut Criterion) {
         })
     });
     group.finish();
+
+    let mut http = Http::start(server.clone());
+    let mut group = c.benchmark_group("apiserver/http");
+    group.bench_function("get", |b| {
+        b.iter(|| http.send("GET", PATH, "application/json", b""))
+    });
+    group.bench_function("strategic patch", |b| {
+        b.iter(|| {
+            n += 1;
+            let patch = format!(r#"{{"metadata":{{"labels":{{"n":"{n}"}}}}}}"#);
+            http.send(
+                "PATCH",
+                PATH,
+                "application/strategic-merge-patch+json",
+                patch.as_bytes(),
+            )
+        })
+    });
+    group.bench_function("apply", |b| {
+        b.iter(|| {
+            n += 1;
+            let mut applied = web.clone();
+            applied["spec"]["replicas"] = json!(n % 5);
+            let body = serde_json::to_vec(&applied).unwrap();
+            let path = format!("{PATH}?fieldManager=bench&force=true");
+            http.send("PATCH", &path, "application/apply-patch+yaml", &body)
+        })
+    });
+    group.finish();
+}
+
+/// A client of the server over HTTP/1.1 on loopback: one connection, kept alive.
+struct Http {
+    stream: std::net::TcpStream,
+    reader: std::io::BufReader<std::net::TcpStream>,
+    _runtime: tokio::runtime::Runtime,
+}
+
+impl Http {
+    fn start(server: ApiServer) -> Http {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        let listener = runtime
+            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+            .unwrap();
+        let address = listener.local_addr().unwrap();
+        runtime.spawn(smp_apiserver::serve::serve(
+            server,
+            listener,
+            std::future::pending(),
+        ));
+        let stream = std::net::TcpStream::connect(address).unwrap();
+        stream.set_nodelay(true).unwrap();
+        let reader = std::io::BufReader::new(stream.try_clone().unwrap());
+        Http {
+            stream,
+            reader,
+            _runtime: runtime,
+        }
+    }
+
+    /// Sends a request and reads its whole response; its status.
+    fn send(&mut self, method: &str, path: &str, content_type: &str, body: &[u8]) -> u16 {
+        use std::io::{BufRead, Read, Write};
+        let head = format!(
+            "{method} {path} HTTP/1.1\r\nhost: bench\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\n\r\n",
+            body.len()
+        );
+        self.stream.write_all(head.as_bytes()).unwrap();
+        self.stream.write_all(body).unwrap();
+        let mut line = String::new();
+        self.reader.read_line(&mut line).unwrap();
+        let status: u16 = line.split(' ').nth(1).unwrap().parse().unwrap();
+        let mut length = 0;
+        loop {
+            line.clear();
+            self.reader.read_line(&mut line).unwrap();
+            if line == "\r\n" {
+                break;
+            }
+            if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                length = v.trim().parse().unwrap();
+            }
+        }
+        let mut response = vec![0; length];
+        self.reader.read_exact(&mut response).unwrap();
+        assert!(status < 300, "{}", String::from_utf8_lossy(&response));
+        status
+    }
 }
 
 criterion_group! {

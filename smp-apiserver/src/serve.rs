@@ -29,6 +29,8 @@ pub async fn serve(
                     // Out of file descriptors and the like: the server goes on.
                     Err(_) => continue,
                 };
+                // Answers are small: sent at once, not held back to be joined.
+                let _ = stream.set_nodelay(true);
                 let service = TowerToHyperService::new(server.clone());
                 tokio::spawn(async move {
                     // A client that goes away mid-request is its own business.
