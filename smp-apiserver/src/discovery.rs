@@ -184,16 +184,14 @@ impl Resources {
 
     /// `/apis`: the named groups and their versions.
     pub fn groups(&self) -> Value {
-        let mut groups: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+        let mut groups: BTreeMap<&str, std::collections::BTreeSet<&str>> = BTreeMap::new();
         for r in self.iter().filter(|r| !r.group.is_empty()) {
-            let versions = groups.entry(&r.group).or_default();
-            if !versions.contains(&r.version.as_str()) {
-                versions.push(&r.version);
-            }
+            groups.entry(&r.group).or_default().insert(&r.version);
         }
         let groups: Vec<Value> = groups
             .into_iter()
-            .map(|(group, mut versions)| {
+            .map(|(group, versions)| {
+                let mut versions: Vec<&str> = versions.into_iter().collect();
                 // The preferred version: the highest stable one, as the server orders them.
                 versions.sort_by_key(|v| std::cmp::Reverse(version_priority(v)));
                 let versions: Vec<Value> = versions
