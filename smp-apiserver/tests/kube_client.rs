@@ -276,3 +276,80 @@ async fn discovery_lists_the_builtin_resources() {
     assert_eq!(pods["shortNames"], json!(["po"]));
     assert_eq!(pods["namespaced"], true);
 }
+
+#[tokio::test]
+async fn lists_page_and_collections_delete() {
+    let api: Api<ConfigMap> = Api::default_namespaced(client());
+    for i in 0..5 {
+        let cm: ConfigMap = serde_json::from_value(json!({"metadata": {"name": format!("cm-{i}"),
+            "labels": {"even": (i % 2 == 0).to_string()}}}))
+        .unwrap();
+        api.create(&PostParams::default(), &cm).await.unwrap();
+    }
+    // Two at a time, each page continuing where the last stopped.
+    let mut names = Vec::new();
+    let mut params = ListParams::default().limit(2);
+    loop {
+        let page = api.list(&params).await.unwrap();
+        names.extend(page.items.iter().filter_map(|c| c.metadata.name.clone()));
+        match page.metadata.continue_ {
+            Some(token) if !token.is_empty() => params = params.continue_token(&token),
+            _ => break,
+        }
+    }
+    assert_eq!(names, ["cm-0", "cm-1", "cm-2", "cm-3", "cm-4"]);
+
+    // A dry run answers without storing.
+    let dry: ConfigMap = serde_json::from_value(json!({"metadata": {"name": "dry"}})).unwrap();
+    api.create(
+        &PostParams {
+            dry_run: true,
+            ..PostParams::default()
+        },
+        &dry,
+    )
+    .await
+    .unwrap();
+    assert_eq!(refusal(api.get("dry").await.unwrap_err()).0, 404);
+
+    api.delete_collection(
+        &DeleteParams::default(),
+        &ListParams::default().labels("even=true"),
+    )
+    .await
+    .unwrap();
+    let left: Vec<_> = api
+        .list(&ListParams::default())
+        .await
+        .unwrap()
+        .items
+        .into_iter()
+        .filter_map(|c| c.metadata.name)
+        .collect();
+    assert_eq!(left, ["cm-1", "cm-3"]);
+}
+
+#[tokio::test]
+async fn the_status_subresource_writes_the_status_alone() {
+    let api: Api<Deployment> = Api::default_namespaced(client());
+    api.create(&PostParams::default(), &deployment())
+        .await
+        .unwrap();
+    let status = json!({"status": {"replicas": 1, "readyReplicas": 1}, "spec": {"replicas": 7}});
+    let d = api
+        .patch_status("web", &PatchParams::default(), &Patch::Merge(&status))
+        .await
+        .unwrap();
+    let (spec, st) = (d.spec.unwrap(), d.status.unwrap());
+    assert_eq!((spec.replicas, st.ready_replicas), (Some(1), Some(1)));
+    // And the main resource keeps the status as it is.
+    let main = json!({"status": {"readyReplicas": 0}, "spec": {"replicas": 2}});
+    let d = api
+        .patch("web", &PatchParams::default(), &Patch::Merge(&main))
+        .await
+        .unwrap();
+    assert_eq!(
+        (d.spec.unwrap().replicas, d.status.unwrap().ready_replicas),
+        (Some(2), Some(1))
+    );
+}
