@@ -56,8 +56,8 @@
 //! It is a test double, not a cluster: no nodes, scheduler, controllers, admission or
 //! webhooks, no authentication; objects are stored as given (no defaulting, no conversion
 //! between versions, no validation but the types'); no periodic watch bookmarks; a deleted
-//! namespace's objects stay; `/openapi/v2` is not served and `/openapi/v3` describes operations
-//! without schemas.
+//! namespace's objects go at once (finalizers honoured), with no Terminating phase;
+//! `/openapi/v2` is not served and `/openapi/v3` describes operations without schemas.
 
 #![warn(missing_docs)]
 

@@ -74,6 +74,15 @@ impl ApiError {
         .about(group, plural, name)
     }
 
+    /// 409: the object is not as the request requires (a delete's preconditions).
+    pub fn conflict_with(resource: &str, name: &str, reason: String) -> ApiError {
+        ApiError::new(
+            409,
+            "Conflict",
+            format!("Operation cannot be fulfilled on {resource} \"{name}\": {reason}"),
+        )
+    }
+
     /// 409: a server-side apply would change other managers' fields.
     pub fn apply_conflict(conflict: &smp_ssa::managedfields::ApplyConflict) -> ApiError {
         let causes: Vec<Value> = conflict

@@ -274,6 +274,16 @@ impl Store {
         (items, inner.revision)
     }
 
+    /// Every object in `namespace`, of any resource (one pass over the store).
+    pub fn in_namespace(&self, namespace: &str) -> Vec<(ObjectKey, Stored)> {
+        self.lock()
+            .objects
+            .iter()
+            .filter(|(k, _)| k.namespace == namespace)
+            .map(|(k, s)| (k.clone(), s.clone()))
+            .collect()
+    }
+
     /// Stores a new object; its `resourceVersion` is set to the write's revision.
     pub fn create(&self, key: ObjectKey, object: Value) -> Result<Stored, WriteError> {
         let mut inner = self.lock();

@@ -353,3 +353,37 @@ async fn the_status_subresource_writes_the_status_alone() {
         (Some(2), Some(1))
     );
 }
+
+#[tokio::test]
+async fn deletes_check_preconditions_and_namespaces_take_their_objects() {
+    use k8s_openapi::api::core::v1::Namespace;
+    use kube::api::Preconditions;
+    let client = client();
+    let namespaces: Api<Namespace> = Api::all(client.clone());
+    let team: Namespace = serde_json::from_value(json!({"metadata": {"name": "team"}})).unwrap();
+    namespaces
+        .create(&PostParams::default(), &team)
+        .await
+        .unwrap();
+    let api: Api<ConfigMap> = Api::namespaced(client.clone(), "team");
+    let cm: ConfigMap = serde_json::from_value(json!({"metadata": {"name": "a"}})).unwrap();
+    api.create(&PostParams::default(), &cm).await.unwrap();
+
+    let wrong = DeleteParams {
+        preconditions: Some(Preconditions {
+            uid: Some("not-its-uid".into()),
+            resource_version: None,
+        }),
+        ..DeleteParams::default()
+    };
+    assert_eq!(
+        refusal(api.delete("a", &wrong).await.unwrap_err()),
+        (409, "Conflict".into())
+    );
+
+    namespaces
+        .delete("team", &DeleteParams::default())
+        .await
+        .unwrap();
+    assert_eq!(refusal(api.get("a").await.unwrap_err()).0, 404);
+}

@@ -157,7 +157,7 @@ pub(crate) fn handle(
         "create" => write::create(&call, body),
         "update" => write::update(&call, body),
         "patch" => patch::patch(&call, body),
-        "delete" => write::delete(&call),
+        "delete" => write::delete(&call, body),
         "deletecollection" => write::delete_collection(&call),
         other => Err(ApiError::method_not_allowed(other, &call.resource.resource)),
     };

@@ -325,8 +325,27 @@ pub(super) fn conflict(call: &Call<'_>) -> ApiError {
     )
 }
 
-pub(super) fn delete(call: &Call<'_>) -> Result<(StatusCode, Value), ApiError> {
+/// The `preconditions` of a delete's `DeleteOptions` body: the uid and resourceVersion the
+/// object must have.
+fn preconditions(body: &[u8]) -> Result<(Option<String>, Option<String>), ApiError> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok((None, None));
+    }
+    let options: Value = serde_json::from_slice(body)
+        .map_err(|e| ApiError::bad_request(format!("error decoding DeleteOptions: {e}")))?;
+    let text = |k: &str| {
+        options
+            .pointer(&format!("/preconditions/{k}"))
+            .and_then(Value::as_str)
+            .filter(|v| !v.is_empty())
+            .map(str::to_owned)
+    };
+    Ok((text("uid"), text("resourceVersion")))
+}
+
+pub(super) fn delete(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value), ApiError> {
     let dry_run = call.dry_run()?;
+    let (uid, version) = preconditions(body)?;
     let name = call.info.name.clone();
     let key = call.key(&name);
     for _ in 0..RETRIES {
@@ -335,6 +354,31 @@ pub(super) fn delete(call: &Call<'_>) -> Result<(StatusCode, Value), ApiError> {
             .store
             .get(&key)
             .ok_or_else(|| call.not_found(&name))?;
+        let holds = |expected: &Option<String>, actual: &str| {
+            expected.as_deref().is_none_or(|e| e == actual)
+        };
+        if !holds(&uid, meta(&current.object, "uid")) {
+            return Err(ApiError::conflict_with(
+                &call.resource.qualified(),
+                &name,
+                format!(
+                    "Precondition failed: UID in precondition: {}, UID in object meta: {}",
+                    uid.as_deref().unwrap_or(""),
+                    meta(&current.object, "uid")
+                ),
+            ));
+        }
+        if !holds(&version, &current.revision.to_string()) {
+            return Err(ApiError::conflict_with(
+                &call.resource.qualified(),
+                &name,
+                format!(
+                    "Precondition failed: ResourceVersion in precondition: {}, ResourceVersion in object meta: {}",
+                    version.as_deref().unwrap_or(""),
+                    current.revision
+                ),
+            ));
+        }
         if object::finalizers(&current.object) > 0 {
             // Held by its finalizers: marked, and removed when the last one goes.
             if !meta(&current.object, "deletionTimestamp").is_empty() {
@@ -360,6 +404,9 @@ pub(super) fn delete(call: &Call<'_>) -> Result<(StatusCode, Value), ApiError> {
         }
         match call.state.store.remove(&key, current.revision) {
             Ok(_) => {
+                if call.resource.resource == "namespaces" && call.resource.group.is_empty() {
+                    delete_contents(call, &name);
+                }
                 return Ok((
                     StatusCode::OK,
                     status::success(
@@ -374,6 +421,29 @@ pub(super) fn delete(call: &Call<'_>) -> Result<(StatusCode, Value), ApiError> {
         }
     }
     Err(conflict(call))
+}
+
+/// The objects of a deleted namespace, deleted as the namespace controller deletes them: each
+/// removed, or marked for deletion when finalizers hold it.
+fn delete_contents(call: &Call<'_>, namespace: &str) {
+    let now = call.state.options.clock.now();
+    for (key, stored) in call.state.store.in_namespace(namespace) {
+        // An object written meanwhile stays, as on a cluster until its controller comes round
+        // again.
+        let _ = if object::finalizers(&stored.object) > 0 {
+            if !meta(&stored.object, "deletionTimestamp").is_empty() {
+                continue;
+            }
+            let mut marked = (*stored.object).clone();
+            set_meta(&mut marked, "deletionTimestamp", &now);
+            call.state
+                .store
+                .replace(&key, stored.revision, marked)
+                .map(|_| ())
+        } else {
+            call.state.store.remove(&key, stored.revision).map(|_| ())
+        };
+    }
 }
 
 /// Deletes every object of the list the same query would give (selectors included).
@@ -391,7 +461,7 @@ pub(super) fn delete_collection(call: &Call<'_>) -> Result<(StatusCode, Value), 
         };
         one.info.name = meta(item, "name").to_owned();
         one.info.namespace = meta(item, "namespace").to_owned();
-        match delete(&one) {
+        match delete(&one, b"") {
             Ok(_) => deleted.push(item.clone()),
             // Gone meanwhile: nothing to delete.
             Err(e) if e.code == 404 => {}
