@@ -63,13 +63,12 @@ impl ApiError {
 
     /// 409: the write was based on an older version of the object.
     pub fn conflict(group: &str, resource: &str, plural: &str, name: &str) -> ApiError {
-        ApiError::new(
-            409,
-            "Conflict",
-            format!(
-                "Operation cannot be fulfilled on {resource} \"{name}\": the object has been \
-                 modified; please apply your changes to the latest version and try again"
-            ),
+        ApiError::conflict_with(
+            resource,
+            name,
+            "the object has been modified; please apply your changes to the latest version and \
+             try again"
+                .into(),
         )
         .about(group, plural, name)
     }

@@ -4,6 +4,10 @@
 mod patch;
 mod write;
 
+/// How many times a write based on an object that changed meanwhile is tried again (patches
+/// and unconditional updates apply to whatever is there then).
+const RETRIES: usize = 64;
+
 use http::{HeaderMap, StatusCode};
 use serde_json::{Value, json};
 
@@ -13,7 +17,7 @@ use crate::request::RequestInfo;
 use crate::selector::Selector;
 use crate::server::State;
 use crate::status::ApiError;
-use crate::store::ObjectKey;
+use crate::store::{ObjectKey, Stored};
 use crate::validation::{self, FieldValidation};
 use crate::watch::{Filter, Watch};
 
@@ -38,6 +42,15 @@ impl Call<'_> {
             namespace: self.info.namespace.clone(),
             name: name.to_owned(),
         }
+    }
+
+    /// The object the request names, as stored now.
+    pub(crate) fn current(&self) -> Result<Stored, ApiError> {
+        let name = &self.info.name;
+        self.state
+            .store
+            .get(&self.key(name))
+            .ok_or_else(|| self.not_found(name))
     }
 
     pub(crate) fn not_found(&self, name: &str) -> ApiError {
@@ -198,12 +211,7 @@ fn watch(call: &Call<'_>) -> Result<Watch, ApiError> {
 }
 
 fn get(call: &Call<'_>) -> Result<(StatusCode, Value), ApiError> {
-    let stored = call
-        .state
-        .store
-        .get(&call.key(&call.info.name))
-        .ok_or_else(|| call.not_found(&call.info.name))?;
-    Ok((StatusCode::OK, (*stored.object).clone()))
+    Ok((StatusCode::OK, (*call.current()?.object).clone()))
 }
 
 /// A list: the objects of the resource (in the namespace, if one is named) that the selectors

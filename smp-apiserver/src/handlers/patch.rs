@@ -6,10 +6,10 @@ use http::StatusCode;
 use serde_json::Value;
 use smp_ssa::managedfields::ApplyOptions;
 
-use super::Call;
 use super::write::{
     commit, conflict, manager_error, prepare_update, record_update, with_field_manager,
 };
+use super::{Call, RETRIES};
 use crate::object::meta;
 use crate::status::ApiError;
 
@@ -17,9 +17,6 @@ const JSON_PATCH: &str = "application/json-patch+json";
 const MERGE_PATCH: &str = "application/merge-patch+json";
 const STRATEGIC_MERGE_PATCH: &str = "application/strategic-merge-patch+json";
 const APPLY_PATCH: &str = "application/apply-patch+yaml";
-
-/// How many times a patch is applied again to an object that changed while it was computed.
-const RETRIES: usize = 64;
 
 pub(super) fn patch(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value), ApiError> {
     call.dry_run()?;
@@ -52,13 +49,8 @@ pub(super) fn patch(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value),
     let patch: Value = serde_json::from_str(text)
         .map_err(|e| ApiError::bad_request(format!("error decoding patch: {e}")))?;
     let name = call.info.name.clone();
-    let key = call.key(&name);
     for _ in 0..RETRIES {
-        let current = call
-            .state
-            .store
-            .get(&key)
-            .ok_or_else(|| call.not_found(&name))?;
+        let current = call.current()?;
         let invalid = |message: String| {
             ApiError::invalid(&call.resource.group, &call.resource.kind, &name, message)
         };

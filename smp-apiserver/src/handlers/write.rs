@@ -6,14 +6,10 @@ use http::StatusCode;
 use serde_json::{Value, json};
 use smp_ssa::managedfields::{FieldManager, FieldManagerError};
 
-use super::Call;
+use super::{Call, RETRIES};
 use crate::object::{self, meta, set_meta};
 use crate::status::{self, ApiError};
 use crate::store::{Stored, WriteError};
-
-/// How many times a write based on an object that changed meanwhile is tried again (patches
-/// and unconditional updates apply to whatever is there).
-const RETRIES: usize = 64;
 
 /// The body as an object of the resource's kind (`apiVersion` and `kind` filled in when
 /// missing, refused when they name another).
@@ -279,14 +275,9 @@ pub(super) fn update(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value)
     call.dry_run()?;
     let mut given = read_object(call, body)?;
     call.validate_fields(&mut given)?;
-    let name = call.info.name.clone();
     let expected = meta(&given, "resourceVersion").to_owned();
     for _ in 0..RETRIES {
-        let current = call
-            .state
-            .store
-            .get(&call.key(&name))
-            .ok_or_else(|| call.not_found(&name))?;
+        let current = call.current()?;
         if !expected.is_empty() && expected != current.revision.to_string() {
             return Err(conflict(call));
         }
@@ -349,11 +340,7 @@ pub(super) fn delete(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value)
     let name = call.info.name.clone();
     let key = call.key(&name);
     for _ in 0..RETRIES {
-        let current = call
-            .state
-            .store
-            .get(&key)
-            .ok_or_else(|| call.not_found(&name))?;
+        let current = call.current()?;
         let holds = |expected: &Option<String>, actual: &str| {
             expected.as_deref().is_none_or(|e| e == actual)
         };
