@@ -40,17 +40,17 @@
 //!
 //! `cargo bench -p smp-ssa --bench ssa`, on the Deployment of the fixture (pod3 and
 //! pod50), in units of the `floor` measured in the same run (parsing the inputs as JSON without
-//! building anything: 2.73 and 35.5 µs in that run), beside the Go field manager's figures in
+//! building anything: 2.60 and 33.9 µs in that run), beside the Go field manager's figures in
 //! the same units (apimachinery v0.32.13's `NewDefaultFieldManager`, measured on this machine
 //! kind, each input copied just before its call, as here):
 //!
 //! | work | pod3 | Go | faster | pod50 | Go | faster |
 //! |---|---|---|---|---|---|---|
-//! | apply creating the object | 8.8 | 138 | 15.7x | 9.5 | 227 | 23.9x |
-//! | apply, nothing changes | 24.6 | 493 | 20.1x | 27.7 | 649 | 23.5x |
-//! | apply, an image changed | 24.9 | 464 | 18.6x | 28.1 | 604 | 21.5x |
-//! | update, an image changed | 12.0 | 176 | 14.7x | 11.9 | 185 | 15.5x |
-//! | `FieldsV1` decode + encode | 2.3 | 21 | 9.3x | 2.7 | 22 | 8.3x |
+//! | apply creating the object | 9.1 | 138 | 15.2x | 9.4 | 227 | 24.2x |
+//! | apply, nothing changes | 25.3 | 493 | 19.5x | 28.8 | 649 | 22.5x |
+//! | apply, an image changed | 26.0 | 464 | 17.8x | 29.0 | 604 | 20.8x |
+//! | update, an image changed | 12.6 | 176 | 14.0x | 12.3 | 185 | 15.1x |
+//! | `FieldsV1` decode + encode | 1.90 | 21 | 11.1x | 2.18 | 22 | 10.1x |
 //!
 //! (One run; from run to run the floor moves by up to 15% on this machine, and the ratios
 //! with it.)

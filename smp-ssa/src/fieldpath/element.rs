@@ -8,6 +8,7 @@ use compact_str::CompactString;
 use serde_json::{Map, Value};
 
 use super::key_json;
+use super::key_value::KeyValue;
 use super::value;
 
 /// One step of a field path.
@@ -101,23 +102,38 @@ impl fmt::Display for FieldName {
 /// The key fields of a list-map item, sorted by name (a stable sort: the order of fields of the
 /// same name is kept).
 #[derive(Debug, Clone, Default)]
-pub struct KeyFields(Vec<(FieldName, Value)>);
+pub struct KeyFields(Vec<(FieldName, KeyValue)>);
 
 impl KeyFields {
     /// The key made of these fields, sorted by name.
-    pub fn new(fields: impl IntoIterator<Item = (FieldName, Value)>) -> KeyFields {
-        let mut fields: Vec<(FieldName, Value)> = fields.into_iter().collect();
-        fields.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    pub fn new<V: Into<KeyValue>>(fields: impl IntoIterator<Item = (FieldName, V)>) -> KeyFields {
+        KeyFields::from_vec(
+            fields
+                .into_iter()
+                .map(|(name, value)| (name, value.into()))
+                .collect(),
+        )
+    }
+
+    /// The key made of these fields, sorted by name.
+    pub(crate) fn from_vec(mut fields: Vec<(FieldName, KeyValue)>) -> KeyFields {
+        // Keys are one or two fields, nearly always in order already.
+        let in_order = |a: &(FieldName, KeyValue), b: &(FieldName, KeyValue)| {
+            value::compare_bytes(a.0.as_bytes(), b.0.as_bytes()).is_le()
+        };
+        if fields.len() > 1 && !fields.is_sorted_by(in_order) {
+            fields.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+        }
         KeyFields(fields)
     }
 
     /// The fields, sorted by name.
-    pub fn fields(&self) -> &[(FieldName, Value)] {
+    pub fn fields(&self) -> &[(FieldName, KeyValue)] {
         &self.0
     }
 
     /// The value of field `name`.
-    pub fn get(&self, name: &str) -> Option<&Value> {
+    pub fn get(&self, name: &str) -> Option<&KeyValue> {
         self.0
             .iter()
             .find(|(n, _)| n.as_str() == name)
@@ -128,14 +144,14 @@ impl KeyFields {
     pub fn to_object(&self) -> Map<String, Value> {
         self.0
             .iter()
-            .map(|(name, v)| (name.to_string(), v.clone()))
+            .map(|(name, v)| (name.to_string(), v.to_value()))
             .collect()
     }
 
     fn compare(&self, other: &KeyFields) -> Ordering {
         for ((na, va), (nb, vb)) in self.0.iter().zip(&other.0) {
-            let order = value::compare_bytes(na.as_bytes(), nb.as_bytes())
-                .then_with(|| value::compare(va, vb));
+            let order =
+                value::compare_bytes(na.as_bytes(), nb.as_bytes()).then_with(|| va.compare(vb));
             if order != Ordering::Equal {
                 return order;
             }
@@ -151,7 +167,9 @@ impl PathElement {
     }
 
     /// The list-map item with these key fields.
-    pub fn key<K: Into<FieldName>>(fields: impl IntoIterator<Item = (K, Value)>) -> PathElement {
+    pub fn key<K: Into<FieldName>, V: Into<KeyValue>>(
+        fields: impl IntoIterator<Item = (K, V)>,
+    ) -> PathElement {
         PathElement::Key(KeyFields::new(
             fields.into_iter().map(|(k, v)| (k.into(), v)),
         ))
@@ -181,7 +199,7 @@ impl PathElement {
                     }
                     value::write_string(name, out);
                     out.push(':');
-                    value::write_json(v, out);
+                    v.write_json(out);
                 }
                 out.push('}');
             }
@@ -281,7 +299,7 @@ impl fmt::Display for PathElement {
                     }
                     out.push_str(name);
                     out.push('=');
-                    value::write_text(v, &mut out);
+                    v.write_text(&mut out);
                 }
                 out.push(']');
             }

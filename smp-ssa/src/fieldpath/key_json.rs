@@ -8,10 +8,13 @@
 use serde_json::{Number, Value};
 
 use super::element::FieldName;
+use super::key_value::KeyValue;
+use super::scan;
 
 /// The fields of a `k:` key's object, in the order written.
-pub(crate) fn key_fields(text: &str) -> Result<Vec<(FieldName, Value)>, serde_json::Error> {
-    match Flat::new(text).object() {
+pub(crate) fn key_fields(text: &str) -> Result<Vec<(FieldName, KeyValue)>, serde_json::Error> {
+    let mut flat = Flat::new(text);
+    match flat.object().filter(|_| flat.at == text.len()) {
         Some(fields) => Ok(fields),
         None => {
             let object: KeyObject = serde_json::from_str(text)?;
@@ -20,25 +23,29 @@ pub(crate) fn key_fields(text: &str) -> Result<Vec<(FieldName, Value)>, serde_js
     }
 }
 
-/// [`key_fields`] for a key read as it stands in a document, its quotes still escaped
-/// (`{\"name\":\"app\"}`): `None` unless it is a flat object of plain scalars, which it nearly
-/// always is (the caller then unescapes it and reads it the general way).
-pub(crate) fn key_fields_escaped(text: &str) -> Option<Vec<(FieldName, Value)>> {
-    Flat::escaped(text).object()
+/// [`key_fields`] for the object at the start of `text`, a key read in place in a document,
+/// its quotes still escaped (`{\"name\":\"app\"}`), and how many bytes it took: `None` unless
+/// it is a flat object of plain scalars, which it nearly always is (the caller then unescapes
+/// the key and reads it the general way).
+pub(crate) fn key_fields_escaped(text: &str) -> Option<(Vec<(FieldName, KeyValue)>, usize)> {
+    let mut flat = Flat::escaped(text);
+    let fields = flat.object()?;
+    Some((fields, flat.at))
 }
 
-/// [`value`] for a value read as it stands in a document, quotes escaped: `None` unless it is
-/// a plain scalar.
-pub(crate) fn value_escaped(text: &str) -> Option<Value> {
+/// [`value`] for the scalar at the start of `text`, read in place, quotes escaped, and how
+/// many bytes it took: `None` unless it is a plain scalar.
+pub(crate) fn value_escaped(text: &str) -> Option<(Value, usize)> {
     let mut flat = Flat::escaped(text);
-    flat.scalar().filter(|_| flat.at == text.len())
+    let value = flat.scalar()?;
+    Some((value.into_value(), flat.at))
 }
 
 /// A `v:` key's value.
 pub(crate) fn value(text: &str) -> Result<Value, serde_json::Error> {
     let mut flat = Flat::new(text);
     match flat.scalar() {
-        Some(v) if flat.at == text.len() => Ok(v),
+        Some(v) if flat.at == text.len() => Ok(v.into_value()),
         _ => serde_json::from_str::<Value>(text).map(floats),
     }
 }
@@ -47,8 +54,8 @@ pub(crate) fn value(text: &str) -> Result<Value, serde_json::Error> {
 struct Flat<'a> {
     text: &'a str,
     at: usize,
-    /// What a string starts and ends with: `"`, or `\"` in a key read as it stands.
-    quote: &'static str,
+    /// Whether strings start and end with `\"` (in a key read as it stands), not `"`.
+    escaped: bool,
 }
 
 impl<'a> Flat<'a> {
@@ -56,7 +63,7 @@ impl<'a> Flat<'a> {
         Flat {
             text,
             at: 0,
-            quote: "\"",
+            escaped: false,
         }
     }
 
@@ -64,7 +71,7 @@ impl<'a> Flat<'a> {
         Flat {
             text,
             at: 0,
-            quote: "\\\"",
+            escaped: true,
         }
     }
 
@@ -72,47 +79,66 @@ impl<'a> Flat<'a> {
         (self.text.as_bytes().get(self.at) == Some(&byte)).then(|| self.at += 1)
     }
 
-    fn object(mut self) -> Option<Vec<(FieldName, Value)>> {
+    /// A flat object; the reader is left after its `}`.
+    fn object(&mut self) -> Option<Vec<(FieldName, KeyValue)>> {
         self.eat(b'{')?;
         let mut fields = Vec::with_capacity(2);
         if self.eat(b'}').is_none() {
             loop {
                 let name = self.string()?;
                 self.eat(b':')?;
-                fields.push((FieldName::from(name), self.scalar()?));
+                // The field is pushed empty and its strings written in place: built apart and
+                // moved in, their bytes would be read back wide just after being written
+                // narrow, which stalls the processor on every key.
+                const EMPTY: (FieldName, KeyValue) = (FieldName::EMPTY, KeyValue::EMPTY);
+                fields.push(EMPTY);
+                let (field, value) = fields.last_mut()?;
+                field.push_str(name);
+                match value {
+                    KeyValue::String(text) if self.quote_at(self.at).is_some() => {
+                        text.push_str(self.string()?);
+                    }
+                    _ => *value = self.scalar()?,
+                }
                 if self.eat(b'}').is_some() {
                     break;
                 }
                 self.eat(b',')?;
             }
         }
-        (self.at == self.text.len()).then_some(fields)
+        Some(fields)
     }
 
     /// A string without escapes, between quotes.
     fn string(&mut self) -> Option<&'a str> {
-        self.text[self.at..].starts_with(self.quote).then_some(())?;
-        self.at += self.quote.len();
-        let rest = &self.text.as_bytes()[self.at..];
-        let len = rest
-            .iter()
-            .position(|b| *b == b'"' || *b == b'\\' || *b < 0x20)?;
-        if !self.text[self.at + len..].starts_with(self.quote) {
-            return None;
-        }
+        self.at += self.quote_at(self.at)?;
+        let len = scan::special(&self.text.as_bytes()[self.at..])?;
+        let end = self.quote_at(self.at + len)?;
         let s = &self.text[self.at..self.at + len];
-        self.at += len + self.quote.len();
+        self.at += len + end;
         Some(s)
     }
 
-    fn scalar(&mut self) -> Option<Value> {
+    /// How long the quote at `at` is, if one is there (its bytes compared one by one: the
+    /// quote is one or two bytes, too short to pay for a call to compare them).
+    #[inline]
+    fn quote_at(&self, at: usize) -> Option<usize> {
+        let bytes = self.text.as_bytes();
+        if self.escaped {
+            (bytes.get(at..at + 2) == Some(b"\\\"")).then_some(2)
+        } else {
+            (bytes.get(at) == Some(&b'"')).then_some(1)
+        }
+    }
+
+    fn scalar(&mut self) -> Option<KeyValue> {
         let rest = &self.text[self.at..];
-        let word = |w: &str, v: Value| rest.starts_with(w).then_some((w.len(), v));
+        let word = |w: &str, v: KeyValue| rest.starts_with(w).then_some((w.len(), v));
         let (len, value) = match rest.as_bytes().first()? {
-            b'"' | b'\\' => return self.string().map(|s| Value::String(s.to_owned())),
-            b't' => word("true", Value::Bool(true))?,
-            b'f' => word("false", Value::Bool(false))?,
-            b'n' => word("null", Value::Null)?,
+            b'"' | b'\\' => return self.string().map(KeyValue::from),
+            b't' => word("true", KeyValue::Bool(true))?,
+            b'f' => word("false", KeyValue::Bool(false))?,
+            b'n' => word("null", KeyValue::Null)?,
             b'-' | b'0'..=b'9' => {
                 let len = rest
                     .bytes()
@@ -142,7 +168,7 @@ impl<'a> Flat<'a> {
                 } else {
                     number.parse::<f64>().ok()?
                 };
-                (len, Value::Number(Number::from_f64(float)?))
+                (len, KeyValue::Number(Number::from_f64(float)?))
             }
             _ => return None,
         };
@@ -152,7 +178,7 @@ impl<'a> Flat<'a> {
 }
 
 /// A key's JSON object read by serde_json, its fields in the order written, numbers as floats.
-struct KeyObject(Vec<(FieldName, Value)>);
+struct KeyObject(Vec<(FieldName, KeyValue)>);
 
 impl<'de> serde::Deserialize<'de> for KeyObject {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -168,7 +194,7 @@ impl<'de> serde::Deserialize<'de> for KeyObject {
             ) -> Result<KeyObject, A::Error> {
                 let mut fields = Vec::with_capacity(map.size_hint().unwrap_or(2));
                 while let Some((name, v)) = map.next_entry::<String, Value>()? {
-                    fields.push((FieldName::from(name), floats(v)));
+                    fields.push((FieldName::from(name), floats(v).into()));
                 }
                 Ok(KeyObject(fields))
             }

@@ -10,11 +10,14 @@
 mod element;
 pub mod fields_v1;
 mod key_json;
+mod key_value;
 mod path;
+mod scan;
 pub(crate) mod set;
 pub(crate) mod value;
 
 pub use element::{ElementError, FieldName, KeyFields, PathElement};
 pub use fields_v1::FieldsV1Error;
+pub use key_value::KeyValue;
 pub use path::Path;
 pub use set::Set;

@@ -447,6 +447,15 @@ impl Builder {
         close(&mut self.nodes, at, member)
     }
 
+    /// [`Builder::close`] for a member with nothing below it (most nodes), which has nothing to
+    /// count or test.
+    #[inline]
+    pub(crate) fn close_member(&mut self, at: usize) {
+        if let Some(node) = self.nodes.get_mut(at) {
+            node.member = true;
+        }
+    }
+
     /// Drops every node added since `mark` (what checking an atomic value's insides added).
     pub(crate) fn truncate(&mut self, mark: usize) {
         self.nodes.truncate(mark);
@@ -466,7 +475,7 @@ impl Builder {
         let mut sorted = true;
         let mut previous: Option<&PathElement> = None;
         for (node, _) in siblings(level) {
-            if previous.is_some_and(|p| *p >= node.element) {
+            if previous.is_some_and(|p| !before(p, &node.element)) {
                 sorted = false;
                 break;
             }
@@ -502,6 +511,17 @@ impl Builder {
 
     pub(crate) fn finish(self) -> Set {
         Set::from_nodes(self.nodes)
+    }
+}
+
+/// Whether `a` comes before `b`; two fields, the most common siblings, compared here.
+#[inline]
+fn before(a: &PathElement, b: &PathElement) -> bool {
+    match (a, b) {
+        (PathElement::Field(a), PathElement::Field(b)) => {
+            super::value::compare_bytes(a.as_bytes(), b.as_bytes()).is_lt()
+        }
+        _ => a < b,
     }
 }
 

@@ -23,7 +23,7 @@ fn rank(v: &Value) -> u8 {
 }
 
 /// Compares two numbers by value; an integer against a float as floats.
-fn compare_numbers(a: &Number, b: &Number) -> Ordering {
+pub(crate) fn compare_numbers(a: &Number, b: &Number) -> Ordering {
     match (a.as_i64(), b.as_i64()) {
         (Some(x), Some(y)) => x.cmp(&y),
         _ => match (a.as_u64(), b.as_u64()) {
@@ -166,17 +166,17 @@ pub(crate) fn write_json(value: &Value, out: &mut String) {
 }
 
 pub(crate) fn write_number(n: &Number, out: &mut String) {
-    use std::fmt::Write;
+    let mut digits = itoa::Buffer::new();
     if let Some(i) = n.as_i64() {
-        let _ = write!(out, "{i}");
+        out.push_str(digits.format(i));
     } else if let Some(u) = n.as_u64() {
-        let _ = write!(out, "{u}");
+        out.push_str(digits.format(u));
     } else {
         let f = as_f64(n);
         // Whole numbers (every number read from a key is a float) print as integers, as Go
         // prints them below 1e21; -0 and the rest take Go's general form.
         if f.fract() == 0.0 && f.abs() < 1e15 && !(f == 0.0 && f.is_sign_negative()) {
-            let _ = write!(out, "{}", f as i64);
+            out.push_str(digits.format(f as i64));
         } else {
             out.push_str(&smp_core::gojson::go_float(f));
         }

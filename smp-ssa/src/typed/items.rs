@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::fieldpath::PathElement;
+use crate::fieldpath::{KeyValue, PathElement};
 use crate::schema::{ListKind, Schema, TypeRef};
 
 /// The element that names `child`, an item of a list of `kind` whose items are of type `item`.
@@ -28,11 +28,12 @@ pub(crate) fn element(
             let mut fields = Vec::with_capacity(keys.len());
             for name in keys {
                 let value = match object.get(name) {
-                    Some(v) => v.clone(),
+                    Some(v) => KeyValue::from(v),
                     None => {
                         let default = item_type
                             .and_then(|m| m.field(name))
-                            .and_then(|f| f.default.clone());
+                            .and_then(|f| f.default.as_ref())
+                            .map(KeyValue::from);
                         default.ok_or_else(|| {
                             format!(
                                 "associative list with keys has an element that omits key field {name:?} (and doesn't have default value)"

@@ -223,6 +223,42 @@ mod tests {
         );
     }
 
+    /// Keys read in place (fields, and keys and values of plain scalars) are what the general
+    /// reader makes of them, including keys that start as plain ones and are not.
+    #[test]
+    fn keys_read_in_place_are_read_as_the_general_reader_reads_them() {
+        for key in [
+            r#"f:a"#,
+            r#"f:a"b"#,
+            r#"f:a\"#,
+            r#"k:{"a":1}"#,
+            r#"k:{"a":1}x"#,
+            r#"k:{"a":1.5,"b":-2}"#,
+            r#"k:{"b":"x","a":"y"}"#,
+            r#"k:{"a":"b\\c"}"#,
+            r#"k:{"a":"\u0062"}"#,
+            r#"k:{"a":[1]}"#,
+            r#"k:{"a":true,"b":null}"#,
+            r#"v:1"#,
+            r#"v:1 "#,
+            r#"v:"a""#,
+            r#"v:"a"b"#,
+            r#"v:false"#,
+            r#"v:nul"#,
+        ] {
+            for below in ["{}", r#"{"f:x":{}}"#, r#"{".":{},"f:x":{}}"#] {
+                let text = format!(r#"{{"f:z":{{}},"{key}":{below}}}"#);
+                let general = serde_json::from_str(&text)
+                    .map_err(|e| e.to_string())
+                    .and_then(|v| from_value(&v).map_err(|e| e.to_string()));
+                match (from_str(&text), general) {
+                    (Ok(read), Ok(general)) => assert_eq!(read, general, "{text}"),
+                    (read, general) => assert!(read.is_err() && general.is_err(), "{text}"),
+                }
+            }
+        }
+    }
+
     #[test]
     fn errors_say_where() {
         let error = |text: &str| from_str(text).unwrap_err().to_string();

@@ -7,6 +7,7 @@ use serde::de::IgnoredAny;
 
 use super::super::element::{KeyFields, PathElement};
 use super::super::key_json;
+use super::super::scan;
 use super::super::set::{Builder, Set};
 use super::{FieldsV1Error, MAX_DEPTH};
 
@@ -26,6 +27,8 @@ enum Key<'a> {
 
 /// What a key opens.
 enum Next {
+    /// Nothing: the key and its value are read.
+    Done,
     Dot,
     Open(usize),
     Skip,
@@ -99,31 +102,21 @@ impl<'a> Reader<'a> {
         loop {
             self.space();
             let key_at = self.at;
-            let key = self.string()?;
-            self.expect(b':', "expected `:` after a key")?;
-            self.space();
-            let next = match key {
-                Key::Text(text) => self.open(text, key_at)?,
-                // A `k:` or `v:` key holds JSON, its quotes escaped: plain ones are read as they
-                // stand, the rest unescaped first (into a buffer kept for all of them).
-                Key::Escaped(text) => match self.open_escaped(text) {
-                    Some(at) => Next::Open(at),
-                    None => {
-                        let mut scratch = std::mem::take(&mut self.scratch);
-                        scratch.clear();
-                        if !unescape_into(text, &mut scratch) {
-                            let quoted = &self.text[key_at..key_at + text.len() + 2];
-                            scratch = serde_json::from_str::<String>(quoted).map_err(|e| {
-                                FieldsV1Error(format!("{e} in the string at byte {key_at}"))
-                            })?;
-                        }
-                        let next = self.open(&scratch, key_at);
-                        self.scratch = scratch;
-                        next?
-                    }
-                },
+            // The server writes `".":{}` first in the object of a member with members below.
+            let dot_here = self.text.as_bytes().get(self.at..self.at + 6) == Some(br#"".":{}"#);
+            let next = if dot_here {
+                self.at += 6;
+                dot = true;
+                Next::Done
+            } else if let Some(at) = self.plain_key() {
+                self.expect(b':', "expected `:` after a key")?;
+                self.space();
+                Next::Open(at)
+            } else {
+                self.any_key(key_at)?
             };
             match next {
+                Next::Done => {}
                 Next::Dot => {
                     dot = true;
                     self.skip_value()?;
@@ -131,7 +124,7 @@ impl<'a> Reader<'a> {
                 // Most keys hold `{}`: a member with nothing below.
                 Next::Open(at) if self.text.as_bytes().get(self.at..self.at + 2) == Some(b"{}") => {
                     self.at += 2;
-                    self.set.close(at, true);
+                    self.set.close_member(at);
                 }
                 Next::Open(at) => self.below(at, depth)?,
                 Next::Skip => self.skip_value()?,
@@ -149,16 +142,56 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Opens the node of a `k:` or `v:` key of plain scalars read as it stands, quotes escaped
-    /// (`k:{\"name\":\"a\"}`); `None` (nothing opened) for any other key.
-    fn open_escaped(&mut self, text: &str) -> Option<usize> {
-        if let Some(content) = text.strip_prefix("k:") {
-            let fields = key_json::key_fields_escaped(content)?;
-            Some(self.set.open_key(KeyFields::new(fields)))
-        } else {
-            let value = key_json::value_escaped(text.strip_prefix("v:")?)?;
-            Some(self.set.open(PathElement::Value(value)))
+    /// Reads any key and its `:`, unescaped if it must be (into a buffer kept for all keys).
+    fn any_key(&mut self, key_at: usize) -> Result<Next, FieldsV1Error> {
+        let key = self.string()?;
+        self.expect(b':', "expected `:` after a key")?;
+        self.space();
+        let text = match key {
+            Key::Text(text) => return self.open(text, key_at),
+            Key::Escaped(text) => text,
+        };
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.clear();
+        if !unescape_into(text, &mut scratch) {
+            let quoted = &self.text[key_at..key_at + text.len() + 2];
+            scratch = serde_json::from_str::<String>(quoted)
+                .map_err(|e| FieldsV1Error(format!("{e} in the string at byte {key_at}")))?;
         }
+        let next = self.open(&scratch, key_at);
+        self.scratch = scratch;
+        next
+    }
+
+    /// Opens the node of a field without escapes, or of a `k:` or `v:` key of plain scalars,
+    /// read in place as it stands, its quotes escaped (`"k:{\"name\":\"a\"}"`), and moves
+    /// past the key; `None`, the reader where it was, for any other key. What is read ends at
+    /// an unescaped `"`, so it is the whole string: its end need not be found first.
+    fn plain_key(&mut self) -> Option<usize> {
+        let rest = &self.text[self.at..];
+        let ends = |len: usize| rest.as_bytes().get(3 + len) == Some(&b'"');
+        let at = match rest.as_bytes().get(..3)? {
+            b"\"f:" => {
+                let len = scan::special(&rest.as_bytes()[3..])?;
+                ends(len).then_some(())?;
+                self.at += 4 + len;
+                self.set.open_field(&rest[3..3 + len])
+            }
+            b"\"k:" => {
+                let (fields, len) = key_json::key_fields_escaped(&rest[3..])?;
+                ends(len).then_some(())?;
+                self.at += 4 + len;
+                self.set.open_key(KeyFields::from_vec(fields))
+            }
+            b"\"v:" => {
+                let (value, len) = key_json::value_escaped(&rest[3..])?;
+                ends(len).then_some(())?;
+                self.at += 4 + len;
+                self.set.open(PathElement::Value(value))
+            }
+            _ => return None,
+        };
+        Some(at)
     }
 
     /// What a key (unescaped) opens.
@@ -197,7 +230,7 @@ impl<'a> Reader<'a> {
         let mut i = start;
         let mut escaped = false;
         loop {
-            let Some(n) = special(&bytes[i..]) else {
+            let Some(n) = scan::special(&bytes[i..]) else {
                 return Err(self.error("unterminated string"));
             };
             i += n;
@@ -244,32 +277,6 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// Where the first `"`, `\\` or control character of `bytes` is. Eight bytes are looked at a
-/// time: keys are short, too short for a vector search to pay for setting up.
-fn special(bytes: &[u8]) -> Option<usize> {
-    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
-    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
-    let mut at = 0;
-    while let Some(chunk) = bytes.get(at..at + 8) {
-        let word = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
-        // A byte's high bit is set where the byte is zero (after the xor) or below 0x20; only
-        // bytes above the first such byte can be set wrongly, so the lowest one is exact.
-        let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
-        let quote = zero(word ^ (ONES * u64::from(b'"')));
-        let backslash = zero(word ^ (ONES * u64::from(b'\\')));
-        let control = word.wrapping_sub(ONES * 0x20) & !word & HIGHS;
-        let found = quote | backslash | control;
-        if found != 0 {
-            return Some(at + found.trailing_zeros() as usize / 8);
-        }
-        at += 8;
-    }
-    bytes[at..]
-        .iter()
-        .position(|b| matches!(b, b'"' | b'\\') || *b < 0x20)
-        .map(|n| at + n)
-}
-
 /// Appends a string's contents with `\"` and `\\` unescaped, the only escapes in the keys the
 /// server writes (`k:{\"name\":\"app\"}`); `false` at any other, which serde_json reads instead.
 fn unescape_into(escaped: &str, out: &mut String) -> bool {
@@ -285,32 +292,4 @@ fn unescape_into(escaped: &str, out: &mut String) -> bool {
     }
     out.push_str(rest);
     true
-}
-
-#[cfg(test)]
-mod tests {
-    use super::special;
-
-    #[test]
-    fn the_word_search_finds_what_a_byte_search_finds() {
-        let naive = |b: &[u8]| {
-            b.iter()
-                .position(|c| matches!(c, b'"' | b'\\') || *c < 0x20)
-        };
-        let alphabet: &[u8] = b"a\"\\\x00\x1f\x20\x21\x7f\x80\xe2\xff\x01Z";
-        // Every string of up to 11 bytes over a few bytes, each special one at every place.
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        for _ in 0..20_000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let len = (seed % 20) as usize;
-            let bytes: Vec<u8> = (0..len)
-                .map(|i| alphabet[((seed >> (i * 3)) % alphabet.len() as u64) as usize])
-                .collect();
-            assert_eq!(special(&bytes), naive(&bytes), "{bytes:?}");
-        }
-        assert_eq!(special(b"abcdefghij\"k"), Some(10));
-        assert_eq!(special(b"abcdefgh"), None);
-    }
 }

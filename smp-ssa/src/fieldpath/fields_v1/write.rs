@@ -5,6 +5,7 @@ use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
 use super::super::element::PathElement;
+use super::super::key_value::KeyValue;
 use super::super::set::{Node, Set, siblings};
 use super::super::value;
 
@@ -28,17 +29,37 @@ fn write_contents(level: &[Node], include_self: bool, out: &mut String, key: &mu
         first = false;
     }
     for (node, below) in siblings(level) {
-        if !std::mem::take(&mut first) {
-            out.push(',');
+        let comma = !std::mem::take(&mut first);
+        match &node.element {
+            // Fields, most keys, first: one test rather than a jump through the kinds, and the
+            // punctuation around the name pushed in two pieces.
+            PathElement::Field(name) if value::is_plain(name) => {
+                if comma {
+                    out.push_str(",\"f:");
+                } else {
+                    out.push_str("\"f:");
+                }
+                out.push_str(name);
+                if below.is_empty() {
+                    out.push_str("\":{}");
+                    continue;
+                }
+                out.push_str("\":{");
+            }
+            element => {
+                if comma {
+                    out.push(',');
+                }
+                write_key(element, out, key);
+                if below.is_empty() {
+                    out.push_str(":{}");
+                    continue;
+                }
+                out.push_str(":{");
+            }
         }
-        write_key(&node.element, out, key);
-        if below.is_empty() {
-            out.push_str(":{}");
-        } else {
-            out.push_str(":{");
-            write_contents(below, node.member, out, key);
-            out.push('}');
-        }
+        write_contents(below, node.member, out, key);
+        out.push('}');
     }
 }
 
@@ -56,7 +77,7 @@ fn write_key(element: &PathElement, out: &mut String, key: &mut String) {
             if fields
                 .fields()
                 .iter()
-                .all(|(name, v)| value::is_plain(name) && plain_scalar(v)) =>
+                .all(|(name, v)| value::is_plain(name) && plain_scalar(v.into())) =>
         {
             out.push_str("\"k:{");
             for (i, (name, v)) in fields.fields().iter().enumerate() {
@@ -66,13 +87,13 @@ fn write_key(element: &PathElement, out: &mut String, key: &mut String) {
                 out.push_str("\\\"");
                 out.push_str(name);
                 out.push_str("\\\":");
-                write_plain_scalar(v, out);
+                write_plain_scalar(v.into(), out);
             }
             out.push_str("}\"");
         }
-        PathElement::Value(v) if plain_scalar(v) => {
+        PathElement::Value(v) if plain_scalar(v.into()) => {
             out.push_str("\"v:");
-            write_plain_scalar(v, out);
+            write_plain_scalar(v.into(), out);
             out.push('"');
         }
         _ => {
@@ -83,25 +104,59 @@ fn write_key(element: &PathElement, out: &mut String, key: &mut String) {
     }
 }
 
+/// A value as the writer sees it: a set's value and a key's field value alike.
+enum Scalar<'a> {
+    Str(&'a str),
+    Number(&'a serde_json::Number),
+    Bool(bool),
+    Null,
+    /// A list or an object.
+    Other,
+}
+
+impl<'a> From<&'a serde_json::Value> for Scalar<'a> {
+    fn from(v: &'a serde_json::Value) -> Scalar<'a> {
+        match v {
+            serde_json::Value::String(s) => Scalar::Str(s),
+            serde_json::Value::Number(n) => Scalar::Number(n),
+            serde_json::Value::Bool(b) => Scalar::Bool(*b),
+            serde_json::Value::Null => Scalar::Null,
+            _ => Scalar::Other,
+        }
+    }
+}
+
+impl<'a> From<&'a KeyValue> for Scalar<'a> {
+    fn from(v: &'a KeyValue) -> Scalar<'a> {
+        match v {
+            KeyValue::String(s) => Scalar::Str(s),
+            KeyValue::Number(n) => Scalar::Number(n),
+            KeyValue::Bool(b) => Scalar::Bool(*b),
+            KeyValue::Null => Scalar::Null,
+            KeyValue::Json(_) => Scalar::Other,
+        }
+    }
+}
+
 /// Whether `v` is a scalar whose JSON needs no escape but its quotes.
-fn plain_scalar(v: &serde_json::Value) -> bool {
+fn plain_scalar(v: Scalar) -> bool {
     match v {
-        serde_json::Value::String(s) => value::is_plain(s),
-        serde_json::Value::Array(_) | serde_json::Value::Object(_) => false,
+        Scalar::Str(s) => value::is_plain(s),
+        Scalar::Other => false,
         _ => true,
     }
 }
 
 /// A [`plain_scalar`] as JSON inside a JSON string.
-fn write_plain_scalar(v: &serde_json::Value, out: &mut String) {
+fn write_plain_scalar(v: Scalar, out: &mut String) {
     match v {
-        serde_json::Value::String(s) => {
+        Scalar::Str(s) => {
             out.push_str("\\\"");
             out.push_str(s);
             out.push_str("\\\"");
         }
-        serde_json::Value::Number(n) => value::write_number(n, out),
-        serde_json::Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Scalar::Number(n) => value::write_number(n, out),
+        Scalar::Bool(b) => out.push_str(if b { "true" } else { "false" }),
         _ => out.push_str("null"),
     }
 }
