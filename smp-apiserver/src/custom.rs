@@ -8,6 +8,7 @@
 use std::sync::Arc;
 
 use serde_json::{Value, json};
+use smp_core::openapi::crd::CrdCatalog;
 use smp_ssa::schema::Schema;
 
 use crate::discovery::{Resource, Resources};
@@ -24,6 +25,9 @@ pub(crate) struct Served {
     pub(crate) crds: Arc<Vec<Value>>,
     /// The structured types of their kinds (none without CRDs).
     pub(crate) schema: Option<Arc<Schema>>,
+    /// Their kinds' strategic merge schemas, when custom resources take strategic merge
+    /// patches (`Options::custom_resource_strategic_merge`).
+    pub(crate) strategic: Option<Arc<CrdCatalog>>,
 }
 
 impl Served {
@@ -33,11 +37,13 @@ impl Served {
             resources: Arc::new(Resources::builtin().clone()),
             crds: Arc::new(Vec::new()),
             schema: None,
+            strategic: None,
         }
     }
 
-    /// The built-in resources and those of the CRDs in `store`.
-    pub(crate) fn from_store(store: &Store) -> Served {
+    /// The built-in resources and those of the CRDs in `store`, with their kinds' strategic
+    /// merge schemas if `strategic_merge`.
+    pub(crate) fn from_store(store: &Store, strategic_merge: bool) -> Served {
         let (stored, _) = store.list(CRDS, None, None);
         let crds: Vec<Value> = stored.iter().map(|(_, s)| (*s.object).clone()).collect();
         let mut resources = Resources::builtin().clone();
@@ -48,10 +54,19 @@ impl Served {
         }
         // A CRD whose schema does not convert serves its objects without field management.
         let schema = smp_ssa::schema::from_crds(crds.iter()).ok().map(Arc::new);
+        // A CRD whose schema smp cannot read takes no strategic merge patches (415).
+        let strategic = strategic_merge.then(|| {
+            let mut catalog = CrdCatalog::new();
+            for crd in &crds {
+                let _ = catalog.add_crd(crd);
+            }
+            Arc::new(catalog)
+        });
         Served {
             resources: Arc::new(resources),
             crds: Arc::new(crds),
             schema,
+            strategic,
         }
     }
 }

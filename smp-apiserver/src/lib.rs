@@ -51,11 +51,14 @@
 //! module).
 //!
 //! `fieldValidation` is honoured (unknown fields refused, warned of in `Warning` headers, or
-//! dropped), and a watch asked for `sendInitialEvents` ends them with the server's bookmark.
+//! dropped). A watch asked for `sendInitialEvents` ends them with the server's bookmark; one
+//! that allows bookmarks gets the latest revision every [`Options::bookmark_interval`]; one
+//! with `timeoutSeconds` ends then. Custom resources refuse strategic merge patches, as on a
+//! cluster, unless [`Options::custom_resource_strategic_merge`] is set.
 //!
 //! It is a test double, not a cluster: no nodes, scheduler, controllers, admission or
 //! webhooks, no authentication; objects are stored as given (no defaulting, no conversion
-//! between versions, no validation but the types'); no periodic watch bookmarks; a deleted
+//! between versions, no validation but the types'); a deleted
 //! namespace's objects go at once (finalizers honoured), with no Terminating phase;
 //! `/openapi/v2` is not served and `/openapi/v3` describes operations without schemas.
 

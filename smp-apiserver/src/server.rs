@@ -28,6 +28,14 @@ pub struct Options {
     pub max_body: usize,
     /// Where time stamps come from.
     pub clock: Clock,
+    /// Whether custom resources take strategic merge patches, merged by the patch strategies
+    /// of their CRD's schema (`x-kubernetes-list-type`, `x-kubernetes-patch-merge-key`, ...)
+    /// as smp merges them. The API server refuses them (415 Unsupported Media Type), and so does
+    /// this server unless this is set.
+    pub custom_resource_strategic_merge: bool,
+    /// How often a watch that allows bookmarks (`allowWatchBookmarks`) gets one, with the
+    /// latest revision (the API server sends them about once a minute).
+    pub bookmark_interval: std::time::Duration,
 }
 
 impl Default for Options {
@@ -35,6 +43,8 @@ impl Default for Options {
         Options {
             max_body: 3 * 1024 * 1024,
             clock: Clock::System,
+            custom_resource_strategic_merge: false,
+            bookmark_interval: std::time::Duration::from_secs(60),
         }
     }
 }
@@ -68,7 +78,7 @@ impl State {
                 let _ = self.store.replace(&key, stored.revision, crd);
             }
         }
-        let after = Served::from_store(&self.store);
+        let after = Served::from_store(&self.store, self.options.custom_resource_strategic_merge);
         let names: std::collections::BTreeSet<&str> =
             after.crds.iter().map(|c| object::meta(c, "name")).collect();
         for gone in before
@@ -187,7 +197,7 @@ impl ApiServer {
                 response
             }
             Ok(Answer::Watch(watch)) => {
-                let mut response = Response::new(watch.boxed_unsync());
+                let mut response = Response::new((*watch).boxed_unsync());
                 response.headers_mut().insert(
                     header::CONTENT_TYPE,
                     header::HeaderValue::from_static("application/json"),

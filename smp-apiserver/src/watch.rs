@@ -1,7 +1,8 @@
 //! Watches: a response that does not end, one JSON event a line (`{"type": "ADDED", "object":
 //! ...}`), for the objects of one resource (in one namespace, if named) that the selectors
 //! select. An object that comes into the selection is `ADDED`, one that leaves it `DELETED`, as
-//! the server's watch cache tells them.
+//! the server's watch cache tells them. Bookmarks come when asked for (the end of the initial
+//! events, and the latest revision at an interval), and `timeoutSeconds` ends the watch.
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
@@ -9,11 +10,13 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
+use std::time::Duration;
 
 use bytes::Bytes;
 use http_body::Frame;
 use serde_json::{Value, json};
 use tokio::sync::broadcast;
+use tokio::time::{Instant, Interval, Sleep};
 
 use crate::selector::Selector;
 use crate::status::ApiError;
@@ -83,6 +86,20 @@ type Next = Pin<
     >,
 >;
 
+/// What a watch was asked for besides its events.
+pub(crate) struct Asked {
+    /// `apiVersion` and `kind` of the resource, for bookmarks.
+    pub(crate) api_version: String,
+    pub(crate) kind: String,
+    /// `sendInitialEvents`: the events of the objects as they are are followed by a bookmark
+    /// saying they are all in (what such a client waits for).
+    pub(crate) initial_events: bool,
+    /// `allowWatchBookmarks`: a bookmark with the latest revision every this long.
+    pub(crate) bookmarks: Option<Duration>,
+    /// `timeoutSeconds`: the watch ends after this long.
+    pub(crate) timeout: Option<Duration>,
+}
+
 /// A watch's response body.
 pub struct Watch {
     lines: VecDeque<Bytes>,
@@ -90,18 +107,20 @@ pub struct Watch {
     next: Option<Next>,
     filter: Filter,
     done: bool,
+    /// The latest revision seen (a bookmark's).
+    revision: u64,
+    /// `apiVersion` and `kind` of the resource, for bookmarks.
+    api_version: String,
+    kind: String,
+    bookmarks: Option<Interval>,
+    end: Option<Pin<Box<Sleep>>>,
 }
 
 impl Watch {
     /// The watch of `start`'s events that `filter` passes, or the expiry error as its only
-    /// event. With `end_of_initial` (`apiVersion` and `kind` of the resource), the events of
-    /// the objects as they are are followed by a bookmark saying they are all in (what a
-    /// client asking for `sendInitialEvents` waits for).
-    pub(crate) fn new(
-        start: Result<WatchStart, Expired>,
-        filter: Filter,
-        end_of_initial: Option<(String, String)>,
-    ) -> Watch {
+    /// event.
+    pub(crate) fn new(start: Result<WatchStart, Expired>, filter: Filter, asked: Asked) -> Watch {
+        let mut revision = 0;
         let (lines, receiver, done) = match start {
             Ok(start) => {
                 let mut lines: VecDeque<Bytes> = start
@@ -109,10 +128,9 @@ impl Watch {
                     .iter()
                     .filter_map(|e| filter.line(e))
                     .collect();
-                if let Some((api_version, kind)) = end_of_initial {
-                    let bookmark = json!({"apiVersion": api_version, "kind": kind, "metadata": {
-                        "resourceVersion": start.revision.to_string(),
-                        "annotations": {"k8s.io/initial-events-end": "true"}}});
+                revision = start.revision;
+                if asked.initial_events {
+                    let bookmark = bookmark(&asked.api_version, &asked.kind, revision, true);
                     lines.push_back(line("BOOKMARK", &bookmark));
                 }
                 (lines, Some(start.receiver), false)
@@ -129,14 +147,58 @@ impl Watch {
                 )
             }
         };
+        // Timers need a tokio runtime (with its clock); outside one, a watch has none.
+        let timed = tokio::runtime::Handle::try_current().is_ok();
+        // The first bookmark comes one interval after the start, not at once.
+        let bookmarks = asked.bookmarks.filter(|_| timed).map(|every| {
+            let mut interval = tokio::time::interval_at(Instant::now() + every, every);
+            interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            interval
+        });
         Watch {
             lines,
             receiver,
             next: None,
             filter,
             done,
+            revision,
+            api_version: asked.api_version,
+            kind: asked.kind,
+            bookmarks,
+            end: asked
+                .timeout
+                .filter(|_| timed)
+                .map(|t| Box::pin(tokio::time::sleep(t))),
         }
     }
+
+    /// Whether the timeout has passed; a bookmark queued if one is due.
+    fn tick(&mut self, cx: &mut Context<'_>) -> bool {
+        if self
+            .end
+            .as_mut()
+            .is_some_and(|end| end.as_mut().poll(cx).is_ready())
+        {
+            return true;
+        }
+        if let Some(bookmarks) = &mut self.bookmarks {
+            if bookmarks.poll_tick(cx).is_ready() {
+                let bookmark = bookmark(&self.api_version, &self.kind, self.revision, false);
+                self.lines.push_back(line("BOOKMARK", &bookmark));
+            }
+        }
+        false
+    }
+}
+
+/// A bookmark: an object of the resource's kind holding only a revision (and, ending the
+/// initial events, the annotation saying so).
+fn bookmark(api_version: &str, kind: &str, revision: u64, end_of_initial: bool) -> Value {
+    let mut metadata = json!({"resourceVersion": revision.to_string()});
+    if end_of_initial {
+        metadata["annotations"] = json!({"k8s.io/initial-events-end": "true"});
+    }
+    json!({"apiVersion": api_version, "kind": kind, "metadata": metadata})
 }
 
 impl http_body::Body for Watch {
@@ -154,6 +216,13 @@ impl http_body::Body for Watch {
             }
             if this.done {
                 return Poll::Ready(None);
+            }
+            if this.tick(cx) {
+                this.done = true;
+                continue;
+            }
+            if !this.lines.is_empty() {
+                continue;
             }
             if this.next.is_none() {
                 let Some(mut receiver) = this.receiver.take() else {
@@ -175,6 +244,7 @@ impl http_body::Body for Watch {
             this.receiver = Some(receiver);
             match event {
                 Ok(event) => {
+                    this.revision = event.revision;
                     if let Some(line) = this.filter.line(&event) {
                         return Poll::Ready(Some(Ok(Frame::data(line))));
                     }

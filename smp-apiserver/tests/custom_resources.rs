@@ -144,3 +144,34 @@ async fn a_crd_serves_its_kind() {
     };
     assert_eq!(status.code, 404);
 }
+
+/// With `custom_resource_strategic_merge`, a custom resource takes a strategic merge patch,
+/// merged by its CRD's list types: a port added by name, the other kept (after the patch's
+/// items, as strategic merge orders a list the patch does not order).
+#[tokio::test]
+async fn custom_resources_take_strategic_merge_when_asked() {
+    let server = ApiServer::new(smp_apiserver::Options {
+        custom_resource_strategic_merge: true,
+        ..Default::default()
+    });
+    let client = kube::Client::new(server, "default");
+    let crds: Api<CustomResourceDefinition> = Api::all(client.clone());
+    crds.create(&PostParams::default(), &crd()).await.unwrap();
+    let gvk = GroupVersionKind::gvk("example.com", "v1", "Widget");
+    let widgets: Api<DynamicObject> =
+        Api::namespaced_with(client, "default", &ApiResource::from_gvk(&gvk));
+    let created: DynamicObject = serde_json::from_value(widget(1)).unwrap();
+    widgets
+        .create(&PostParams::default(), &created)
+        .await
+        .unwrap();
+    let patch = json!({"spec": {"size": 2, "ports": [{"name": "metrics", "port": 9090}]}});
+    let patched = widgets
+        .patch("w", &PatchParams::default(), &Patch::Strategic(patch))
+        .await
+        .unwrap();
+    assert_eq!(
+        patched.data["spec"],
+        json!({"size": 2, "ports": [{"name": "metrics", "port": 9090}, {"name": "http", "port": 80}]})
+    );
+}

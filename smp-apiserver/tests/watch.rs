@@ -175,3 +175,39 @@ async fn kubes_watcher_starts_either_way() {
         );
     }
 }
+
+/// A watch that allows bookmarks gets one every `bookmark_interval`, with the latest revision
+/// (writes it does not select included), and a watch with `timeoutSeconds` ends then.
+#[tokio::test(start_paused = true)]
+async fn bookmarks_come_at_their_interval_and_a_watch_ends_at_its_timeout() {
+    let server = ApiServer::new(smp_apiserver::Options {
+        bookmark_interval: Duration::from_secs(10),
+        ..Default::default()
+    });
+    let api: Api<ConfigMap> = Api::default_namespaced(kube::Client::new(server, "default"));
+    // kube allows bookmarks unless told not to.
+    let params = WatchParams::default().labels("app=x").timeout(25);
+    assert!(params.bookmarks);
+    let mut events = api.watch(&params, "0").await.unwrap().boxed();
+    let other = api
+        .create(&PostParams::default(), &config_map("b", "y"))
+        .await
+        .unwrap();
+    let started = tokio::time::Instant::now();
+    let Some(Ok(WatchEvent::Bookmark(bookmark))) = events.next().await else {
+        panic!("no bookmark");
+    };
+    assert_eq!(
+        Some(bookmark.metadata.resource_version),
+        other.metadata.resource_version
+    );
+    assert_eq!(started.elapsed().as_secs(), 10);
+    assert!(matches!(
+        events.next().await,
+        Some(Ok(WatchEvent::Bookmark(_)))
+    ));
+    assert_eq!(started.elapsed().as_secs(), 20);
+    // The timeout comes before a third bookmark.
+    assert!(events.next().await.is_none());
+    assert_eq!(started.elapsed().as_secs(), 25);
+}

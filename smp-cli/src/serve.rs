@@ -31,6 +31,11 @@ pub struct ServeArgs {
     /// (CRDs created through the API are served too).
     #[arg(long = "crd", value_name = "FILE_OR_DIR")]
     crd: Vec<PathBuf>,
+    /// Take strategic merge patches for custom resources too, merged by their CRDs' schemas
+    /// (the API server refuses them with 415 Unsupported Media Type, as this server does
+    /// without this flag).
+    #[arg(long)]
+    crd_strategic_merge: bool,
 }
 
 impl ServeArgs {
@@ -67,7 +72,10 @@ async fn serve(args: &ServeArgs) -> Result<(), CliError> {
              read and write every object"
         );
     }
-    let server = ApiServer::new(Options::default());
+    let server = ApiServer::new(Options {
+        custom_resource_strategic_merge: args.crd_strategic_merge,
+        ..Options::default()
+    });
     for path in &args.crd {
         let mut crds = smp_core::openapi::crd::CrdCatalog::new();
         crds.add_path(path)

@@ -264,7 +264,8 @@ spec:
           spec: {type: object, properties: {size: {type: integer}}}
 ";
 
-/// `--crd` serves a CRD's kind from the start.
+/// `--crd` serves a CRD's kind from the start; `--crd-strategic-merge` lets its objects take
+/// strategic merge patches.
 #[test]
 fn crds_given_at_start_are_served() {
     let Some(kubectl) = kubectl() else {
@@ -273,12 +274,54 @@ fn crds_given_at_start_are_served() {
     };
     let crd = std::env::temp_dir().join(format!("smp-serve-crd-{}.yaml", std::process::id()));
     std::fs::write(&crd, CRD).unwrap();
-    let (_server, dir, config) = start("crd", &["--crd".as_ref(), crd.as_os_str()]);
-    let (success, out, err) = run(&kubectl, &config, &["get", "widgets", "-o", "name"]);
-    assert!(success, "{err}");
-    assert_eq!(out, "");
-    let _ = std::fs::remove_dir_all(&dir);
+    let widget = std::env::temp_dir().join(format!("smp-serve-w-{}.yaml", std::process::id()));
+    std::fs::write(
+        &widget,
+        "{apiVersion: example.com/v1, kind: Widget, metadata: {name: w}, spec: {size: 1}}",
+    )
+    .unwrap();
+    let strategic = [
+        "patch",
+        "widget",
+        "w",
+        "--type",
+        "strategic",
+        "-p",
+        r#"{"spec":{"size":2}}"#,
+    ];
+    // Strategic merge of a custom resource: refused as the API server refuses it, and taken
+    // with `--crd-strategic-merge`.
+    for (flag, answer) in [
+        (
+            None,
+            Err("the body of the request was in an unknown format"),
+        ),
+        (
+            Some("--crd-strategic-merge"),
+            Ok("widget.example.com/w patched\n"),
+        ),
+    ] {
+        let mut args = vec!["--crd".as_ref(), crd.as_os_str()];
+        args.extend(flag.map(std::ffi::OsStr::new));
+        let (_server, dir, config) = start("crd", &args);
+        let (success, out, err) = run(&kubectl, &config, &["get", "widgets", "-o", "name"]);
+        assert!(success, "{err}");
+        assert_eq!(out, "");
+        let (success, _, err) = run(
+            &kubectl,
+            &config,
+            &["create", "-f", widget.to_str().unwrap()],
+        );
+        assert!(success, "{err}");
+        let (success, out, err) = run(&kubectl, &config, &strategic);
+        match answer {
+            Ok(expected) => assert_eq!((success, out.as_str()), (true, expected), "{err}"),
+            Err(reason) => assert!(!success && err.contains(reason), "{out} {err}"),
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
     let _ = std::fs::remove_file(&crd);
+    let _ = std::fs::remove_file(&widget);
 }
 
 /// README's kubectl lines print, each first, the lines README says.

@@ -8,6 +8,8 @@ mod write;
 /// and unconditional updates apply to whatever is there then).
 const RETRIES: usize = 64;
 
+use std::time::Duration;
+
 use http::{HeaderMap, StatusCode};
 use serde_json::{Value, json};
 
@@ -19,7 +21,7 @@ use crate::server::State;
 use crate::status::ApiError;
 use crate::store::{ObjectKey, Stored};
 use crate::validation::{self, FieldValidation};
-use crate::watch::{Filter, Watch};
+use crate::watch::{Asked, Filter, Watch};
 
 /// The request, with the resource it names.
 pub(crate) struct Call<'a> {
@@ -113,7 +115,7 @@ pub(crate) enum Answer {
     Object(StatusCode, Value),
     /// An object, with `Warning` headers.
     Warned(StatusCode, Value, Vec<String>),
-    Watch(Watch),
+    Watch(Box<Watch>),
 }
 
 pub(crate) fn handle(
@@ -166,7 +168,7 @@ pub(crate) fn handle(
     let answer = match call.info.verb {
         "get" => get(&call),
         "list" => list(&call),
-        "watch" => return watch(&call).map(Answer::Watch),
+        "watch" => return watch(&call).map(|w| Answer::Watch(Box::new(w))),
         "create" => write::create(&call, body),
         "update" => write::update(&call, body),
         "patch" => patch::patch(&call, body),
@@ -206,8 +208,21 @@ fn watch(call: &Call<'_>) -> Result<Watch, ApiError> {
         .state
         .store
         .watch(&filter.resource, filter.namespace.as_deref(), from);
-    let end_of_initial = initial.then(|| (call.resource.api_version(), call.resource.kind.clone()));
-    Ok(Watch::new(start, filter, end_of_initial))
+    let timeout = match call.query("timeoutSeconds") {
+        None | Some("") => None,
+        Some(t) => Some(Duration::from_secs(t.parse::<u64>().map_err(|_| {
+            ApiError::bad_request(format!("invalid timeoutSeconds {t:?}"))
+        })?)),
+    };
+    let asked = Asked {
+        api_version: call.resource.api_version(),
+        kind: call.resource.kind.clone(),
+        initial_events: initial,
+        bookmarks: (call.query("allowWatchBookmarks") == Some("true"))
+            .then_some(call.state.options.bookmark_interval),
+        timeout,
+    };
+    Ok(Watch::new(start, filter, asked))
 }
 
 fn get(call: &Call<'_>) -> Result<(StatusCode, Value), ApiError> {

@@ -1,6 +1,7 @@
 //! `PATCH` in its four forms, told apart by the request's content type: JSON patch (RFC 6902),
 //! JSON merge patch (RFC 7386), strategic merge patch (built-in kinds; custom resources refuse
-//! it, as the server does) and server-side apply.
+//! it, as the server does, unless the server's options turn on smp's strategic merge for them)
+//! and server-side apply.
 
 use http::StatusCode;
 use serde_json::Value;
@@ -32,7 +33,16 @@ pub(super) fn patch(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value),
                 .to_ascii_lowercase()
         })
         .unwrap_or_default();
-    let strategic = smp_types::lookup(&call.resource.api_version(), &call.resource.kind);
+    let api_version = call.resource.api_version();
+    let strategic = match smp_types::lookup(&api_version, &call.resource.kind) {
+        Some(kind) => Some(kind.schema()),
+        None => call
+            .served
+            .strategic
+            .as_ref()
+            .and_then(|crds| crds.lookup(&api_version, &call.resource.kind))
+            .map(smp_core::Schema::root),
+    };
     let accepted: &[&str] = if strategic.is_some() {
         &[JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH, APPLY_PATCH]
     } else {
@@ -68,8 +78,8 @@ pub(super) fn patch(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value),
                 object
             }
             _ => {
-                let kind = strategic.ok_or_else(|| ApiError::unsupported_media_type(accepted))?;
-                smp_core::apply(&current.object, &patch, kind.schema())
+                let schema = strategic.ok_or_else(|| ApiError::unsupported_media_type(accepted))?;
+                smp_core::apply(&current.object, &patch, schema)
                     .map_err(|e| invalid(e.to_string()))?
             }
         };
