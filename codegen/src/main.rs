@@ -42,7 +42,7 @@ fn main() -> ExitCode {
                      code (exit status 1 if it differs)\n  --spec FILE   the document to read\n\n\
                      With --ssa: regenerates smp-ssa/src/builtin/kubernetes.json from the OpenAPI \
                      v3 documents (default: ../shared/openapi/v3 beside the checkout; --spec DIR).\n\n\
-                     With --resources: regenerates smp-apiserver/src/resources.json (the \
+                     With --resources: regenerates smp-apiserver/src/discovery/resources.json (the \
                      resources the API serves) from the v2 document."
                 );
                 return ExitCode::SUCCESS;
@@ -103,7 +103,8 @@ fn resource_table(spec: Option<PathBuf>, check: bool) -> ExitCode {
         eprintln!("error: no OpenAPI v2 document: ../shared/openapi/swagger.json is missing");
         return ExitCode::FAILURE;
     };
-    let out = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../smp-apiserver/src/resources.json");
+    let out = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../smp-apiserver/src/discovery/resources.json");
     let text = std::fs::read(&spec)
         .map_err(|e| format!("{}: {e}", spec.display()))
         .and_then(|text| {

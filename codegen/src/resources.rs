@@ -158,10 +158,10 @@ mod up_to_date {
         };
         let document = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
         let table = super::resource_table(&document).unwrap();
-        let committed = include_str!("../../smp-apiserver/src/resources.json");
+        let committed = include_str!("../../smp-apiserver/src/discovery/resources.json");
         assert!(
             table == committed,
-            "smp-apiserver/src/resources.json is out of date: run `cargo run -p smp-codegen -- --resources`"
+            "smp-apiserver/src/discovery/resources.json is out of date: run `cargo run -p smp-codegen -- --resources`"
         );
     }
 }

@@ -15,6 +15,7 @@ use serde_json::{Value, json};
 use smp_ssa::managedfields::Clock;
 
 use crate::custom::{self, Served};
+use crate::discovery::aggregated;
 use crate::handlers::{self, Answer};
 use crate::object;
 use crate::request::{self, Target};
@@ -174,7 +175,9 @@ impl ApiServer {
         let (parts, body) = request.into_parts();
         let target = request::parse(&parts.method, parts.uri.path(), parts.uri.query())?;
         match self.route(target, &parts.headers, &body)? {
-            Answer::Object(_, value) | Answer::Warned(_, value, _) => Ok(value),
+            Answer::Object(_, value) | Answer::Warned(_, value, _) | Answer::Discovery(value) => {
+                Ok(value)
+            }
             Answer::Watch(_) => Err(ApiError::bad_request("a create is not a watch")),
         }
     }
@@ -194,6 +197,14 @@ impl ApiServer {
                         response.headers_mut().append(header::WARNING, v);
                     }
                 }
+                response
+            }
+            Ok(Answer::Discovery(document)) => {
+                let mut response = respond(StatusCode::OK, &document);
+                response.headers_mut().insert(
+                    header::CONTENT_TYPE,
+                    header::HeaderValue::from_static(aggregated::MEDIA_TYPE),
+                );
                 response
             }
             Ok(Answer::Watch(watch)) => {
@@ -223,6 +234,10 @@ impl ApiServer {
                 "gitCommit": "", "gitTreeState": "clean", "buildDate": "",
                 "goVersion": "", "compiler": "smp", "platform": "linux/amd64",
             })),
+            Target::CoreVersions | Target::Groups if aggregated::asked_for(accept(headers)) => {
+                let core = matches!(target, Target::CoreVersions);
+                Ok(Answer::Discovery(resources.aggregated(core)))
+            }
             Target::CoreVersions => ok(resources.core_versions()),
             Target::OpenApiIndex => ok(resources.openapi_index()),
             Target::OpenApi { group, version } => resources
@@ -250,6 +265,14 @@ impl ApiServer {
             Target::Resource(info) => handlers::handle(&self.state, info, headers, body),
         }
     }
+}
+
+/// The request's `Accept` header ("" without one).
+fn accept(headers: &http::HeaderMap) -> &str {
+    headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
 }
 
 /// A response's body: an object, or a watch's stream of events.

@@ -89,3 +89,32 @@ async fn bad_requests_get_the_servers_answers() {
     assert_eq!(response.status(), StatusCode::METHOD_NOT_ALLOWED);
     assert_eq!(body(response).await["kind"], "Status");
 }
+
+/// Discovery in the aggregated form when the `Accept` header asks for it (as kubectl's does),
+/// in the plain form otherwise.
+#[tokio::test]
+async fn discovery_is_aggregated_when_asked_for() {
+    let server = ApiServer::default();
+    let get = |accept: &str| {
+        Request::get("/apis")
+            .header("accept", accept)
+            .body(Bytes::new())
+            .unwrap()
+    };
+    let aggregated = server.handle(get(
+        "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json",
+    ));
+    assert_eq!(
+        aggregated.headers()["content-type"],
+        "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"
+    );
+    let document = body(aggregated).await;
+    assert_eq!(document["kind"], "APIGroupDiscoveryList");
+    assert!(
+        document["items"]
+            .as_array()
+            .is_some_and(|groups| groups.iter().any(|g| g["metadata"]["name"] == "apps"))
+    );
+    let plain = body(server.handle(get("application/json"))).await;
+    assert_eq!(plain["kind"], "APIGroupList");
+}

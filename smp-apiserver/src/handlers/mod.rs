@@ -116,6 +116,8 @@ pub(crate) enum Answer {
     /// An object, with `Warning` headers.
     Warned(StatusCode, Value, Vec<String>),
     Watch(Box<Watch>),
+    /// An aggregated discovery document (its own media type).
+    Discovery(Value),
 }
 
 pub(crate) fn handle(

@@ -1,9 +1,12 @@
 //! What the server serves: the built-in resources of Kubernetes v1.34 (group, version, plural
 //! name, kind, scope, verbs and subresources), and the discovery documents clients read them
-//! from (`/api`, `/api/v1`, `/apis`, `/apis/{group}/{version}`).
+//! from (`/api`, `/api/v1`, `/apis`, `/apis/{group}/{version}`, and the [`aggregated`] form of
+//! `/api` and `/apis`).
 //!
 //! `resources.json` is generated from the official OpenAPI v2 document by
 //! `cargo run -p smp-codegen -- --resources`, and checked against it by smp-codegen's tests.
+
+pub mod aggregated;
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -102,6 +105,14 @@ const SHORT_NAMES: &[(&str, &[&str])] = &[
     ("statefulsets", &["sts"]),
     ("storageclasses", &["sc"]),
 ];
+
+/// A resource's short names (`deploy`), if it has any.
+fn short_names(resource: &str) -> &'static [&'static str] {
+    SHORT_NAMES
+        .binary_search_by(|(name, _)| (*name).cmp(resource))
+        .map(|i| SHORT_NAMES[i].1)
+        .unwrap_or(&[])
+}
 
 /// The resources served, looked up by path or by kind.
 #[derive(Debug, Clone, Default)]
@@ -222,10 +233,7 @@ impl Resources {
                     entry["group"] = json!(g);
                     entry["version"] = json!(v);
                 }
-                let short = SHORT_NAMES
-                    .binary_search_by(|(name, _)| (*name).cmp(r.resource.as_str()))
-                    .map(|i| SHORT_NAMES[i].1)
-                    .unwrap_or(&[]);
+                let short = short_names(&r.resource);
                 if !short.is_empty() {
                     entry["shortNames"] = json!(short);
                 }
