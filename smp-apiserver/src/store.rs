@@ -346,6 +346,39 @@ mod tests {
         }
     }
 
+    /// However many writes, the store holds its objects and the window's events; a watcher
+    /// that reads nothing holds no more (the channel keeps as many events as the window), and is
+    /// told it fell behind.
+    #[test]
+    fn memory_is_bounded_by_the_objects_and_the_window() {
+        let store = Store::default();
+        store
+            .create(key("d", "a"), json!({"metadata": {"name": "a"}}))
+            .unwrap();
+        let mut asleep = store.watch("/pods", None, None).unwrap().receiver;
+        for revision in 1..3 * WINDOW as u64 {
+            let data = json!({"metadata": {"name": "a"}, "data": {"n": revision}});
+            store.replace(&key("d", "a"), revision, data).unwrap();
+        }
+        {
+            let inner = store.lock();
+            assert_eq!(inner.objects.len(), 1);
+            assert_eq!(inner.events.len(), WINDOW);
+            assert_eq!(inner.sender.len(), WINDOW);
+        }
+        assert_eq!(
+            store.watch("/pods", None, Some(1)).map(|_| ()),
+            Err(Expired {
+                asked: 1,
+                oldest: 2 * WINDOW as u64
+            })
+        );
+        assert!(matches!(
+            asleep.try_recv(),
+            Err(broadcast::error::TryRecvError::Lagged(_))
+        ));
+    }
+
     #[test]
     fn writes_compare_and_swap_on_the_revision() {
         let store = Store::default();
