@@ -454,3 +454,39 @@ fn json_lists_take_the_fast_way_alike() {
         "{fast_errors:?}"
     );
 }
+
+/// A JSON `List` printed as YAML (its objects patched one at a time, in batches) prints what the
+/// same objects given as a YAML stream print (read whole, the general way), with the
+/// separators between the printed objects only, whichever objects fail.
+#[test]
+fn a_list_printed_as_yaml_is_the_streams_yaml() {
+    let config_map = |name: &str| {
+        json!({"apiVersion": "v1", "kind": "ConfigMap",
+        "metadata": {"name": name}, "data": {"k": "v: 1", "n": "0755"}})
+    };
+    let widget =
+        json!({"apiVersion": "example.com/v1", "kind": "Widget", "metadata": {"name": "w"}});
+    for items in [
+        vec![config_map("a"), widget.clone(), config_map("c")],
+        vec![widget.clone(), config_map("b")],
+        vec![config_map("a")],
+        vec![widget.clone()],
+    ] {
+        let stream: String = items
+            .iter()
+            .map(|o| serde_json::to_string(o).unwrap())
+            .collect::<Vec<_>>()
+            .join("\n---\n");
+        let list = json!({"apiVersion": "v1", "kind": "List", "items": items});
+        let list = temp_file("patch-list-yaml.json", &list.to_string());
+        let stream = temp_file("patch-list-yaml.yaml", &stream);
+        let patch = r#"{"data":{"k":"x"}}"#;
+        let from_list = smp(&["patch", "-f", &list, "-p", patch, "-o", "yaml"], None);
+        let from_stream = smp(&["patch", "-f", &stream, "-p", patch, "-o", "yaml"], None);
+        assert_eq!(
+            String::from_utf8_lossy(&from_list.stdout),
+            String::from_utf8_lossy(&from_stream.stdout)
+        );
+        assert_eq!(from_list.status.code(), from_stream.status.code());
+    }
+}

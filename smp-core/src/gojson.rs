@@ -89,6 +89,14 @@ impl<F: Formatter> Formatter for GoFormatter<F> {
         writer: &mut W,
         fragment: &str,
     ) -> io::Result<()> {
+        // Go's extra escapes are of `<`, `>`, `&` and two characters whose UTF-8 starts with
+        // 0xE2: a fragment without these bytes, nearly every one, is written as it is.
+        if !fragment
+            .bytes()
+            .any(|b| matches!(b, b'<' | b'>' | b'&' | 0xE2))
+        {
+            return writer.write_all(fragment.as_bytes());
+        }
         let mut start = 0;
         for (i, c) in fragment.char_indices() {
             let Some(escape) = go_escape(c) else {

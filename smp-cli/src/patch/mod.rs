@@ -129,9 +129,8 @@ pub fn run(args: &PatchArgs) -> Result<(), CliError> {
     let (patch, patch_size) = read_patch(args)?;
     let source = Source::new(&args.file);
     let text = args.input.read_text(&args.file, DocRole::Original)?;
-    let fast = args.patch_type == PatchType::Strategic
-        && args.format == Format::Json
-        && stream::suits(&patch, args.show_managed_fields);
+    let fast =
+        args.patch_type == PatchType::Strategic && stream::suits(&patch, args.show_managed_fields);
     if let Some(found) = fast
         .then(|| smp_core::sparse::json_objects(&text))
         .flatten()
@@ -141,6 +140,7 @@ pub fn run(args: &PatchArgs) -> Result<(), CliError> {
             schemas: &schemas,
             source,
             show_managed_fields: args.show_managed_fields,
+            format: args.format,
         };
         let errors = stream::run(&found.objects, found.list, &job)?;
         return report(errors);

@@ -1,12 +1,13 @@
 //! The fast way through `smp patch` for what it is mostly given: a JSON document (or a `List`
-//! of thousands of objects), a strategic patch, JSON output.
+//! of thousands of objects), a strategic patch.
 //!
 //! The document is checked once as text and taken apart into its objects without building it
 //! (`smp_core::sparse::json_objects`). Each object is patched from its text
-//! (`smp_core::sparse::apply_text`, which builds only what the patch reaches) and printed from
-//! the compact result (`smp_core::gojson::pretty_from_compact`), so memory holds the input and a
-//! few batches of output, never the parsed document. Batches of objects are patched on every
-//! core and printed in order.
+//! (`smp_core::sparse::apply_text`, which builds only what the patch reaches) and printed: as
+//! JSON from the compact result (`smp_core::gojson::pretty_from_compact`), as YAML from the
+//! result read back, one object at a time. So memory holds the input and a few batches of
+//! output, never the parsed document. Batches of objects are patched on every core and printed
+//! in order.
 //!
 //! An object this way does not suit (not an object, no built-in or `--crd` kind, carrying
 //! `managedFields`, which kubectl hides) goes the general way, parsed, one at a time; the
@@ -21,7 +22,7 @@ use smp_core::DocRole;
 
 use super::{Place, patch_one};
 use crate::error::CliError;
-use crate::io::{Schemas, Source};
+use crate::io::{Format, Schemas, Source};
 use crate::kinds::{TypeMeta, Typing};
 
 /// Objects patched together by one thread.
@@ -60,7 +61,12 @@ pub(super) struct Job<'a> {
     pub source: Source<'a>,
     /// `--show-managed-fields`.
     pub show_managed_fields: bool,
+    /// `-o`.
+    pub format: Format,
 }
+
+/// What separates YAML documents; each printed object starts with it, but the first printed.
+const SEPARATOR: &[u8] = b"---\n";
 
 /// Patches and prints `objects` (slices of the input), returning the errors in order.
 ///
@@ -129,6 +135,8 @@ struct Progress {
     errors: Vec<CliError>,
     /// Printing failed: take no more batches.
     failed: Option<std::io::Error>,
+    /// Whether an object was printed (the first YAML document goes without a separator).
+    any: bool,
 }
 
 impl Shared<'_, '_> {
@@ -167,8 +175,13 @@ impl Shared<'_, '_> {
     /// Prints the batches that are next in order.
     fn print_ready(&self, state: &mut Progress) {
         while let Some((mut text, errors)) = state.ready.remove(&state.printed) {
+            let mut printed: &[u8] = &text;
+            if !state.any && self.job.format == Format::Yaml {
+                printed = printed.strip_prefix(SEPARATOR).unwrap_or(printed);
+            }
+            state.any |= !printed.is_empty();
             if state.failed.is_none() {
-                if let Err(e) = std::io::stdout().lock().write_all(&text) {
+                if let Err(e) = std::io::stdout().lock().write_all(printed) {
                     state.failed = Some(e);
                 }
             }
@@ -203,6 +216,13 @@ fn patch_text(text: &str, job: &Job<'_>, out: &mut Vec<u8>) -> Result<(), String
     };
     let patched = smp_core::sparse::apply_text(text, job.patch, typing.node(job.schemas))
         .map_err(|e| e.to_string())?;
+    if job.format == Format::Yaml {
+        // Read back as the general way reads an object.
+        let value =
+            smp_core::input::parse_json(&patched, DocRole::Original).map_err(|e| e.to_string())?;
+        print_yaml(&value, out);
+        return Ok(());
+    }
     let start = out.len();
     if smp_core::gojson::pretty_from_compact(&patched, out).is_none() {
         // Cannot happen: `apply_text` writes what the printer reads.
@@ -247,6 +267,20 @@ fn patch_parsed(text: &str, job: &Job<'_>, out: &mut Vec<u8>) -> Result<(), Stri
         &mut super::CopyBudget::unused(),
     )?;
     super::shown(&mut patched, job.show_managed_fields);
-    out.extend_from_slice(smp_core::gojson::to_string_pretty(&patched).as_bytes());
+    match job.format {
+        Format::Json => {
+            out.extend_from_slice(smp_core::gojson::to_string_pretty(&patched).as_bytes());
+        }
+        Format::Yaml => print_yaml(&patched, out),
+    }
     Ok(())
+}
+
+/// An object as a YAML document, after a separator (taken off the first one printed).
+fn print_yaml(object: &Value, out: &mut Vec<u8>) {
+    out.extend_from_slice(SEPARATOR);
+    out.extend_from_slice(smp_core::yaml::to_yaml_string(object).as_bytes());
+    if out.last() != Some(&b'\n') {
+        out.push(b'\n');
+    }
 }

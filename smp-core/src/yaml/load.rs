@@ -50,6 +50,17 @@ impl LoadError {
 /// `json_like`: the text starts like JSON (see `input::parse_document`), and unquoted scalars
 /// that only a JSON dialect would write (`NaN`, `Infinity`, comments) are errors.
 pub(crate) fn load_documents(text: &str, json_like: bool) -> Result<Vec<Value>, LoadError> {
+    // Most manifests are read by the fast reader; it leaves the rest to the full loader.
+    if !json_like {
+        if let Some(docs) = super::fast::load_documents(text) {
+            return Ok(docs);
+        }
+    }
+    load_documents_in_full(text, json_like)
+}
+
+/// [`load_documents`] by the full loader alone.
+pub(crate) fn load_documents_in_full(text: &str, json_like: bool) -> Result<Vec<Value>, LoadError> {
     let mut loader = Loader {
         json_like,
         budget: u64::try_from(text.len())

@@ -10,6 +10,7 @@
 //! key that is a mapping or sequence are errors, as is a key defined twice in one mapping.
 
 mod emit;
+mod fast;
 mod float_key;
 mod key_order;
 mod load;
