@@ -490,3 +490,43 @@ fn a_list_printed_as_yaml_is_the_streams_yaml() {
         assert_eq!(from_list.status.code(), from_stream.status.code());
     }
 }
+
+/// A YAML stream in the block style of manifests is patched document by document, in batches;
+/// it prints, and fails, as the same stream read whole the general way (forced here by a tab
+/// in a comment, which the fast reader leaves to the full one).
+#[test]
+fn a_block_yaml_stream_patches_as_when_read_whole() {
+    let stream = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  k: 'v'\n---\n\
+                  apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n---\n\
+                  # a list\napiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  \
+                  metadata:\n    name: b\n- apiVersion: example.com/v1\n  kind: Widget\n  metadata:\n    \
+                  name: x\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: c\n  data: {}\n";
+    assert!(smp_core::yaml::split_documents(stream).is_some());
+    let fast = temp_file("patch-stream-fast.yaml", stream);
+    let whole = temp_file("patch-stream-whole.yaml", &format!("{stream}#\t\n"));
+    let patch = r#"{"data":{"k":"x","n":"1"}}"#;
+    for format in ["json", "yaml"] {
+        let run = |file: &str| smp(&["patch", "-f", file, "-p", patch, "-o", format], None);
+        let (fast, whole) = (run(&fast), run(&whole));
+        assert_eq!(
+            String::from_utf8_lossy(&fast.stdout),
+            String::from_utf8_lossy(&whole.stdout),
+            "{format}"
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&fast.stderr).replace("patch-stream-fast", "F"),
+            String::from_utf8_lossy(&whole.stderr).replace("patch-stream-whole", "F"),
+        );
+        assert_eq!(fast.status.code(), Some(1));
+        // The three ConfigMaps are printed, the two Widgets refused.
+        let kind = if format == "json" {
+            "\"kind\": \"ConfigMap\""
+        } else {
+            "kind: ConfigMap"
+        };
+        assert_eq!(
+            String::from_utf8_lossy(&fast.stdout).matches(kind).count(),
+            3
+        );
+    }
+}

@@ -131,10 +131,7 @@ pub fn run(args: &PatchArgs) -> Result<(), CliError> {
     let text = args.input.read_text(&args.file, DocRole::Original)?;
     let fast =
         args.patch_type == PatchType::Strategic && stream::suits(&patch, args.show_managed_fields);
-    if let Some(found) = fast
-        .then(|| smp_core::sparse::json_objects(&text))
-        .flatten()
-    {
+    if fast {
         let job = stream::Job {
             patch: &patch,
             schemas: &schemas,
@@ -142,8 +139,15 @@ pub fn run(args: &PatchArgs) -> Result<(), CliError> {
             show_managed_fields: args.show_managed_fields,
             format: args.format,
         };
-        let errors = stream::run(&found.objects, found.list, &job)?;
-        return report(errors);
+        // A JSON document is taken apart into its objects; a YAML stream in the block style of
+        // manifests into its documents.
+        if let Some(found) = smp_core::sparse::json_objects(&text) {
+            let input = stream::Input::JsonObjects { list: found.list };
+            return report(stream::run(&found.objects, input, &job)?);
+        }
+        if let Some(documents) = smp_core::yaml::split_documents(&text) {
+            return report(stream::run(&documents, stream::Input::YamlDocuments, &job)?);
+        }
     }
     let docs = smp_core::input::parse_documents(&text, DocRole::Original)
         .map_err(|e| CliError::new(format_args!("{} {source}", DocRole::Original), e))?;

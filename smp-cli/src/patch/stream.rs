@@ -65,6 +65,15 @@ pub(super) struct Job<'a> {
     pub format: Format,
 }
 
+/// What the texts the threads take are.
+#[derive(Clone, Copy)]
+pub(super) enum Input {
+    /// The objects of one JSON document: itself, or the items of a `List` (`list`).
+    JsonObjects { list: bool },
+    /// The documents of a YAML stream (`smp_core::yaml::split_documents`).
+    YamlDocuments,
+}
+
 /// What separates YAML documents; each printed object starts with it, but the first printed.
 const SEPARATOR: &[u8] = b"---\n";
 
@@ -73,7 +82,11 @@ const SEPARATOR: &[u8] = b"---\n";
 /// Every thread (this one too) takes the next batch, patches it, and prints whatever batches
 /// are ready in order; none takes a batch more than [`AHEAD`] per thread past the printed ones,
 /// so memory holds a bounded number of printed batches whatever the input's size.
-pub(super) fn run(objects: &[&str], list: bool, job: &Job<'_>) -> Result<Vec<CliError>, CliError> {
+pub(super) fn run(
+    objects: &[&str],
+    input: Input,
+    job: &Job<'_>,
+) -> Result<Vec<CliError>, CliError> {
     let batches: Vec<&[&str]> = objects.chunks(BATCH).collect();
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
@@ -81,7 +94,7 @@ pub(super) fn run(objects: &[&str], list: bool, job: &Job<'_>) -> Result<Vec<Cli
         .max(1);
     let shared = Shared {
         batches: &batches,
-        list,
+        input,
         job,
         window: AHEAD * threads,
         state: Mutex::new(Progress::default()),
@@ -113,7 +126,7 @@ pub(super) fn run(objects: &[&str], list: bool, job: &Job<'_>) -> Result<Vec<Cli
 /// What the threads share.
 struct Shared<'a, 'j> {
     batches: &'a [&'a [&'a str]],
-    list: bool,
+    input: Input,
     job: &'a Job<'j>,
     window: usize,
     state: Mutex<Progress>,
@@ -196,13 +209,19 @@ impl Shared<'_, '_> {
     fn patch_batch(&self, b: usize, mut out: Vec<u8>) -> Batch {
         let mut errors = Vec::new();
         for (i, text) in self.batches[b].iter().enumerate() {
-            let place = Place {
-                source: self.job.source,
-                document: 1,
-                item: self.list.then_some(b * BATCH + i + 1),
-            };
-            if let Err(e) = patch_text(text, self.job, &mut out) {
-                errors.push(CliError::new(place, e));
+            let n = b * BATCH + i + 1;
+            match self.input {
+                Input::JsonObjects { list } => {
+                    let place = Place {
+                        source: self.job.source,
+                        document: 1,
+                        item: list.then_some(n),
+                    };
+                    if let Err(e) = patch_text(text, self.job, &mut out) {
+                        errors.push(CliError::new(place, e));
+                    }
+                }
+                Input::YamlDocuments => patch_document(text, n, self.job, &mut out, &mut errors),
             }
         }
         (out, errors)
@@ -267,13 +286,57 @@ fn patch_parsed(text: &str, job: &Job<'_>, out: &mut Vec<u8>) -> Result<(), Stri
         &mut super::CopyBudget::unused(),
     )?;
     super::shown(&mut patched, job.show_managed_fields);
-    match job.format {
-        Format::Json => {
-            out.extend_from_slice(smp_core::gojson::to_string_pretty(&patched).as_bytes());
-        }
-        Format::Yaml => print_yaml(&patched, out),
-    }
+    print(&patched, job.format, out);
     Ok(())
+}
+
+/// Patches the objects of YAML document `n` (itself, or the items of a `List`) the general way
+/// and appends them, printed, to `out`; their errors go to `errors`.
+fn patch_document(
+    text: &str,
+    n: usize,
+    job: &Job<'_>,
+    out: &mut Vec<u8>,
+    errors: &mut Vec<CliError>,
+) {
+    let place = |item| Place {
+        source: job.source,
+        document: n,
+        item,
+    };
+    let docs = match smp_core::yaml::parse_yaml_documents(text, DocRole::Original) {
+        Ok(docs) => docs,
+        // Cannot happen: the stream was split where each text reads as one document.
+        Err(e) => return errors.push(CliError::new(place(None), e)),
+    };
+    for doc in docs {
+        for (item, object) in super::objects(doc) {
+            let patched = patch_one(
+                object,
+                job.patch,
+                super::PatchType::Strategic,
+                job.schemas,
+                &mut super::CopyBudget::unused(),
+            );
+            match patched {
+                Ok(mut patched) => {
+                    super::shown(&mut patched, job.show_managed_fields);
+                    print(&patched, job.format, out);
+                }
+                Err(e) => errors.push(CliError::new(place(item), e)),
+            }
+        }
+    }
+}
+
+/// An object printed in `format`.
+fn print(object: &Value, format: Format, out: &mut Vec<u8>) {
+    match format {
+        Format::Json => {
+            out.extend_from_slice(smp_core::gojson::to_string_pretty(object).as_bytes());
+        }
+        Format::Yaml => print_yaml(object, out),
+    }
 }
 
 /// An object as a YAML document, after a separator (taken off the first one printed).

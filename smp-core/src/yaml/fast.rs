@@ -37,6 +37,76 @@ pub(crate) fn load_documents(text: &str) -> Option<Vec<Value>> {
     .ok()
 }
 
+/// The documents of a stream as texts of their own, split at its `---` lines, if every one is
+/// in the style this reader knows; `None` otherwise. Each text reads as one document, the one
+/// the stream holds there: the reader reads the stream as these texts one after another. (A
+/// stream of a megabyte or more is read on every core, to know that.)
+pub(crate) fn split_documents(text: &str) -> Option<Vec<&str>> {
+    if !plain_text(text) {
+        return None;
+    }
+    let bytes = text.as_bytes();
+    let mut parts = Vec::new();
+    let (mut start, mut line) = (0, 0);
+    while line < bytes.len() {
+        let end = memchr_newline(bytes, line);
+        if &bytes[line..end] == b"---" {
+            parts.push(&text[start..line]);
+            start = (end + 1).min(bytes.len());
+        }
+        line = end + 1;
+    }
+    parts.push(&text[start..]);
+    // How many documents each part reads as; a large stream is read on every core.
+    let counts = |parts: &[&str]| -> Option<Vec<usize>> {
+        parts.iter().map(|part| documents_in(part)).collect()
+    };
+    let threads = if text.len() < PARALLEL_FROM {
+        1
+    } else {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    };
+    let chunk = parts.len().div_ceil(threads).max(1);
+    let counts: Vec<usize> = if threads == 1 {
+        counts(&parts)?
+    } else {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = parts
+                .chunks(chunk)
+                .map(|chunk| scope.spawn(move || counts(chunk)))
+                .collect();
+            let mut all = Vec::with_capacity(parts.len());
+            for handle in handles {
+                all.extend(handle.join().ok()??);
+            }
+            Some(all)
+        })?
+    };
+    let mut documents = Vec::with_capacity(parts.len());
+    for (i, (part, count)) in parts.into_iter().zip(counts).enumerate() {
+        match count {
+            // Only before the first `---` may there be no document.
+            0 if i == 0 => {}
+            1 => documents.push(part),
+            _ => return None,
+        }
+    }
+    Some(documents)
+}
+
+/// From what size a stream is read on every core.
+const PARALLEL_FROM: usize = 1 << 20;
+
+/// How many documents a part reads as, if it is in the style this reader knows.
+fn documents_in(part: &str) -> Option<usize> {
+    let mut reader = Reader {
+        text: part,
+        pos: 0,
+        inline: None,
+    };
+    reader.stream().ok().map(|docs| docs.len())
+}
+
 /// Whether the text holds nothing this reader leaves to the full loader wherever it is: tabs,
 /// carriage returns, characters YAML does not allow, and the line breaks of YAML 1.1 beyond
 /// `\n` (U+0085, U+2028, U+2029) and a byte order mark inside the stream.
@@ -297,9 +367,23 @@ impl<'a> Reader<'a> {
                 (empty, 2)
             }
             _ => {
-                let end = content.find(" #").unwrap_or(content.len());
+                // Up to a comment; a `:` before a space or the end would make it a key.
+                let bytes = content.as_bytes();
+                let mut end = bytes.len();
+                for (at, &b) in bytes.iter().enumerate() {
+                    match b {
+                        b'#' if at > 0 && bytes[at - 1] == b' ' => {
+                            end = at;
+                            break;
+                        }
+                        b':' if matches!(bytes.get(at + 1), None | Some(b' ')) => {
+                            return Err(GiveUp);
+                        }
+                        _ => {}
+                    }
+                }
                 let text = content[..end].trim_end_matches(' ');
-                if !plain_start(text) || text.contains(": ") || text.ends_with(':') {
+                if !plain_start(text) {
                     return Err(GiveUp);
                 }
                 let value = resolve_plain(text)
@@ -376,15 +460,11 @@ fn key_end(content: &str) -> Read<Option<usize>> {
             _ => None,
         });
     }
-    let mut from = 0;
-    while let Some(n) = content[from..].find(':') {
-        let at = from + n;
-        if content[..at].contains(" #") {
-            return Ok(None);
-        }
-        match bytes.get(at + 1) {
-            None | Some(b' ') => return Ok(Some(at)),
-            _ => from = at + 1,
+    for (at, &b) in bytes.iter().enumerate() {
+        match b {
+            b'#' if at > 0 && bytes[at - 1] == b' ' => return Ok(None),
+            b':' if matches!(bytes.get(at + 1), None | Some(b' ')) => return Ok(Some(at)),
+            _ => {}
         }
     }
     Ok(None)
@@ -525,6 +605,57 @@ mod tests {
                 .map(|(indent, a, b)| format!("{}{a}{b}\n", " ".repeat(*indent)))
                 .collect();
             same(&text);
+        }
+    }
+
+    /// A stream split into its documents reads, one text at a time, as it reads whole.
+    fn split_alike(text: &str) {
+        let Some(parts) = split_documents(text) else {
+            return;
+        };
+        let whole = full(text, false).unwrap_or_else(|e| panic!("{text:?}: {}", e.message));
+        let mut read = Vec::new();
+        for part in &parts {
+            let docs = full(part, false).unwrap_or_else(|e| panic!("{part:?}: {}", e.message));
+            assert_eq!(docs.len(), 1, "{part:?}");
+            read.extend(docs);
+        }
+        assert_eq!(read, whole, "{text:?}");
+    }
+
+    #[test]
+    fn streams_split_where_they_should() {
+        assert_eq!(split_documents("a: 1\n---\nb: 2\n"), Some(vec!["a: 1\n", "b: 2\n"]));
+        assert_eq!(split_documents("# c\n---\nb: 2"), Some(vec!["b: 2"]));
+        // An empty document, and `--- ` with something after it: read whole.
+        assert_eq!(split_documents("a: 1\n---\n---\nb: 2\n"), None);
+        assert_eq!(split_documents("a: 1\n---\n"), None);
+        assert_eq!(split_documents("a: 1\n--- b\n"), None);
+        for text in ["a: 1\n---\nb: 2\n", "---\na: 1\n", "", "- x\n---\n'q'\n"] {
+            split_alike(text);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(800))]
+
+        /// Streams of the emitter's documents and of YAML's pieces, split at `---` lines, read
+        /// as they read whole.
+        #[test]
+        fn split_streams_read_alike(
+            values in prop::collection::vec(arb_value(), 1..4),
+            lines in prop::collection::vec(
+                (0usize..4, prop::sample::select(PIECES), prop::sample::select(PIECES)),
+                1..12,
+            ),
+        ) {
+            let emitted: Vec<String> = values.iter().map(to_yaml_string).collect();
+            split_alike(&emitted.join("---\n"));
+            let pieces: String = lines
+                .iter()
+                .map(|(indent, a, b)| format!("{}{a}{b}\n", " ".repeat(*indent)))
+                .collect();
+            split_alike(&pieces);
         }
     }
 
