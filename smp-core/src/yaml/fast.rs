@@ -11,7 +11,9 @@
 
 use serde_json::{Map, Value};
 
-use super::resolve::resolve_plain;
+use std::borrow::Cow;
+
+use super::resolve::{resolve_plain, resolve_word};
 
 /// Below the full loader's nesting limit: deeper documents go to it, which refuses them past its
 /// limit.
@@ -32,6 +34,8 @@ pub(crate) fn load_documents(text: &str) -> Option<Vec<Value>> {
         text,
         pos: 0,
         inline: None,
+        build: true,
+        keys: Vec::new(),
     }
     .stream()
     .ok()
@@ -103,6 +107,8 @@ fn documents_in(part: &str) -> Option<usize> {
         text: part,
         pos: 0,
         inline: None,
+        build: false,
+        keys: Vec::new(),
     };
     reader.stream().ok().map(|docs| docs.len())
 }
@@ -138,6 +144,11 @@ struct Reader<'a> {
     /// The rest of the current line, read as a line of its own at its column: the mapping that
     /// starts after a sequence's `- `.
     inline: Option<Line>,
+    /// Whether values are built; otherwise the text is only read, to know that it reads (every
+    /// value null, mappings holding their keys to find one given twice).
+    build: bool,
+    /// When not building: the keys of the mappings being read, innermost last.
+    keys: Vec<Cow<'a, str>>,
 }
 
 impl<'a> Reader<'a> {
@@ -256,24 +267,35 @@ impl<'a> Reader<'a> {
             let after = self.content(rest);
             if after.is_empty() || after.starts_with('#') {
                 self.consume(line);
-                items.push(self.nested(indent, false, depth)?);
+                let item = self.nested(indent, false, depth)?;
+                self.keep(&mut items, item);
             } else if is_item(after) {
                 // `- - a`: left to the full loader.
                 return Err(GiveUp);
             } else if key_end(after)?.is_some() {
                 self.inline = Some(rest);
-                items.push(self.mapping(rest.indent, depth + 1)?);
+                let item = self.mapping(rest.indent, depth + 1)?;
+                self.keep(&mut items, item);
             } else {
-                items.push(self.scalar(rest)?);
+                let item = self.scalar(rest)?;
+                self.keep(&mut items, item);
                 self.consume(line);
             }
         }
         Ok(Value::Array(items))
     }
 
+    /// Adds an item to a sequence being built.
+    fn keep(&self, items: &mut Vec<Value>, item: Value) {
+        if self.build {
+            items.push(item);
+        }
+    }
+
     /// A block mapping whose keys are at column `indent`.
     fn mapping(&mut self, indent: usize, depth: usize) -> Read<Value> {
         let mut map = Map::new();
+        let first_key = self.keys.len();
         while let Some(line) = self.peek()? {
             if line.indent != indent {
                 // Deeper: the rest of a multi-line scalar, or not YAML.
@@ -304,12 +326,24 @@ impl<'a> Reader<'a> {
                 self.consume(line);
                 value
             };
-            if map.insert(key, value).is_some() {
+            if !self.build {
+                self.keys.push(key);
+            } else if map.insert(key.into_owned(), value).is_some() {
                 // A key given twice: the full loader says so.
                 return Err(GiveUp);
             }
         }
-        Ok(Value::Object(map))
+        if self.build {
+            return Ok(Value::Object(map));
+        }
+        // The keys sorted, to find one given twice.
+        let keys = &mut self.keys[first_key..];
+        keys.sort_unstable();
+        if keys.windows(2).any(|pair| pair[0] == pair[1]) {
+            return Err(GiveUp);
+        }
+        self.keys.truncate(first_key);
+        Ok(Value::Null)
     }
 
     /// The value of a key or item with nothing after it on its line: the block below it (for
@@ -325,7 +359,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The key that starts `line` and where its `:` is, if the line holds a key.
-    fn key(&self, line: Line) -> Read<Option<(String, usize)>> {
+    fn key(&self, line: Line) -> Read<Option<(Cow<'a, str>, usize)>> {
         let content = self.content(line);
         let Some(at) = key_end(content)? else {
             return Ok(None);
@@ -334,14 +368,19 @@ impl<'a> Reader<'a> {
         let key = match text.as_bytes().first() {
             Some(b'\'') => single_quoted(text)
                 .filter(|(_, n)| *n == text.len())
-                .map(|(s, _)| s),
+                .map(|(s, _)| Cow::Owned(s)),
             Some(b'"') => double_quoted(text)
                 .filter(|(_, n)| *n == text.len())
-                .map(|(s, _)| s),
+                .map(|(s, _)| Cow::Owned(s)),
             _ if text == "<<" || !plain_start(text) => None,
+            // Nearly every key: a word that is no number, boolean or null is itself.
+            Some(first) if first.is_ascii_alphabetic() && resolve_word(text).is_none() => {
+                Some(Cow::Borrowed(text))
+            }
             _ => resolve_plain(text)
                 .ok()
-                .and_then(|scalar| scalar.into_key().ok()),
+                .and_then(|scalar| scalar.into_key().ok())
+                .map(Cow::Owned),
         };
         Ok(key.map(|key| (key, line.start + at)))
     }
@@ -385,6 +424,10 @@ impl<'a> Reader<'a> {
                 let text = content[..end].trim_end_matches(' ');
                 if !plain_start(text) {
                     return Err(GiveUp);
+                }
+                if !self.build && text.as_bytes().first().is_some_and(u8::is_ascii_alphabetic) {
+                    // A string, a boolean or null: it reads, whatever it is.
+                    return Ok(Value::Null);
                 }
                 let value = resolve_plain(text)
                     .ok()
@@ -625,12 +668,25 @@ mod tests {
 
     #[test]
     fn streams_split_where_they_should() {
-        assert_eq!(split_documents("a: 1\n---\nb: 2\n"), Some(vec!["a: 1\n", "b: 2\n"]));
+        assert_eq!(
+            split_documents("a: 1\n---\nb: 2\n"),
+            Some(vec!["a: 1\n", "b: 2\n"])
+        );
         assert_eq!(split_documents("# c\n---\nb: 2"), Some(vec!["b: 2"]));
         // An empty document, and `--- ` with something after it: read whole.
         assert_eq!(split_documents("a: 1\n---\n---\nb: 2\n"), None);
         assert_eq!(split_documents("a: 1\n---\n"), None);
         assert_eq!(split_documents("a: 1\n--- b\n"), None);
+        // A key given twice, however written, is left to the full loader (which refuses it).
+        for twice in [
+            "a: 1\na: 2\n",
+            "a: 1\n'a': 2\n",
+            "1: x\n0x1: y\n",
+            "b:\n  a: 1\n  \"a\": 2\n",
+        ] {
+            assert_eq!(split_documents(twice), None, "{twice:?}");
+            assert!(full(twice, false).is_err(), "{twice:?}");
+        }
         for text in ["a: 1\n---\nb: 2\n", "---\na: 1\n", "", "- x\n---\n'q'\n"] {
             split_alike(text);
         }

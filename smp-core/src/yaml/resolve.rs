@@ -204,7 +204,7 @@ pub(crate) fn resolve_plain(text: &str) -> Result<Scalar, String> {
     }
 }
 
-fn resolve_word(text: &str) -> Option<Scalar> {
+pub(crate) fn resolve_word(text: &str) -> Option<Scalar> {
     Some(match text {
         "" | "~" | "null" | "Null" | "NULL" => Scalar::Null,
         "y" | "Y" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" | "true" | "True" | "TRUE" => {
