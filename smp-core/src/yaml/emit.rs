@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use serde_json::{Map, Value};
 
 use super::key_order::sort_entries;
-use super::resolve::{Scalar, resolve_plain};
+use super::resolve::{Scalar, resolve_plain, resolve_word};
 
 /// Keys longer than this many bytes use the explicit `? key` form, as go-yaml's emitter decides
 /// (YAML itself allows implicit keys up to 1024 characters).
@@ -98,8 +98,14 @@ fn write_tree<'a>(out: &mut String, root: Level<'a>) {
 }
 
 fn pad(out: &mut String, indent: usize, inline: bool) {
+    const SPACES: &str = "                                                                ";
     if !inline {
-        out.extend(std::iter::repeat_n(' ', indent));
+        let mut left = indent;
+        while left > 0 {
+            let run = left.min(SPACES.len());
+            out.push_str(&SPACES[..run]);
+            left -= run;
+        }
     }
 }
 
@@ -117,7 +123,8 @@ fn write_entry<'a>(
     indent: usize,
 ) -> Option<Level<'a>> {
     let explicit = key.len() > MAX_IMPLICIT_KEY
-        || key.contains(['\n', '\r', '\u{85}', '\u{2028}', '\u{2029}']);
+        || (!key.is_ascii() || key.contains(['\n', '\r']))
+            && key.contains(['\n', '\r', '\u{85}', '\u{2028}', '\u{2029}']);
     if !explicit {
         write_string(out, key, indent, false);
         out.push(':');
@@ -169,7 +176,11 @@ fn write_scalar_line(out: &mut String, value: &Value, indent: usize) {
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Number(n) => out.push_str(&n.to_string()),
+        Value::Number(n) => match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) => out.push_str(itoa::Buffer::new().format(i)),
+            (None, Some(u)) => out.push_str(itoa::Buffer::new().format(u)),
+            _ => out.push_str(&n.to_string()),
+        },
         Value::String(s) => write_string(out, s, indent, true),
         Value::Array(_) => out.push_str("[]"),
         Value::Object(_) => out.push_str("{}"),
@@ -243,6 +254,13 @@ impl Fold {
         broke
     }
 
+    /// Whether `s` can be written where the line is without any of its spaces being reached
+    /// past [`BEST_WIDTH`] (its bytes bound its characters, and its opening quote's column is
+    /// counted), so that it is written as it stands.
+    fn fits(&self, s: &str) -> bool {
+        self.column + 1 + s.len() <= BEST_WIDTH
+    }
+
     /// Counts text written that is not a space.
     fn text(&mut self, chars: usize) {
         self.column += chars;
@@ -255,6 +273,10 @@ fn write_plain(out: &mut String, s: &str, fold: Option<&mut Fold>) {
         out.push_str(s);
         return;
     };
+    if fold.fits(s) {
+        out.push_str(s);
+        return;
+    }
     for (i, c) in s.char_indices() {
         if c == ' ' {
             fold.space(out, !s[i + 1..].starts_with(' '));
@@ -269,6 +291,7 @@ fn write_single(out: &mut String, s: &str, fold: Option<&mut Fold>) {
     out.push('\'');
     match fold {
         None => out.push_str(&s.replace('\'', "''")),
+        Some(fold) if !s.contains('\'') && fold.fits(s) => out.push_str(s),
         Some(fold) => {
             fold.text(1);
             for (i, c) in s.char_indices() {
@@ -289,6 +312,17 @@ fn write_single(out: &mut String, s: &str, fold: Option<&mut Fold>) {
 }
 
 fn style(s: &str, allow_block: bool) -> Style {
+    // Printable ASCII, nearly every string: nothing to escape and no line break.
+    let printable = s.bytes().all(|b| (b' '..=b'~').contains(&b));
+    if printable {
+        return if !reads_as_string(s) {
+            Style::Double
+        } else if plain_ok(s) {
+            Style::Plain
+        } else {
+            Style::Single
+        };
+    }
     if s.chars().any(needs_escape) {
         Style::Double
     } else if s.contains('\n') {
@@ -310,7 +344,10 @@ fn style(s: &str, allow_block: bool) -> Style {
 /// readers: kubectl also quotes timestamps and base-60 numbers, and `=` is YAML 1.1's `!!value`
 /// (PyYAML refuses it).
 fn reads_as_string(s: &str) -> bool {
-    matches!(resolve_plain(s), Ok(Scalar::Str(ref r)) if r == s)
+    // A word that starts with a letter and is none of YAML 1.1's words is a string, as it is.
+    let word =
+        s.as_bytes().first().is_some_and(u8::is_ascii_alphabetic) && resolve_word(s).is_none();
+    (word || matches!(resolve_plain(s), Ok(Scalar::Str(ref r)) if r == s))
         && s != "<<"
         && s != "="
         && !looks_like_timestamp(s)
@@ -319,6 +356,9 @@ fn reads_as_string(s: &str) -> bool {
 
 /// `2001-12-14...`: the start of every YAML 1.1 timestamp.
 fn looks_like_timestamp(s: &str) -> bool {
+    if !s.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+        return false;
+    }
     let mut parts = s.splitn(3, '-');
     let (Some(y), Some(m), Some(d)) = (parts.next(), parts.next(), parts.next()) else {
         return false;
@@ -334,6 +374,9 @@ fn looks_like_timestamp(s: &str) -> bool {
 /// `1:20`, `-1:30:00.5`: YAML 1.1 sexagesimal numbers, which go-yaml quotes on output
 /// (`[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?`).
 fn looks_like_base60(s: &str) -> bool {
+    if !s.contains(':') {
+        return false;
+    }
     let unsigned = s.strip_prefix(['+', '-']).unwrap_or(s);
     let (main, fraction) = unsigned.split_once('.').unwrap_or((unsigned, ""));
     let mut parts = main.split(':');

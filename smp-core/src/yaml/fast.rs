@@ -36,6 +36,7 @@ pub(crate) fn load_documents(text: &str) -> Option<Vec<Value>> {
         inline: None,
         build: true,
         keys: Vec::new(),
+        next: None,
     }
     .stream()
     .ok()
@@ -109,6 +110,7 @@ fn documents_in(part: &str) -> Option<usize> {
         inline: None,
         build: false,
         keys: Vec::new(),
+        next: None,
     };
     reader.stream().ok().map(|docs| docs.len())
 }
@@ -149,6 +151,8 @@ struct Reader<'a> {
     build: bool,
     /// When not building: the keys of the mappings being read, innermost last.
     keys: Vec<Cow<'a, str>>,
+    /// The next line with content, once found (asked for again and again before it is read).
+    next: Option<Line>,
 }
 
 impl<'a> Reader<'a> {
@@ -198,7 +202,7 @@ impl<'a> Reader<'a> {
 
     /// The next line with content (blank and comment lines skipped), not consumed.
     fn peek(&mut self) -> Read<Option<Line>> {
-        if let Some(line) = self.inline {
+        if let Some(line) = self.inline.or(self.next) {
             return Ok(Some(line));
         }
         let bytes = self.text.as_bytes();
@@ -213,7 +217,8 @@ impl<'a> Reader<'a> {
                 self.pos = (end + 1).min(bytes.len());
                 continue;
             }
-            return Ok(Some(Line { indent, start, end }));
+            self.next = Some(Line { indent, start, end });
+            return Ok(self.next);
         }
         Ok(None)
     }
@@ -221,6 +226,7 @@ impl<'a> Reader<'a> {
     /// Moves past `line`.
     fn consume(&mut self, line: Line) {
         self.inline = None;
+        self.next = None;
         self.pos = (line.end + 1).min(self.text.len());
     }
 
@@ -448,10 +454,7 @@ impl<'a> Reader<'a> {
 
 /// Where the `\n` ending the line that starts at `from` is (the end of the text if none).
 fn memchr_newline(bytes: &[u8], from: usize) -> usize {
-    bytes[from..]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(bytes.len(), |n| from + n)
+    memchr::memchr(b'\n', &bytes[from..]).map_or(bytes.len(), |n| from + n)
 }
 
 /// Whether a line's content is a sequence item (`- ...` or `-` alone).
