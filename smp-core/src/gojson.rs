@@ -17,20 +17,26 @@ use serde_json::ser::{CharEscape, CompactFormatter, Formatter, PrettyFormatter};
 
 /// `value` as `kubectl -o json` prints it (four-space indent), with a final newline.
 pub fn to_string_pretty(value: &Value) -> String {
+    let mut out = Vec::new();
+    write_pretty(value, &mut out);
+    String::from_utf8(out).unwrap_or_else(|_| pretty_by_serializer(value))
+}
+
+/// [`to_string_pretty`] appended to `out` (a program printing many objects into one buffer).
+pub fn write_pretty(value: &Value, out: &mut Vec<u8>) {
     // serde_json's compact text laid out again in one pass ([`pretty_from_compact`]) is faster
     // than a pretty serializer with Go's formatter; it needs the keys in order, as serde_json's
     // default map holds them.
     if maps_are_sorted() {
         if let Ok(compact) = serde_json::to_string(value) {
-            let mut out = Vec::new();
-            if pretty_from_compact(&compact, &mut out).is_some() {
-                if let Ok(text) = String::from_utf8(out) {
-                    return text;
-                }
+            let start = out.len();
+            if pretty_from_compact(&compact, out).is_some() {
+                return;
             }
+            out.truncate(start);
         }
     }
-    pretty_by_serializer(value)
+    out.extend_from_slice(pretty_by_serializer(value).as_bytes());
 }
 
 /// [`to_string_pretty`] through serde_json's pretty serializer with Go's formatter.

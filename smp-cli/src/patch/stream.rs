@@ -332,9 +332,7 @@ fn patch_document(
 /// An object printed in `format`.
 fn print(object: &Value, format: Format, out: &mut Vec<u8>) {
     match format {
-        Format::Json => {
-            out.extend_from_slice(smp_core::gojson::to_string_pretty(object).as_bytes());
-        }
+        Format::Json => smp_core::gojson::write_pretty(object, out),
         Format::Yaml => print_yaml(object, out),
     }
 }
