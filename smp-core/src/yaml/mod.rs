@@ -1,8 +1,10 @@
 //! YAML input and output, read and written the way kubectl does.
 //!
 //! kubectl reads YAML with sigs.k8s.io/yaml over go-yaml v2, i.e. YAML 1.1 scalar resolution
-//! (`on` is `true`, `0755` is 493), then converts to JSON. `yaml-rust2` supplies the parser
-//! events; scalar meaning is decided in `resolve` and documents are assembled in `load`.
+//! (`on` is `true`, `0755` is 493), then converts to JSON. The block YAML manifests are written
+//! in is read a line at a time by `fast`; anything else goes to the full loader, for which
+//! `yaml-rust2` supplies the parser events and documents are assembled in `load`. Scalar meaning
+//! is decided in `resolve`, for both.
 //!
 //! Mapping keys become JSON member names as sigs.k8s.io/yaml makes them: strings as they are,
 //! `true`/`false`, integers in decimal, floats formatted like Go's
