@@ -1,13 +1,15 @@
 //! The fast way through `smp patch` for what it is mostly given: a JSON document (or a `List`
-//! of thousands of objects), a strategic patch.
+//! of thousands of objects) or a YAML stream of manifests, and a strategic patch.
 //!
 //! The document is checked once as text and taken apart into its objects without building it
 //! (`smp_core::sparse::json_objects`). Each object is patched from its text
 //! (`smp_core::sparse::apply_text`, which builds only what the patch reaches) and printed: as
 //! JSON from the compact result (`smp_core::gojson::pretty_from_compact`), as YAML from the
 //! result read back, one object at a time. So memory holds the input and a few batches of
-//! output, never the parsed document. Batches of objects are patched on every core and printed
-//! in order.
+//! output, never the parsed document. A YAML stream in the block style of manifests is taken
+//! apart into its documents (`smp_core::yaml::split_documents`, which reads each once to know
+//! that the stream reads, so that a stream that does not prints nothing), and each is read and
+//! patched the general way. Batches of objects are patched on every core and printed in order.
 //!
 //! An object this way does not suit (not an object, no built-in or `--crd` kind, carrying
 //! `managedFields`, which kubectl hides) goes the general way, parsed, one at a time; the
