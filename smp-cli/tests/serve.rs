@@ -16,20 +16,9 @@ impl Drop for Server {
     }
 }
 
-/// kubectl through `$SMP_KUBECTL`, `~/.cache/smp/kubectl/kubectl` or `PATH`.
+/// The first kubectl found ([`smp_testdata::kubectl_candidates`]).
 fn kubectl() -> Option<PathBuf> {
-    let from_env = std::env::var_os("SMP_KUBECTL").map(PathBuf::from);
-    let cached =
-        std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/smp/kubectl/kubectl"));
-    let on_path = std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|d| d.join("kubectl"))
-            .find(|p| p.is_file())
-    });
-    [from_env, cached, on_path]
-        .into_iter()
-        .flatten()
-        .find(|p| p.is_file())
+    smp_testdata::kubectl_candidates().find(|p| p.is_file())
 }
 
 /// kubectl's exit status, standard output and standard error.

@@ -74,3 +74,21 @@ pub fn file(relative: &str) -> Option<PathBuf> {
     let _ = writeln!(std::io::stderr().lock(), "skipped {test}: {need}");
     None
 }
+
+/// Where a test looks for kubectl, in order: `$SMP_KUBECTL`, the copy `.ci/install-kubectl`
+/// caches (`~/.cache/smp/kubectl/kubectl`), then each directory of `PATH`. Each test decides
+/// which candidate it takes (the first file, or the first of a version it supports) and says
+/// so when there is none.
+pub fn kubectl_candidates() -> impl Iterator<Item = PathBuf> {
+    let from_env = std::env::var_os("SMP_KUBECTL").map(PathBuf::from);
+    let cached =
+        std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/smp/kubectl/kubectl"));
+    let on_path: Vec<PathBuf> = std::env::var_os("PATH")
+        .map(|paths| {
+            std::env::split_paths(&paths)
+                .map(|d| d.join("kubectl"))
+                .collect()
+        })
+        .unwrap_or_default();
+    from_env.into_iter().chain(cached).chain(on_path)
+}

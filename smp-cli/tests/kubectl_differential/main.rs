@@ -252,17 +252,8 @@ fn kubectl() -> Result<&'static Kubectl, &'static str> {
 }
 
 fn find_kubectl() -> Result<Kubectl, String> {
-    let from_env = std::env::var_os("SMP_KUBECTL").map(PathBuf::from);
-    let cached =
-        std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/smp/kubectl/kubectl"));
-    let on_path = std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|d| d.join("kubectl"))
-            .find(|p| p.is_file())
-    });
-    let Some((path, version)) = [from_env, cached, on_path]
-        .into_iter()
-        .flatten()
+    let Some((path, version)) = smp_testdata::kubectl_candidates()
+        .filter(|p| p.is_file())
         .find_map(|p| client_version(&p).map(|v| (p, v)))
     else {
         return Err(
