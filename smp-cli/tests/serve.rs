@@ -266,7 +266,7 @@ fn crds_given_at_start_are_served() {
     let widget = std::env::temp_dir().join(format!("smp-serve-w-{}.yaml", std::process::id()));
     std::fs::write(
         &widget,
-        "{apiVersion: example.com/v1, kind: Widget, metadata: {name: w}, spec: {size: 1}}",
+        "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  size: 1\n",
     )
     .unwrap();
     let strategic = [
