@@ -59,7 +59,8 @@
 //! It is a test double, not a cluster: no nodes, scheduler, controllers, admission or
 //! webhooks, no authentication; objects are stored as given (no defaulting, no conversion
 //! between versions, no validation but the types'); a deleted
-//! namespace's objects go at once (finalizers honoured), with no Terminating phase;
+//! namespace's objects go at once (finalizers honoured), with no Terminating phase; bodies are
+//! JSON or YAML (Kubernetes' protobuf encoding is answered 415);
 //! `/openapi/v2` is not served and `/openapi/v3` describes operations without schemas.
 
 #![warn(missing_docs)]

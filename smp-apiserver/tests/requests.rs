@@ -118,3 +118,25 @@ async fn discovery_is_aggregated_when_asked_for() {
     let plain = body(server.handle(get("application/json"))).await;
     assert_eq!(plain["kind"], "APIGroupList");
 }
+
+/// Objects in Kubernetes' protobuf encoding (what client-go's typed clients send, and so
+/// kubectl's generator commands such as `kubectl create deployment`) are refused as a media type
+/// the server does not take: 415, naming those it does.
+#[tokio::test]
+async fn protobuf_bodies_are_an_unsupported_media_type() {
+    let server = ApiServer::default();
+    let request = Request::post(DEPLOYMENTS)
+        .header("content-type", "application/vnd.kubernetes.protobuf")
+        .body(Bytes::from_static(b"k8s\x00\n\x0f\n\x07apps/v1"))
+        .unwrap();
+    let response = server.handle(request);
+    assert_eq!(response.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    let status = body(response).await;
+    assert_eq!(status["reason"], "UnsupportedMediaType");
+    assert!(
+        status["message"]
+            .as_str()
+            .is_some_and(|m| m.ends_with("application/json, application/yaml")),
+        "{status}"
+    );
+}

@@ -14,6 +14,29 @@ use crate::store::{Stored, WriteError};
 /// The body as an object of the resource's kind (`apiVersion` and `kind` filled in when
 /// missing, refused when they name another).
 pub(super) fn read_object(call: &Call<'_>, body: &[u8]) -> Result<Value, ApiError> {
+    // Objects come as JSON or YAML; Kubernetes' protobuf and CBOR encodings are refused as the
+    // server refuses a media type it does not take, which clients answer by sending JSON.
+    let media_type = call
+        .headers
+        .get(http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| {
+            v.split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase()
+        })
+        .unwrap_or_default();
+    if !matches!(
+        media_type.as_str(),
+        "" | "application/json" | "application/yaml" | "*/*"
+    ) {
+        return Err(ApiError::unsupported_media_type(&[
+            "application/json",
+            "application/yaml",
+        ]));
+    }
     let text = std::str::from_utf8(body)
         .map_err(|_| ApiError::bad_request("the request body is not UTF-8"))?;
     let mut object = smp_core::parse_document(text, smp_core::DocRole::Document)
