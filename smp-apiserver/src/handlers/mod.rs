@@ -46,6 +46,22 @@ impl Call<'_> {
         }
     }
 
+    /// The media type of the request's body (`Content-Type` without its parameters,
+    /// lowercase; "" without one).
+    pub(crate) fn media_type(&self) -> String {
+        self.headers
+            .get(http::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .map(|v| {
+                v.split(';')
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .to_ascii_lowercase()
+            })
+            .unwrap_or_default()
+    }
+
     /// The object the request names, as stored now.
     pub(crate) fn current(&self) -> Result<Stored, ApiError> {
         let name = &self.info.name;

@@ -21,18 +21,7 @@ const APPLY_PATCH: &str = "application/apply-patch+yaml";
 
 pub(super) fn patch(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value), ApiError> {
     call.dry_run()?;
-    let content_type = call
-        .headers
-        .get(http::header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .map(|v| {
-            v.split(';')
-                .next()
-                .unwrap_or("")
-                .trim()
-                .to_ascii_lowercase()
-        })
-        .unwrap_or_default();
+    let content_type = call.media_type();
     let api_version = call.resource.api_version();
     let strategic = match smp_types::lookup(&api_version, &call.resource.kind) {
         Some(kind) => Some(kind.schema()),

@@ -15,19 +15,8 @@ use crate::store::{Stored, WriteError};
 /// missing, refused when they name another).
 pub(super) fn read_object(call: &Call<'_>, body: &[u8]) -> Result<Value, ApiError> {
     // Objects come as JSON or YAML; Kubernetes' protobuf and CBOR encodings are refused as the
-    // server refuses a media type it does not take, which clients answer by sending JSON.
-    let media_type = call
-        .headers
-        .get(http::header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .map(|v| {
-            v.split(';')
-                .next()
-                .unwrap_or("")
-                .trim()
-                .to_ascii_lowercase()
-        })
-        .unwrap_or_default();
+    // server refuses a media type it does not take (415, naming those it does).
+    let media_type = call.media_type();
     if !matches!(
         media_type.as_str(),
         "" | "application/json" | "application/yaml" | "*/*"
