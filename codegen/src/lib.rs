@@ -24,6 +24,7 @@ pub mod names;
 pub mod overlay;
 
 mod docs;
+pub mod openapi;
 pub mod resources;
 pub mod ssa;
 

@@ -14,12 +14,14 @@ use std::process::ExitCode;
 use smp_codegen::{Paths, generate};
 
 const USAGE: &str = "usage: smp-codegen [--check] [--spec FILE] | smp-codegen --ssa [--check] \
-                     [--spec DIR] | smp-codegen --resources [--check] [--spec FILE]";
+                     [--spec DIR] | smp-codegen --resources [--check] [--spec FILE] | \
+                     smp-codegen --openapi [--check] [--spec DIR]";
 
 fn main() -> ExitCode {
     let mut check = false;
     let mut ssa = false;
     let mut resources = false;
+    let mut openapi = false;
     let mut spec = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -27,6 +29,7 @@ fn main() -> ExitCode {
             "--check" => check = true,
             "--ssa" => ssa = true,
             "--resources" => resources = true,
+            "--openapi" => openapi = true,
             "--spec" => match args.next() {
                 Some(file) => spec = Some(PathBuf::from(file)),
                 None => {
@@ -43,7 +46,10 @@ fn main() -> ExitCode {
                      With --ssa: regenerates smp-ssa/src/builtin/kubernetes.json from the OpenAPI \
                      v3 documents (default: ../shared/openapi/v3 beside the checkout; --spec DIR).\n\n\
                      With --resources: regenerates smp-apiserver/src/discovery/resources.json (the \
-                     resources the API serves) from the v2 document."
+                     resources the API serves) from the v2 document.\n\n\
+                     With --openapi: regenerates smp-apiserver/src/openapi/schemas.json (the \
+                     schemas the API publishes, without descriptions) from the v3 documents \
+                     (default: ../shared/openapi/v3; --spec DIR)."
                 );
                 return ExitCode::SUCCESS;
             }
@@ -58,6 +64,9 @@ fn main() -> ExitCode {
     }
     if resources {
         return resource_table(spec, check);
+    }
+    if openapi {
+        return schema_table(spec, check);
     }
     let paths = spec.map_or_else(Paths::default, Paths::with_spec);
     let output = match generate(&paths) {
@@ -119,6 +128,26 @@ fn resource_table(spec: Option<PathBuf>, check: bool) -> ExitCode {
         }
     };
     write_or_check(&out, &text, check, "--resources")
+}
+
+/// Regenerates (or, with `check`, compares) smp-apiserver's schema table from the v3
+/// documents.
+fn schema_table(dir: Option<PathBuf>, check: bool) -> ExitCode {
+    let Some(dir) = dir.or_else(|| smp_testdata::file("openapi/v3")) else {
+        eprintln!(
+            "error: no OpenAPI v3 documents: ../shared/openapi/v3 is missing (give --spec DIR)"
+        );
+        return ExitCode::FAILURE;
+    };
+    let out =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../smp-apiserver/src/openapi/schemas.json");
+    match smp_codegen::openapi::schema_table(&dir) {
+        Ok(text) => write_or_check(&out, &text, check, "--openapi"),
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// Writes `text` to `out`, or with `check` only says whether `out` holds it already.

@@ -60,8 +60,9 @@
 //! webhooks, no authentication; objects are stored as given (no defaulting, no conversion
 //! between versions, no validation but the types'); a deleted
 //! namespace's objects go at once (finalizers honoured), with no Terminating phase; bodies are
-//! JSON or YAML (Kubernetes' protobuf encoding is answered 415);
-//! `/openapi/v2` is not served and `/openapi/v3` describes operations without schemas.
+//! JSON or YAML (Kubernetes' protobuf encoding is answered 415). The OpenAPI documents
+//! (`/openapi/v3`, and `/openapi/v2` in JSON only) describe the operations and the schemas, the
+//! built-in ones without their descriptions.
 
 #![warn(missing_docs)]
 
@@ -69,6 +70,7 @@ mod custom;
 pub mod discovery;
 mod handlers;
 pub mod object;
+mod openapi;
 pub mod request;
 pub mod selector;
 #[cfg(feature = "http")]

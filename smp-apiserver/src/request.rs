@@ -33,6 +33,8 @@ pub struct RequestInfo {
 pub enum Target {
     /// `/version`.
     Version,
+    /// `/openapi/v2`: the Swagger 2.0 document.
+    OpenApiV2,
     /// `/openapi/v3`: the index of the group-versions' documents.
     OpenApiIndex,
     /// `/openapi/v3/api/v1`, `/openapi/v3/apis/{group}/{version}`.
@@ -67,6 +69,7 @@ pub fn parse(method: &http::Method, path: &str, query: Option<&str>) -> Result<T
     let parts: Vec<&str> = path.trim_matches('/').split('/').collect();
     let (group, version, rest) = match parts.as_slice() {
         ["version"] => return Ok(Target::Version),
+        ["openapi", "v2"] => return Ok(Target::OpenApiV2),
         ["openapi", "v3"] => return Ok(Target::OpenApiIndex),
         ["openapi", "v3", "api", version] => {
             return Ok(Target::OpenApi {

@@ -18,6 +18,7 @@ use crate::custom::{self, Served};
 use crate::discovery::aggregated;
 use crate::handlers::{self, Answer};
 use crate::object;
+use crate::openapi;
 use crate::request::{self, Target};
 use crate::status::ApiError;
 use crate::store::{ObjectKey, Store};
@@ -239,9 +240,14 @@ impl ApiServer {
                 Ok(Answer::Discovery(resources.aggregated(core)))
             }
             Target::CoreVersions => ok(resources.core_versions()),
-            Target::OpenApiIndex => ok(resources.openapi_index()),
-            Target::OpenApi { group, version } => resources
-                .openapi(&group, &version)
+            // Swagger 2.0 in JSON; clients that take it only as protobuf (client-go's
+            // discovery) are told so, and go on without it.
+            Target::OpenApiV2 if !takes_json(accept(headers)) => {
+                Err(ApiError::not_acceptable(&["application/json"]))
+            }
+            Target::OpenApiV2 => ok(openapi::v2(&served)),
+            Target::OpenApiIndex => ok(openapi::v3_index(&served)),
+            Target::OpenApi { group, version } => openapi::v3(&served, &group, &version)
                 .map(|doc| Answer::Object(StatusCode::OK, doc))
                 .ok_or_else(|| ApiError::no_route(&format!("/openapi/v3/{group}/{version}"))),
             Target::Groups => ok(resources.groups()),
@@ -273,6 +279,17 @@ fn accept(headers: &http::HeaderMap) -> &str {
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok())
         .unwrap_or("")
+}
+
+/// Whether an `Accept` header lets the answer be JSON (no header: anything goes).
+fn takes_json(accept: &str) -> bool {
+    accept.trim().is_empty()
+        || accept.split(',').any(|t| {
+            matches!(
+                t.split(';').next().unwrap_or("").trim(),
+                "application/json" | "application/*" | "*/*"
+            )
+        })
 }
 
 /// A response's body: an object, or a watch's stream of events.

@@ -138,6 +138,18 @@ impl ApiError {
         )
     }
 
+    /// 406: no answer in a media type the client takes.
+    pub fn not_acceptable(accepted: &[&str]) -> ApiError {
+        ApiError::new(
+            406,
+            "NotAcceptable",
+            format!(
+                "only the following media types are accepted: {}",
+                accepted.join(", ")
+            ),
+        )
+    }
+
     /// 413: the body is larger than the server takes.
     pub fn too_large(limit: usize) -> ApiError {
         ApiError::new(

@@ -313,6 +313,67 @@ fn crds_given_at_start_are_served() {
     let _ = std::fs::remove_file(&widget);
 }
 
+/// kubectl reads the published schemas: `kubectl explain` of a built-in kind and of a CRD's,
+/// and client-side apply's strategic merge patch computed from the v3 document (a container
+/// another writer added survives the second apply).
+#[test]
+fn kubectl_reads_the_published_schemas() {
+    let Some(kubectl) = kubectl() else {
+        eprintln!("kubectl not found (SMP_KUBECTL, .ci/install-kubectl or PATH): not run");
+        return;
+    };
+    let crd = std::env::temp_dir().join(format!("smp-serve-oa-{}.yaml", std::process::id()));
+    std::fs::write(&crd, CRD).unwrap();
+    let (_server, dir, config) = start("openapi", &[]);
+    let k = |args: &[&str]| run(&kubectl, &config, args);
+    let ok = |args: &[&str]| {
+        let (success, out, err) = k(args);
+        assert!(success, "kubectl {args:?}: {err}");
+        (out, err)
+    };
+    let (out, _) = ok(&["explain", "deployment.spec.replicas"]);
+    assert!(out.contains("FIELD: replicas <integer>"), "{out}");
+    let (out, _) = ok(&["explain", "pods.spec.containers.ports"]);
+    assert!(out.contains("containerPort\t<integer> -required-"), "{out}");
+
+    let deployment = |image: &str| {
+        format!(
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  \
+             selector:\n    matchLabels: {{app: web}}\n  template:\n    metadata:\n      labels: {{app: web}}\n    \
+             spec:\n      containers:\n      - name: app\n        image: {image}\n"
+        )
+    };
+    let file = dir.join("web.yaml");
+    let file_arg = file.to_str().unwrap();
+    std::fs::write(&file, deployment("app:1")).unwrap();
+    ok(&["apply", "-f", file_arg]);
+    ok(&[
+        "patch",
+        "deploy",
+        "web",
+        "-p",
+        r#"{"spec":{"template":{"spec":{"containers":[{"name":"side","image":"side:1"}]}}}}"#,
+    ]);
+    std::fs::write(&file, deployment("app:2")).unwrap();
+    let (out, err) = ok(&["apply", "-f", file_arg, "-v=6"]);
+    assert_eq!(out, "deployment.apps/web configured\n");
+    assert!(err.contains("/openapi/v3/apis/apps/v1"), "{err}");
+    let (images, _) = ok(&[
+        "get",
+        "deploy",
+        "web",
+        "-o",
+        "jsonpath={range .spec.template.spec.containers[*]}{.name}={.image} {end}",
+    ]);
+    assert_eq!(images, "side=side:1 app=app:2 ");
+
+    ok(&["apply", "-f", crd.to_str().unwrap()]);
+    let (out, _) = ok(&["explain", "widget.spec"]);
+    assert!(out.contains("size\t<integer>"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_file(&crd);
+}
+
 /// README's kubectl lines print, each first, the lines README says.
 #[test]
 fn the_readmes_kubectl_lines_print_what_it_says() {
