@@ -58,8 +58,9 @@
 //!
 //! It is a test double, not a cluster: no nodes, scheduler, controllers, admission or
 //! webhooks, no authentication; objects are stored as given (no defaulting, no conversion
-//! between versions, no validation but the types'); a deleted
-//! namespace's objects go at once (finalizers honoured), with no Terminating phase; bodies are
+//! between versions, no validation but the types'). What the namespace controller does is done
+//! in the request: a deleted namespace turns Terminating, its objects are deleted at once
+//! (those that finalizers hold are marked), and it goes when the last of them has gone. Bodies are
 //! JSON or YAML (Kubernetes' protobuf encoding is answered 415). The OpenAPI documents
 //! (`/openapi/v3`, and `/openapi/v2` in JSON only) describe the operations and the schemas, the
 //! built-in ones without their descriptions.

@@ -61,6 +61,33 @@ impl ApiError {
         .about(group, plural, name)
     }
 
+    /// 403: a new object in a namespace that is being deleted.
+    pub fn terminating(
+        group: &str,
+        resource: &str,
+        plural: &str,
+        name: &str,
+        namespace: &str,
+    ) -> ApiError {
+        let mut error = ApiError::new(
+            403,
+            "Forbidden",
+            format!(
+                "{resource} \"{name}\" is forbidden: unable to create new content in namespace \
+                 {namespace} because it is being terminated"
+            ),
+        )
+        .about(group, plural, name);
+        if let Some(details) = error.details.as_mut() {
+            details["causes"] = json!([{
+                "reason": "NamespaceTerminating",
+                "message": format!("namespace {namespace} is being terminated"),
+                "field": "metadata.namespace",
+            }]);
+        }
+        error
+    }
+
     /// 409: the write was based on an older version of the object.
     pub fn conflict(group: &str, resource: &str, plural: &str, name: &str) -> ApiError {
         ApiError::conflict_with(

@@ -12,7 +12,7 @@
 //! watcher that falls further behind than the channel holds is told it missed events, and
 //! starts again from a list, as a client does when the server answers 410 Gone.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use serde_json::Value;
@@ -101,6 +101,9 @@ pub enum WriteError {
 struct Inner {
     revision: u64,
     objects: BTreeMap<ObjectKey, Stored>,
+    /// How many objects each namespace holds (only those that hold some), so that "the
+    /// namespace is empty now" is one look-up, not a scan.
+    per_namespace: HashMap<String, usize>,
     /// The latest events, oldest first.
     events: VecDeque<Arc<Event>>,
     sender: broadcast::Sender<Arc<Event>>,
@@ -130,6 +133,9 @@ impl Inner {
             revision,
         };
         let previous = self.objects.insert(key.clone(), stored.clone());
+        if previous.is_none() && !key.namespace.is_empty() {
+            *self.per_namespace.entry(key.namespace.clone()).or_default() += 1;
+        }
         self.emit(Event {
             revision,
             kind,
@@ -163,6 +169,7 @@ impl Default for Store {
             inner: Mutex::new(Inner {
                 revision: 0,
                 objects: BTreeMap::new(),
+                per_namespace: HashMap::new(),
                 events: VecDeque::with_capacity(WINDOW),
                 sender: broadcast::channel(WINDOW).0,
             }),
@@ -284,6 +291,15 @@ impl Store {
             .collect()
     }
 
+    /// How many objects `namespace` holds, of every resource.
+    pub fn count_in(&self, namespace: &str) -> usize {
+        self.lock()
+            .per_namespace
+            .get(namespace)
+            .copied()
+            .unwrap_or(0)
+    }
+
     /// Stores a new object; its `resourceVersion` is set to the write's revision.
     pub fn create(&self, key: ObjectKey, object: Value) -> Result<Stored, WriteError> {
         let mut inner = self.lock();
@@ -310,6 +326,12 @@ impl Store {
         let mut inner = self.lock();
         inner.at(key, expected)?;
         let removed = inner.objects.remove(key).ok_or(WriteError::Changed)?;
+        if let Some(count) = inner.per_namespace.get_mut(&key.namespace) {
+            *count -= 1;
+            if *count == 0 {
+                inner.per_namespace.remove(&key.namespace);
+            }
+        }
         // The object as it was last, at the deletion's revision.
         let mut last = (*removed.object).clone();
         let revision = inner.next(&mut last);
@@ -407,7 +429,10 @@ mod tests {
         assert_eq!(in_d.len(), 1);
         let (after, _) = store.list("/pods", None, Some(&key("d", "a")));
         assert_eq!(after[0].0, key("e", "b"));
+        assert_eq!((store.count_in("d"), store.count_in("e")), (1, 1));
         assert!(store.remove(&key("d", "a"), 2).is_ok());
         assert!(store.get(&key("d", "a")).is_none());
+        assert_eq!((store.count_in("d"), store.count_in("e")), (0, 1));
+        assert!(!store.lock().per_namespace.contains_key("d"));
     }
 }

@@ -387,3 +387,72 @@ async fn deletes_check_preconditions_and_namespaces_take_their_objects() {
         .unwrap();
     assert_eq!(refusal(api.get("a").await.unwrap_err()).0, 404);
 }
+
+/// A deleted namespace whose object a finalizer holds stays `Terminating`, refuses new objects,
+/// and goes when the finalizer does.
+#[tokio::test]
+async fn a_namespace_terminates_until_its_last_object_goes() {
+    use k8s_openapi::api::core::v1::Namespace;
+    let client = client();
+    let namespaces: Api<Namespace> = Api::all(client.clone());
+    let team: Namespace = serde_json::from_value(json!({"metadata": {"name": "team"}})).unwrap();
+    let created = namespaces
+        .create(&PostParams::default(), &team)
+        .await
+        .unwrap();
+    assert_eq!(
+        created.spec.unwrap().finalizers,
+        Some(vec!["kubernetes".to_owned()])
+    );
+    assert_eq!(created.status.unwrap().phase.as_deref(), Some("Active"));
+    assert_eq!(
+        created.metadata.labels.unwrap()["kubernetes.io/metadata.name"],
+        "team"
+    );
+    let api: Api<ConfigMap> = Api::namespaced(client.clone(), "team");
+    let held: ConfigMap = serde_json::from_value(
+        json!({"metadata": {"name": "held", "finalizers": ["example.com/keep"]}}),
+    )
+    .unwrap();
+    api.create(&PostParams::default(), &held).await.unwrap();
+    let free: ConfigMap = serde_json::from_value(json!({"metadata": {"name": "free"}})).unwrap();
+    api.create(&PostParams::default(), &free).await.unwrap();
+
+    namespaces
+        .delete("team", &DeleteParams::default())
+        .await
+        .unwrap();
+    let terminating = namespaces.get("team").await.unwrap();
+    assert_eq!(
+        terminating.status.unwrap().phase.as_deref(),
+        Some("Terminating")
+    );
+    assert!(terminating.metadata.deletion_timestamp.is_some());
+    assert_eq!(refusal(api.get("free").await.unwrap_err()).0, 404);
+    assert!(
+        api.get("held")
+            .await
+            .unwrap()
+            .metadata
+            .deletion_timestamp
+            .is_some()
+    );
+    let late: ConfigMap = serde_json::from_value(json!({"metadata": {"name": "late"}})).unwrap();
+    let Err(kube::Error::Api(status)) = api.create(&PostParams::default(), &late).await else {
+        panic!("a terminating namespace took a new object");
+    };
+    assert_eq!((status.code, status.reason.as_str()), (403, "Forbidden"));
+    assert_eq!(
+        status.message,
+        "configmaps \"late\" is forbidden: unable to create new content in namespace team \
+         because it is being terminated"
+    );
+
+    // The finalizer goes: the object, and with it the namespace.
+    let release = json!({"metadata": {"finalizers": null}});
+    api.patch("held", &PatchParams::default(), &Patch::Merge(&release))
+        .await
+        .unwrap();
+    assert_eq!(refusal(api.get("held").await.unwrap_err()).0, 404);
+    assert_eq!(refusal(namespaces.get("team").await.unwrap_err()).0, 404);
+}

@@ -1,6 +1,7 @@
 //! The verbs: reading (`get`, `list`), writing (`create`, `update`, `delete`,
 //! `deletecollection`) and patching, each as the API server answers it.
 
+mod namespaces;
 mod patch;
 mod write;
 

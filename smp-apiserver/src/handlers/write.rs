@@ -6,7 +6,7 @@ use http::StatusCode;
 use serde_json::{Value, json};
 use smp_ssa::managedfields::{FieldManager, FieldManagerError};
 
-use super::{Call, RETRIES};
+use super::{Call, RETRIES, namespaces};
 use crate::object::{self, meta, set_meta};
 use crate::status::{self, ApiError};
 use crate::store::{Stored, WriteError};
@@ -185,8 +185,14 @@ pub(super) fn commit(call: &Call<'_>, current: &Stored, new: Value) -> Result<Va
     }
     let key = call.key(&call.info.name);
     let deleting = !meta(&current.object, "deletionTimestamp").is_empty();
-    if deleting && object::finalizers(&new) == 0 {
+    let held = if namespaces::is_namespaces(call) {
+        namespaces::held(&new)
+    } else {
+        object::finalizers(&new) > 0
+    };
+    if deleting && !held {
         call.state.store.remove(&key, current.revision)?;
+        namespaces::removed_from(call.state, &call.info.namespace);
         return Ok(new);
     }
     let stored = call.state.store.replace(&key, current.revision, new)?;
@@ -233,19 +239,7 @@ pub(super) fn create_object(
         name = format!("{prefix}{}", object::name_suffix());
     }
     if call.resource.namespaced {
-        let namespaces = crate::store::ObjectKey {
-            resource: "/namespaces".into(),
-            namespace: String::new(),
-            name: call.info.namespace.clone(),
-        };
-        if call.state.store.get(&namespaces).is_none() {
-            return Err(ApiError::not_found(
-                "",
-                "namespaces",
-                "namespaces",
-                &call.info.namespace,
-            ));
-        }
+        namespaces::check_open(call, &name)?;
         set_meta(&mut new, "namespace", &call.info.namespace);
     }
     set_meta(&mut new, "name", &name);
@@ -268,6 +262,9 @@ pub(super) fn create_object(
         if let Some(recorded) = recorded {
             new = recorded.map_err(|e| manager_error(call, &name, e))?;
         }
+    }
+    if namespaces::is_namespaces(call) {
+        namespaces::prepare_create(&mut new);
     }
     if dry_run {
         return Ok((StatusCode::CREATED, new));
@@ -378,6 +375,12 @@ pub(super) fn delete(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value)
                 ),
             ));
         }
+        if namespaces::is_namespaces(call) {
+            match namespaces::delete(call, &current, dry_run) {
+                Ok(answer) => return Ok(answer),
+                Err(_) => continue,
+            }
+        }
         if object::finalizers(&current.object) > 0 {
             // Held by its finalizers: marked, and removed when the last one goes.
             if !meta(&current.object, "deletionTimestamp").is_empty() {
@@ -403,9 +406,7 @@ pub(super) fn delete(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value)
         }
         match call.state.store.remove(&key, current.revision) {
             Ok(_) => {
-                if call.resource.resource == "namespaces" && call.resource.group.is_empty() {
-                    delete_contents(call, &name);
-                }
+                namespaces::removed_from(call.state, &call.info.namespace);
                 return Ok((
                     StatusCode::OK,
                     status::success(
@@ -420,29 +421,6 @@ pub(super) fn delete(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value)
         }
     }
     Err(conflict(call))
-}
-
-/// The objects of a deleted namespace, deleted as the namespace controller deletes them: each
-/// removed, or marked for deletion when finalizers hold it.
-fn delete_contents(call: &Call<'_>, namespace: &str) {
-    let now = call.state.options.clock.now();
-    for (key, stored) in call.state.store.in_namespace(namespace) {
-        // An object written meanwhile stays, as on a cluster until its controller comes round
-        // again.
-        let _ = if object::finalizers(&stored.object) > 0 {
-            if !meta(&stored.object, "deletionTimestamp").is_empty() {
-                continue;
-            }
-            let mut marked = (*stored.object).clone();
-            set_meta(&mut marked, "deletionTimestamp", &now);
-            call.state
-                .store
-                .replace(&key, stored.revision, marked)
-                .map(|_| ())
-        } else {
-            call.state.store.remove(&key, stored.revision).map(|_| ())
-        };
-    }
 }
 
 /// Deletes every object of the list the same query would give (selectors included).

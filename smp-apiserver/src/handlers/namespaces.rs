@@ -1,0 +1,189 @@
+//! A namespace's life, as the API server and its namespace controller give it.
+//!
+//! Created, a namespace is `Active`, labelled with its name, and held by the `kubernetes`
+//! finalizer of its spec. Deleted, it turns `Terminating` (a `deletionTimestamp`, `status.phase:
+//! Terminating`) and takes no new objects (403 Forbidden); its objects are deleted (removed, or
+//! marked where their finalizers hold them); once the last one is gone the `kubernetes`
+//! finalizer goes, and with it the namespace, unless other finalizers still hold it.
+//!
+//! "Once the last one is gone" is checked after every removal of a namespaced object, by the
+//! store's count of the objects in each namespace: one look-up, never a scan.
+
+use http::StatusCode;
+use serde_json::{Value, json};
+
+use super::{Call, RETRIES};
+use crate::object::{self, meta, set_meta};
+use crate::server::State;
+use crate::status::ApiError;
+use crate::store::{ObjectKey, Stored, WriteError};
+
+/// The finalizer of a namespace's spec that its contents' deletion answers to.
+const FINALIZER: &str = "kubernetes";
+
+fn key(name: &str) -> ObjectKey {
+    ObjectKey {
+        resource: "/namespaces".into(),
+        namespace: String::new(),
+        name: name.to_owned(),
+    }
+}
+
+/// Whether the call is about namespaces themselves.
+pub(super) fn is_namespaces(call: &Call<'_>) -> bool {
+    call.resource.group.is_empty() && call.resource.plural() == "namespaces"
+}
+
+/// What the server sets on a namespace it creates: the label with its name, the `kubernetes`
+/// finalizer, phase `Active`.
+pub(super) fn prepare_create(namespace: &mut Value) {
+    let name = meta(namespace, "name").to_owned();
+    let metadata = object::metadata_mut(namespace);
+    let labels = metadata.entry("labels").or_insert_with(|| json!({}));
+    if let Some(labels) = labels.as_object_mut() {
+        labels.insert("kubernetes.io/metadata.name".into(), json!(name));
+    }
+    let Some(namespace) = namespace.as_object_mut() else {
+        return;
+    };
+    let spec = namespace.entry("spec").or_insert_with(|| json!({}));
+    if let Some(spec) = spec.as_object_mut() {
+        let finalizers = spec.entry("finalizers").or_insert_with(|| json!([]));
+        if let Some(list) = finalizers.as_array_mut() {
+            if !list.iter().any(|f| f == FINALIZER) {
+                list.push(json!(FINALIZER));
+            }
+        }
+    }
+    namespace.insert("status".into(), json!({"phase": "Active"}));
+}
+
+/// Whether the request's namespace takes a new object: it must exist and not be terminating.
+pub(super) fn check_open(call: &Call<'_>, name: &str) -> Result<(), ApiError> {
+    let namespace = &call.info.namespace;
+    let Some(stored) = call.state.store.get(&key(namespace)) else {
+        return Err(ApiError::not_found(
+            "",
+            "namespaces",
+            "namespaces",
+            namespace,
+        ));
+    };
+    if meta(&stored.object, "deletionTimestamp").is_empty() {
+        return Ok(());
+    }
+    Err(ApiError::terminating(
+        &call.resource.group,
+        &call.resource.qualified(),
+        &call.resource.resource,
+        name,
+        namespace,
+    ))
+}
+
+/// Deletes the namespace `current`: marked terminating (what the answer gives), its objects
+/// deleted, and the namespace itself gone if nothing holds it any more. `Changed` when it was
+/// written meanwhile (the caller reads it again).
+pub(super) fn delete(
+    call: &Call<'_>,
+    current: &Stored,
+    dry_run: bool,
+) -> Result<(StatusCode, Value), WriteError> {
+    if !meta(&current.object, "deletionTimestamp").is_empty() {
+        return Ok((StatusCode::OK, (*current.object).clone()));
+    }
+    let name = meta(&current.object, "name").to_owned();
+    let mut marked = (*current.object).clone();
+    set_meta(
+        &mut marked,
+        "deletionTimestamp",
+        &call.state.options.clock.now(),
+    );
+    object::metadata_mut(&mut marked).insert("deletionGracePeriodSeconds".into(), json!(0));
+    if let Some(namespace) = marked.as_object_mut() {
+        namespace.insert("status".into(), json!({"phase": "Terminating"}));
+    }
+    if dry_run {
+        return Ok((StatusCode::OK, marked));
+    }
+    let stored = call
+        .state
+        .store
+        .replace(&key(&name), current.revision, marked)?;
+    delete_contents(call, &name);
+    settle(call.state, &name);
+    Ok((StatusCode::OK, (*stored.object).clone()))
+}
+
+/// The objects of a terminating namespace, deleted as the namespace controller deletes them:
+/// each removed, or marked when finalizers hold it.
+fn delete_contents(call: &Call<'_>, namespace: &str) {
+    let now = call.state.options.clock.now();
+    for (key, stored) in call.state.store.in_namespace(namespace) {
+        // An object written meanwhile stays until its next removal settles the namespace, as
+        // on a cluster until the controller comes round again.
+        let _ = if object::finalizers(&stored.object) > 0 {
+            if !meta(&stored.object, "deletionTimestamp").is_empty() {
+                continue;
+            }
+            let mut marked = (*stored.object).clone();
+            set_meta(&mut marked, "deletionTimestamp", &now);
+            call.state
+                .store
+                .replace(&key, stored.revision, marked)
+                .map(|_| ())
+        } else {
+            call.state.store.remove(&key, stored.revision).map(|_| ())
+        };
+    }
+}
+
+/// After an object of `namespace` was removed: if the namespace is terminating and now empty,
+/// its `kubernetes` finalizer goes, and the namespace with it when nothing else holds it.
+pub(super) fn removed_from(state: &State, namespace: &str) {
+    if !namespace.is_empty() && state.store.count_in(namespace) == 0 {
+        settle(state, namespace);
+    }
+}
+
+fn settle(state: &State, name: &str) {
+    let key = key(name);
+    for _ in 0..RETRIES {
+        let Some(current) = state.store.get(&key) else {
+            return;
+        };
+        if meta(&current.object, "deletionTimestamp").is_empty() || state.store.count_in(name) > 0 {
+            return;
+        }
+        let mut finalized = (*current.object).clone();
+        if let Some(list) = finalized
+            .pointer_mut("/spec/finalizers")
+            .and_then(Value::as_array_mut)
+        {
+            list.retain(|f| f != FINALIZER);
+        }
+        let written = if held(&finalized) {
+            if finalized == *current.object {
+                return;
+            }
+            state
+                .store
+                .replace(&key, current.revision, finalized)
+                .map(|_| ())
+        } else {
+            state.store.remove(&key, current.revision).map(|_| ())
+        };
+        if written.is_ok() {
+            return;
+        }
+    }
+}
+
+/// Whether finalizers still hold a namespace: its metadata's, or its spec's.
+pub(super) fn held(namespace: &Value) -> bool {
+    object::finalizers(namespace) > 0
+        || namespace
+            .pointer("/spec/finalizers")
+            .and_then(Value::as_array)
+            .is_some_and(|f| !f.is_empty())
+}
