@@ -54,7 +54,9 @@
 //! dropped). A watch asked for `sendInitialEvents` ends them with the server's bookmark; one
 //! that allows bookmarks gets the latest revision every [`Options::bookmark_interval`]; one
 //! with `timeoutSeconds` ends then. Custom resources refuse strategic merge patches, as on a
-//! cluster, unless [`Options::custom_resource_strategic_merge`] is set.
+//! cluster, unless [`Options::custom_resource_strategic_merge`] is set. The `scale`
+//! subresource (`kubectl scale`) reads and writes the replica count, of the built-in kinds and of
+//! CRDs' kinds at the paths their CRDs name; it takes every patch type but apply.
 //!
 //! It is a test double, not a cluster: no nodes, scheduler, controllers, admission or
 //! webhooks, no authentication; objects are stored as given (no defaulting, no conversion

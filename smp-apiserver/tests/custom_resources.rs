@@ -175,3 +175,42 @@ async fn custom_resources_take_strategic_merge_when_asked() {
         json!({"size": 2, "ports": [{"name": "metrics", "port": 9090}, {"name": "http", "port": 80}]})
     );
 }
+
+/// A CRD's `scale` subresource reads and writes the paths it names.
+#[tokio::test]
+async fn a_crds_scale_subresource_uses_its_paths() {
+    let client = kube::Client::new(ApiServer::default(), "default");
+    let crds: Api<CustomResourceDefinition> = Api::all(client.clone());
+    let mut scalable = serde_json::to_value(crd()).unwrap();
+    scalable["spec"]["versions"][0]["subresources"]["scale"] = json!({
+        "specReplicasPath": ".spec.size",
+        "statusReplicasPath": ".status.count",
+        "labelSelectorPath": ".status.selector",
+    });
+    let props = &mut scalable["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"];
+    props["status"]["properties"]["count"] = json!({"type": "integer"});
+    props["status"]["properties"]["selector"] = json!({"type": "string"});
+    let scalable: CustomResourceDefinition = serde_json::from_value(scalable).unwrap();
+    crds.create(&PostParams::default(), &scalable)
+        .await
+        .unwrap();
+    let gvk = GroupVersionKind::gvk("example.com", "v1", "Widget");
+    let resource = ApiResource::from_gvk_with_plural(&gvk, "widgets");
+    let api: Api<DynamicObject> = Api::namespaced_with(client, "default", &resource);
+    let w: DynamicObject = serde_json::from_value(widget(2)).unwrap();
+    api.create(&PostParams::default(), &w).await.unwrap();
+    let status = json!({"status": {"count": 1, "selector": "app=w"}});
+    api.patch_status("w", &PatchParams::default(), &Patch::Merge(&status))
+        .await
+        .unwrap();
+
+    let scale = api.get_scale("w").await.unwrap();
+    assert_eq!(scale.spec.unwrap().replicas, Some(2));
+    let st = scale.status.unwrap();
+    assert_eq!((st.replicas, st.selector.as_deref()), (1, Some("app=w")));
+    let patch = json!({"spec": {"replicas": 4}});
+    api.patch_scale("w", &PatchParams::default(), &Patch::Merge(&patch))
+        .await
+        .unwrap();
+    assert_eq!(api.get("w").await.unwrap().data["spec"]["size"], 4);
+}

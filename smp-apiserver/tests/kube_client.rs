@@ -456,3 +456,71 @@ async fn a_namespace_terminates_until_its_last_object_goes() {
     assert_eq!(refusal(api.get("held").await.unwrap_err()).0, 404);
     assert_eq!(refusal(namespaces.get("team").await.unwrap_err()).0, 404);
 }
+
+/// The `scale` subresource reads and writes the replica count: kube's `get_scale`,
+/// `patch_scale` and `replace_scale`, with a stale resourceVersion refused and a negative
+/// count invalid.
+#[tokio::test]
+async fn the_scale_subresource_writes_the_replica_count() {
+    let api: Api<Deployment> = Api::namespaced(client(), "default");
+    api.create(&PostParams::default(), &deployment())
+        .await
+        .unwrap();
+    let scale = api.get_scale("web").await.unwrap();
+    assert_eq!(scale.spec.as_ref().unwrap().replicas, Some(1));
+    let status = scale.status.as_ref().unwrap();
+    assert_eq!(
+        (status.replicas, status.selector.as_deref()),
+        (0, Some("app=web"))
+    );
+
+    let patch = json!({"spec": {"replicas": 3}});
+    let scaled = api
+        .patch_scale("web", &PatchParams::default(), &Patch::Merge(&patch))
+        .await
+        .unwrap();
+    assert_eq!(scaled.spec.unwrap().replicas, Some(3));
+    let d = api.get("web").await.unwrap();
+    assert_eq!(d.spec.as_ref().unwrap().replicas, Some(3));
+    assert_eq!(d.metadata.generation, Some(2));
+    let entry = d
+        .metadata
+        .managed_fields
+        .unwrap()
+        .into_iter()
+        .find(|m| m.subresource.as_deref() == Some("scale"))
+        .unwrap();
+    assert_eq!(
+        entry.fields_v1.unwrap().0,
+        json!({"f:spec": {"f:replicas": {}}})
+    );
+
+    // An update names the version it was based on.
+    let mut stale = scale.clone();
+    stale.spec.as_mut().unwrap().replicas = Some(5);
+    assert_eq!(
+        refusal(
+            api.replace_scale("web", &PostParams::default(), &stale)
+                .await
+                .unwrap_err()
+        ),
+        (409, "Conflict".into())
+    );
+    let mut fresh = api.get_scale("web").await.unwrap();
+    fresh.spec.as_mut().unwrap().replicas = Some(5);
+    let replaced = api
+        .replace_scale("web", &PostParams::default(), &fresh)
+        .await
+        .unwrap();
+    assert_eq!(replaced.spec.unwrap().replicas, Some(5));
+
+    let negative = json!({"spec": {"replicas": -1}});
+    assert_eq!(
+        refusal(
+            api.patch_scale("web", &PatchParams::default(), &Patch::Merge(&negative))
+                .await
+                .unwrap_err()
+        ),
+        (422, "Invalid".into())
+    );
+}

@@ -141,6 +141,38 @@ fn kubectl_against_smp_serve() {
         "5"
     );
 
+    // `kubectl scale` goes through the scale subresource, with and without a precondition.
+    assert_eq!(
+        ok(&["scale", "deploy", "web", "--replicas", "6"]),
+        "deployment.apps/web scaled\n"
+    );
+    let (success, _, err) = k(&[
+        "scale",
+        "deploy",
+        "web",
+        "--replicas",
+        "7",
+        "--current-replicas",
+        "5",
+    ]);
+    assert!(
+        !success && err.contains("Expected replicas to be 5, was 6"),
+        "{err}"
+    );
+    ok(&[
+        "scale",
+        "deploy",
+        "web",
+        "--replicas",
+        "5",
+        "--current-replicas",
+        "6",
+    ]);
+    assert_eq!(
+        ok(&["get", "deploy", "web", "-o", "jsonpath={.spec.replicas}"]),
+        "5"
+    );
+
     // Each patch type.
     assert_eq!(
         ok(&[

@@ -3,6 +3,7 @@
 
 mod namespaces;
 mod patch;
+mod scale;
 mod write;
 
 /// How many times a write based on an object that changed meanwhile is tried again (patches
@@ -185,6 +186,7 @@ pub(crate) fn handle(
         warnings: Default::default(),
     };
     let answer = match call.info.verb {
+        _ if call.info.subresource == "scale" => scale::handle(&call, body),
         "get" => get(&call),
         "list" => list(&call),
         "watch" => return watch(&call).map(|w| Answer::Watch(Box::new(w))),
