@@ -69,6 +69,7 @@ mod custom;
 pub mod discovery;
 mod handlers;
 pub mod object;
+mod protobuf;
 pub mod request;
 pub mod selector;
 #[cfg(feature = "http")]
