@@ -56,12 +56,19 @@
 //! with `timeoutSeconds` ends then. Custom resources refuse strategic merge patches, as on a
 //! cluster, unless [`Options::custom_resource_strategic_merge`] is set.
 //!
+//! Objects to create or update come as JSON or YAML, or, for built-in kinds, in Kubernetes'
+//! protobuf encoding (`application/vnd.kubernetes.protobuf`, what client-go's typed clients
+//! send, and with them kubectl's generator commands such as `kubectl create deployment`). A
+//! protobuf body is read by the layout of its type in Kubernetes v1.34 to the object the
+//! server would hold, empty values as Go's JSON leaves them; custom resources have no protobuf
+//! form and refuse it (415), as on a cluster.
+//!
 //! It is a test double, not a cluster: no nodes, scheduler, controllers, admission or
 //! webhooks, no authentication; objects are stored as given (no defaulting, no conversion
 //! between versions, no validation but the types'); a deleted
-//! namespace's objects go at once (finalizers honoured), with no Terminating phase; bodies are
-//! JSON or YAML (Kubernetes' protobuf encoding is answered 415);
-//! `/openapi/v2` is not served and `/openapi/v3` describes operations without schemas.
+//! namespace's objects go at once (finalizers honoured), with no Terminating phase; answers
+//! are JSON, whatever encoding the client would also take (quantities are kept as written, not
+//! put in canonical form); `/openapi/v2` is not served and `/openapi/v3` describes operations without schemas.
 
 #![warn(missing_docs)]
 
