@@ -58,14 +58,21 @@
 //! subresource (`kubectl scale`) reads and writes the replica count, of the built-in kinds and of
 //! CRDs' kinds at the paths their CRDs name; it takes every patch type but apply.
 //!
+//! Objects to create or update come as JSON or YAML, or, for built-in kinds, in Kubernetes'
+//! protobuf encoding (`application/vnd.kubernetes.protobuf`, what client-go's typed clients
+//! send, and with them kubectl's generator commands such as `kubectl create deployment`). A
+//! protobuf body is read by the layout of its type in Kubernetes v1.34 to the object the
+//! server would hold, empty values as Go's JSON leaves them; custom resources have no protobuf
+//! form and refuse it (415), as on a cluster.
+//!
 //! It is a test double, not a cluster: no nodes, scheduler, controllers, admission or
 //! webhooks, no authentication; objects are stored as given (no defaulting, no conversion
 //! between versions, no validation but the types'). What the namespace controller does is done
 //! in the request: a deleted namespace turns Terminating, its objects are deleted at once
-//! (those that finalizers hold are marked), and it goes when the last of them has gone. Bodies are
-//! JSON or YAML (Kubernetes' protobuf encoding is answered 415). The OpenAPI documents
-//! (`/openapi/v3`, and `/openapi/v2` in JSON only) describe the operations and the schemas, the
-//! built-in ones without their descriptions.
+//! (those that finalizers hold are marked), and it goes when the last of them has gone. Answers
+//! are JSON, whatever encoding the client would also take (quantities are kept as written, not
+//! put in canonical form). The OpenAPI documents (`/openapi/v3`, and `/openapi/v2` in JSON
+//! only) describe the operations and the schemas, the built-in ones without their descriptions.
 
 #![warn(missing_docs)]
 
@@ -74,6 +81,7 @@ pub mod discovery;
 mod handlers;
 pub mod object;
 mod openapi;
+mod protobuf;
 pub mod request;
 pub mod selector;
 #[cfg(feature = "http")]

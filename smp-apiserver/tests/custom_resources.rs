@@ -1,6 +1,6 @@
 //! Custom resources through kube: a CRD created through the API makes its kind served (in
 //! discovery too), its objects get field management from the CRD's schema, strategic merge
-//! patch is refused as the server refuses it, the status subresource writes the status alone,
+//! patch and protobuf bodies are refused as the server refuses them, the status subresource writes the status alone,
 //! and deleting the CRD takes its objects with it.
 
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
@@ -115,6 +115,28 @@ async fn a_crd_serves_its_kind() {
     assert_eq!(
         (status.code, status.reason.as_str()),
         (415, "UnsupportedMediaType")
+    );
+
+    // Nor is Kubernetes' protobuf encoding: custom resources have no protobuf form.
+    let refused = client
+        .request::<Value>(
+            http::Request::post("/apis/example.com/v1/namespaces/default/widgets")
+                .header("content-type", "application/vnd.kubernetes.protobuf")
+                .body(b"k8s\0".to_vec())
+                .unwrap(),
+        )
+        .await
+        .unwrap_err();
+    let kube::Error::Api(status) = refused else {
+        panic!("not an API error")
+    };
+    assert_eq!(
+        (status.code, status.message.as_str()),
+        (
+            415,
+            "the body of the request was in an unknown format - accepted media types include: \
+             application/json, application/yaml"
+        )
     );
 
     // The status subresource writes the status and nothing else.

@@ -120,23 +120,53 @@ async fn discovery_is_aggregated_when_asked_for() {
 }
 
 /// Objects in Kubernetes' protobuf encoding (what client-go's typed clients send, and so
-/// kubectl's generator commands such as `kubectl create deployment`) are refused as a media type
-/// the server does not take: 415, naming those it does.
+/// kubectl's generator commands such as `kubectl create deployment`) are read; a body that is
+/// not protobuf is refused (400, naming where), and another media type is refused as the
+/// server refuses it (415, naming those it takes).
 #[tokio::test]
-async fn protobuf_bodies_are_an_unsupported_media_type() {
+async fn protobuf_bodies_are_read() {
     let server = ApiServer::default();
-    let request = Request::post(DEPLOYMENTS)
-        .header("content-type", "application/vnd.kubernetes.protobuf")
-        .body(Bytes::from_static(b"k8s\x00\n\x0f\n\x07apps/v1"))
-        .unwrap();
-    let response = server.handle(request);
+    let post = |content_type: &str, body: &'static [u8]| {
+        Request::post(DEPLOYMENTS)
+            .header("content-type", content_type)
+            .body(Bytes::from_static(body))
+            .unwrap()
+    };
+    // What `kubectl create deployment web --image=nginx` sends.
+    let sent = include_bytes!("data/protobuf/deployment.pb");
+    let response = server.handle(post("application/vnd.kubernetes.protobuf", sent));
+    assert_eq!(response.status(), StatusCode::CREATED);
+    let created = body(response).await;
+    assert_eq!(created["metadata"]["labels"], json!({"app": "web"}));
+    assert_eq!(
+        created["spec"]["template"]["spec"]["containers"],
+        json!([{"name": "nginx", "image": "nginx", "resources": {}}])
+    );
+    assert_eq!(
+        created["metadata"]["managedFields"][0]["operation"],
+        "Update"
+    );
+
+    let response = server.handle(post(
+        "application/vnd.kubernetes.protobuf",
+        b"k8s\x00\n\x0f\n\x07apps/v1",
+    ));
+    assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+    let status = body(response).await;
+    assert!(
+        status["message"]
+            .as_str()
+            .is_some_and(|m| m.ends_with("field 1 claims 15 bytes, but only 9 remain at byte 6")),
+        "{status}"
+    );
+
+    let response = server.handle(post("application/cbor", b"\xa0"));
     assert_eq!(response.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
     let status = body(response).await;
     assert_eq!(status["reason"], "UnsupportedMediaType");
     assert!(
-        status["message"]
-            .as_str()
-            .is_some_and(|m| m.ends_with("application/json, application/yaml")),
+        status["message"].as_str().is_some_and(|m| m
+            .ends_with("application/json, application/yaml, application/vnd.kubernetes.protobuf")),
         "{status}"
     );
 }

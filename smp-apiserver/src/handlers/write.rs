@@ -8,32 +8,46 @@ use smp_ssa::managedfields::{FieldManager, FieldManagerError};
 
 use super::{Call, RETRIES, namespaces};
 use crate::object::{self, meta, set_meta};
+use crate::protobuf;
 use crate::status::{self, ApiError};
 use crate::store::{Stored, WriteError};
 
 /// The body as an object of the resource's kind (`apiVersion` and `kind` filled in when
 /// missing, refused when they name another).
 pub(super) fn read_object(call: &Call<'_>, body: &[u8]) -> Result<Value, ApiError> {
-    // Objects come as JSON or YAML; Kubernetes' protobuf and CBOR encodings are refused as the
-    // server refuses a media type it does not take (415, naming those it does).
+    // Objects come as JSON or YAML, and built-in kinds also in Kubernetes' protobuf encoding;
+    // CBOR and the rest are refused as the server refuses a media type it does not take (415,
+    // naming those it does). Custom resources have no protobuf form.
+    let (api_version, kind) = expected_kind(call);
+    let protobuf = protobuf::has_protobuf(&api_version, &kind);
     let media_type = call.media_type();
-    if !matches!(
-        media_type.as_str(),
-        "" | "application/json" | "application/yaml" | "*/*"
-    ) {
-        return Err(ApiError::unsupported_media_type(&[
-            "application/json",
-            "application/yaml",
-        ]));
-    }
-    let text = std::str::from_utf8(body)
-        .map_err(|_| ApiError::bad_request("the request body is not UTF-8"))?;
-    let mut object = smp_core::parse_document(text, smp_core::DocRole::Document)
-        .map_err(|e| ApiError::bad_request(format!("the request body is not an object: {e}")))?;
+    let mut object = match media_type.as_str() {
+        "" | "application/json" | "application/yaml" | "*/*" => {
+            let text = std::str::from_utf8(body)
+                .map_err(|_| ApiError::bad_request("the request body is not UTF-8"))?;
+            smp_core::parse_document(text, smp_core::DocRole::Document).map_err(|e| {
+                ApiError::bad_request(format!("the request body is not an object: {e}"))
+            })?
+        }
+        protobuf::MEDIA_TYPE if protobuf => protobuf::decode(body, &api_version, &kind)
+            .map_err(|e| ApiError::bad_request(format!("the protobuf body cannot be read: {e}")))?,
+        _ if protobuf => {
+            return Err(ApiError::unsupported_media_type(&[
+                "application/json",
+                "application/yaml",
+                protobuf::MEDIA_TYPE,
+            ]));
+        }
+        _ => {
+            return Err(ApiError::unsupported_media_type(&[
+                "application/json",
+                "application/yaml",
+            ]));
+        }
+    };
     if !object.is_object() {
         return Err(ApiError::bad_request("the request body is not an object"));
     }
-    let (api_version, kind) = expected_kind(call);
     for (key, expected) in [("apiVersion", &api_version), ("kind", &kind)] {
         match object.get(key).and_then(Value::as_str) {
             None | Some("") => object[key] = json!(expected),
