@@ -3,7 +3,7 @@
 //! `serde_json::Value`'s clone, comparison, serialization and drop recurse once per level, so a
 //! value built in code 10^5 levels deep overflows a thread's stack in any of them. The readers
 //! stop at 128 levels; for values handed in directly, the entry points check the depth first
-//! with [`nests_deeper_than`] (iterative) and refuse what the engine would refuse anyway, and
+//! with [`nests_deeper_than`] (recursion bounded by the limit) and refuse what the engine would refuse anyway, and
 //! what the engine throws away of the caller's document it drops with [`dispose`] (iterative),
 //! so that nothing here recurses without bound.
 
@@ -12,34 +12,28 @@ use serde_json::Value;
 use crate::MAX_DEPTH;
 use crate::error::{JsonPath, PatchError};
 
-/// Whether `value` has containers nested more than `limit` deep. Iterative, so it is safe on
-/// any input.
+/// Whether `value` has containers nested more than `limit` deep. Safe on any input: the walk
+/// goes at most `limit` calls deep.
 pub(crate) fn nests_deeper_than(value: &Value, limit: usize) -> bool {
-    // Only containers are pushed: scalars cannot nest.
-    let is_container = |v: &Value| matches!(v, Value::Object(_) | Value::Array(_));
-    let mut stack = Vec::new();
-    if is_container(value) {
-        stack.push((value, 0usize));
-    }
-    while let Some((v, depth)) = stack.pop() {
-        if depth >= limit {
-            return true;
+    // Recursion, but never more than `limit` calls deep, whatever the input: a branch is
+    // abandoned as soon as it reaches the limit. No allocation, which a work list needs.
+    match value {
+        Value::Object(m) => {
+            limit == 0
+                || m.values()
+                    .any(|c| is_container(c) && nests_deeper_than(c, limit - 1))
         }
-        match v {
-            Value::Object(m) => {
-                stack.extend(
-                    m.values()
-                        .filter(|c| is_container(c))
-                        .map(|c| (c, depth + 1)),
-                );
-            }
-            Value::Array(a) => {
-                stack.extend(a.iter().filter(|c| is_container(c)).map(|c| (c, depth + 1)));
-            }
-            _ => {}
+        Value::Array(a) => {
+            limit == 0
+                || a.iter()
+                    .any(|c| is_container(c) && nests_deeper_than(c, limit - 1))
         }
+        _ => false,
     }
-    false
+}
+
+fn is_container(v: &Value) -> bool {
+    matches!(v, Value::Object(_) | Value::Array(_))
 }
 
 /// `Err(TooDeep)` at the root when `value` nests deeper than [`MAX_DEPTH`].

@@ -56,7 +56,10 @@ pub(crate) fn keys<'p>(
 ) -> Result<Option<Vec<&'p str>>, PatchError> {
     let patch = patch.unwrap_or(&[]);
     let order = order.unwrap_or(&[]);
-    let carries = |v: &Value| v.get(PATCH_MERGE_KEY).is_some();
+    let carries = |v: &Value| {
+        v.as_object()
+            .is_some_and(|m| super::members::get(m, PATCH_MERGE_KEY).is_some())
+    };
     let declared = meta.composite && meta.strategy.merges_lists();
     if !patch.iter().chain(order).any(carries) {
         return Ok(declared.then(|| meta.recommended.iter().map(|k| &**k).collect()));

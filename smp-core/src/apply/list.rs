@@ -17,7 +17,7 @@ use crate::schema::FieldMeta;
 use super::clean::{appended_item, verbatim};
 use super::directive::{self, PATCH, PatchOp};
 use super::object;
-use super::order::{KeyIndex, permute, settle};
+use super::order::{KeyIndex, LINEAR_LIMIT, permute, same_key, settle};
 use super::path::Path;
 
 /// Upstream's idea of the live order when a `$setElementOrder` list is applied.
@@ -143,7 +143,7 @@ pub(crate) fn key_of<'v>(
     path: &Path<'_>,
 ) -> Result<&'v Value, PatchError> {
     match item {
-        Value::Object(map) => match map.get(merge_key) {
+        Value::Object(map) => match super::members::get(map, merge_key) {
             // Keys are compared and copied whole: one deeper than the engine follows (a
             // document built in code) is refused rather than recursed into.
             Some(key) => {
@@ -177,7 +177,7 @@ fn merge_objects(
     let mut doomed: Vec<&Value> = Vec::new();
     for (i, item) in patch.iter().enumerate() {
         let Value::Object(map) = item else { continue };
-        let Some(op) = map.get(PATCH) else {
+        let Some(op) = super::members::get(map, PATCH) else {
             regular.push((i, map));
             continue;
         };
@@ -203,6 +203,15 @@ fn merge_objects(
             .collect::<Result<_, _>>()?;
         dispose(Value::Array(std::mem::replace(target, replacement)));
         regular.clear();
+    }
+
+    if let [(i, item)] = regular[..] {
+        if doomed.is_empty() && view.is_none() {
+            if let Some(pos) = single_match(target, &patch[i], merge_key, path, i)? {
+                let here = path.item(Some(merge_key), &patch[i], i);
+                return object::merge(&mut target[pos], item, meta.node.items(), &here);
+            }
+        }
     }
 
     // Each patch item updates the first live item with its key, or is appended.
@@ -266,6 +275,37 @@ fn merge_objects(
     };
     permute(target, &perm);
     Ok(())
+}
+
+/// Where the one item of a patch list goes when the general merge would only update it in
+/// place: a short live list whose keys are all distinct and one of which is the item's. The
+/// general merge then leaves the order as it is, so the item is merged there, without the key
+/// lists and indexes the general merge builds. `None` sends the caller the general way (it
+/// reports the errors this finds as well, in the same order).
+fn single_match(
+    target: &[Value],
+    item: &Value,
+    merge_key: &str,
+    path: &Path<'_>,
+    i: usize,
+) -> Result<Option<usize>, PatchError> {
+    if target.len() > LINEAR_LIMIT {
+        return Ok(None);
+    }
+    let wanted = key_of(item, merge_key, &path.item(None, item, i))?;
+    let mut keys: [Option<&Value>; LINEAR_LIMIT] = [None; LINEAR_LIMIT];
+    let mut found = None;
+    for (j, live) in target.iter().enumerate() {
+        let key = key_of(live, merge_key, &path.index(j))?;
+        if keys[..j].iter().flatten().any(|seen| same_key(seen, key)) {
+            return Ok(None);
+        }
+        keys[j] = Some(key);
+        if found.is_none() && same_key(key, wanted) {
+            found = Some(j);
+        }
+    }
+    Ok(found)
 }
 
 /// `Vec::retain`, dropping what goes without recursion (see [`crate::deep`]).

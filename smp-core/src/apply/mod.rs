@@ -9,6 +9,7 @@ mod clean;
 pub(crate) mod composite;
 pub(crate) mod directive;
 mod list;
+pub(crate) mod members;
 pub(crate) mod object;
 pub(crate) mod order;
 pub(crate) mod path;

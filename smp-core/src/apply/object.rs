@@ -31,6 +31,19 @@ pub(crate) fn merge(
     path: &Path<'_>,
 ) -> Result<(), PatchError> {
     path.check_depth()?;
+    if !directive::may_direct(patch) {
+        if !target.is_object() {
+            *target = Value::Object(Map::new());
+        }
+        let Value::Object(object) = target else {
+            return Ok(());
+        };
+        let node = node.under_patch(object, patch);
+        for (key, value) in patch {
+            member(object, key, value, node, path)?;
+        }
+        return Ok(());
+    }
     if let Some(op) = patch.get(PATCH) {
         let replacement = match directive::patch_op(op, &path.field(PATCH))? {
             // Upstream takes the rest of the patch object literally.
@@ -122,7 +135,7 @@ fn member(
         return Ok(());
     }
     let here = path.field(name);
-    let Some(current) = object.get_mut(name) else {
+    let Some(current) = super::members::get_mut(object, name) else {
         if let Value::Array(items) = value {
             // New content either way; the directive is still checked, as on a live list.
             composite::keys(Some(items), None, node.field(name), &here)?;
@@ -153,6 +166,8 @@ fn member(
                 Ok(())
             }
         }
+        // A scalar the patch repeats (a list item's merge key, always) stays as it is: no copy.
+        (current, value) if !value.is_object() && !value.is_array() && *current == *value => Ok(()),
         // Scalars, and any change of JSON type, take the patch value.
         _ => {
             match content_of(value, &here)? {

@@ -30,7 +30,7 @@ pub(crate) struct KeyIndex<'a> {
 }
 
 /// Lists shorter than this are searched linearly; building a hash map costs more.
-const LINEAR_LIMIT: usize = 12;
+pub(crate) const LINEAR_LIMIT: usize = 12;
 
 impl<'a> KeyIndex<'a> {
     pub(crate) fn new(keys: Vec<&'a Value>) -> KeyIndex<'a> {
@@ -43,7 +43,10 @@ impl<'a> KeyIndex<'a> {
             }
             Some(map)
         } else {
-            duplicates = keys.iter().enumerate().any(|(i, k)| keys[..i].contains(k));
+            duplicates = keys
+                .iter()
+                .enumerate()
+                .any(|(i, k)| keys[..i].iter().any(|seen| same_key(seen, k)));
             None
         };
         KeyIndex {
@@ -62,12 +65,23 @@ impl<'a> KeyIndex<'a> {
     pub(crate) fn position(&self, key: &Value) -> Option<usize> {
         match &self.map {
             Some(map) => map.get(&HashedKey(key)).copied(),
-            None => self.keys.iter().position(|k| *k == key),
+            None => self.keys.iter().position(|k| same_key(k, key)),
         }
     }
 
     pub(crate) fn contains(&self, key: &Value) -> bool {
         self.position(key).is_some()
+    }
+}
+
+/// `a == b`, with strings (most keys are names) compared in place rather than by a `memcmp`
+/// call.
+pub(crate) fn same_key(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::String(a), Value::String(b)) => {
+            crate::json_text::same_bytes(a.as_bytes(), b.as_bytes())
+        }
+        _ => a == b,
     }
 }
 
