@@ -27,7 +27,7 @@ pub fn write_pretty(value: &Value, out: &mut Vec<u8>) {
     // serde_json's compact text laid out again in one pass ([`pretty_from_compact`]) is faster
     // than a pretty serializer with Go's formatter; it needs the keys in order, as serde_json's
     // default map holds them.
-    if maps_are_sorted() {
+    if crate::json_text::maps_are_sorted() {
         if let Ok(compact) = serde_json::to_string(value) {
             let start = out.len();
             if pretty_from_compact(&compact, out).is_some() {
@@ -42,18 +42,6 @@ pub fn write_pretty(value: &Value, out: &mut Vec<u8>) {
 /// [`to_string_pretty`] through serde_json's pretty serializer with Go's formatter.
 fn pretty_by_serializer(value: &Value) -> String {
     print(value, GoFormatter(PrettyFormatter::with_indent(b"    ")))
-}
-
-/// Whether serde_json keeps object keys sorted (its default map), rather than in insertion
-/// order (its `preserve_order` feature, which any crate of a program may turn on): asked once.
-fn maps_are_sorted() -> bool {
-    static SORTED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *SORTED.get_or_init(|| {
-        let mut probe = serde_json::Map::new();
-        probe.insert("b".into(), Value::Null);
-        probe.insert("a".into(), Value::Null);
-        probe.keys().next().is_some_and(|k| k == "a")
-    })
 }
 
 /// `value` as Go's `json.Encoder` writes it: compact, with a final newline (the text of the

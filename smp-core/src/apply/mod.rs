@@ -99,6 +99,19 @@ mod tests {
         v
     }
 
+    /// A scalar the patch repeats is kept, not copied: only where it is the same text. `0.0`
+    /// equals `-0.0` but is written differently, so it is written.
+    #[test]
+    fn equal_floats_of_other_text_are_written() {
+        let out = apply(
+            &json!({"a": -0.0, "b": "x", "c": 1}),
+            &json!({"a": 0.0, "b": "x", "c": 1}),
+            Node::opaque(),
+        )
+        .unwrap();
+        assert_eq!(out.to_string(), r#"{"a":0.0,"b":"x","c":1}"#);
+    }
+
     fn conditions() -> Schema {
         let doc = json!({"definitions": {"S": {"properties": {
             "conditions": {"type": "array", "items": {"properties": {"type": {"type": "string"}}},

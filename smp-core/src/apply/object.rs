@@ -167,7 +167,7 @@ fn member(
             }
         }
         // A scalar the patch repeats (a list item's merge key, always) stays as it is: no copy.
-        (current, value) if !value.is_object() && !value.is_array() && *current == *value => Ok(()),
+        (current, value) if same_scalar(current, value) => Ok(()),
         // Scalars, and any change of JSON type, take the patch value.
         _ => {
             match content_of(value, &here)? {
@@ -180,6 +180,17 @@ fn member(
             }
             Ok(())
         }
+    }
+}
+
+/// Whether two scalars are the same JSON text: strings, booleans and integers that are equal.
+/// Floats are left out: `0.0` equals `-0.0` and is written differently.
+fn same_scalar(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::String(a), Value::String(b)) => a == b,
+        (Value::Bool(a), Value::Bool(b)) => a == b,
+        (Value::Number(a), Value::Number(b)) => !a.is_f64() && !b.is_f64() && a == b,
+        _ => false,
     }
 }
 

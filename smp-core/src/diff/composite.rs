@@ -87,7 +87,13 @@ fn tag_value(item: &Value, keys: &[Str], directive: bool) -> Value {
 pub(crate) fn finish(patch: &mut Value) {
     match patch {
         Value::Object(map) => {
-            if let Some(Value::Array(mut tag)) = map.remove(id()) {
+            // The tag's name starts with NUL, so in a sorted map it can only be among the
+            // first keys: a map whose first key does not start so has none, found without a
+            // search.
+            let may_hold = !crate::json_text::maps_are_sorted()
+                || map.keys().next().is_some_and(|k| k.starts_with('\u{0}'));
+            let tag = if may_hold { map.remove(id()) } else { None };
+            if let Some(Value::Array(mut tag)) = tag {
                 if let (Some(Value::Object(id)), Some(keys)) = (tag.pop(), tag.pop()) {
                     for (k, v) in id {
                         map.entry(k).or_insert(v);

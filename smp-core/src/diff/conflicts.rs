@@ -150,11 +150,11 @@ fn lists(
                 found: "none in the schema",
             });
         };
-        let by_key = |list: &'_ [Value]| -> Result<BTreeMap<Pairing, usize>, PatchError> {
+        let by_key = |list: &'_ [Value]| -> Result<BTreeMap<Pairing<'static>, usize>, PatchError> {
             let mut out = BTreeMap::new();
             for (i, item) in list.iter().enumerate() {
                 let (_, k) = keyed(item, mk, path, i)?;
-                out.insert(pairing(k), i);
+                out.insert(pairing(k).into_owned(), i);
             }
             Ok(out)
         };

@@ -128,15 +128,15 @@ fn objects(
 
 /// Upstream's general algorithm: items sorted by key ([`Pairing`]: printed form first), walked
 /// in step.
-fn walk(
-    original: &[Value],
-    modified: &[Value],
+fn walk<'v>(
+    original: &'v [Value],
+    modified: &'v [Value],
     mk: &str,
     meta: FieldMeta<'_>,
     options: &DiffOptions,
     path: &Path<'_>,
 ) -> Result<ListDiff, PatchError> {
-    let sorted = |list: &'_ [Value]| -> Result<Vec<(Pairing, usize)>, PatchError> {
+    let sorted = |list: &'v [Value]| -> Result<Vec<(Pairing<'v>, usize)>, PatchError> {
         let mut out = Vec::with_capacity(list.len());
         for (i, item) in list.iter().enumerate() {
             let (_, k) = keyed(item, mk, path, i)?;
@@ -310,8 +310,14 @@ fn scalars(original: &[Value], modified: &[Value], options: &DiffOptions) -> Lis
     let mut new = modified.to_vec();
     sort_by_pairing(&mut old);
     sort_by_pairing(&mut new);
-    let old: Vec<(Pairing, Value)> = old.into_iter().map(|v| (pairing(&v), v)).collect();
-    let new: Vec<(Pairing, Value)> = new.into_iter().map(|v| (pairing(&v), v)).collect();
+    let old: Vec<(Pairing<'static>, Value)> = old
+        .into_iter()
+        .map(|v| (pairing(&v).into_owned(), v))
+        .collect();
+    let new: Vec<(Pairing<'static>, Value)> = new
+        .into_iter()
+        .map(|v| (pairing(&v).into_owned(), v))
+        .collect();
     let mut added = Vec::new();
     let mut deleted = Vec::new();
     let (mut i, mut j) = (0, 0);

@@ -1,6 +1,8 @@
 //! Go's `%v` rendering of decoded JSON values, which upstream uses to sort and match list
 //! items, and the item kinds of lists.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use crate::apply::order::KeyIndex;
@@ -71,21 +73,41 @@ fn float(f: f64) -> String {
 /// not map back to the modified document. The kind and, for numbers and containers, the exact
 /// JSON text break such ties; values that print differently keep upstream's order.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) struct Pairing {
-    printed: String,
+pub(crate) struct Pairing<'v> {
+    /// A string's printed form is the string: borrowed, not copied.
+    printed: Cow<'v, str>,
     kind: u8,
+    /// The JSON text, where the printed form may hide a difference (floats, containers). An
+    /// integer's text is its printed form, and a float printed the same way has more text
+    /// (`80` before `80.0`), so `None` there keeps the order and the ties.
     exact: Option<String>,
 }
 
+impl Pairing<'_> {
+    /// The same, owning its text.
+    pub(crate) fn into_owned(self) -> Pairing<'static> {
+        Pairing {
+            printed: Cow::Owned(self.printed.into_owned()),
+            kind: self.kind,
+            exact: self.exact,
+        }
+    }
+}
+
 /// The [`Pairing`] of a value.
-pub(crate) fn pairing(v: &Value) -> Pairing {
+pub(crate) fn pairing(v: &Value) -> Pairing<'_> {
     let kind = Kind::of(v) as u8;
     let exact = match v {
+        Value::Number(n) if n.is_i64() || n.is_u64() => None,
         Value::Number(_) | Value::Array(_) | Value::Object(_) => Some(v.to_string()),
         _ => None,
     };
+    let printed = match v {
+        Value::String(s) => Cow::Borrowed(s.as_str()),
+        other => Cow::Owned(printed(other)),
+    };
     Pairing {
-        printed: printed(v),
+        printed,
         kind,
         exact,
     }
@@ -93,7 +115,7 @@ pub(crate) fn pairing(v: &Value) -> Pairing {
 
 /// Sorts values by [`Pairing`], stably.
 pub(crate) fn sort_by_pairing(values: &mut [Value]) {
-    values.sort_by_cached_key(pairing);
+    values.sort_by_cached_key(|v| pairing(v).into_owned());
 }
 
 /// The common kind of the items of the given lists (`None` when all are empty): lists of lists

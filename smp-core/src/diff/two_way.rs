@@ -184,6 +184,15 @@ fn member(
     Ok(())
 }
 
+/// The order of two keys, equal ones found without a `memcmp` call.
+fn key_order(a: &str, b: &str) -> std::cmp::Ordering {
+    if crate::json_text::same_bytes(a.as_bytes(), b.as_bytes()) {
+        std::cmp::Ordering::Equal
+    } else {
+        a.cmp(b)
+    }
+}
+
 /// Visits every key of either map with its value on each side. Maps are sorted by key (the
 /// default `serde_json::Map`), which makes this one merge walk; a map in insertion order
 /// (serde_json's `preserve_order`, which another crate may switch on) is visited with lookups.
@@ -192,7 +201,7 @@ fn join<'a>(
     modified: &'a Map<String, Value>,
     mut visit: impl FnMut(&'a String, Option<&'a Value>, Option<&'a Value>) -> Result<(), PatchError>,
 ) -> Result<(), PatchError> {
-    if !(original.keys().is_sorted() && modified.keys().is_sorted()) {
+    if !crate::json_text::maps_are_sorted() {
         for (key, new) in modified {
             visit(key, original.get(key), Some(new))?;
         }
@@ -216,7 +225,8 @@ fn join<'a>(
                 b.next();
                 visit(kb, None, Some(vb))?;
             }
-            (Some(&(ka, va)), Some(&(kb, vb))) => match ka.cmp(kb) {
+            // Keys mostly pair up: equality is tested in place first, the order only if not.
+            (Some(&(ka, va)), Some(&(kb, vb))) => match key_order(ka, kb) {
                 std::cmp::Ordering::Less => {
                     a.next();
                     visit(ka, Some(va), None)?;
