@@ -168,6 +168,12 @@ fn member(
         }
         // A scalar the patch repeats (a list item's merge key, always) stays as it is: no copy.
         (current, value) if same_scalar(current, value) => Ok(()),
+        // A string over a string: written into the old one's buffer, which mostly fits.
+        (Value::String(current), Value::String(new)) => {
+            current.clear();
+            current.push_str(new);
+            Ok(())
+        }
         // Scalars, and any change of JSON type, take the patch value.
         _ => {
             match content_of(value, &here)? {
