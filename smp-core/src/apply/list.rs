@@ -207,8 +207,8 @@ fn merge_objects(
 
     if let [(i, item)] = regular[..] {
         if doomed.is_empty() && view.is_none() {
-            if let Some(pos) = single_match(target, &patch[i], merge_key, path, i)? {
-                let here = path.item(Some(merge_key), &patch[i], i);
+            if let Some((pos, key)) = single_match(target, &patch[i], merge_key, path, i)? {
+                let here = path.keyed(merge_key, key);
                 return object::merge(&mut target[pos], item, meta.node.items(), &here);
             }
         }
@@ -245,7 +245,7 @@ fn merge_objects(
     // the item its first occurrence appended.
     let mut appended: HashMap<HashedKey<'_>, usize, KeyedState> = HashMap::default();
     for ((&(i, item), key), found) in regular.iter().zip(&wanted_keys).zip(matches) {
-        let here = path.item(Some(merge_key), &patch[i], i);
+        let here = path.keyed(merge_key, key);
         match found.or_else(|| appended.get(&HashedKey(key)).copied()) {
             Some(pos) => object::merge(&mut target[pos], item, meta.node.items(), &here)?,
             None => {
@@ -282,13 +282,13 @@ fn merge_objects(
 /// general merge then leaves the order as it is, so the item is merged there, without the key
 /// lists and indexes the general merge builds. `None` sends the caller the general way (it
 /// reports the errors this finds as well, in the same order).
-fn single_match(
+fn single_match<'v>(
     target: &[Value],
-    item: &Value,
+    item: &'v Value,
     merge_key: &str,
     path: &Path<'_>,
     i: usize,
-) -> Result<Option<usize>, PatchError> {
+) -> Result<Option<(usize, &'v Value)>, PatchError> {
     if target.len() > LINEAR_LIMIT {
         return Ok(None);
     }
@@ -302,7 +302,7 @@ fn single_match(
         }
         keys[j] = Some(key);
         if found.is_none() && same_key(key, wanted) {
-            found = Some(j);
+            found = Some((j, wanted));
         }
     }
     Ok(found)

@@ -57,6 +57,11 @@ impl<'a> Path<'a> {
         }
     }
 
+    /// A list item named by its merge key's value, already found.
+    pub(crate) fn keyed(&'a self, merge_key: &'a str, key: &'a Value) -> Path<'a> {
+        self.push(Step::Keyed(merge_key, key))
+    }
+
     /// A list item of a typed list, named by its merge key (no `Value` needed).
     pub fn typed_item(&'a self, merge_key: &'a str, key: KeyRef<'a>) -> Path<'a> {
         self.push(Step::TypedKey(merge_key, key))
