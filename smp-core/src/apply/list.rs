@@ -207,9 +207,10 @@ fn merge_objects(
 
     if let [(i, item)] = regular[..] {
         if doomed.is_empty() && view.is_none() {
-            if let Some((pos, key)) = single_match(target, &patch[i], merge_key, path, i)? {
+            if let Some((pos, live, key)) = single_match(target, &patch[i], merge_key, path, i)? {
                 let here = path.keyed(merge_key, key);
-                return object::merge(&mut target[pos], item, meta.node.items(), &here);
+                let same = object::same_scalar(live, key).then_some(merge_key);
+                return object::merge_item(&mut target[pos], item, meta.node.items(), &here, same);
             }
         }
     }
@@ -282,13 +283,13 @@ fn merge_objects(
 /// general merge then leaves the order as it is, so the item is merged there, without the key
 /// lists and indexes the general merge builds. `None` sends the caller the general way (it
 /// reports the errors this finds as well, in the same order).
-fn single_match<'v>(
-    target: &[Value],
+fn single_match<'t, 'v>(
+    target: &'t [Value],
     item: &'v Value,
     merge_key: &str,
     path: &Path<'_>,
     i: usize,
-) -> Result<Option<(usize, &'v Value)>, PatchError> {
+) -> Result<Option<(usize, &'t Value, &'v Value)>, PatchError> {
     if target.len() > LINEAR_LIMIT {
         return Ok(None);
     }
@@ -302,7 +303,7 @@ fn single_match<'v>(
         }
         keys[j] = Some(key);
         if found.is_none() && same_key(key, wanted) {
-            found = Some((j, wanted));
+            found = Some((j, key, wanted));
         }
     }
     Ok(found)

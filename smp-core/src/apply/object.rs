@@ -30,6 +30,19 @@ pub(crate) fn merge(
     node: Node<'_>,
     path: &Path<'_>,
 ) -> Result<(), PatchError> {
+    merge_item(target, patch, node, path, None)
+}
+
+/// [`merge`], where the caller knows that member `same` holds the same scalar, as the same
+/// text, on both sides (a list item's merge key, by which the item was found): merging it would
+/// change nothing, so it is not looked up.
+pub(crate) fn merge_item(
+    target: &mut Value,
+    patch: &Map<String, Value>,
+    node: Node<'_>,
+    path: &Path<'_>,
+    same: Option<&str>,
+) -> Result<(), PatchError> {
     path.check_depth()?;
     if !directive::may_direct(patch) {
         if !target.is_object() {
@@ -40,6 +53,9 @@ pub(crate) fn merge(
         };
         let node = node.under_patch(object, patch);
         for (key, value) in patch {
+            if same == Some(key.as_str()) {
+                continue;
+            }
             member(object, key, value, node, path)?;
         }
         return Ok(());
@@ -191,7 +207,7 @@ fn member(
 
 /// Whether two scalars are the same JSON text: strings, booleans and integers that are equal.
 /// Floats are left out: `0.0` equals `-0.0` and is written differently.
-fn same_scalar(a: &Value, b: &Value) -> bool {
+pub(crate) fn same_scalar(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::String(a), Value::String(b)) => a == b,
         (Value::Bool(a), Value::Bool(b)) => a == b,
