@@ -31,17 +31,8 @@ use serde_json::{Map, Value, json};
 
 /// The schema table of every `*.json` document of `dir`, as compact JSON (one schema a line).
 pub fn schema_table(dir: &Path) -> Result<String, String> {
-    let mut paths: Vec<_> = std::fs::read_dir(dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    paths.sort();
     let mut table: BTreeMap<String, Value> = BTreeMap::new();
-    for path in &paths {
-        let text = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let doc: Value =
-            serde_json::from_slice(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    for doc in crate::json_documents(dir)? {
         let Some(schemas) = doc
             .pointer("/components/schemas")
             .and_then(Value::as_object)

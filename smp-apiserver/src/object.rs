@@ -40,6 +40,15 @@ pub fn set_meta(object: &mut Value, key: &str, value: &str) {
     metadata_mut(object).insert(key.to_owned(), Value::String(value.to_owned()));
 }
 
+/// A copy of `object` marked for deletion at `now`: its `deletionTimestamp` set, with no grace
+/// period (the server waits for finalizers, not for a kubelet).
+pub fn marked_for_deletion(object: &Value, now: &str) -> Value {
+    let mut marked = object.clone();
+    set_meta(&mut marked, "deletionTimestamp", now);
+    metadata_mut(&mut marked).insert("deletionGracePeriodSeconds".into(), Value::from(0));
+    marked
+}
+
 /// The object's finalizers.
 pub fn finalizers(object: &Value) -> usize {
     object

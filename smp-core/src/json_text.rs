@@ -81,7 +81,7 @@ fn through_window<const W: usize>(out: &mut Vec<u8>, src: &[u8], start: usize, l
 
 /// Whether serde_json keeps object keys sorted (its default map), rather than in insertion
 /// order (its `preserve_order` feature, which any crate of a program may turn on): asked once.
-pub(crate) fn maps_are_sorted() -> bool {
+pub fn maps_are_sorted() -> bool {
     static SORTED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *SORTED.get_or_init(|| {
         let mut probe = serde_json::Map::new();

@@ -44,6 +44,10 @@ pub use diff::{
 };
 pub use error::{DocRole, JsonPath, PatchError, Segment};
 pub use input::{from_str, from_str_all, parse_document, parse_documents};
+/// Whether `serde_json::Map` iterates in key order (for smp's own crates, whose merge walks
+/// depend on it).
+#[doc(hidden)]
+pub use json_text::maps_are_sorted;
 pub use openapi::SchemaError;
 pub use patch::Patch;
 /// `#[derive(StrategicMerge)]`.

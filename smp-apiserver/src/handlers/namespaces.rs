@@ -13,7 +13,7 @@ use http::StatusCode;
 use serde_json::{Value, json};
 
 use super::{Call, RETRIES};
-use crate::object::{self, meta, set_meta};
+use crate::object::{self, meta};
 use crate::server::State;
 use crate::status::ApiError;
 use crate::store::{ObjectKey, Stored, WriteError};
@@ -93,13 +93,7 @@ pub(super) fn delete(
         return Ok((StatusCode::OK, (*current.object).clone()));
     }
     let name = meta(&current.object, "name").to_owned();
-    let mut marked = (*current.object).clone();
-    set_meta(
-        &mut marked,
-        "deletionTimestamp",
-        &call.state.options.clock.now(),
-    );
-    object::metadata_mut(&mut marked).insert("deletionGracePeriodSeconds".into(), json!(0));
+    let mut marked = object::marked_for_deletion(&current.object, &call.state.options.clock.now());
     if let Some(namespace) = marked.as_object_mut() {
         namespace.insert("status".into(), json!({"phase": "Terminating"}));
     }
@@ -126,8 +120,7 @@ fn delete_contents(call: &Call<'_>, namespace: &str) {
             if !meta(&stored.object, "deletionTimestamp").is_empty() {
                 continue;
             }
-            let mut marked = (*stored.object).clone();
-            set_meta(&mut marked, "deletionTimestamp", &now);
+            let marked = object::marked_for_deletion(&stored.object, &now);
             call.state
                 .store
                 .replace(&key, stored.revision, marked)

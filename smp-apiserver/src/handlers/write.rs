@@ -400,13 +400,8 @@ pub(super) fn delete(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value)
             if !meta(&current.object, "deletionTimestamp").is_empty() {
                 return Ok((StatusCode::OK, (*current.object).clone()));
             }
-            let mut marked = (*current.object).clone();
-            set_meta(
-                &mut marked,
-                "deletionTimestamp",
-                &call.state.options.clock.now(),
-            );
-            object::metadata_mut(&mut marked).insert("deletionGracePeriodSeconds".into(), json!(0));
+            let marked =
+                object::marked_for_deletion(&current.object, &call.state.options.clock.now());
             if dry_run {
                 return Ok((StatusCode::OK, marked));
             }

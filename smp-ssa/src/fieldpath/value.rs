@@ -89,16 +89,8 @@ fn compare_maps(a: &Map<String, Value>, b: &Map<String, Value>) -> Ordering {
 }
 
 /// Whether `serde_json` keeps object keys sorted (its default map), rather than in insertion
-/// order (its `preserve_order` feature, which any crate of a program may turn on): asked once.
-pub(crate) fn maps_are_sorted() -> bool {
-    static SORTED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *SORTED.get_or_init(|| {
-        let mut probe = serde_json::Map::new();
-        probe.insert("b".into(), Value::Null);
-        probe.insert("a".into(), Value::Null);
-        probe.keys().next().is_some_and(|k| k == "a")
-    })
-}
+/// order (its `preserve_order` feature, which any crate of a program may turn on).
+pub(crate) use smp_core::maps_are_sorted;
 
 /// Whether two strings are equal, compared as [`compare_bytes`] compares them (no call to
 /// `memcmp` for a few bytes).
