@@ -110,32 +110,20 @@ fn bench(c: &mut Criterion) {
 struct Http {
     stream: std::net::TcpStream,
     reader: std::io::BufReader<std::net::TcpStream>,
-    _runtime: tokio::runtime::Runtime,
+    _server: smp_apiserver::serve::Background,
 }
 
 impl Http {
     fn start(server: ApiServer) -> Http {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .unwrap();
-        let listener = runtime
-            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
-            .unwrap();
-        let address = listener.local_addr().unwrap();
-        runtime.spawn(smp_apiserver::serve::serve(
-            server,
-            listener,
-            std::future::pending(),
-        ));
+        let running = smp_apiserver::serve::Background::start(server).unwrap();
+        let address = running.address();
         let stream = std::net::TcpStream::connect(address).unwrap();
         stream.set_nodelay(true).unwrap();
         let reader = std::io::BufReader::new(stream.try_clone().unwrap());
         Http {
             stream,
             reader,
-            _runtime: runtime,
+            _server: running,
         }
     }
 

@@ -48,7 +48,8 @@
 //! ```
 //!
 //! Over HTTP, for kubectl and anything given a kubeconfig, it is `smp serve` (the [`serve`]
-//! module).
+//! module), or, inside a test's own process, [`serve::Background`]: a loopback port served by
+//! a thread of its own until the handle is dropped.
 //!
 //! `fieldValidation` is honoured (unknown fields refused, warned of in `Warning` headers, or
 //! dropped). A watch asked for `sendInitialEvents` ends them with the server's bookmark; one

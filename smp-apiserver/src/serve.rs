@@ -5,6 +5,7 @@
 //! trusted.
 
 use std::future::Future;
+use std::net::SocketAddr;
 
 use hyper::server::conn::http1;
 use hyper_util::rt::TokioIo;
@@ -40,6 +41,73 @@ pub async fn serve(
                 });
             }
             () = &mut shutdown => return Ok(()),
+        }
+    }
+}
+
+/// A server on a loopback port, served by a thread of its own until this is dropped: for a
+/// test that runs kubectl, or any other HTTP client, against a server in its own process.
+///
+/// ```no_run
+/// let running = smp_apiserver::serve::Background::start(smp_apiserver::ApiServer::default())?;
+/// std::fs::write("kubeconfig.yaml", running.kubeconfig())?;
+/// // kubectl --kubeconfig kubeconfig.yaml get namespaces
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub struct Background {
+    address: SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<std::io::Result<()>>>,
+}
+
+impl Background {
+    /// Binds a free loopback port and starts serving `server` on it.
+    pub fn start(server: ApiServer) -> std::io::Result<Background> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()?;
+        let listener = runtime.block_on(TcpListener::bind(("127.0.0.1", 0)))?;
+        let address = listener.local_addr()?;
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let thread = std::thread::Builder::new()
+            .name("smp-apiserver".into())
+            .spawn(move || {
+                runtime.block_on(serve(server, listener, async {
+                    // Stopped, or the handle dropped without a word: either way, done.
+                    let _ = stopped.await;
+                }))
+            })?;
+        Ok(Background {
+            address,
+            stop: Some(stop),
+            thread: Some(thread),
+        })
+    }
+
+    /// Where it listens.
+    pub fn address(&self) -> SocketAddr {
+        self.address
+    }
+
+    /// `http://127.0.0.1:PORT`.
+    pub fn url(&self) -> String {
+        format!("http://{}", self.address)
+    }
+
+    /// A kubeconfig whose current context is this server.
+    pub fn kubeconfig(&self) -> String {
+        kubeconfig(&self.url())
+    }
+}
+
+impl Drop for Background {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            // The serving thread's own result (an I/O error) is no concern of a drop.
+            let _ = thread.join();
         }
     }
 }

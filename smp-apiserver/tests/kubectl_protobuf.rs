@@ -13,27 +13,13 @@ fn kubectl() -> Option<PathBuf> {
     smp_testdata::kubectl_candidates().find(|p| p.is_file())
 }
 
-/// The server on a loopback port, on a runtime of its own (dropped, with the server, at the
-/// end of the test), and a kubeconfig for it.
-fn start(dir: &Path) -> (tokio::runtime::Runtime, PathBuf) {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .enable_all()
-        .build()
-        .unwrap();
-    let listener = runtime
-        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
-        .unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    let server = smp_apiserver::ApiServer::default();
-    runtime.spawn(smp_apiserver::serve::serve(
-        server,
-        listener,
-        std::future::pending(),
-    ));
+/// The server on a loopback port (stopped when dropped), and a kubeconfig for it.
+fn start(dir: &Path) -> (smp_apiserver::serve::Background, PathBuf) {
+    let running = smp_apiserver::serve::Background::start(smp_apiserver::ApiServer::default())
+        .expect("the server starts");
     let config = dir.join("kubeconfig.yaml");
-    std::fs::write(&config, smp_apiserver::serve::kubeconfig(&url)).unwrap();
-    (runtime, config)
+    std::fs::write(&config, running.kubeconfig()).unwrap();
+    (running, config)
 }
 
 /// What the server sets on create (metadata, and the status, which a create resets), and
@@ -69,7 +55,7 @@ fn kubectl_create_sends_protobuf_and_it_is_stored() {
     };
     let dir = std::env::temp_dir().join(format!("smp-protobuf-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let (_runtime, config) = start(&dir);
+    let (_server, config) = start(&dir);
     let k = |args: &[&str]| {
         let out = Command::new(&kubectl)
             .arg("--kubeconfig")
