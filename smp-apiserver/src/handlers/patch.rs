@@ -14,9 +14,9 @@ use super::{Call, RETRIES};
 use crate::object::meta;
 use crate::status::ApiError;
 
-const JSON_PATCH: &str = "application/json-patch+json";
-const MERGE_PATCH: &str = "application/merge-patch+json";
-const STRATEGIC_MERGE_PATCH: &str = "application/strategic-merge-patch+json";
+pub(super) const JSON_PATCH: &str = "application/json-patch+json";
+pub(super) const MERGE_PATCH: &str = "application/merge-patch+json";
+pub(super) const STRATEGIC_MERGE_PATCH: &str = "application/strategic-merge-patch+json";
 const APPLY_PATCH: &str = "application/apply-patch+yaml";
 
 pub(super) fn patch(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value), ApiError> {
@@ -53,25 +53,14 @@ pub(super) fn patch(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value),
         let invalid = |message: String| {
             ApiError::invalid(&call.resource.group, &call.resource.kind, &name, message)
         };
-        let patched = match content_type.as_str() {
-            JSON_PATCH => {
-                let operations: json_patch::Patch = serde_json::from_value(patch.clone())
-                    .map_err(|e| ApiError::bad_request(format!("error decoding patch: {e}")))?;
-                let mut object = (*current.object).clone();
-                json_patch::patch(&mut object, &operations).map_err(|e| invalid(e.to_string()))?;
-                object
-            }
-            MERGE_PATCH => {
-                let mut object = (*current.object).clone();
-                json_patch::merge(&mut object, &patch);
-                object
-            }
-            _ => {
-                let schema = strategic.ok_or_else(|| ApiError::unsupported_media_type(accepted))?;
-                smp_core::apply(&current.object, &patch, schema)
-                    .map_err(|e| invalid(e.to_string()))?
-            }
-        };
+        let patched = patched(
+            &content_type,
+            &current.object,
+            &patch,
+            strategic,
+            accepted,
+            invalid,
+        )?;
         let mut patched = patched;
         call.validate_fields(&mut patched)?;
         // A patch that sets the resource version asks for that version, as an update does.
@@ -88,6 +77,36 @@ pub(super) fn patch(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value),
         }
     }
     Err(conflict(call))
+}
+
+/// `current` with a JSON patch, a merge patch or (with `strategic`'s schema) a strategic merge
+/// patch applied; `invalid` words what the patch cannot do to it.
+pub(super) fn patched(
+    content_type: &str,
+    current: &Value,
+    patch: &Value,
+    strategic: Option<smp_core::schema::Node<'_>>,
+    accepted: &[&str],
+    invalid: impl Fn(String) -> ApiError,
+) -> Result<Value, ApiError> {
+    match content_type {
+        JSON_PATCH => {
+            let operations: json_patch::Patch = serde_json::from_value(patch.clone())
+                .map_err(|e| ApiError::bad_request(format!("error decoding patch: {e}")))?;
+            let mut object = current.clone();
+            json_patch::patch(&mut object, &operations).map_err(|e| invalid(e.to_string()))?;
+            Ok(object)
+        }
+        MERGE_PATCH => {
+            let mut object = current.clone();
+            json_patch::merge(&mut object, patch);
+            Ok(object)
+        }
+        _ => {
+            let schema = strategic.ok_or_else(|| ApiError::unsupported_media_type(accepted))?;
+            smp_core::apply(current, patch, schema).map_err(|e| invalid(e.to_string()))
+        }
+    }
 }
 
 /// Server-side apply: the configuration merged by the field manager, which records the

@@ -11,14 +11,11 @@
 use http::StatusCode;
 use serde_json::{Map, Value, json};
 
-use super::write::{commit, conflict, prepare_update, record_update};
+use super::patch::{JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH, patched};
+use super::write::{commit, conflict, parse_text, prepare_update, record_update};
 use super::{Call, RETRIES};
 use crate::object::meta;
 use crate::status::ApiError;
-
-const JSON_PATCH: &str = "application/json-patch+json";
-const MERGE_PATCH: &str = "application/merge-patch+json";
-const STRATEGIC_MERGE_PATCH: &str = "application/strategic-merge-patch+json";
 
 /// Where a kind keeps what its `Scale` shows, as JSON pointers.
 struct Paths {
@@ -92,31 +89,11 @@ pub(super) fn handle(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value)
             }
             let patch: Value = serde_json::from_slice(body)
                 .map_err(|e| ApiError::bad_request(format!("error decoding patch: {e}")))?;
+            let scale = smp_types::lookup("autoscaling/v1", "Scale").map(|k| k.schema());
             write(call, &paths, |current| {
-                let invalid = |m: String| invalid(call, m);
-                match content_type.as_str() {
-                    JSON_PATCH => {
-                        let operations: json_patch::Patch = serde_json::from_value(patch.clone())
-                            .map_err(|e| {
-                            ApiError::bad_request(format!("error decoding patch: {e}"))
-                        })?;
-                        let mut scale = current.clone();
-                        json_patch::patch(&mut scale, &operations)
-                            .map_err(|e| invalid(e.to_string()))?;
-                        Ok(scale)
-                    }
-                    MERGE_PATCH => {
-                        let mut scale = current.clone();
-                        json_patch::merge(&mut scale, &patch);
-                        Ok(scale)
-                    }
-                    _ => {
-                        let kind = smp_types::lookup("autoscaling/v1", "Scale")
-                            .ok_or_else(|| ApiError::unsupported_media_type(&accepted))?;
-                        smp_core::apply(current, &patch, kind.schema())
-                            .map_err(|e| invalid(e.to_string()))
-                    }
-                }
+                patched(&content_type, current, &patch, scale, &accepted, |m| {
+                    invalid(call, m)
+                })
             })
         }
         other => Err(ApiError::method_not_allowed(other, "scale")),
@@ -180,10 +157,7 @@ fn read_scale(call: &Call<'_>, body: &[u8]) -> Result<Value, ApiError> {
             "application/yaml",
         ]));
     }
-    let text = std::str::from_utf8(body)
-        .map_err(|_| ApiError::bad_request("the request body is not UTF-8"))?;
-    let scale = smp_core::parse_document(text, smp_core::DocRole::Document)
-        .map_err(|e| ApiError::bad_request(format!("the request body is not an object: {e}")))?;
+    let scale = parse_text(body)?;
     for (key, expected) in [("apiVersion", "autoscaling/v1"), ("kind", "Scale")] {
         match scale.get(key).and_then(Value::as_str) {
             None | Some("") => {}

@@ -22,13 +22,7 @@ pub(super) fn read_object(call: &Call<'_>, body: &[u8]) -> Result<Value, ApiErro
     let protobuf = protobuf::has_protobuf(&api_version, &kind);
     let media_type = call.media_type();
     let mut object = match media_type.as_str() {
-        "" | "application/json" | "application/yaml" | "*/*" => {
-            let text = std::str::from_utf8(body)
-                .map_err(|_| ApiError::bad_request("the request body is not UTF-8"))?;
-            smp_core::parse_document(text, smp_core::DocRole::Document).map_err(|e| {
-                ApiError::bad_request(format!("the request body is not an object: {e}"))
-            })?
-        }
+        "" | "application/json" | "application/yaml" | "*/*" => parse_text(body)?,
         protobuf::MEDIA_TYPE if protobuf => protobuf::decode(body, &api_version, &kind)
             .map_err(|e| ApiError::bad_request(format!("the protobuf body cannot be read: {e}")))?,
         _ if protobuf => {
@@ -60,6 +54,14 @@ pub(super) fn read_object(call: &Call<'_>, body: &[u8]) -> Result<Value, ApiErro
         }
     }
     Ok(object)
+}
+
+/// A JSON or YAML body, read as a document.
+pub(super) fn parse_text(body: &[u8]) -> Result<Value, ApiError> {
+    let text = std::str::from_utf8(body)
+        .map_err(|_| ApiError::bad_request("the request body is not UTF-8"))?;
+    smp_core::parse_document(text, smp_core::DocRole::Document)
+        .map_err(|e| ApiError::bad_request(format!("the request body is not an object: {e}")))
 }
 
 /// The `apiVersion` and `kind` of the objects the request's endpoint takes.
