@@ -18,11 +18,7 @@ pub(crate) fn nests_deeper_than(value: &Value, limit: usize) -> bool {
     // Recursion, but never more than `limit` calls deep, whatever the input: a branch is
     // abandoned as soon as it reaches the limit. No allocation, which a work list needs.
     match value {
-        Value::Object(m) => {
-            limit == 0
-                || m.values()
-                    .any(|c| is_container(c) && nests_deeper_than(c, limit - 1))
-        }
+        Value::Object(m) => object_nests_deeper_than(m, limit),
         Value::Array(a) => {
             limit == 0
                 || a.iter()
@@ -30,6 +26,13 @@ pub(crate) fn nests_deeper_than(value: &Value, limit: usize) -> bool {
         }
         _ => false,
     }
+}
+
+/// [`nests_deeper_than`] of an object.
+pub(crate) fn object_nests_deeper_than(m: &serde_json::Map<String, Value>, limit: usize) -> bool {
+    limit == 0
+        || m.values()
+            .any(|c| is_container(c) && nests_deeper_than(c, limit - 1))
 }
 
 fn is_container(v: &Value) -> bool {

@@ -209,6 +209,127 @@ fn large_integers_stay_exact() {
     assert_eq!(out["d"].as_i64(), Some(i64::MAX));
 }
 
+/// Creating a patch checks nesting as it walks the documents, and where it compares, copies or
+/// drops a value whole: a value nested past the limit is `TooDeep` naming where it is. The walk goes at most `MAX_DEPTH` levels down whatever
+/// the input: an 8 MiB stack (a main thread's) holds that in a debug build, 2 MiB in release.
+#[test]
+fn diff_checks_nesting_where_it_reaches() {
+    let handle = std::thread::Builder::new()
+        .stack_size(8 << 20)
+        .spawn(|| {
+            let deep = || {
+                let mut v = json!({"leaf": 1});
+                for _ in 0..10_000 {
+                    let mut m = Map::new();
+                    m.insert("a".to_owned(), v);
+                    v = Value::Object(m);
+                }
+                v
+            };
+            let with = |mut doc: Value, at: &[&str], value: Value| {
+                let mut slot = &mut doc;
+                for step in at {
+                    slot = match step.parse::<usize>() {
+                        Ok(i) => &mut slot[i],
+                        Err(_) => &mut slot[*step],
+                    };
+                }
+                *slot = value;
+                doc
+            };
+            let schema = Schema::from_openapi(
+                &json!({"definitions": {"S": {"properties": {
+                    "items": {"type": "array", "items": {"$ref": "#/definitions/I"},
+                        "x-kubernetes-patch-strategy": "merge",
+                        "x-kubernetes-patch-merge-key": "k"}}},
+                    "I": {"properties": {"k": {}, "v": {}}}}}),
+                "S",
+            )
+            .expect("schema loads");
+            let untyped = Schema::untyped();
+            let listed = json!({"items": [{"k": "a"}]});
+            let cases: Vec<(Value, Value, &Schema, &str)> = vec![
+                (
+                    json!({}),
+                    with(json!({"x": 0}), &["x"], deep()),
+                    &untyped,
+                    "x",
+                ),
+                (
+                    json!({"x": 1}),
+                    with(json!({"x": 0}), &["x"], deep()),
+                    &untyped,
+                    "x",
+                ),
+                (
+                    with(json!({"x": 0}), &["x"], deep()),
+                    with(json!({"x": 0}), &["x"], deep()),
+                    &untyped,
+                    "x",
+                ),
+                (
+                    json!({"l": [1]}),
+                    with(json!({"l": [0]}), &["l", "0"], deep()),
+                    &untyped,
+                    "l",
+                ),
+                (
+                    listed.clone(),
+                    with(
+                        json!({"items": [{"k": "a"}, {"k": "b", "v": 0}]}),
+                        &["items", "1", "v"],
+                        deep(),
+                    ),
+                    &schema,
+                    "items",
+                ),
+                (
+                    json!({"items": []}),
+                    with(
+                        json!({"items": [{"k": "b", "v": 0}]}),
+                        &["items", "0", "v"],
+                        deep(),
+                    ),
+                    &schema,
+                    "items",
+                ),
+                (
+                    listed.clone(),
+                    with(json!({"items": [{"k": 0}]}), &["items", "0", "k"], deep()),
+                    &schema,
+                    "items",
+                ),
+                (
+                    with(json!({"y": 0}), &["y"], deep()),
+                    with(json!({"y": {"b": 0}}), &["y", "b"], deep()),
+                    &schema,
+                    "y",
+                ),
+            ];
+            let mut out = Vec::new();
+            for (original, modified, schema, at) in cases {
+                let result = smp_core::diff(&original, &modified, schema);
+                out.push((at, result));
+                std::mem::forget((original, modified));
+            }
+            let gone = with(json!({"x": 0}), &["x"], deep());
+            let removed = smp_core::diff(&gone, &json!({}), &untyped);
+            std::mem::forget(gone);
+            (out, removed)
+        })
+        .expect("thread starts");
+    let (cases, removed) = handle.join().expect("no stack overflow");
+    for (at, result) in cases {
+        let err = result.unwrap_err();
+        assert!(matches!(err, PatchError::TooDeep { .. }), "{at}: {err}");
+        let path = err.path().map(ToString::to_string).unwrap_or_default();
+        assert!(path.starts_with(at), "{at}: {err}");
+    }
+    let err = removed.unwrap_err();
+    assert!(matches!(err, PatchError::TooDeep { .. }), "{err}");
+    assert_eq!(err.path().map(ToString::to_string).as_deref(), Some("x"));
+}
+
 /// Nesting beyond the documented limit is an error, not a stack overflow; built in memory
 /// (parsers stop earlier) and run on a thread with an ordinary 2 MiB stack.
 #[test]

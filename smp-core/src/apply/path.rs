@@ -82,6 +82,35 @@ impl<'a> Path<'a> {
         Ok(())
     }
 
+    /// Fails when `value`, found at this position, nests deeper than the limit allows here:
+    /// for a value the engine clones, compares or prints whole instead of walking it level by
+    /// level with [`Path::check_depth`]. The cost is one bounded walk of the value; a scalar
+    /// costs nothing.
+    pub(crate) fn check_nesting(&self, value: &Value) -> Result<(), PatchError> {
+        if crate::deep::nests_deeper_than(value, MAX_DEPTH.saturating_sub(self.depth)) {
+            return Err(PatchError::TooDeep {
+                path: self.to_json_path(),
+                limit: MAX_DEPTH,
+            });
+        }
+        Ok(())
+    }
+
+    /// [`Path::check_nesting`] of an object.
+    pub(crate) fn check_object_nesting(
+        &self,
+        object: &serde_json::Map<String, Value>,
+    ) -> Result<(), PatchError> {
+        let limit = MAX_DEPTH.saturating_sub(self.depth);
+        if crate::deep::object_nests_deeper_than(object, limit) {
+            return Err(PatchError::TooDeep {
+                path: self.to_json_path(),
+                limit: MAX_DEPTH,
+            });
+        }
+        Ok(())
+    }
+
     pub(crate) fn depth(&self) -> usize {
         self.depth
     }

@@ -59,6 +59,7 @@ pub(crate) fn effective(meta: FieldMeta<'_>) -> FieldMeta<'_> {
 /// `directive`: whether [`finish`] puts `$patchMergeKey` on the created items (a composite
 /// identity of the schema's own needs only the key fields).
 pub(crate) fn tag(list: &[Value], keys: &[Str], directive: bool) -> Option<Vec<Value>> {
+    TAGGED.with(|n| n.set(n.get().wrapping_add(1)));
     list.iter()
         .map(|item| {
             let Value::Object(map) = item else {
@@ -82,9 +83,31 @@ fn tag_value(item: &Value, keys: &[Str], directive: bool) -> Value {
     Value::Array(vec![names, identity(item, keys)])
 }
 
+thread_local! {
+    /// How many lists this thread has tagged: a patch computed while the count stayed the same
+    /// holds no tag, and [`Tagging::finish`] need not walk it.
+    static TAGGED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// The tagging done while one patch is computed (on one thread, as the engine runs).
+pub(crate) struct Tagging(u64);
+
+impl Tagging {
+    pub(crate) fn start() -> Tagging {
+        Tagging(TAGGED.with(std::cell::Cell::get))
+    }
+
+    /// [`finish`], when a list was tagged since [`Tagging::start`].
+    pub(crate) fn finish(self, patch: &mut Value) {
+        if TAGGED.with(std::cell::Cell::get) != self.0 {
+            finish(patch);
+        }
+    }
+}
+
 /// Replaces every identity tag in a created patch by the identity's fields and
 /// `$patchMergeKey`.
-pub(crate) fn finish(patch: &mut Value) {
+fn finish(patch: &mut Value) {
     match patch {
         Value::Object(map) => {
             // The tag's name starts with NUL, so in a sorted map it can only be among the

@@ -33,6 +33,9 @@ pub(crate) fn diff_lists(
 ) -> Result<ListDiff, PatchError> {
     path.check_depth()?;
     if original.is_empty() {
+        for (i, item) in modified.iter().enumerate() {
+            path.index(i).check_nesting(item)?;
+        }
         if modified.is_empty() || options.ignore_changes_and_additions {
             return Ok(ListDiff::default());
         }
@@ -80,6 +83,21 @@ fn one_number_kind(
     }
 }
 
+/// The merge key's value of an item, with the item as an object, its nesting checked (the key
+/// is compared, printed and copied whole).
+fn keyed_checked<'v>(
+    item: &'v Value,
+    merge_key: &str,
+    path: &Path<'_>,
+    index: usize,
+) -> Result<Keyed<'v>, PatchError> {
+    let found = keyed(item, merge_key, path, index)?;
+    if matches!(found.1, Value::Object(_) | Value::Array(_)) {
+        path.index(index).field(merge_key).check_nesting(found.1)?;
+    }
+    Ok(found)
+}
+
 /// The merge key's value of an item, with the item as an object.
 pub(crate) fn keyed<'v>(
     item: &'v Value,
@@ -112,6 +130,9 @@ pub(crate) fn merge_key<'s>(meta: FieldMeta<'s>, path: &Path<'_>) -> Result<&'s 
     })
 }
 
+/// An item as an object, with its merge key's value.
+type Keyed<'v> = (&'v Map<String, Value>, &'v Value);
+
 fn objects(
     original: &[Value],
     modified: &[Value],
@@ -120,33 +141,66 @@ fn objects(
     path: &Path<'_>,
 ) -> Result<ListDiff, PatchError> {
     let mk = merge_key(meta, path)?;
-    if let Some(diff) = same_keys(original, modified, mk, meta, options, path)? {
-        return Ok(diff);
+    let (old, new, aligned) = keys(original, modified, mk, path)?;
+    if aligned {
+        return same_keys(&old, &new, mk, meta, options, path);
     }
-    walk(original, modified, mk, meta, options, path)
+    walk(&old, &new, mk, meta, options, path)
+}
+
+/// Every item's merge key, each looked up once, and whether both lists hold the same keys in
+/// the same order. The items are checked in the order the engine has always reported their
+/// errors: side by side while the keys agree, then the rest of `original`, then of `modified`.
+#[allow(clippy::type_complexity)]
+fn keys<'v>(
+    original: &'v [Value],
+    modified: &'v [Value],
+    mk: &str,
+    path: &Path<'_>,
+) -> Result<(Vec<Keyed<'v>>, Vec<Keyed<'v>>, bool), PatchError> {
+    let mut old = Vec::with_capacity(original.len());
+    let mut new = Vec::with_capacity(modified.len());
+    let mut aligned = original.len() == modified.len();
+    if aligned {
+        for (i, (a, b)) in original.iter().zip(modified).enumerate() {
+            old.push(keyed_checked(a, mk, path, i)?);
+            new.push(keyed_checked(b, mk, path, i)?);
+            if old[i].1 != new[i].1 {
+                aligned = false;
+                break;
+            }
+        }
+    }
+    for (i, item) in original.iter().enumerate().skip(old.len()) {
+        old.push(keyed_checked(item, mk, path, i)?);
+    }
+    for (i, item) in modified.iter().enumerate().skip(new.len()) {
+        new.push(keyed_checked(item, mk, path, i)?);
+    }
+    Ok((old, new, aligned))
 }
 
 /// Upstream's general algorithm: items sorted by key ([`Pairing`]: printed form first), walked
 /// in step.
 fn walk<'v>(
-    original: &'v [Value],
-    modified: &'v [Value],
+    original: &[Keyed<'v>],
+    modified: &[Keyed<'v>],
     mk: &str,
     meta: FieldMeta<'_>,
     options: &DiffOptions,
     path: &Path<'_>,
 ) -> Result<ListDiff, PatchError> {
-    let sorted = |list: &'v [Value]| -> Result<Vec<(Pairing<'v>, usize)>, PatchError> {
-        let mut out = Vec::with_capacity(list.len());
-        for (i, item) in list.iter().enumerate() {
-            let (_, k) = keyed(item, mk, path, i)?;
-            out.push((pairing(k), i));
-        }
+    let sorted = |list: &[Keyed<'v>]| {
+        let mut out: Vec<(Pairing<'v>, usize)> = list
+            .iter()
+            .enumerate()
+            .map(|(i, &(_, k))| (pairing(k), i))
+            .collect();
         out.sort();
-        Ok(out)
+        out
     };
-    let old = sorted(original)?;
-    let new = sorted(modified)?;
+    let old = sorted(original);
+    let new = sorted(modified);
     let items = meta.node.items();
 
     // (position in `modified`, patch item) so the patch can follow `modified`'s order.
@@ -158,9 +212,9 @@ fn walk<'v>(
         match ord {
             Ordering::Equal => {
                 let (oi, mi) = (old[i].1, new[j].1);
-                let (a, _) = keyed(&original[oi], mk, path, oi)?;
-                let (b, key) = keyed(&modified[mi], mk, path, mi)?;
-                let here = path.item(Some(mk), &modified[mi], mi);
+                let (a, _) = original[oi];
+                let (b, key) = modified[mi];
+                let here = path.keyed(mk, key);
                 let mut sub = diff_maps(a, b, items, options, meta.strategy.retain_keys, &here)?;
                 if !sub.is_empty() {
                     sub.insert(mk.to_owned(), key.clone());
@@ -171,15 +225,18 @@ fn walk<'v>(
             }
             Ordering::Greater => {
                 let mi = new[j].1;
+                let (item, key) = modified[mi];
+                path.keyed(mk, key).check_object_nesting(item)?;
                 if !options.ignore_changes_and_additions {
-                    changed.push((mi, modified[mi].clone()));
+                    changed.push((mi, Value::Object(item.clone())));
                 }
                 j += 1;
             }
             Ordering::Less => {
                 let oi = old[i].1;
+                let (item, key) = original[oi];
+                path.keyed(mk, key).check_object_nesting(item)?;
                 if !options.ignore_deletions {
-                    let (_, key) = keyed(&original[oi], mk, path, oi)?;
                     let mut d = Map::new();
                     d.insert(mk.to_owned(), key.clone());
                     d.insert(PATCH.to_owned(), Value::String("delete".to_owned()));
@@ -191,20 +248,14 @@ fn walk<'v>(
     }
     // Follow `modified`'s order: by the first item of `modified` with the same key.
     if changed.len() > 1 {
-        let firsts = first_positions(modified, mk);
-        changed.sort_by_cached_key(|(_, v)| {
-            v.get(mk)
-                .and_then(|k| firsts.position(k))
-                .unwrap_or(usize::MAX)
-        });
+        let firsts = first_positions(modified);
+        changed
+            .sort_by_cached_key(|&(mi, _)| firsts.position(modified[mi].1).unwrap_or(usize::MAX));
     }
     let mut patch: Vec<Value> = changed.into_iter().map(|(_, v)| v).collect();
 
-    let order_same = original.len() == modified.len()
-        && original
-            .iter()
-            .zip(modified)
-            .all(|(a, b)| a.get(mk) == b.get(mk));
+    let order_same =
+        original.len() == modified.len() && original.iter().zip(modified).all(|(a, b)| a.1 == b.1);
     patch.extend(deleted);
     let mut order = Vec::new();
     let changes = !options.ignore_changes_and_additions;
@@ -225,31 +276,18 @@ fn walk<'v>(
 /// same order. Upstream pairs items by (printed key, position) in sorted order, which for equal
 /// key sequences is pairing by position, so the result is the general walk's: changes in
 /// `modified`'s order, no deletions, and an order list only when something changed.
-/// `Ok(None)` when the keys differ (nothing has been computed that matters).
 fn same_keys(
-    original: &[Value],
-    modified: &[Value],
+    original: &[Keyed<'_>],
+    modified: &[Keyed<'_>],
     mk: &str,
     meta: FieldMeta<'_>,
     options: &DiffOptions,
     path: &Path<'_>,
-) -> Result<Option<ListDiff>, PatchError> {
-    if original.len() != modified.len() {
-        return Ok(None);
-    }
-    for (i, (a, b)) in original.iter().zip(modified).enumerate() {
-        let (_, ka) = keyed(a, mk, path, i)?;
-        let (_, kb) = keyed(b, mk, path, i)?;
-        if ka != kb {
-            return Ok(None);
-        }
-    }
+) -> Result<ListDiff, PatchError> {
     let items = meta.node.items();
     let mut patch = Vec::new();
-    for (i, (a, b)) in original.iter().zip(modified).enumerate() {
-        let (a, _) = keyed(a, mk, path, i)?;
-        let (b, key) = keyed(b, mk, path, i)?;
-        let here = path.item(Some(mk), &modified[i], i);
+    for (i, (&(a, _), &(b, key))) in original.iter().zip(modified).enumerate() {
+        let here = path.keyed(mk, key);
         let mut sub = diff_maps(a, b, items, options, meta.strategy.retain_keys, &here)?;
         if !sub.is_empty() {
             sub.insert(mk.to_owned(), key.clone());
@@ -259,14 +297,10 @@ fn same_keys(
     // Items with equal keys (duplicates) go to the first item with that key, as in the walk;
     // without duplicates they are in `modified`'s order already.
     if patch.len() > 1 {
-        let firsts = first_positions(modified, mk);
+        let firsts = first_positions(modified);
         if firsts.has_duplicates() {
-            patch.sort_by_cached_key(|(i, _)| {
-                modified[*i]
-                    .get(mk)
-                    .and_then(|k| firsts.position(k))
-                    .unwrap_or(usize::MAX)
-            });
+            patch
+                .sort_by_cached_key(|(i, _)| firsts.position(modified[*i].1).unwrap_or(usize::MAX));
         }
     }
     let patch: Vec<Value> = patch.into_iter().map(|(_, v)| v).collect();
@@ -275,31 +309,25 @@ fn same_keys(
     if options.set_element_order && !patch.is_empty() && (changes || !options.ignore_deletions) {
         order = order_list(modified, mk);
     }
-    Ok(Some(ListDiff {
+    Ok(ListDiff {
         patch,
         deletions: Vec::new(),
         order,
-    }))
+    })
 }
 
-/// The first position of each merge key's value in a list (items without one count as `null`,
-/// which keeps positions aligned; callers have checked that every item has one).
-fn first_positions<'v>(list: &'v [Value], mk: &str) -> KeyIndex<'v> {
-    static NULL: Value = Value::Null;
-    KeyIndex::new(
-        list.iter()
-            .map(|item| item.get(mk).unwrap_or(&NULL))
-            .collect(),
-    )
+/// The first position of each merge key's value in a list.
+fn first_positions<'v>(list: &[Keyed<'v>]) -> KeyIndex<'v> {
+    KeyIndex::new(list.iter().map(|&(_, k)| k).collect())
 }
 
 /// `$setElementOrder` of a list merged by key: `{key: value}` for each modified item.
-fn order_list(modified: &[Value], mk: &str) -> Vec<Value> {
+fn order_list(modified: &[Keyed<'_>], mk: &str) -> Vec<Value> {
     modified
         .iter()
-        .map(|item| {
+        .map(|&(_, key)| {
             let mut m = Map::new();
-            m.insert(mk.to_owned(), item.get(mk).cloned().unwrap_or(Value::Null));
+            m.insert(mk.to_owned(), key.clone());
             Value::Object(m)
         })
         .collect()
@@ -416,10 +444,12 @@ mod tests {
             for a in &lists {
                 for b in &lists {
                     let (a, b) = (a.as_array().unwrap(), b.as_array().unwrap());
-                    let Some(fast) = same_keys(a, b, "k", meta, &options, &path).unwrap() else {
+                    let (old, new, aligned) = keys(a, b, "k", &path).unwrap();
+                    if !aligned {
                         continue;
-                    };
-                    let slow = walk(a, b, "k", meta, &options, &path).unwrap();
+                    }
+                    let fast = same_keys(&old, &new, "k", meta, &options, &path).unwrap();
+                    let slow = walk(&old, &new, "k", meta, &options, &path).unwrap();
                     assert_eq!(fast.patch, slow.patch, "{a:?} -> {b:?}");
                     assert_eq!(fast.order, slow.order, "{a:?} -> {b:?}");
                     assert_eq!(fast.deletions, slow.deletions);

@@ -34,6 +34,7 @@ mod printed;
 pub(crate) mod three_way;
 mod two_way;
 
+pub(crate) use composite::Tagging;
 pub(crate) use two_way::SET_ELEMENT_ORDER;
 
 use serde_json::{Map, Value};
@@ -219,8 +220,10 @@ pub fn diff_with<'s>(
     schema: impl Into<Node<'s>>,
     options: &DiffOptions,
 ) -> Result<Value, PatchError> {
-    let original = root(original, DocRole::Original)?;
-    let modified = root(modified, DocRole::Modified)?;
+    // The walk checks the depth as it goes down, and checks what it copies or compares whole
+    // (see `Path::check_nesting`): parts of the documents it never reaches are not walked.
+    let original = object_root(original, DocRole::Original)?;
+    let modified = object_root(modified, DocRole::Modified)?;
     let patch = diff_at(original, modified, schema.into(), options, &Path::root())?;
     Ok(Value::Object(patch))
 }
@@ -236,9 +239,10 @@ pub(crate) fn diff_at(
     path: &Path<'_>,
 ) -> Result<Map<String, Value>, PatchError> {
     let node = options.patch_merge_key.view(node);
+    let tagging = composite::Tagging::start();
     let patch = two_way::diff_maps(original, modified, node, options, false, path)?;
     let mut patch = Value::Object(patch);
-    composite::finish(&mut patch);
+    tagging.finish(&mut patch);
     match patch {
         Value::Object(map) => Ok(map),
         _ => Ok(Map::new()),
@@ -249,18 +253,21 @@ static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new
 
 /// The object at the root of an input (`null` is `{}`), after the depth check.
 fn root(doc: &Value, role: DocRole) -> Result<&Map<String, Value>, PatchError> {
-    let map = match doc {
-        Value::Null => EMPTY.get_or_init(Map::new),
-        Value::Object(map) => map,
-        other => {
-            return Err(PatchError::InvalidDocument {
-                role,
-                detail: format!("expected a JSON object, found {}", kind_of(other)),
-            });
-        }
-    };
+    let map = object_root(doc, role)?;
     crate::deep::check(doc)?;
     Ok(map)
+}
+
+/// The object at the root of an input (`null` is `{}`).
+fn object_root(doc: &Value, role: DocRole) -> Result<&Map<String, Value>, PatchError> {
+    match doc {
+        Value::Null => Ok(EMPTY.get_or_init(Map::new)),
+        Value::Object(map) => Ok(map),
+        other => Err(PatchError::InvalidDocument {
+            role,
+            detail: format!("expected a JSON object, found {}", kind_of(other)),
+        }),
+    }
 }
 
 /// Metadata for member `key` whose two values are both objects or both lists. `None` when the
@@ -277,6 +284,7 @@ fn lookup<'s>(
     if meta.declared || node.keeps_unknown_members() {
         return Ok(Some(meta));
     }
+    two_way::whole(key, a, b, path)?;
     if a == b {
         return Ok(None);
     }

@@ -15,7 +15,7 @@ use super::printed::{Kind, dedup, item_kind, same_kind};
 use super::two_way::{
     DELETE_FROM_PRIMITIVE_LIST, PATCH, RETAIN_KEYS, SET_ELEMENT_ORDER, diff_maps,
 };
-use super::{Conflicts, DiffOptions, PatchMergeKey, ThreeWayOptions, conflicts, root};
+use super::{Conflicts, DiffOptions, PatchMergeKey, Tagging, ThreeWayOptions, conflicts, root};
 
 /// The patch that makes the live object `current` what `modified` asks for (upstream
 /// `CreateThreeWayMergePatch`): additions and changes from `current` to `modified`, plus
@@ -49,9 +49,10 @@ pub fn three_way<'s>(
     let current = root(current, DocRole::Current)?;
     let node = options.patch_merge_key.view(schema.into());
     let at = Path::root();
+    let tagging = Tagging::start();
     let delta = diff_maps(current, modified, node, &DELTA, false, &at)?;
     let deletions = diff_maps(original, modified, node, &DELETIONS, false, &at)?;
-    assemble(deletions, &delta, node, options, || {
+    assemble(tagging, deletions, &delta, node, options, || {
         diff_maps(original, current, node, &CHANGES, false, &at)
     })
 }
@@ -83,8 +84,10 @@ pub(crate) const CHANGES: DiffOptions = DiffOptions {
 /// The three-way patch from its parts (upstream `CreateThreeWayMergePatch` after the diffs):
 /// the deletions merged with the delta, the preconditions, and under [`Conflicts::Refuse`] the
 /// conflict check against `changed` (what others changed, computed only then). The typed
-/// three-way creates the parts with the typed diff.
+/// three-way creates the parts with the typed diff. `tagging` started before the parts were
+/// created.
 pub(crate) fn assemble(
+    tagging: Tagging,
     deletions: Map<String, Value>,
     delta: &Map<String, Value>,
     node: Node<'_>,
@@ -111,7 +114,7 @@ pub(crate) fn assemble(
         }
     }
     let mut patch = patch;
-    super::composite::finish(&mut patch);
+    tagging.finish(&mut patch);
     Ok(patch)
 }
 

@@ -36,13 +36,15 @@ pub(crate) fn diff_maps(
     let deletions = !options.ignore_deletions;
     join(original, modified, |key, old, new| {
         let (old, new) = match (old, new) {
-            (Some(_), None) => {
+            (Some(old), None) => {
+                path.field(key).check_nesting(old)?;
                 if deletions {
                     patch.insert(key.clone(), Value::Null);
                 }
                 return Ok(());
             }
             (None, Some(new)) => {
+                path.field(key).check_nesting(new)?;
                 if changes {
                     patch.insert(key.clone(), new.clone());
                 }
@@ -103,6 +105,7 @@ fn member(
         return Ok(());
     }
     if !same_kind(old, new) {
+        whole(key, old, new, path)?;
         if changes {
             patch.insert(key.clone(), new.clone());
         }
@@ -114,6 +117,7 @@ fn member(
                 return Ok(());
             };
             if meta.strategy.base == BaseStrategy::Replace {
+                whole(key, old, new, path)?;
                 if changes && !(meta.omit_unchanged && a == b) {
                     patch.insert(key.clone(), new.clone());
                 }
@@ -138,6 +142,7 @@ fn member(
             if meta.strategy.merges_lists() {
                 let here = path.field(key);
                 let tagged = if composite::by_identity(&meta) {
+                    whole(key, old, new, path)?;
                     let directive = meta.directive;
                     composite::tag(a, meta.recommended, directive).zip(composite::tag(
                         b,
@@ -166,7 +171,7 @@ fn member(
                         Value::Array(lists.order),
                     );
                 }
-            } else if changes && old != new {
+            } else if whole(key, old, new, path)? && changes && old != new {
                 let whole = if meta.recommended.is_empty() {
                     new.clone()
                 } else {
@@ -182,6 +187,20 @@ fn member(
         }
     }
     Ok(())
+}
+
+/// Checks the nesting of member `key`'s two values, which the caller compares or copies whole
+/// (the diff's own walk checks the depth level by level). `Ok(true)` to chain in conditions.
+pub(super) fn whole(
+    key: &str,
+    old: &Value,
+    new: &Value,
+    path: &Path<'_>,
+) -> Result<bool, PatchError> {
+    let here = path.field(key);
+    here.check_nesting(old)?;
+    here.check_nesting(new)?;
+    Ok(true)
 }
 
 /// The order of two keys, equal ones found without a `memcmp` call.

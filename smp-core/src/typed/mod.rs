@@ -247,10 +247,11 @@ pub trait StrategicMerge: PatchField {
         if options.patch_merge_key != crate::PatchMergeKey::Omit {
             return json_form::three_way(last_applied, desired, live, Self::schema(), options);
         }
+        let tagging = crate::diff::Tagging::start();
         let delta = diff::diff_root(live, desired, &DELTA)?;
         let deletions = diff::diff_root(last_applied, desired, &DELETIONS)?;
         let node = Self::schema().without_recommended_keys();
-        let patch = assemble(deletions, &delta, node, options, || {
+        let patch = assemble(tagging, deletions, &delta, node, options, || {
             diff::diff_root(last_applied, live, &CHANGES)
         })?;
         Patch::from_value(patch)
