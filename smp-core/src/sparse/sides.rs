@@ -13,15 +13,18 @@
 //!   nothing the engine would check or write (its merged lists have items of one kind, each
 //!   with the merge key; no replaced object). So is a scalar other than `null` with the same
 //!   text everywhere, unless its key starts with `$` or is the merge key its item is paired by.
-//!   A member that is the same is the number [`SAME`] in every tree;
+//!   A member that is the same is left out of every tree, or, in an object whose field keeps
+//!   its keys (`retainKeys`, where the patch lists the modified object's members), is the
+//!   number [`SAME`] in every tree;
 //! - an object present in every document is read member by member, each as above;
 //! - a list merged by one key is read item by item: an item whose key occurs once in every
 //!   document and that is the same in all is a shell `{key: …}` in each, one
 //!   present in all as an object is read member by member, the others in full;
 //! - everything else is read in full, exactly as the strict reader reads it.
 //!
-//! Equal stand-ins at equal places diff to nothing, so the engine's patch on these trees is its
-//! patch on the full documents, and it fails exactly where it would fail on them.
+//! Equal stand-ins at equal places, and members absent everywhere, diff to nothing, so the
+//! engine's patch on these trees is its patch on the full documents, and it fails exactly
+//! where it would fail on them.
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -64,7 +67,7 @@ pub(super) fn read<const N: usize>(
         tapes: &tapes,
         inert: HashMap::default(),
     };
-    sides.objects([0; N], node, None)
+    sides.objects([0; N], node, None, false)
 }
 
 /// Hashes schema addresses (not input: no keyed hash needed).
@@ -133,12 +136,15 @@ impl<'t, const N: usize> Sides<'_, 't, N> {
     }
 
     /// One object per document (entry `at[d]` of document `d`), typed by `node`. Member
-    /// `keep` (an item's merge key, by which the engine pairs items) is read in full.
+    /// `keep` (an item's merge key, by which the engine pairs items) is read in full. Members
+    /// that are the same are left out, unless the object's field keeps its keys (`retain`:
+    /// `$retainKeys` lists the modified object's members, so they stay, as stand-ins).
     fn objects(
         &mut self,
         at: [usize; N],
         node: Node<'_>,
         keep: Option<&str>,
+        retain: bool,
     ) -> Result<[Value; N], Invalid> {
         let tapes: &'t [Tape<'_>] = self.tapes;
         // Every member of every document by key: (key, document, entry).
@@ -156,7 +162,12 @@ impl<'t, const N: usize> Sides<'_, 't, N> {
                 for &(_, d, c) in group {
                     entries[d] = c;
                 }
-                let read = self.at_place(entries, node.field(key))?;
+                let meta = node.field(key);
+                let how = self.how(entries, &meta);
+                if matches!(how, How::Same) && !retain {
+                    continue;
+                }
+                let read = self.read(entries, meta, how)?;
                 for (map, value) in maps.iter_mut().zip(read) {
                     map.insert(key.to_owned(), value);
                 }
@@ -170,11 +181,11 @@ impl<'t, const N: usize> Sides<'_, 't, N> {
         Ok(maps.map(Value::Object))
     }
 
-    /// The values of entries `at` (one per document) of a member with metadata `meta`.
-    fn at_place(&mut self, at: [usize; N], meta: FieldMeta<'_>) -> Result<[Value; N], Invalid> {
+    /// How entries `at` (one per document) of a member with metadata `meta` are read.
+    fn how(&mut self, at: [usize; N], meta: &FieldMeta<'_>) -> How {
         let all = |b: u8| (0..N).all(|d| self.first(d, at[d]) == Some(b));
         let (objects, lists) = (all(b'{'), all(b'['));
-        let how = if self.same(at) && self.quiet_field(at[0], &meta) {
+        if self.same(at) && self.quiet_field(at[0], meta) {
             How::Same
         } else if objects && meta.strategy.base != BaseStrategy::Replace && !meta.node.is_embedded()
         {
@@ -189,10 +200,20 @@ impl<'t, const N: usize> Sides<'_, 't, N> {
             How::Items
         } else {
             How::Full
-        };
+        }
+    }
+
+    /// The values of entries `at` (one per document) of a member with metadata `meta`, read
+    /// as [`Sides::how`] says.
+    fn read(
+        &mut self,
+        at: [usize; N],
+        meta: FieldMeta<'_>,
+        how: How,
+    ) -> Result<[Value; N], Invalid> {
         match how {
             How::Same => Ok(std::array::from_fn(|_| Value::Number(Number::from(SAME)))),
-            How::Members => self.objects(at, meta.node, None),
+            How::Members => self.objects(at, meta.node, None, meta.strategy.retain_keys),
             How::Items => self.lists(at, meta),
             How::Full => self.all_full(at),
         }
@@ -235,7 +256,7 @@ impl<'t, const N: usize> Sides<'_, 't, N> {
                 std::array::from_fn(|_| shell.clone())
             } else {
                 // Every item has the key, so every item is an object.
-                self.objects(entries, node, Some(mk))?
+                self.objects(entries, node, Some(mk), meta.strategy.retain_keys)?
             };
             for (d, value) in read.into_iter().enumerate() {
                 values[d][place[d]] = Some(value);
