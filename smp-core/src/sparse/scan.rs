@@ -21,6 +21,7 @@ mod copy;
 mod lex;
 mod rest;
 mod tape;
+mod twin;
 mod walk;
 
 use copy::{Capture, Member, verbatim_integer};

@@ -32,6 +32,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use serde_json::{Map, Number, Value};
 
 use crate::hash::{HashedKey, KeyedState};
+use crate::json_text::same_bytes;
 use crate::schema::{BaseStrategy, FieldMeta, Node, TypeDef};
 
 use super::scan::{Invalid, Scanner, Tape};
@@ -58,10 +59,16 @@ pub(super) fn read<const N: usize>(
     texts: &[&str; N],
     node: Node<'_>,
 ) -> Result<[Value; N], Invalid> {
-    let mut tapes = Vec::with_capacity(N);
-    for t in texts {
-        tapes.push(Scanner::checking(t).tape()?);
+    // The first document is indexed in full, the others against it: what they share with it
+    // is copied from its index (see `scan::twin`).
+    let first = Scanner::checking(texts[0]).tape()?;
+    let mut others = Vec::with_capacity(N - 1);
+    for t in &texts[1..] {
+        others.push(Scanner::checking(t).tape_like(&first)?);
     }
+    let mut tapes = Vec::with_capacity(N);
+    tapes.push(first);
+    tapes.extend(others);
     let mut sides = Sides {
         readers: texts.map(Scanner::checking),
         tapes: &tapes,
@@ -147,38 +154,89 @@ impl<'t, const N: usize> Sides<'_, 't, N> {
         retain: bool,
     ) -> Result<[Value; N], Invalid> {
         let tapes: &'t [Tape<'_>] = self.tapes;
+        let mut maps: [Map<String, Value>; N] = std::array::from_fn(|_| Map::new());
+        // Mostly every document has the same keys in the same order: then the members pair up
+        // as they come, with no sorting.
+        let mut rows: Vec<[usize; N]> = Vec::new();
+        let mut kids: [_; N] = std::array::from_fn(|d| tapes[d].children(at[d]));
+        let aligned = loop {
+            let next: [Option<usize>; N] = std::array::from_fn(|d| kids[d].next());
+            let Some(first) = next[0] else {
+                break next.iter().all(Option::is_none);
+            };
+            let key = tapes[0].key(first).as_bytes();
+            let mut row = [first; N];
+            let mut paired = true;
+            for d in 1..N {
+                match next[d] {
+                    Some(c) if same_bytes(tapes[d].key(c).as_bytes(), key) => row[d] = c,
+                    _ => {
+                        paired = false;
+                        break;
+                    }
+                }
+            }
+            if !paired {
+                break false;
+            }
+            rows.push(row);
+        };
+        if aligned {
+            for row in rows {
+                let key = tapes[0].key(row[0]);
+                self.member(&mut maps, key, row.map(Some), node, keep, retain)?;
+            }
+            return Ok(maps.map(Value::Object));
+        }
         // Every member of every document by key: (key, document, entry).
         let mut all: Vec<(&'t str, usize, usize)> = Vec::new();
         for (d, &i) in at.iter().enumerate() {
             all.extend(tapes[d].children(i).map(|c| (tapes[d].key(c), d, c)));
         }
         all.sort_unstable();
-        let mut maps: [Map<String, Value>; N] = std::array::from_fn(|_| Map::new());
         for group in all.chunk_by(|a, b| a.0 == b.0) {
-            let key = group[0].0;
-            // A `$` key may be a directive, which the engine reads whatever the others hold.
-            if group.len() == N && !key.starts_with('$') && keep != Some(key) {
-                let mut entries = [0; N];
-                for &(_, d, c) in group {
-                    entries[d] = c;
-                }
-                let meta = node.field(key);
-                let how = self.how(entries, &meta);
-                if matches!(how, How::Same) && !retain {
-                    continue;
-                }
-                let read = self.read(entries, meta, how)?;
-                for (map, value) in maps.iter_mut().zip(read) {
-                    map.insert(key.to_owned(), value);
-                }
-            } else {
-                for &(_, d, c) in group {
+            let mut entries = [None; N];
+            for &(_, d, c) in group {
+                entries[d] = Some(c);
+            }
+            self.member(&mut maps, group[0].0, entries, node, keep, retain)?;
+        }
+        Ok(maps.map(Value::Object))
+    }
+
+    /// Member `key` of the objects [`Sides::objects`] reads, into `maps`: entry `entries[d]` of
+    /// document `d`, where it has one.
+    fn member(
+        &mut self,
+        maps: &mut [Map<String, Value>; N],
+        key: &str,
+        entries: [Option<usize>; N],
+        node: Node<'_>,
+        keep: Option<&str>,
+        retain: bool,
+    ) -> Result<(), Invalid> {
+        // A `$` key may be a directive, which the engine reads whatever the others hold.
+        let everywhere = entries.iter().all(Option::is_some);
+        if everywhere && !key.starts_with('$') && keep != Some(key) {
+            let entries = entries.map(Option::unwrap_or_default);
+            let meta = node.field(key);
+            let how = self.how(entries, &meta);
+            if matches!(how, How::Same) && !retain {
+                return Ok(());
+            }
+            let read = self.read(entries, meta, how)?;
+            for (map, value) in maps.iter_mut().zip(read) {
+                map.insert(key.to_owned(), value);
+            }
+        } else {
+            for (d, entry) in entries.into_iter().enumerate() {
+                if let Some(c) = entry {
                     let value = self.full(d, c)?;
                     maps[d].insert(key.to_owned(), value);
                 }
             }
         }
-        Ok(maps.map(Value::Object))
+        Ok(())
     }
 
     /// How entries `at` (one per document) of a member with metadata `meta` are read.

@@ -6,7 +6,9 @@
 //! copy mode: string bytes and escapes, number grammar and range, literals, nesting, repeated
 //! keys.
 
+use super::twin::Twin;
 use super::{At, Invalid, Scanner, number_value};
+use crate::json_text::same_bytes;
 
 /// One value of an indexed document.
 #[derive(Debug, Clone, Copy)]
@@ -45,6 +47,57 @@ impl<'a> Tape<'a> {
             self.text
         };
         source.get(from..to).unwrap_or_default()
+    }
+
+    /// The text of a key as [`Scanner::index_key`] located it.
+    fn key_span(&self, (span, escaped): KeySpan) -> &str {
+        let source = if escaped {
+            self.keys.as_str()
+        } else {
+            self.text
+        };
+        source
+            .get(span.0 as usize..span.1 as usize)
+            .unwrap_or_default()
+    }
+
+    /// The nesting depth of entry `i`.
+    pub(super) fn depth_of(&self, i: usize) -> usize {
+        usize::from(self.entries[i].depth)
+    }
+
+    /// Appends the subtree of entry `i` of `twin`, whose text was found at `pos` of this
+    /// text, as the value of key `key`: the same entries, their offsets moved. Returns the
+    /// text's length.
+    pub(super) fn copy_subtree(
+        &mut self,
+        twin: &Tape<'_>,
+        i: usize,
+        pos: usize,
+        key: KeySpan,
+    ) -> usize {
+        let root = twin.entries[i];
+        let size = root.size as usize;
+        // Offsets move by `pos - root.start` in 32-bit arithmetic: each result is an offset in
+        // this text, which fits.
+        let delta = (pos as u32).wrapping_sub(root.start);
+        self.entries.reserve(size);
+        for (n, e) in twin.entries[i..i + size].iter().enumerate() {
+            let mut copied = *e;
+            copied.start = e.start.wrapping_add(delta);
+            copied.end = e.end.wrapping_add(delta);
+            if n == 0 {
+                (copied.key, copied.escaped) = key;
+            } else if e.escaped {
+                let from = self.keys.len();
+                self.keys.push_str(twin.key(i + n));
+                copied.key = (from as u32, self.keys.len() as u32);
+            } else if e.key != NO_KEY.0 {
+                copied.key = (e.key.0.wrapping_add(delta), e.key.1.wrapping_add(delta));
+            }
+            self.entries.push(copied);
+        }
+        (root.end - root.start) as usize
     }
 
     /// The text of entry `i`.
@@ -96,16 +149,32 @@ impl Iterator for Children<'_> {
     }
 }
 
-/// No key (a list item, the root).
-const NO_KEY: ((u32, u32), bool) = ((0, 0), false);
+/// Where a member's key is, and whether it had escapes, as in [`Entry`].
+pub(super) type KeySpan = ((u32, u32), bool);
 
-/// Keys of the objects being indexed, innermost last: `(key, escaped)` as in [`Entry`].
-type Keys = Vec<((u32, u32), bool)>;
+/// No key (a list item, the root).
+const NO_KEY: KeySpan = ((0, 0), false);
+
+/// Keys of the objects being indexed, innermost last.
+type Keys = Vec<KeySpan>;
+
+/// A container being indexed against its counterpart in a twin document (see `twin`).
+type Guide<'t, 'g> = Option<(&'t mut Twin<'g>, usize)>;
 
 impl<'a> Scanner<'a> {
     /// Indexes the whole text (one value, then only whitespace). `Err` when the strict reader
     /// would refuse it, or when it is larger than an index can address (4 GiB).
-    pub(in crate::sparse) fn tape(mut self) -> Result<Tape<'a>, Invalid> {
+    pub(in crate::sparse) fn tape(self) -> Result<Tape<'a>, Invalid> {
+        self.tape_guided(None)
+    }
+
+    /// [`Scanner::tape`] of a text that is mostly the same as `twin`'s: what is found byte for
+    /// byte as it is there is copied from its index instead of read again (see `twin`).
+    pub(in crate::sparse) fn tape_like(self, twin: &Tape<'_>) -> Result<Tape<'a>, Invalid> {
+        self.tape_guided(Some(twin))
+    }
+
+    fn tape_guided(mut self, twin: Option<&Tape<'_>>) -> Result<Tape<'a>, Invalid> {
         if u32::try_from(self.bytes.len()).is_err() {
             return Err(Invalid);
         }
@@ -116,7 +185,25 @@ impl<'a> Scanner<'a> {
             record: true,
         };
         let mut open_keys = Keys::new();
-        self.index_value(&mut tape, &mut open_keys, NO_KEY)?;
+        let first = self.peek_value();
+        let mut twin = twin.map(|t| Twin::new(t, self.bytes.len()));
+        match &mut twin {
+            Some(twin) if matches!(first, Some(b'{' | b'[')) && twin.first_byte(0) == first => {
+                let rest = self.bytes.get(self.pos..).unwrap_or_default();
+                if twin.is_same(0, self.depth, rest) {
+                    self.pos += twin.copy(0, self.pos, NO_KEY, &mut tape);
+                } else {
+                    self.index_container(
+                        &mut tape,
+                        &mut open_keys,
+                        NO_KEY,
+                        first,
+                        Some((twin, 0)),
+                    )?;
+                }
+            }
+            _ => self.index_value(&mut tape, &mut open_keys, NO_KEY)?,
+        }
         self.finish()?;
         Ok(tape)
     }
@@ -141,9 +228,19 @@ impl<'a> Scanner<'a> {
         &mut self,
         tape: &mut Tape<'a>,
         open_keys: &mut Keys,
-        key: ((u32, u32), bool),
+        key: KeySpan,
     ) -> Result<(), Invalid> {
         let first = self.peek_value();
+        if matches!(first, Some(b'{' | b'[')) {
+            self.index_container(tape, open_keys, key, first, None)
+        } else {
+            self.index_scalar(tape, key, first)
+        }
+    }
+
+    /// Records the entry of the value at `pos`; returns its index.
+    #[inline(always)]
+    fn enter(&self, tape: &mut Tape<'a>, key: KeySpan) -> Result<usize, Invalid> {
         let index = tape.entries.len();
         if tape.record {
             tape.entries.push(Entry {
@@ -156,38 +253,125 @@ impl<'a> Scanner<'a> {
                 escaped: key.1,
             });
         }
+        Ok(index)
+    }
+
+    /// Completes entry `index`, whose value ends at `pos`.
+    #[inline(always)]
+    fn leave(&self, tape: &mut Tape<'a>, index: usize) -> Result<(), Invalid> {
+        if tape.record {
+            let size = u32::try_from(tape.entries.len() - index).map_err(|_| Invalid)?;
+            let entry = tape.entries.get_mut(index).ok_or(Invalid)?;
+            entry.end = self.pos as u32;
+            entry.size = size;
+        }
+        Ok(())
+    }
+
+    /// An object or list, starting with `first`. Its scalar members and items are indexed
+    /// here, without a call each (most values are scalars); only containers recurse. With a
+    /// guide, the container's counterpart in a twin document, each child container is looked
+    /// for there first.
+    fn index_container(
+        &mut self,
+        tape: &mut Tape<'a>,
+        open_keys: &mut Keys,
+        key: KeySpan,
+        first: Option<u8>,
+        mut guide: Guide<'_, '_>,
+    ) -> Result<(), Invalid> {
+        let index = self.enter(tape, key)?;
+        let mut cursor = guide.as_ref().map_or(0, |(twin, at)| twin.first_child(*at));
+        if first == Some(b'{') {
+            if !self.open()? {
+                let (base, keys_base) = (open_keys.len(), tape.keys.len());
+                loop {
+                    let key = self.index_key(tape)?;
+                    open_keys.push(key);
+                    let next = self.peek_value();
+                    if matches!(next, Some(b'{' | b'[')) {
+                        let partner = match &mut guide {
+                            Some((twin, at)) => {
+                                let name = tape.key_span(key);
+                                twin.member(*at, &mut cursor, name)
+                            }
+                            None => None,
+                        };
+                        self.index_child(tape, open_keys, key, next, &mut guide, partner)?;
+                    } else {
+                        self.index_scalar(tape, key, next)?;
+                    }
+                    if !self.next_or_close(b'}')? {
+                        break;
+                    }
+                }
+                let repeated = repeats(tape, &mut open_keys[base..]);
+                open_keys.truncate(base);
+                if !tape.record {
+                    tape.keys.truncate(keys_base);
+                }
+                if repeated {
+                    return Err(Invalid);
+                }
+            }
+        } else if !self.open()? {
+            loop {
+                let next = self.peek_value();
+                if matches!(next, Some(b'{' | b'[')) {
+                    let partner = match &mut guide {
+                        Some((twin, at)) => {
+                            let rest = self.bytes.get(self.pos..).unwrap_or_default();
+                            twin.item(*at, &mut cursor, rest)
+                        }
+                        None => None,
+                    };
+                    self.index_child(tape, open_keys, NO_KEY, next, &mut guide, partner)?;
+                } else {
+                    self.index_scalar(tape, NO_KEY, next)?;
+                }
+                if !self.next_or_close(b']')? {
+                    break;
+                }
+            }
+        }
+        self.leave(tape, index)
+    }
+
+    /// A container member or item starting with `first`, with its likely counterpart
+    /// `partner` in the twin: copied when it is the same text, else indexed with it as guide.
+    fn index_child(
+        &mut self,
+        tape: &mut Tape<'a>,
+        open_keys: &mut Keys,
+        key: KeySpan,
+        first: Option<u8>,
+        guide: &mut Guide<'_, '_>,
+        partner: Option<usize>,
+    ) -> Result<(), Invalid> {
+        let (Some((twin, _)), Some(partner)) = (guide, partner) else {
+            return self.index_container(tape, open_keys, key, first, None);
+        };
+        if twin.first_byte(partner) != first {
+            return self.index_container(tape, open_keys, key, first, None);
+        }
+        let rest = self.bytes.get(self.pos..).unwrap_or_default();
+        if twin.is_same(partner, self.depth, rest) {
+            self.pos += twin.copy(partner, self.pos, key, tape);
+            return Ok(());
+        }
+        self.index_container(tape, open_keys, key, first, Some((&mut **twin, partner)))
+    }
+
+    /// A string, number or literal, starting with `first`.
+    #[inline(always)]
+    fn index_scalar(
+        &mut self,
+        tape: &mut Tape<'a>,
+        key: KeySpan,
+        first: Option<u8>,
+    ) -> Result<(), Invalid> {
+        let index = self.enter(tape, key)?;
         match first {
-            Some(b'{') => {
-                if !self.open()? {
-                    let (base, keys_base) = (open_keys.len(), tape.keys.len());
-                    loop {
-                        let key = self.index_key(tape)?;
-                        open_keys.push(key);
-                        self.index_value(tape, open_keys, key)?;
-                        if !self.next_or_close(b'}')? {
-                            break;
-                        }
-                    }
-                    let repeated = repeats(tape, &mut open_keys[base..]);
-                    open_keys.truncate(base);
-                    if !tape.record {
-                        tape.keys.truncate(keys_base);
-                    }
-                    if repeated {
-                        return Err(Invalid);
-                    }
-                }
-            }
-            Some(b'[') => {
-                if !self.open()? {
-                    loop {
-                        self.index_value(tape, open_keys, NO_KEY)?;
-                        if !self.next_or_close(b']')? {
-                            break;
-                        }
-                    }
-                }
-            }
             Some(b'"') => {
                 let start = self.pos;
                 if self.string_token()? {
@@ -210,17 +394,11 @@ impl<'a> Scanner<'a> {
                 self.literal()?;
             }
         }
-        if tape.record {
-            let size = tape.entries.len() - index;
-            let entry = &mut tape.entries[index];
-            entry.end = self.pos as u32;
-            entry.size = u32::try_from(size).map_err(|_| Invalid)?;
-        }
-        Ok(())
+        self.leave(tape, index)
     }
 
     /// Reads `"key":`, returning where its unescaped bytes are.
-    fn index_key(&mut self, tape: &mut Tape<'a>) -> Result<((u32, u32), bool), Invalid> {
+    fn index_key(&mut self, tape: &mut Tape<'a>) -> Result<KeySpan, Invalid> {
         self.skip_ws();
         if self.bytes.get(self.pos) != Some(&b'"') {
             return Err(Invalid);
@@ -245,8 +423,8 @@ impl<'a> Scanner<'a> {
 }
 
 /// Whether two of an object's `keys` are the same (sorts them).
-fn repeats(tape: &Tape<'_>, keys: &mut [((u32, u32), bool)]) -> bool {
-    let bytes = |&((from, to), escaped): &((u32, u32), bool)| {
+fn repeats(tape: &Tape<'_>, keys: &mut [KeySpan]) -> bool {
+    let bytes = |&((from, to), escaped): &KeySpan| {
         let source = if escaped {
             tape.keys.as_str()
         } else {
@@ -257,11 +435,13 @@ fn repeats(tape: &Tape<'_>, keys: &mut [((u32, u32), bool)]) -> bool {
             .get(from as usize..to as usize)
             .unwrap_or_default()
     };
-    if keys.len() <= 8 {
-        return keys
-            .iter()
-            .enumerate()
-            .any(|(i, a)| keys[..i].iter().any(|b| bytes(a) == bytes(b)));
+    // Pairs compared in place (lengths first, short keys without a call) are cheaper than a
+    // sort up to a few dozen pairs; the limit keeps the quadratic part bounded.
+    if keys.len() <= 16 {
+        return keys.iter().enumerate().any(|(i, a)| {
+            let a = bytes(a);
+            keys[..i].iter().any(|b| same_bytes(a, bytes(b)))
+        });
     }
     keys.sort_unstable_by(|a, b| bytes(a).cmp(bytes(b)));
     keys.windows(2).any(|w| bytes(&w[0]) == bytes(&w[1]))
