@@ -27,7 +27,7 @@
 //! where it would fail on them.
 
 use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 use serde_json::{Map, Number, Value};
 
@@ -282,26 +282,51 @@ impl<'t, const N: usize> Sides<'_, 't, N> {
         let tapes: &'t [Tape<'_>] = self.tapes;
         let mk = meta.merge_key.ok_or(Invalid)?;
         let node = meta.node.items();
-        // Per document: its items, and the value of each object item's key.
+        // Per document: its items, and the entry of each object item's key.
         let mut items: [Vec<usize>; N] = [const { Vec::new() }; N];
-        let mut keys: [Vec<Option<Value>>; N] = [const { Vec::new() }; N];
+        let mut found: [Vec<Option<usize>>; N] = [const { Vec::new() }; N];
         for d in 0..N {
             items[d] = tapes[d].children(at[d]).collect();
-            keys[d].reserve(items[d].len());
-            for &item in &items[d] {
-                let found = match self.first(d, item) {
+            found[d] = items[d]
+                .iter()
+                .map(|&item| match self.first(d, item) {
                     Some(b'{') => tapes[d].children(item).find(|&c| tapes[d].key(c) == mk),
                     _ => None,
-                };
-                let key = match found {
-                    Some(c) => Some(self.full(d, c)?),
-                    None => None,
-                };
-                keys[d].push(key);
-            }
+                })
+                .collect();
         }
-        // Places found once in every document: one item position per document.
-        let places = once_in_each(&keys);
+        // Keys are mostly strings without escapes, equal exactly when their texts are: then
+        // they are compared as text, and no key is read until a shell needs it.
+        let plain = (0..N).all(|d| {
+            found[d].iter().flatten().all(|&c| {
+                let text = tapes[d].text(c);
+                text.first() == Some(&b'"') && !text.contains(&b'\\')
+            })
+        });
+        let (places, keys) = if plain {
+            let texts: [Vec<Option<&[u8]>>; N] = std::array::from_fn(|d| {
+                found[d]
+                    .iter()
+                    .map(|c| c.map(|c| tapes[d].text(c)))
+                    .collect()
+            });
+            (once_in_each(&texts), None)
+        } else {
+            let mut keys: [Vec<Option<Value>>; N] = [const { Vec::new() }; N];
+            for d in 0..N {
+                for &c in &found[d] {
+                    let key = match c {
+                        Some(c) => Some(self.full(d, c)?),
+                        None => None,
+                    };
+                    keys[d].push(key);
+                }
+            }
+            let hashed: [Vec<Option<HashedKey<'_>>>; N] = std::array::from_fn(|d| {
+                keys[d].iter().map(|k| k.as_ref().map(HashedKey)).collect()
+            });
+            (once_in_each(&hashed), Some(keys))
+        };
         let mut values: [Vec<Option<Value>>; N] = [const { Vec::new() }; N];
         for d in 0..N {
             values[d].resize_with(items[d].len(), || None);
@@ -309,7 +334,13 @@ impl<'t, const N: usize> Sides<'_, 't, N> {
         for place in places {
             let entries: [usize; N] = std::array::from_fn(|d| items[d][place[d]]);
             let read = if self.same(entries) && self.quiet_object(entries[0], node) {
-                let key = keys[0][place[0]].clone().ok_or(Invalid)?;
+                let key = match &keys {
+                    Some(keys) => keys[0][place[0]].clone().ok_or(Invalid)?,
+                    None => {
+                        let c = found[0][place[0]].ok_or(Invalid)?;
+                        self.full(0, c)?
+                    }
+                };
                 let shell = Value::Object(Map::from_iter([(mk.to_owned(), key)]));
                 std::array::from_fn(|_| shell.clone())
             } else {
@@ -465,9 +496,9 @@ impl<'t, const N: usize> Sides<'_, 't, N> {
 
 /// The positions, one per list, of every key that occurs exactly once in each of `keys`, in
 /// the first list's order.
-fn once_in_each<const N: usize>(keys: &[Vec<Option<Value>>; N]) -> Vec<[usize; N]> {
+fn once_in_each<K: Hash + Eq, const N: usize>(keys: &[Vec<Option<K>>; N]) -> Vec<[usize; N]> {
     if keys.iter().all(|k| k.len() <= SHORT) {
-        let once = |list: &[Option<Value>], k: &Value| {
+        let once = |list: &[Option<K>], k: &K| {
             let mut found = list
                 .iter()
                 .enumerate()
@@ -489,13 +520,13 @@ fn once_in_each<const N: usize>(keys: &[Vec<Option<Value>>; N]) -> Vec<[usize; N
             })
             .collect();
     }
-    let counts: Vec<HashMap<HashedKey<'_>, (usize, usize), KeyedState>> = keys
+    let counts: Vec<HashMap<&K, (usize, usize), KeyedState>> = keys
         .iter()
         .map(|list| {
-            let mut at: HashMap<HashedKey<'_>, (usize, usize), KeyedState> = HashMap::default();
+            let mut at: HashMap<&K, (usize, usize), KeyedState> = HashMap::default();
             for (p, k) in list.iter().enumerate() {
                 if let Some(k) = k {
-                    at.entry(HashedKey(k)).or_insert((p, 0)).1 += 1;
+                    at.entry(k).or_insert((p, 0)).1 += 1;
                 }
             }
             at
@@ -507,7 +538,7 @@ fn once_in_each<const N: usize>(keys: &[Vec<Option<Value>>; N]) -> Vec<[usize; N
         .filter_map(|k| {
             let mut place = [0; N];
             for d in 0..N {
-                match counts[d].get(&HashedKey(k)) {
+                match counts[d].get(k) {
                     Some(&(p, 1)) => place[d] = p,
                     _ => return None,
                 }
