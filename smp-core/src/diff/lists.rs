@@ -246,11 +246,18 @@ fn walk<'v>(
             }
         }
     }
-    // Follow `modified`'s order: by the first item of `modified` with the same key.
+    // Follow `modified`'s order: by the first item of `modified` with the same key. Equal keys
+    // print alike and sort next to each other: when no two neighbours print alike, each item
+    // is its key's first.
     if changed.len() > 1 {
-        let firsts = first_positions(modified);
-        changed
-            .sort_by_cached_key(|&(mi, _)| firsts.position(modified[mi].1).unwrap_or(usize::MAX));
+        if new.windows(2).any(|w| w[0].0.prints_like(&w[1].0)) {
+            let firsts = first_positions(modified);
+            changed.sort_by_cached_key(|&(mi, _)| {
+                firsts.position(modified[mi].1).unwrap_or(usize::MAX)
+            });
+        } else {
+            changed.sort_unstable_by_key(|&(mi, _)| mi);
+        }
     }
     let mut patch: Vec<Value> = changed.into_iter().map(|(_, v)| v).collect();
 
@@ -412,6 +419,38 @@ mod tests {
     )];
     static ITEM: TypeDef = TypeDef::Struct(StructDef::new("item", &ITEM_FIELDS));
     static ITEMS: TypeDef = TypeDef::List(TypeRef::Static(|| &ITEM));
+
+    /// The walk's changes follow `modified`'s order by the first item with an equal key, also
+    /// where keys print alike without being equal (`0`, `0.0`, `-0.0`) or are equal without
+    /// being the same text.
+    #[test]
+    fn walk_orders_changes_by_first_equal_key() {
+        let lists = [
+            json!([{"k": 0.0, "v": 1}, {"k": -0.0, "v": 2}, {"k": "z", "v": 3}]),
+            json!([{"k": "z", "v": 4}, {"k": 0, "v": 1}, {"k": -0.0, "v": 5}, {"k": 0.0, "v": 6}]),
+            json!([{"k": "1", "v": 1}, {"k": 1, "v": 2}, {"k": {"a": -0.0}, "v": 3}]),
+            json!([{"k": {"a": 0.0}, "v": 9}, {"k": 1, "v": 8}, {"k": {"a": -0.0}}, {"k": "1"}]),
+            json!([{"k": "b", "v": 1}, {"k": "a", "v": 2}, {"k": "b", "v": 3}]),
+        ];
+        let meta = Node::of_static(&ITEM).field("kids");
+        let path = Path::root();
+        let options = DiffOptions::default();
+        for a in &lists {
+            for b in &lists {
+                let (a, b) = (a.as_array().unwrap(), b.as_array().unwrap());
+                let (old, new, _) = keys(a, b, "k", &path).unwrap();
+                let diff = walk(&old, &new, "k", meta, &options, &path).unwrap();
+                let first = |key: &Value| b.iter().position(|item| &item["k"] == key).unwrap();
+                let positions: Vec<usize> = diff
+                    .patch
+                    .iter()
+                    .filter(|item| item.get("$patch").is_none())
+                    .map(|item| first(&item["k"]))
+                    .collect();
+                assert!(positions.is_sorted(), "{a:?} -> {b:?}: {positions:?}");
+            }
+        }
+    }
 
     /// The shortcut for equal key sequences gives exactly what the sorted walk gives, with
     /// duplicates, keys that print alike (`1` and `"1"`), nested lists and every option.

@@ -84,6 +84,13 @@ pub(crate) struct Pairing<'v> {
 }
 
 impl Pairing<'_> {
+    /// Whether two values print alike and are of one kind. Equal values always are (so among
+    /// items sorted by pairing, equal keys are next to each other), and so are a few values
+    /// that are not equal (`0.0`, `-0.0` and `0`).
+    pub(crate) fn prints_like(&self, other: &Pairing<'_>) -> bool {
+        self.kind == other.kind && self.printed == other.printed
+    }
+
     /// The same, owning its text.
     pub(crate) fn into_owned(self) -> Pairing<'static> {
         Pairing {

@@ -341,8 +341,15 @@ impl<'t, const N: usize> Sides<'_, 't, N> {
                         self.full(0, c)?
                     }
                 };
-                let shell = Value::Object(Map::from_iter([(mk.to_owned(), key)]));
-                std::array::from_fn(|_| shell.clone())
+                let mut shell = Some(Value::Object(Map::from_iter([(mk.to_owned(), key)])));
+                // Copies for all but the last document, which takes the shell itself.
+                std::array::from_fn(|d| {
+                    if d + 1 == N {
+                        shell.take().unwrap_or_default()
+                    } else {
+                        shell.clone().unwrap_or_default()
+                    }
+                })
             } else {
                 // Every item has the key, so every item is an object.
                 self.objects(entries, node, Some(mk), meta.strategy.retain_keys)?
