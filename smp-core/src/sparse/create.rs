@@ -106,7 +106,13 @@ fn finish(
 
 fn print(patch: &Value) -> Result<String, PatchError> {
     // Writing a `Value` to a string cannot fail; report it rather than panic if it ever did.
-    serde_json::to_string(patch).map_err(|e| PatchError::Deserialize {
+    // Sized for a patch of some size up front, rather than grown from serde_json's 128 bytes.
+    let mut out = Vec::with_capacity(4096);
+    serde_json::to_writer(&mut out, patch).map_err(|e| PatchError::Deserialize {
+        path: JsonPath::root(),
+        detail: e.to_string(),
+    })?;
+    String::from_utf8(out).map_err(|e| PatchError::Deserialize {
         path: JsonPath::root(),
         detail: e.to_string(),
     })

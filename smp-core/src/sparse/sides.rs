@@ -527,30 +527,93 @@ fn once_in_each<K: Hash + Eq, const N: usize>(keys: &[Vec<Option<K>>; N]) -> Vec
             })
             .collect();
     }
-    let counts: Vec<HashMap<&K, (usize, usize), KeyedState>> = keys
-        .iter()
-        .map(|list| {
-            let mut at: HashMap<&K, (usize, usize), KeyedState> = HashMap::default();
-            for (p, k) in list.iter().enumerate() {
-                if let Some(k) = k {
-                    at.entry(k).or_insert((p, 0)).1 += 1;
-                }
+    // One table for all the lists: each distinct key of the first list gets a slot holding,
+    // per list, how often the key occurs and where it first does; the other lists' keys only
+    // count where they match a slot. One hash per item.
+    let mut slots: HashMap<&K, usize, KeyedState> = HashMap::default();
+    let mut seen: Vec<[(usize, usize); N]> = Vec::new();
+    let mut first_slots: Vec<Option<usize>> = Vec::with_capacity(keys[0].len());
+    for (p, k) in keys[0].iter().enumerate() {
+        let slot = k.as_ref().map(|k| {
+            *slots.entry(k).or_insert_with(|| {
+                seen.push([(0, 0); N]);
+                seen.len() - 1
+            })
+        });
+        if let Some(slot) = slot {
+            let (count, at) = &mut seen[slot][0];
+            if *count == 0 {
+                *at = p;
             }
-            at
-        })
-        .collect();
-    keys[0]
-        .iter()
+            *count += 1;
+        }
+        first_slots.push(slot);
+    }
+    for (d, list) in keys.iter().enumerate().skip(1) {
+        for (p, k) in list.iter().enumerate() {
+            if let Some(&slot) = k.as_ref().and_then(|k| slots.get(k)) {
+                let (count, at) = &mut seen[slot][d];
+                if *count == 0 {
+                    *at = p;
+                }
+                *count += 1;
+            }
+        }
+    }
+    first_slots
+        .into_iter()
         .flatten()
-        .filter_map(|k| {
-            let mut place = [0; N];
-            for d in 0..N {
-                match counts[d].get(k) {
-                    Some(&(p, 1)) => place[d] = p,
-                    _ => return None,
-                }
-            }
-            Some(place)
+        .filter_map(|slot| {
+            let counts = &seen[slot];
+            counts
+                .iter()
+                .all(|&(count, _)| count == 1)
+                .then(|| counts.map(|(_, at)| at))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::once_in_each;
+
+    /// The table for long lists finds what counting each key in each list finds: keys once in
+    /// every list, in the first list's order, none that repeat anywhere.
+    #[test]
+    fn once_in_each_counts_every_list() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut roll = |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        for _ in 0..300 {
+            let range = 5 + roll(40);
+            let lists: [Vec<Option<u64>>; 3] = std::array::from_fn(|_| {
+                let len = roll(40) as usize;
+                (0..len)
+                    .map(|_| (roll(8) != 0).then(|| roll(range)))
+                    .collect()
+            });
+            let count =
+                |list: &[Option<u64>], k: u64| list.iter().filter(|x| **x == Some(k)).count();
+            let want: Vec<[usize; 3]> = lists[0]
+                .iter()
+                .flatten()
+                .filter(|&&k| lists.iter().all(|l| count(l, k) == 1))
+                .map(|&k| {
+                    std::array::from_fn(|d| {
+                        lists[d].iter().position(|x| *x == Some(k)).unwrap_or(0)
+                    })
+                })
+                .collect();
+            assert_eq!(once_in_each(&lists), want, "{lists:?}");
+            let two = [lists[0].clone(), lists[1].clone()];
+            let want_two: Vec<[usize; 2]> = want.iter().map(|p| [p[0], p[1]]).collect();
+            let found = once_in_each(&two);
+            // With two lists, keys the third list repeated or lacked may be found too.
+            assert!(want_two.iter().all(|p| found.contains(p)), "{two:?}");
+        }
+    }
 }
