@@ -73,6 +73,7 @@ pub(super) fn read<const N: usize>(
         readers: texts.map(Scanner::checking),
         tapes: &tapes,
         inert: HashMap::default(),
+        recent: [((std::ptr::null(), false), false); RECENT],
     };
     sides.objects([0; N], node, None, false)
 }
@@ -99,12 +100,24 @@ impl Hasher for AddressHasher {
 
 type TypeId = (*const TypeDef, bool);
 
+/// Entries of [`Sides::recent`].
+const RECENT: usize = 16;
+
+/// Where type `id` is remembered in [`Sides::recent`] (null, which no type has, marks a free
+/// entry).
+fn recent_slot((def, embedded): TypeId) -> usize {
+    ((def as usize >> 4) ^ usize::from(embedded)) % RECENT
+}
+
 struct Sides<'a, 't, const N: usize> {
     /// One per document, to read values in full.
     readers: [Scanner<'a>; N],
     tapes: &'t [Tape<'a>],
     /// Whether a type is inert (see the module documentation), by definition and embeddedness.
     inert: HashMap<TypeId, bool, BuildHasherDefault<AddressHasher>>,
+    /// The last answers of `inert`, by a few bits of the address: a document asks about the
+    /// same few types over and over (see [`recent_slot`]).
+    recent: [(TypeId, bool); RECENT],
 }
 
 impl<'t, const N: usize> Sides<'_, 't, N> {
@@ -157,34 +170,31 @@ impl<'t, const N: usize> Sides<'_, 't, N> {
         let mut maps: [Map<String, Value>; N] = std::array::from_fn(|_| Map::new());
         // Mostly every document has the same keys in the same order: then the members pair up
         // as they come, with no sorting.
-        let mut rows: Vec<[usize; N]> = Vec::new();
-        let mut kids: [_; N] = std::array::from_fn(|d| tapes[d].children(at[d]));
-        let aligned = loop {
-            let next: [Option<usize>; N] = std::array::from_fn(|d| kids[d].next());
-            let Some(first) = next[0] else {
-                break next.iter().all(Option::is_none);
-            };
-            let key = tapes[0].key(first).as_bytes();
-            let mut row = [first; N];
-            let mut paired = true;
-            for d in 1..N {
-                match next[d] {
-                    Some(c) if same_bytes(tapes[d].key(c).as_bytes(), key) => row[d] = c,
-                    _ => {
-                        paired = false;
-                        break;
-                    }
-                }
-            }
-            if !paired {
-                break false;
-            }
-            rows.push(row);
+        // The lists of members, side by side: a row per position while the keys agree.
+        let rows = || {
+            let mut kids: [_; N] = std::array::from_fn(|d| tapes[d].children(at[d]));
+            std::iter::from_fn(move || {
+                let next: [Option<usize>; N] = std::array::from_fn(|d| kids[d].next());
+                Some(next)
+            })
         };
+        let aligned = rows()
+            .map(|next| {
+                let Some(first) = next[0] else {
+                    return Some(next.iter().all(Option::is_none));
+                };
+                let key = tapes[0].key(first).as_bytes();
+                let paired = next[1..].iter().enumerate().all(|(d, c)| {
+                    c.is_some_and(|c| same_bytes(tapes[d + 1].key(c).as_bytes(), key))
+                });
+                (!paired).then_some(false)
+            })
+            .find_map(|end| end)
+            .unwrap_or(false);
         if aligned {
-            for row in rows {
-                let key = tapes[0].key(row[0]);
-                self.member(&mut maps, key, row.map(Some), node, keep, retain)?;
+            for row in rows().map_while(|next| next.iter().all(Option::is_some).then_some(next)) {
+                let key = tapes[0].key(row[0].unwrap_or_default());
+                self.member(&mut maps, key, row, node, keep, retain)?;
             }
             return Ok(maps.map(Value::Object));
         }
@@ -452,7 +462,12 @@ impl<'t, const N: usize> Sides<'_, 't, N> {
     /// the types reachable from `node`: when none is a problem, none of them is.
     fn inert_node<'s>(&mut self, node: Node<'s>) -> bool {
         let id = |n: Node<'s>| (std::ptr::from_ref(n.def()), n.is_embedded());
+        let slot = recent_slot(id(node));
+        if self.recent[slot].0 == id(node) {
+            return self.recent[slot].1;
+        }
         if let Some(&known) = self.inert.get(&id(node)) {
+            self.recent[slot] = (id(node), known);
             return known;
         }
         let mut seen: HashSet<TypeId> = HashSet::from([id(node)]);
