@@ -171,13 +171,16 @@ fn member(
                         Value::Array(lists.order),
                     );
                 }
-            } else if whole(key, old, new, path)? && changes && old != new {
-                let whole = if meta.recommended.is_empty() {
-                    new.clone()
-                } else {
-                    composite::whole(a, b, meta.recommended, meta.node.items())
-                };
-                patch.insert(key.clone(), whole);
+            } else {
+                whole(key, old, new, path)?;
+                if changes && old != new {
+                    let whole = if meta.recommended.is_empty() {
+                        new.clone()
+                    } else {
+                        composite::whole(a, b, meta.recommended, meta.node.items())
+                    };
+                    patch.insert(key.clone(), whole);
+                }
             }
         }
         _ => {
@@ -190,17 +193,16 @@ fn member(
 }
 
 /// Checks the nesting of member `key`'s two values, which the caller compares or copies whole
-/// (the diff's own walk checks the depth level by level). `Ok(true)` to chain in conditions.
+/// (the diff's own walk checks the depth level by level).
 pub(super) fn whole(
     key: &str,
     old: &Value,
     new: &Value,
     path: &Path<'_>,
-) -> Result<bool, PatchError> {
+) -> Result<(), PatchError> {
     let here = path.field(key);
     here.check_nesting(old)?;
-    here.check_nesting(new)?;
-    Ok(true)
+    here.check_nesting(new)
 }
 
 /// The order of two keys, equal ones found without a `memcmp` call.

@@ -40,13 +40,7 @@ impl<'a> Tape<'a> {
     /// The key of member `i` (empty for a list item or the root).
     pub(in crate::sparse) fn key(&self, i: usize) -> &str {
         let e = &self.entries[i];
-        let (from, to) = (e.key.0 as usize, e.key.1 as usize);
-        let source = if e.escaped {
-            self.keys.as_str()
-        } else {
-            self.text
-        };
-        source.get(from..to).unwrap_or_default()
+        self.key_span((e.key, e.escaped))
     }
 
     /// The text of a key as [`Scanner::index_key`] located it.
