@@ -73,13 +73,7 @@ impl<'a> Path<'a> {
 
     /// Fails once the nesting limit is passed, so hostile input cannot exhaust the stack.
     pub(crate) fn check_depth(&self) -> Result<(), PatchError> {
-        if self.depth > MAX_DEPTH {
-            return Err(PatchError::TooDeep {
-                path: self.to_json_path(),
-                limit: MAX_DEPTH,
-            });
-        }
-        Ok(())
+        self.refuse_if(self.depth > MAX_DEPTH)
     }
 
     /// Fails when `value`, found at this position, nests deeper than the limit allows here:
@@ -87,13 +81,7 @@ impl<'a> Path<'a> {
     /// level with [`Path::check_depth`]. The cost is one bounded walk of the value; a scalar
     /// costs nothing.
     pub(crate) fn check_nesting(&self, value: &Value) -> Result<(), PatchError> {
-        if crate::deep::nests_deeper_than(value, MAX_DEPTH.saturating_sub(self.depth)) {
-            return Err(PatchError::TooDeep {
-                path: self.to_json_path(),
-                limit: MAX_DEPTH,
-            });
-        }
-        Ok(())
+        self.refuse_if(crate::deep::nests_deeper_than(value, self.room()))
     }
 
     /// [`Path::check_nesting`] of an object.
@@ -101,8 +89,17 @@ impl<'a> Path<'a> {
         &self,
         object: &serde_json::Map<String, Value>,
     ) -> Result<(), PatchError> {
-        let limit = MAX_DEPTH.saturating_sub(self.depth);
-        if crate::deep::object_nests_deeper_than(object, limit) {
+        self.refuse_if(crate::deep::object_nests_deeper_than(object, self.room()))
+    }
+
+    /// The levels a value found here may still nest.
+    fn room(&self) -> usize {
+        MAX_DEPTH.saturating_sub(self.depth)
+    }
+
+    /// `TooDeep` here when `too_deep`.
+    fn refuse_if(&self, too_deep: bool) -> Result<(), PatchError> {
+        if too_deep {
             return Err(PatchError::TooDeep {
                 path: self.to_json_path(),
                 limit: MAX_DEPTH,

@@ -169,8 +169,7 @@ impl<'t, const N: usize> Sides<'_, 't, N> {
         let tapes: &'t [Tape<'_>] = self.tapes;
         let mut maps: [Map<String, Value>; N] = std::array::from_fn(|_| Map::new());
         // Mostly every document has the same keys in the same order: then the members pair up
-        // as they come, with no sorting.
-        // The lists of members, side by side: a row per position while the keys agree.
+        // as they come, row by row (one member per document), with no sorting.
         let rows = || {
             let mut kids: [_; N] = std::array::from_fn(|d| tapes[d].children(at[d]));
             std::iter::from_fn(move || {
@@ -178,8 +177,9 @@ impl<'t, const N: usize> Sides<'_, 't, N> {
                 Some(next)
             })
         };
+        // Aligned when every list ends at the same row and every row's keys agree.
         let aligned = rows()
-            .map(|next| {
+            .find_map(|next| {
                 let Some(first) = next[0] else {
                     return Some(next.iter().all(Option::is_none));
                 };
@@ -189,7 +189,6 @@ impl<'t, const N: usize> Sides<'_, 't, N> {
                 });
                 (!paired).then_some(false)
             })
-            .find_map(|end| end)
             .unwrap_or(false);
         if aligned {
             for row in rows().map_while(|next| next.iter().all(Option::is_some).then_some(next)) {
@@ -351,15 +350,14 @@ impl<'t, const N: usize> Sides<'_, 't, N> {
                         self.full(0, c)?
                     }
                 };
-                let mut shell = Some(Value::Object(Map::from_iter([(mk.to_owned(), key)])));
+                let shell = Value::Object(Map::from_iter([(mk.to_owned(), key)]));
                 // Copies for all but the last document, which takes the shell itself.
-                std::array::from_fn(|d| {
-                    if d + 1 == N {
-                        shell.take().unwrap_or_default()
-                    } else {
-                        shell.clone().unwrap_or_default()
-                    }
-                })
+                let mut shells: [Value; N] = std::array::from_fn(|_| Value::Null);
+                for copy in shells.iter_mut().take(N - 1) {
+                    *copy = shell.clone();
+                }
+                shells[N - 1] = shell;
+                shells
             } else {
                 // Every item has the key, so every item is an object.
                 self.objects(entries, node, Some(mk), meta.strategy.retain_keys)?
@@ -548,25 +546,20 @@ fn once_in_each<K: Hash + Eq, const N: usize>(keys: &[Vec<Option<K>>; N]) -> Vec
     let mut slots: HashMap<&K, usize, KeyedState> = HashMap::default();
     let mut seen: Vec<[(usize, usize); N]> = Vec::new();
     let mut first_slots: Vec<Option<usize>> = Vec::with_capacity(keys[0].len());
-    for (p, k) in keys[0].iter().enumerate() {
-        let slot = k.as_ref().map(|k| {
-            *slots.entry(k).or_insert_with(|| {
-                seen.push([(0, 0); N]);
-                seen.len() - 1
-            })
-        });
-        if let Some(slot) = slot {
-            let (count, at) = &mut seen[slot][0];
-            if *count == 0 {
-                *at = p;
-            }
-            *count += 1;
-        }
-        first_slots.push(slot);
-    }
-    for (d, list) in keys.iter().enumerate().skip(1) {
+    for (d, list) in keys.iter().enumerate() {
         for (p, k) in list.iter().enumerate() {
-            if let Some(&slot) = k.as_ref().and_then(|k| slots.get(k)) {
+            let slot = match k {
+                Some(k) if d == 0 => Some(*slots.entry(k).or_insert_with(|| {
+                    seen.push([(0, 0); N]);
+                    seen.len() - 1
+                })),
+                Some(k) => slots.get(k).copied(),
+                None => None,
+            };
+            if d == 0 {
+                first_slots.push(slot);
+            }
+            if let Some(slot) = slot {
                 let (count, at) = &mut seen[slot][d];
                 if *count == 0 {
                     *at = p;

@@ -183,22 +183,19 @@ impl<'a> Scanner<'a> {
         let mut open_keys = Keys::new();
         let first = self.peek_value();
         let mut twin = twin.map(|t| Twin::new(t, self.bytes.len()));
-        match &mut twin {
-            Some(twin) if matches!(first, Some(b'{' | b'[')) && twin.first_byte(0) == first => {
-                let rest = self.bytes.get(self.pos..).unwrap_or_default();
-                if twin.is_same(0, self.depth, rest) {
-                    self.pos += twin.copy(0, self.pos, NO_KEY, &mut tape);
-                } else {
-                    self.index_container(
-                        &mut tape,
-                        &mut open_keys,
-                        NO_KEY,
-                        first,
-                        Some((twin, 0)),
-                    )?;
-                }
-            }
-            _ => self.index_value(&mut tape, &mut open_keys, NO_KEY)?,
+        // The roots are each other's counterparts.
+        let mut guide = twin.as_mut().map(|twin| (twin, 0));
+        if matches!(first, Some(b'{' | b'[')) {
+            self.index_child(
+                &mut tape,
+                &mut open_keys,
+                NO_KEY,
+                first,
+                &mut guide,
+                Some(0),
+            )?;
+        } else {
+            self.index_scalar(&mut tape, NO_KEY, first)?;
         }
         self.finish()?;
         Ok(tape)
@@ -286,13 +283,9 @@ impl<'a> Scanner<'a> {
                     open_keys.push(key);
                     let next = self.peek_value();
                     if matches!(next, Some(b'{' | b'[')) {
-                        let partner = match &mut guide {
-                            Some((twin, at)) => {
-                                let name = tape.key_span(key);
-                                twin.member(*at, &mut cursor, name)
-                            }
-                            None => None,
-                        };
+                        let partner = guide.as_mut().and_then(|(twin, at)| {
+                            twin.member(*at, &mut cursor, tape.key_span(key))
+                        });
                         self.index_child(tape, open_keys, key, next, &mut guide, partner)?;
                     } else {
                         self.index_scalar(tape, key, next)?;
@@ -314,13 +307,10 @@ impl<'a> Scanner<'a> {
             loop {
                 let next = self.peek_value();
                 if matches!(next, Some(b'{' | b'[')) {
-                    let partner = match &mut guide {
-                        Some((twin, at)) => {
-                            let rest = self.bytes.get(self.pos..).unwrap_or_default();
-                            twin.item(*at, &mut cursor, rest)
-                        }
-                        None => None,
-                    };
+                    let rest = self.bytes.get(self.pos..).unwrap_or_default();
+                    let partner = guide
+                        .as_mut()
+                        .and_then(|(twin, at)| twin.item(*at, &mut cursor, rest));
                     self.index_child(tape, open_keys, NO_KEY, next, &mut guide, partner)?;
                 } else {
                     self.index_scalar(tape, NO_KEY, next)?;
@@ -420,17 +410,7 @@ impl<'a> Scanner<'a> {
 
 /// Whether two of an object's `keys` are the same (sorts them).
 fn repeats(tape: &Tape<'_>, keys: &mut [KeySpan]) -> bool {
-    let bytes = |&((from, to), escaped): &KeySpan| {
-        let source = if escaped {
-            tape.keys.as_str()
-        } else {
-            tape.text
-        };
-        source
-            .as_bytes()
-            .get(from as usize..to as usize)
-            .unwrap_or_default()
-    };
+    let bytes = |key: &KeySpan| tape.key_span(*key).as_bytes();
     // Pairs compared in place (lengths first, short keys without a call) are cheaper than a
     // sort up to a few dozen pairs; the limit keeps the quadratic part bounded.
     if keys.len() <= 16 {
