@@ -26,7 +26,7 @@ mod walk;
 
 use copy::{Capture, Member, verbatim_integer};
 use lex::number_value;
-pub(super) use tape::Tape;
+pub(super) use tape::{Children, Tape};
 use walk::Frame;
 
 /// The original is not a document the strict reader accepts.

@@ -35,7 +35,7 @@ use crate::hash::{HashedKey, KeyedState};
 use crate::json_text::same_bytes;
 use crate::schema::{BaseStrategy, FieldMeta, Node, TypeDef};
 
-use super::scan::{Invalid, Scanner, Tape};
+use super::scan::{Children, Invalid, Scanner, Tape};
 
 /// What stands for a value that is the same in every document: a number no created patch can
 /// hold, since a stand-in sits only where every document agrees (the caller checks anyway,
@@ -123,6 +123,16 @@ struct Sides<'a, 't, const N: usize> {
 impl<'t, const N: usize> Sides<'_, 't, N> {
     /// Entry `i` of document `d`, read in full.
     fn full(&mut self, d: usize, i: usize) -> Result<Value, Invalid> {
+        // Most values read in full are names and other strings without escapes, and those are
+        // their text (which the index checked) without the quotes.
+        let text = self.tapes[d].text(i);
+        if text.first() == Some(&b'"') && !text.contains(&b'\\') {
+            let inner = self.tapes[d]
+                .text_str(i)
+                .get(1..text.len() - 1)
+                .ok_or(Invalid)?;
+            return Ok(Value::String(inner.to_owned()));
+        }
         let at = self.tapes[d].at(i);
         let reader = &mut self.readers[d];
         reader.seek(at);
@@ -169,38 +179,34 @@ impl<'t, const N: usize> Sides<'_, 't, N> {
         let tapes: &'t [Tape<'_>] = self.tapes;
         let mut maps: [Map<String, Value>; N] = std::array::from_fn(|_| Map::new());
         // Mostly every document has the same keys in the same order: then the members pair up
-        // as they come, row by row (one member per document), with no sorting.
-        let rows = || {
-            let mut kids: [_; N] = std::array::from_fn(|d| tapes[d].children(at[d]));
-            std::iter::from_fn(move || {
-                let next: [Option<usize>; N] = std::array::from_fn(|d| kids[d].next());
-                Some(next)
-            })
-        };
-        // Aligned when every list ends at the same row and every row's keys agree.
-        let aligned = rows()
-            .find_map(|next| {
-                let Some(first) = next[0] else {
-                    return Some(next.iter().all(Option::is_none));
-                };
-                let key = tapes[0].key(first).as_bytes();
-                let paired = next[1..].iter().enumerate().all(|(d, c)| {
-                    c.is_some_and(|c| same_bytes(tapes[d + 1].key(c).as_bytes(), key))
-                });
-                (!paired).then_some(false)
-            })
-            .unwrap_or(false);
-        if aligned {
-            for row in rows().map_while(|next| next.iter().all(Option::is_some).then_some(next)) {
-                let key = tapes[0].key(row[0].unwrap_or_default());
-                self.member(&mut maps, key, row, node, keep, retain)?;
+        // as they come, row by row (one member per document), with no sorting. From the first
+        // row whose keys differ on, members are paired by key (keys do not repeat within an
+        // object, so none of those is in a row before).
+        let mut kids: [Children<'t>; N] = std::array::from_fn(|d| tapes[d].children(at[d]));
+        loop {
+            let rest = kids.clone();
+            let row: [Option<usize>; N] = std::array::from_fn(|d| kids[d].next());
+            let Some(first) = row[0] else {
+                if row.iter().all(Option::is_none) {
+                    return Ok(maps.map(Value::Object));
+                }
+                kids = rest;
+                break;
+            };
+            let key = tapes[0].key(first);
+            let paired = row[1..].iter().enumerate().all(|(d, c)| {
+                c.is_some_and(|c| same_bytes(tapes[d + 1].key(c).as_bytes(), key.as_bytes()))
+            });
+            if !paired {
+                kids = rest;
+                break;
             }
-            return Ok(maps.map(Value::Object));
+            self.member(&mut maps, key, row, node, keep, retain)?;
         }
-        // Every member of every document by key: (key, document, entry).
+        // The other members of every document by key: (key, document, entry).
         let mut all: Vec<(&'t str, usize, usize)> = Vec::new();
-        for (d, &i) in at.iter().enumerate() {
-            all.extend(tapes[d].children(i).map(|c| (tapes[d].key(c), d, c)));
+        for (d, rest) in kids.into_iter().enumerate() {
+            all.extend(rest.map(|c| (tapes[d].key(c), d, c)));
         }
         all.sort_unstable();
         for group in all.chunk_by(|a, b| a.0 == b.0) {

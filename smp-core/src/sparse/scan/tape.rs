@@ -103,6 +103,14 @@ impl<'a> Tape<'a> {
             .unwrap_or_default()
     }
 
+    /// The text of entry `i`, as text.
+    pub(in crate::sparse) fn text_str(&self, i: usize) -> &'a str {
+        let e = &self.entries[i];
+        self.text
+            .get(e.start as usize..e.end as usize)
+            .unwrap_or_default()
+    }
+
     /// Where entry `i` starts, to read it with a scanner over the same text.
     pub(in crate::sparse) fn at(&self, i: usize) -> At {
         let e = &self.entries[i];
@@ -124,6 +132,7 @@ impl<'a> Tape<'a> {
 }
 
 /// See [`Tape::children`].
+#[derive(Clone)]
 pub(in crate::sparse) struct Children<'t> {
     entries: &'t [Entry],
     next: usize,
@@ -411,12 +420,15 @@ impl<'a> Scanner<'a> {
 /// Whether two of an object's `keys` are the same (sorts them).
 fn repeats(tape: &Tape<'_>, keys: &mut [KeySpan]) -> bool {
     let bytes = |key: &KeySpan| tape.key_span(*key).as_bytes();
-    // Pairs compared in place (lengths first, short keys without a call) are cheaper than a
-    // sort up to a few dozen pairs; the limit keeps the quadratic part bounded.
+    // Pairs compared in place are cheaper than a sort up to a few dozen pairs; the limit keeps
+    // the quadratic part bounded. A span's length is its key's, so most pairs are told apart
+    // without reading either key.
     if keys.len() <= 16 {
+        let len = |key: &KeySpan| key.0.1.wrapping_sub(key.0.0);
         return keys.iter().enumerate().any(|(i, a)| {
-            let a = bytes(a);
-            keys[..i].iter().any(|b| same_bytes(a, bytes(b)))
+            keys[..i]
+                .iter()
+                .any(|b| len(a) == len(b) && same_bytes(bytes(a), bytes(b)))
         });
     }
     keys.sort_unstable_by(|a, b| bytes(a).cmp(bytes(b)));
