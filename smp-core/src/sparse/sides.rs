@@ -42,11 +42,12 @@ use super::scan::{Children, Invalid, Scanner, Tape};
 /// and takes the reference path if a document holds the number itself).
 pub(super) const SAME: u64 = u64::MAX;
 
-/// How every document's value for one place is read.
-enum How {
+/// How every document's value for one place is read (with the member's metadata, where the
+/// reading needs it).
+enum How<'s> {
     Same,
-    Members,
-    Items,
+    Members(FieldMeta<'s>),
+    Items(FieldMeta<'s>),
     Full,
 }
 
@@ -234,12 +235,11 @@ impl<'t, const N: usize> Sides<'_, 't, N> {
         let everywhere = entries.iter().all(Option::is_some);
         if everywhere && !key.starts_with('$') && keep != Some(key) {
             let entries = entries.map(Option::unwrap_or_default);
-            let meta = node.field(key);
-            let how = self.how(entries, &meta);
+            let how = self.how(entries, node, key);
             if matches!(how, How::Same) && !retain {
                 return Ok(());
             }
-            let read = self.read(entries, meta, how)?;
+            let read = self.read(entries, how)?;
             for (map, value) in maps.iter_mut().zip(read) {
                 map.insert(key.to_owned(), value);
             }
@@ -254,15 +254,22 @@ impl<'t, const N: usize> Sides<'_, 't, N> {
         Ok(())
     }
 
-    /// How entries `at` (one per document) of a member with metadata `meta` are read.
-    fn how(&mut self, at: [usize; N], meta: &FieldMeta<'_>) -> How {
+    /// How entries `at` (one per document) of member `key` of an object of type `node` are
+    /// read.
+    fn how<'s>(&mut self, at: [usize; N], node: Node<'s>, key: &str) -> How<'s> {
+        // A scalar is quiet whatever its field, and only containers are read member by member
+        // or item by item: the schema is not asked.
+        if !matches!(self.first(0, at[0]), Some(b'{' | b'[')) {
+            return if self.same(at) { How::Same } else { How::Full };
+        }
+        let meta = node.field(key);
         let all = |b: u8| (0..N).all(|d| self.first(d, at[d]) == Some(b));
         let (objects, lists) = (all(b'{'), all(b'['));
-        if self.same(at) && self.quiet_field(at[0], meta) {
+        if self.same(at) && self.quiet_field(at[0], &meta) {
             How::Same
         } else if objects && meta.strategy.base != BaseStrategy::Replace && !meta.node.is_embedded()
         {
-            How::Members
+            How::Members(meta)
         } else if lists
             && meta.strategy.merges_lists()
             && meta.merge_key.is_some()
@@ -270,24 +277,18 @@ impl<'t, const N: usize> Sides<'_, 't, N> {
             && !meta.composite
             && !meta.node.items().is_embedded()
         {
-            How::Items
+            How::Items(meta)
         } else {
             How::Full
         }
     }
 
-    /// The values of entries `at` (one per document) of a member with metadata `meta`, read
-    /// as [`Sides::how`] says.
-    fn read(
-        &mut self,
-        at: [usize; N],
-        meta: FieldMeta<'_>,
-        how: How,
-    ) -> Result<[Value; N], Invalid> {
+    /// The values of entries `at` (one per document), read as [`Sides::how`] says.
+    fn read(&mut self, at: [usize; N], how: How<'_>) -> Result<[Value; N], Invalid> {
         match how {
             How::Same => Ok(std::array::from_fn(|_| Value::Number(Number::from(SAME)))),
-            How::Members => self.objects(at, meta.node, None, meta.strategy.retain_keys),
-            How::Items => self.lists(at, meta),
+            How::Members(meta) => self.objects(at, meta.node, None, meta.strategy.retain_keys),
+            How::Items(meta) => self.lists(at, meta),
             How::Full => self.all_full(at),
         }
     }
@@ -414,9 +415,12 @@ impl<'t, const N: usize> Sides<'_, 't, N> {
         if node.is_embedded() {
             return false;
         }
+        // Scalars are quiet whatever their fields.
         let tape: &'t Tape<'_> = &self.tapes[0];
-        tape.children(i)
-            .all(|c| self.quiet_field(c, &node.field(tape.key(c))))
+        tape.children(i).all(|c| {
+            !matches!(self.first(0, c), Some(b'{' | b'['))
+                || self.quiet_field(c, &node.field(tape.key(c)))
+        })
     }
 
     /// Whether the engine passes merged list `i` (of the first document) on every side: items
