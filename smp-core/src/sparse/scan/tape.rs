@@ -55,6 +55,24 @@ impl<'a> Tape<'a> {
             .unwrap_or_default()
     }
 
+    /// Where the key of member `i` starts in the text (its opening quote), when it has no
+    /// escapes (an escaped key's span is in `keys`).
+    pub(super) fn key_quote(&self, i: usize) -> Option<usize> {
+        let e = &self.entries[i];
+        (!e.escaped && e.key != NO_KEY.0).then(|| (e.key.0 as usize).wrapping_sub(1))
+    }
+
+    /// Where the key of member `i` is, as [`Scanner::index_key`] located it.
+    pub(super) fn key_span_of(&self, i: usize) -> KeySpan {
+        let e = &self.entries[i];
+        (e.key, e.escaped)
+    }
+
+    /// The whole text, as bytes.
+    pub(super) fn bytes(&self) -> &'a [u8] {
+        self.text.as_bytes()
+    }
+
     /// The nesting depth of entry `i`.
     pub(super) fn depth_of(&self, i: usize) -> usize {
         usize::from(self.entries[i].depth)
@@ -288,6 +306,20 @@ impl<'a> Scanner<'a> {
             if !self.open()? {
                 let (base, keys_base) = (open_keys.len(), tape.keys.len());
                 loop {
+                    // The twin's next members, when they are the text that follows, are copied
+                    // together.
+                    if let Some((twin, at)) = guide.as_mut() {
+                        self.skip_ws();
+                        let rest = self.bytes.get(self.pos..).unwrap_or_default();
+                        let run = twin.members(*at, &mut cursor, rest, (self.pos, self.depth));
+                        if let Some(run) = run {
+                            self.pos += twin.copy_members(run, tape, open_keys);
+                            if !self.next_or_close(b'}')? {
+                                break;
+                            }
+                            continue;
+                        }
+                    }
                     let key = self.index_key(tape)?;
                     open_keys.push(key);
                     let next = self.peek_value();
@@ -298,6 +330,11 @@ impl<'a> Scanner<'a> {
                         self.index_child(tape, open_keys, key, next, &mut guide, partner)?;
                     } else {
                         self.index_scalar(tape, key, next)?;
+                        // Members mostly come in the same order: the twin's next is likely
+                        // the one after.
+                        if let Some((twin, at)) = guide.as_ref() {
+                            cursor = twin.after(*at, cursor);
+                        }
                     }
                     if !self.next_or_close(b'}')? {
                         break;
@@ -350,7 +387,7 @@ impl<'a> Scanner<'a> {
             return self.index_container(tape, open_keys, key, first, None);
         }
         let rest = self.bytes.get(self.pos..).unwrap_or_default();
-        if twin.is_same(partner, self.depth, rest) {
+        if twin.is_same(partner, (self.pos, self.depth), rest) {
             self.pos += twin.copy(partner, self.pos, key, tape);
             return Ok(());
         }

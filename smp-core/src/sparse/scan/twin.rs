@@ -7,7 +7,11 @@
 //! shift). When the counterpart's text is found byte for byte at the current position, the
 //! value is that same JSON value, valid as it was there (at the same depth, so under the same
 //! nesting limit): its entries are copied, shifted to this text, instead of read again. When
-//! it is not, the value is indexed with the counterpart as its own guide.
+//! it is not, the value is indexed with the counterpart as its own guide. In an object, the text
+//! from each member on is first compared in one go with the counterpart's, from the member
+//! expected next: the members found byte for byte (each with the byte after it, so that its
+//! last token ends there too), scalars included, are copied together, keys and all, without
+//! reading their keys or matching them one by one.
 //!
 //! Matching is a hint: only byte equality decides, so a bad match costs time, never
 //! correctness. The bytes compared for matches that fail are counted, and once they pass
@@ -30,6 +34,9 @@ pub(super) struct Twin<'g> {
     tape: &'g Tape<'g>,
     spent: usize,
     budget: usize,
+    /// A twin member, and where its value would start in this text, found different by
+    /// [`Twin::members`]: [`Twin::is_same`] need not compare them again.
+    differs: Option<(usize, usize)>,
 }
 
 impl<'g> Twin<'g> {
@@ -38,6 +45,7 @@ impl<'g> Twin<'g> {
             tape,
             spent: 0,
             budget: text_len.saturating_mul(2).saturating_add(1 << 16),
+            differs: None,
         }
     }
 
@@ -92,6 +100,88 @@ impl<'g> Twin<'g> {
         found
     }
 
+    /// The member after `cursor` in twin object `parent` (or the object's end).
+    pub(super) fn after(&self, parent: usize, cursor: usize) -> usize {
+        if cursor < self.end_of(parent) {
+            self.next_sibling(cursor)
+        } else {
+            cursor
+        }
+    }
+
+    /// The members of twin object `parent` from `cursor` on that `rest` (the text at `pos`,
+    /// nesting `depth`, where a member starts) holds byte for byte, each with the byte after
+    /// it (so its last token ends there too): the first and one past the last, when there is
+    /// one. Moves `cursor` past them.
+    pub(super) fn members(
+        &mut self,
+        parent: usize,
+        cursor: &mut usize,
+        rest: &[u8],
+        (pos, depth): (usize, usize),
+    ) -> Option<Run> {
+        let end = self.end_of(parent);
+        if self.exhausted() || *cursor >= end || self.tape.depth_of(*cursor) != depth {
+            return None;
+        }
+        let start = self.tape.key_quote(*cursor)?;
+        let limit = self.tape.entries[parent].end as usize;
+        let twin = self.tape.bytes().get(start..limit).unwrap_or_default();
+        let shared = start + common_prefix(twin, rest, twin.len());
+        let first = *cursor;
+        let (mut past, mut found) = (first, start);
+        while past < end
+            && self.tape.key_quote(past).is_some()
+            && (self.tape.entries[past].end as usize) < shared
+        {
+            found = self.tape.entries[past].end as usize;
+            past = self.next_sibling(past);
+        }
+        // What was compared beyond the members found counts, as for any failed match. When
+        // it went past the next member's key into its value, that value differs.
+        self.spend(shared - found);
+        if past < end {
+            let value = self.tape.entries[past].start as usize;
+            if self.tape.key_quote(past).is_some() && value < shared {
+                self.differs = Some((past, pos + (value - start)));
+            }
+        }
+        if past == first {
+            return None;
+        }
+        *cursor = past;
+        Some(Run {
+            first,
+            past,
+            start,
+            pos,
+        })
+    }
+
+    /// Copies the members of `run` into `out`, their keys into `keys`; returns the length of
+    /// their text (to the end of the last value).
+    pub(super) fn copy_members(
+        &self,
+        run: Run,
+        out: &mut Tape<'_>,
+        keys: &mut Vec<KeySpan>,
+    ) -> usize {
+        let mut member = run.first;
+        let mut last_end = run.start;
+        while member < run.past {
+            let e = self.tape.entries[member];
+            let moved =
+                |at: u32| (at as usize).wrapping_sub(run.start).wrapping_add(run.pos) as u32;
+            let key = self.tape.key_span_of(member);
+            let key = ((moved(key.0.0), moved(key.0.1)), false);
+            out.copy_subtree(self.tape, member, moved(e.start) as usize, key);
+            keys.push(key);
+            last_end = e.end as usize;
+            member = self.next_sibling(member);
+        }
+        last_end - run.start
+    }
+
     /// The item of twin list `parent` most like the text at `rest`: of the [`CANDIDATES`] from
     /// `cursor`, the one whose text shares the longest start with it. Moves `cursor` past it.
     pub(super) fn item(&mut self, parent: usize, cursor: &mut usize, rest: &[u8]) -> Option<usize> {
@@ -127,10 +217,10 @@ impl<'g> Twin<'g> {
         self.tape.text(i).first().copied()
     }
 
-    /// Whether twin entry `i`, at nesting `depth`, is the text that starts `rest`; the bytes
-    /// compared count against the budget when it is not.
-    pub(super) fn is_same(&mut self, i: usize, depth: usize, rest: &[u8]) -> bool {
-        if self.tape.depth_of(i) != depth {
+    /// Whether twin entry `i` is the text that starts `rest` (at `pos`, nesting `depth`); the
+    /// bytes compared count against the budget when it is not.
+    pub(super) fn is_same(&mut self, i: usize, (pos, depth): (usize, usize), rest: &[u8]) -> bool {
+        if self.tape.depth_of(i) != depth || self.differs == Some((i, pos)) {
             return false;
         }
         let text = self.tape.text(i);
@@ -147,6 +237,15 @@ impl<'g> Twin<'g> {
     pub(super) fn copy(&self, i: usize, pos: usize, key: KeySpan, out: &mut Tape<'_>) -> usize {
         out.copy_subtree(self.tape, i, pos, key)
     }
+}
+
+/// Members of a twin object found byte for byte (see [`Twin::members`]).
+pub(super) struct Run {
+    first: usize,
+    past: usize,
+    /// Where the first member's key starts in the twin's text, and in this one.
+    start: usize,
+    pos: usize,
 }
 
 /// How many leading bytes `a` and `b` share, looking at no more than `limit`.
@@ -205,6 +304,18 @@ mod tests {
             r#"{"ab": {"\u0063": [{"d\n": 1}]}, "e": [{"k\"": {"x": [12]}}], "x": {}}"#,
             r#"{"a": {"b": [1, 2, {"c": "d"}]}, "e": [{"k": 1, "v": {"x": 1e999}}, {"k": 2}]}"#,
             r#"{"a": {"b": [1, 2, {"c": "d"}]}, "e": [{"k": 1, "v": {"x": 1}}, {"k": 2}]"#,
+            // Runs of members: one that ends where a token goes on, escaped keys, other
+            // spacing, a repeated key, a value that differs after its key matched.
+            r#"{"a": 1, "b": 12, "c": {"x": [1, {"y": 2}]}, "d": "s", "e": true}"#,
+            r#"{"a": 1, "b": 123, "c": {"x": [1, {"y": 2}]}, "d": "s", "e": true}"#,
+            r#"{"a": 1, "b": 12e5, "c": {"x": [1, {"y": 2}]}, "d": "s", "e": true}"#,
+            r#"{"a": 1, "b": 12, "\u0063": {"x": [1, {"y": 2}]}, "d": "s", "e": true}"#,
+            r#"{"a": 1, "b": 12, "c": {"x": [1, {"y": 2}]}, "d": "s\u0041", "e": true}"#,
+            r#"{"a": 1,"b": 12, "c":{"x": [1, {"y": 2}]}, "d": "s", "e": true}"#,
+            r#"{"a": 1, "b": 12, "c": {"x": [1, {"y": 3}]}, "d": "s", "e": true}"#,
+            r#"{"a": 1, "b": 12, "c": {"x": [1, {"y": 2}]}, "d": "s", "a": 1}"#,
+            r#"{"a": 1, "b": 12, "c": {"x": [1, {"y": 2}]}, "d": "s", "e": truex}"#,
+            r#"{"o": {"a": 1, "b": 12, "c": {"x": [1, {"y": 2}]}, "d": "s", "e": true}}"#,
             r#"[{"a": 1}, [{"a": 1}], {"b": [{"a": 1}]}]"#,
             r#"[[{"a": 1}], {"a": 1}, {"b": [{"a": 1}]}]"#,
             r#"{}"#,
