@@ -587,6 +587,23 @@ fn created_objects_aligned_then_not() {
     }
 }
 
+/// Documents holding the stand-in's number, or others of its range, in what differs: the
+/// reference path answers, with the same patch.
+#[test]
+fn created_with_stand_in_numbers_agree() {
+    let texts = [
+        r#"{"a": 18446744073709551615, "b": [1], "c": {"d": 1}}"#,
+        r#"{"a": 18446744069414584320, "b": [18446744073709551615], "c": {"d": 2}}"#,
+        r#"{"a": 1, "b": [1], "c": {"d": 18446744069414584321}}"#,
+    ];
+    let untyped = Schema::untyped();
+    for node in [Node::from(&untyped), pod_schema().into()] {
+        created_agree(&texts, node).unwrap();
+        created_agree(&texts[..2], node).unwrap();
+        created_agree(&[texts[2], texts[1], texts[0]], node).unwrap();
+    }
+}
+
 #[test]
 fn created_fixtures_agree() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../smp-core/benches/fixtures/");

@@ -13,7 +13,7 @@
 //! `sides`): what is the same in all of them is scanned, checked and never built, so the cost
 //! is one pass over each text plus the parts that differ. The reference path runs when a root
 //! is not an object (an error or `null`), when a text is not strict JSON (for the reader's
-//! error), and, as a guard, if a created patch ever held a stand-in.
+//! error), and, as a guard, if a created patch ever held a number of the stand-in's range.
 
 use serde_json::Value;
 
@@ -22,7 +22,8 @@ use crate::error::{DocRole, JsonPath, PatchError};
 use crate::input::parse_json;
 use crate::schema::Node;
 
-use super::sides::{self, SAME};
+use super::sides;
+use super::write;
 
 /// The two-way patch from `original` to `modified`, both JSON text, as compact JSON with
 /// object keys sorted: what [`crate::diff_with`] creates from the parsed documents, printed by
@@ -94,10 +95,9 @@ fn finish(
     reference: impl FnOnce() -> Result<Value, PatchError>,
 ) -> Result<String, PatchError> {
     if let Some(created) = created {
-        let text = print(&created?)?;
         // A stand-in is only where every document is the same, so no patch holds one; the
         // number may be a document's own, though (then the reference path decides).
-        if !text.contains(&SAME.to_string()) {
+        if let Some(text) = write::created(&created?) {
             return Ok(text);
         }
     }

@@ -40,6 +40,9 @@ use super::scan::{Children, Invalid, Scanner, Tape};
 /// What stands for a value that is the same in every document: a number no created patch can
 /// hold, since a stand-in sits only where every document agrees (the caller checks anyway,
 /// and takes the reference path if a document holds the number itself).
+///
+/// It is the last number of the placeholder range, which the writer of created patches refuses
+/// (see `write::created`).
 pub(super) const SAME: u64 = u64::MAX;
 
 /// How every document's value for one place is read (with the member's metadata, where the
@@ -357,14 +360,14 @@ impl<'t, const N: usize> Sides<'_, 't, N> {
                         self.full(0, c)?
                     }
                 };
-                let shell = Value::Object(Map::from_iter([(mk.to_owned(), key)]));
-                // Copies for all but the last document, which takes the shell itself.
-                let mut shells: [Value; N] = std::array::from_fn(|_| Value::Null);
-                for copy in shells.iter_mut().take(N - 1) {
-                    *copy = shell.clone();
-                }
-                shells[N - 1] = shell;
-                shells
+                // A copy of the key for all but the last document, which takes the key itself.
+                let mut key = Some(key);
+                std::array::from_fn(|d| {
+                    let key = if d + 1 < N { key.clone() } else { key.take() };
+                    let mut shell = Map::new();
+                    shell.insert(mk.to_owned(), key.unwrap_or_default());
+                    Value::Object(shell)
+                })
             } else {
                 // Every item has the key, so every item is an object.
                 self.objects(entries, node, Some(mk), meta.strategy.retain_keys)?

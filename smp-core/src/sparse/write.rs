@@ -21,6 +21,15 @@ pub(super) fn document(doc: &Value, canon: &Canon, room: usize) -> Option<String
     String::from_utf8(out).ok()
 }
 
+/// A patch created from documents read side by side (see `sides`), as compact JSON: what
+/// `serde_json::to_string` prints for it. `None` when it holds a number of the placeholder
+/// range, where the stand-in for what every document shares is: the caller then takes the
+/// reference path.
+pub(super) fn created(patch: &Value) -> Option<String> {
+    // Room for a patch of some size up front, rather than grown from a few bytes.
+    document(patch, &Canon::default(), 4096)
+}
+
 struct Writer<'c> {
     canon: &'c Canon,
 }
