@@ -129,13 +129,11 @@ impl<'t, const N: usize> Sides<'_, 't, N> {
     fn full(&mut self, d: usize, i: usize) -> Result<Value, Invalid> {
         // Most values read in full are names and other strings without escapes, and those are
         // their text (which the index checked) without the quotes.
-        let text = self.tapes[d].text(i);
-        if text.first() == Some(&b'"') && !text.contains(&b'\\') {
-            let inner = self.tapes[d]
-                .text_str(i)
-                .get(1..text.len() - 1)
-                .ok_or(Invalid)?;
-            return Ok(Value::String(inner.to_owned()));
+        let plain = (self.tapes[d].text_str(i).strip_prefix('"'))
+            .and_then(|text| text.strip_suffix('"'))
+            .filter(|text| !text.as_bytes().contains(&b'\\'));
+        if let Some(plain) = plain {
+            return Ok(Value::String(plain.to_owned()));
         }
         let at = self.tapes[d].at(i);
         let reader = &mut self.readers[d];

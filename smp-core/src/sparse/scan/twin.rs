@@ -166,12 +166,12 @@ impl<'g> Twin<'g> {
         out: &mut Tape<'_>,
         keys: &mut Vec<KeySpan>,
     ) -> usize {
+        // Offsets move from the twin's text to this one's (both fit in 32 bits).
+        let moved = |at: u32| (at as usize).wrapping_sub(run.start).wrapping_add(run.pos) as u32;
         let mut member = run.first;
         let mut last_end = run.start;
         while member < run.past {
             let e = self.tape.entries[member];
-            let moved =
-                |at: u32| (at as usize).wrapping_sub(run.start).wrapping_add(run.pos) as u32;
             let key = self.tape.key_span_of(member);
             let key = ((moved(key.0.0), moved(key.0.1)), false);
             out.copy_subtree(self.tape, member, moved(e.start) as usize, key);
