@@ -80,6 +80,7 @@
 mod custom;
 pub mod discovery;
 mod handlers;
+pub mod jsonpatch;
 pub mod object;
 mod openapi;
 mod protobuf;

@@ -138,6 +138,56 @@ impl ApiError {
         .about(group, kind, name)
     }
 
+    /// 422 with no words of its own: the answer to a JSON patch whose operations do not apply
+    /// (the patch handler reports the library's error through `NewGenericServerResponse`,
+    /// which keeps only the code, and an empty `details`).
+    pub fn patch_not_applied() -> ApiError {
+        let mut error = ApiError::new(
+            422,
+            "Invalid",
+            "the server rejected our request due to an error in our request",
+        );
+        error.details = Some(json!({}));
+        error
+    }
+
+    /// 500: what the API server answers when a request makes it panic (its panic recovery
+    /// filter's words).
+    pub fn panicked() -> ApiError {
+        ApiError::new(
+            500,
+            "InternalError",
+            "This request caused apiserver to panic. Look in the logs for details.",
+        )
+    }
+
+    /// 413 with the server's words for a request too large in some other way than its size.
+    pub fn entity_too_large(message: &str) -> ApiError {
+        ApiError::new(
+            413,
+            "RequestEntityTooLarge",
+            format!("Request entity too large: {message}"),
+        )
+    }
+
+    /// 422 for a patched document the server cannot decode into the object (or, with
+    /// `fieldValidation=Strict`, one whose patch had members the server does not know): the
+    /// error of the field `patch`, whose value is the patched document.
+    pub fn invalid_patch(patched: &Value, message: &str) -> ApiError {
+        let document = serde_json::to_string(patched).unwrap_or_default();
+        let mut error = ApiError::new(
+            422,
+            "Invalid",
+            format!(" \"\" is invalid: patch: Invalid value: {document:?}: {message}"),
+        );
+        error.details = Some(json!({"causes": [{
+            "reason": "FieldValueInvalid",
+            "message": format!("Invalid value: {document:?}: {message}"),
+            "field": "patch",
+        }]}));
+        error
+    }
+
     /// 400: the request cannot be read.
     pub fn bad_request(message: impl Into<String>) -> ApiError {
         ApiError::new(400, "BadRequest", message)

@@ -11,8 +11,10 @@ use super::write::{
     commit, conflict, manager_error, prepare_update, record_update, with_field_manager,
 };
 use super::{Call, RETRIES};
+use crate::jsonpatch::{self, Limits, PatchError};
 use crate::object::meta;
 use crate::status::ApiError;
+use crate::validation::{self, FieldValidation};
 
 pub(super) const JSON_PATCH: &str = "application/json-patch+json";
 pub(super) const MERGE_PATCH: &str = "application/merge-patch+json";
@@ -45,23 +47,39 @@ pub(super) fn patch(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value),
     if content_type == APPLY_PATCH {
         return apply(call, text);
     }
-    let patch: Value = serde_json::from_str(text)
-        .map_err(|e| ApiError::bad_request(format!("error decoding patch: {e}")))?;
+    let mode = FieldValidation::parse(call.query("fieldValidation"))?;
+    // The server reads a JSON patch strictly first, unless told to ignore what it does not know
+    // (`applyJSPatch`): a patch of the wrong shape is refused, an operation's unknown member is
+    // warned of or, with `Strict`, refused once the patch has applied.
+    let mut unknown = Vec::new();
+    if content_type == JSON_PATCH && mode != FieldValidation::Ignore {
+        unknown = jsonpatch::strict_problems(text)
+            .map_err(|e| ApiError::bad_request(format!("error decoding patch: {e}")))?;
+    }
     let name = call.info.name.clone();
     for _ in 0..RETRIES {
         let current = call.current()?;
         let invalid = |message: String| {
             ApiError::invalid(&call.resource.group, &call.resource.kind, &name, message)
         };
-        let patched = patched(
+        let mut patched = patched(
             &content_type,
             &current.object,
-            &patch,
+            text,
             strategic,
             accepted,
             invalid,
         )?;
-        let mut patched = patched;
+        if !unknown.is_empty() {
+            if mode == FieldValidation::Strict {
+                return Err(ApiError::invalid_patch(
+                    &patched,
+                    &format!("strict decoding error: {}", unknown.join(", ")),
+                ));
+            }
+            let mut warnings = call.warnings.borrow_mut();
+            warnings.extend(unknown.drain(..).map(|w| validation::warning(&w)));
+        }
         call.validate_fields(&mut patched)?;
         // A patch that sets the resource version asks for that version, as an update does.
         let expected = meta(&patched, "resourceVersion").to_owned();
@@ -80,33 +98,41 @@ pub(super) fn patch(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value),
 }
 
 /// `current` with a JSON patch, a merge patch or (with `strategic`'s schema) a strategic merge
-/// patch applied; `invalid` words what the patch cannot do to it.
+/// patch applied, each as the API server applies it; `invalid` words what a strategic merge
+/// patch cannot do to it. The result is an object.
 pub(super) fn patched(
     content_type: &str,
     current: &Value,
-    patch: &Value,
+    patch: &str,
     strategic: Option<smp_core::schema::Node<'_>>,
     accepted: &[&str],
     invalid: impl Fn(String) -> ApiError,
 ) -> Result<Value, ApiError> {
-    match content_type {
-        JSON_PATCH => {
-            let operations: json_patch::Patch = serde_json::from_value(patch.clone())
-                .map_err(|e| ApiError::bad_request(format!("error decoding patch: {e}")))?;
-            let mut object = current.clone();
-            json_patch::patch(&mut object, &operations).map_err(|e| invalid(e.to_string()))?;
-            Ok(object)
-        }
-        MERGE_PATCH => {
-            let mut object = current.clone();
-            json_patch::merge(&mut object, patch);
-            Ok(object)
-        }
+    let refused = |e: PatchError| match e {
+        PatchError::Malformed(message) => ApiError::bad_request(message),
+        PatchError::TooManyOperations { .. } => ApiError::entity_too_large(&e.to_string()),
+        PatchError::Failed(_) => ApiError::patch_not_applied(),
+        PatchError::Crash => ApiError::panicked(),
+    };
+    let object = match content_type {
+        JSON_PATCH => jsonpatch::apply(current, patch, &Limits::default()).map_err(refused)?,
+        MERGE_PATCH => jsonpatch::merge(current, patch).map_err(refused)?,
         _ => {
             let schema = strategic.ok_or_else(|| ApiError::unsupported_media_type(accepted))?;
-            smp_core::apply(current, patch, schema).map_err(|e| invalid(e.to_string()))
+            let patch: Value = serde_json::from_str(patch)
+                .map_err(|e| ApiError::bad_request(format!("error decoding patch: {e}")))?;
+            smp_core::apply(current, &patch, schema).map_err(|e| invalid(e.to_string()))?
         }
+    };
+    if !object.is_object() {
+        // The server's decoder refuses a patched document that is not an object.
+        let message = format!(
+            "json: cannot unmarshal {} into Go value of type map[string]interface {{}}",
+            if object.is_array() { "array" } else { "value" }
+        );
+        return Err(ApiError::invalid_patch(&object, &message));
     }
+    Ok(object)
 }
 
 /// Server-side apply: the configuration merged by the field manager, which records the

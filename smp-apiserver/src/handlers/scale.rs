@@ -87,11 +87,11 @@ pub(super) fn handle(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value)
             if !accepted.contains(&content_type.as_str()) {
                 return Err(ApiError::unsupported_media_type(&accepted));
             }
-            let patch: Value = serde_json::from_slice(body)
-                .map_err(|e| ApiError::bad_request(format!("error decoding patch: {e}")))?;
+            let patch = std::str::from_utf8(body)
+                .map_err(|_| ApiError::bad_request("the request body is not UTF-8"))?;
             let scale = smp_types::lookup("autoscaling/v1", "Scale").map(|k| k.schema());
             write(call, &paths, |current| {
-                patched(&content_type, current, &patch, scale, &accepted, |m| {
+                patched(&content_type, current, patch, scale, &accepted, |m| {
                     invalid(call, m)
                 })
             })
