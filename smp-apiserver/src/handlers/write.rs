@@ -194,7 +194,8 @@ pub(super) fn prepare_update(
 }
 
 /// Stores `new` over `current` (or removes the object, when its deletion waited only for the
-/// finalizers `new` no longer has); an error when the object changed meanwhile.
+/// finalizers `new` no longer has, or keeps `current` when `new` is the same); an error when
+/// the object changed meanwhile.
 pub(super) fn commit(call: &Call<'_>, current: &Stored, new: Value) -> Result<Value, WriteError> {
     if call.dry_run().unwrap_or(false) {
         return Ok(new);
@@ -210,6 +211,12 @@ pub(super) fn commit(call: &Call<'_>, current: &Stored, new: Value) -> Result<Va
         call.state.store.remove(&key, current.revision)?;
         namespaces::removed_from(call.state, &call.info.namespace);
         return Ok(new);
+    }
+    // A write that changes nothing writes nothing: the etcd3 store's `GuaranteedUpdate`
+    // compares the new object's bytes (resourceVersion aside) with the stored ones and skips
+    // the write, so the object keeps its resourceVersion and no watcher hears of it.
+    if object::same_but_resource_version(&current.object, &new) {
+        return Ok((*current.object).clone());
     }
     let stored = call.state.store.replace(&key, current.revision, new)?;
     Ok((*stored.object).clone())
