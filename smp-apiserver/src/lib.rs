@@ -79,11 +79,13 @@
 
 mod custom;
 pub mod discovery;
+mod garbagecollector;
 mod handlers;
 pub mod jsonpatch;
 pub mod object;
 mod openapi;
 mod protobuf;
+mod registry;
 pub mod request;
 pub mod selector;
 #[cfg(feature = "http")]

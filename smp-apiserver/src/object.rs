@@ -40,15 +40,6 @@ pub fn set_meta(object: &mut Value, key: &str, value: &str) {
     metadata_mut(object).insert(key.to_owned(), Value::String(value.to_owned()));
 }
 
-/// A copy of `object` marked for deletion at `now`: its `deletionTimestamp` set, with no grace
-/// period (the server waits for finalizers, not for a kubelet).
-pub fn marked_for_deletion(object: &Value, now: &str) -> Value {
-    let mut marked = object.clone();
-    set_meta(&mut marked, "deletionTimestamp", now);
-    metadata_mut(&mut marked).insert("deletionGracePeriodSeconds".into(), Value::from(0));
-    marked
-}
-
 /// The object's finalizers.
 pub fn finalizers(object: &Value) -> usize {
     object
@@ -115,17 +106,6 @@ pub fn same_but_resource_version(a: &Value, b: &Value) -> bool {
     rest(a).eq(rest(b)) && metadata(a).eq(metadata(b))
 }
 
-/// Whether two objects differ outside `metadata` and `status` (what moves `generation`).
-pub fn spec_changed(old: &Value, new: &Value) -> bool {
-    fn rest(v: &Value) -> impl Iterator<Item = (&String, &Value)> {
-        v.as_object()
-            .into_iter()
-            .flatten()
-            .filter(|(k, _)| !matches!(k.as_str(), "metadata" | "status"))
-    }
-    !rest(old).eq(rest(new))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -138,14 +118,6 @@ mod tests {
         assert_eq!(a.len(), 36);
         assert_eq!(&a[14..15], "4");
         assert_eq!(name_suffix().len(), 5);
-    }
-
-    #[test]
-    fn generation_moves_with_what_is_not_metadata_or_status() {
-        let a = json!({"metadata": {"labels": {"a": "1"}}, "spec": {"x": 1}, "status": {}});
-        let b = json!({"metadata": {}, "spec": {"x": 1}, "status": {"y": 2}});
-        assert!(!spec_changed(&a, &b));
-        assert!(spec_changed(&a, &json!({"spec": {"x": 2}})));
     }
 
     #[test]

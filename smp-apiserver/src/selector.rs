@@ -49,28 +49,9 @@ impl Selector {
         Ok(Selector(out))
     }
 
-    /// A `fieldSelector` on `metadata.name` and `metadata.namespace`: `metadata.name=web`,
-    /// `metadata.namespace!=kube-system`.
-    pub fn fields(text: &str) -> Result<Selector, ApiError> {
-        let mut out = Vec::new();
-        for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            let r = requirement(part)
-                .filter(|r| matches!(r, Requirement::Equals(..) | Requirement::NotEquals(..)))
-                .ok_or_else(|| {
-                    ApiError::bad_request(format!("invalid field selector: {part:?}"))
-                })?;
-            let field = match &r {
-                Requirement::Equals(k, _) | Requirement::NotEquals(k, _) => k.as_str(),
-                _ => "",
-            };
-            if !matches!(field, "metadata.name" | "metadata.namespace") {
-                return Err(ApiError::bad_request(format!(
-                    "field label not supported: {field}"
-                )));
-            }
-            out.push(r);
-        }
-        Ok(Selector(out))
+    /// Whether it selects everything.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
     }
 
     /// Whether an object's labels match.
@@ -85,16 +66,127 @@ impl Selector {
         })
     }
 
-    /// Whether an object's name and namespace match.
-    pub fn matches_fields(&self, name: &str, namespace: &str) -> bool {
-        self.0.iter().all(|r| {
-            r.matches(|k| match k {
-                "metadata.name" => Some(name.to_owned()),
-                "metadata.namespace" => Some(namespace.to_owned()),
-                _ => None,
-            })
-        })
+}
+
+/// A field selector, in the syntax of apimachinery's `fields.ParseSelector`: terms joined by
+/// commas, each `label=value`, `label==value` or `label!=value`, nothing trimmed, the value's
+/// `\\`, `\,` and `\=` escaped. The empty selector selects everything.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FieldSelector(Vec<FieldTerm>);
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct FieldTerm {
+    label: String,
+    equal: bool,
+    value: String,
+}
+
+impl FieldSelector {
+    /// Reads a `fieldSelector`. Its terms are kept in the order the server checks them in
+    /// (sorted as text).
+    pub fn parse(text: &str) -> Result<FieldSelector, ApiError> {
+        let mut terms = split_unescaped_commas(text);
+        terms.sort_unstable();
+        let mut out = Vec::new();
+        for term in terms.into_iter().filter(|t| !t.is_empty()) {
+            let Some((label, equal, value)) = split_term(term) else {
+                return Err(ApiError::bad_request(format!(
+                    "invalid selector: '{text}'; can't understand '{term}'"
+                )));
+            };
+            out.push(FieldTerm {
+                label: label.to_owned(),
+                equal,
+                value: unescape(value)?,
+            });
+        }
+        Ok(FieldSelector(out))
     }
+
+    /// The selector with each label as `convert` names it, or the first refusal (a 400 with
+    /// its words).
+    pub fn convert(
+        mut self,
+        convert: impl Fn(&str) -> Result<String, String>,
+    ) -> Result<FieldSelector, ApiError> {
+        for term in &mut self.0 {
+            term.label = convert(&term.label).map_err(ApiError::bad_request)?;
+        }
+        Ok(self)
+    }
+
+    /// Whether it selects everything.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Whether an object whose field values `value` gives (by label) is selected.
+    pub fn matches(&self, value: impl Fn(&str) -> String) -> bool {
+        self.0
+            .iter()
+            .all(|t| (value(&t.label) == t.value) == t.equal)
+    }
+}
+
+/// A field selector's terms: split at commas a backslash does not protect.
+fn split_unescaped_commas(text: &str) -> Vec<&str> {
+    let mut terms = Vec::new();
+    let (mut start, mut escaped) = (0, false);
+    for (i, c) in text.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            ',' => {
+                terms.push(&text[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    terms.push(&text[start..]);
+    terms
+}
+
+/// A term's label, whether it asks for equality, and its value: split at the first operator
+/// (`!=`, `==` or `=`, tried in that order at each place).
+fn split_term(term: &str) -> Option<(&str, bool, &str)> {
+    for (i, _) in term.char_indices() {
+        let rest = &term[i..];
+        for (op, equal) in [("!=", false), ("==", true), ("=", true)] {
+            if let Some(value) = rest.strip_prefix(op) {
+                return Some((&term[..i], equal, value));
+            }
+        }
+    }
+    None
+}
+
+/// A value with its escapes read; an unknown escape or a bare `=` is refused as the server
+/// refuses them.
+fn unescape(value: &str) -> Result<String, ApiError> {
+    let mut out = String::with_capacity(value.len());
+    let mut chars = value.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some(e @ ('\\' | ',' | '=')) => out.push(e),
+                other => {
+                    return Err(ApiError::bad_request(format!(
+                        "invalid field selector: invalid escape sequence: \\{}",
+                        other.map(String::from).unwrap_or_default()
+                    )));
+                }
+            },
+            '=' | ',' => {
+                return Err(ApiError::bad_request(format!(
+                    "invalid field selector: unescaped character in value: {}",
+                    c as u32
+                )));
+            }
+            c => out.push(c),
+        }
+    }
+    Ok(out)
 }
 
 /// The selector's requirements: split at commas outside parentheses.
@@ -178,9 +270,30 @@ mod tests {
 
     #[test]
     fn field_selectors() {
-        let s = Selector::fields("metadata.name=web,metadata.namespace!=kube-system").unwrap();
-        assert!(s.matches_fields("web", "default"));
-        assert!(!s.matches_fields("web", "kube-system"));
-        assert!(Selector::fields("spec.nodeName=x").is_err());
+        let s = FieldSelector::parse("metadata.name=web,metadata.namespace!=kube-system").unwrap();
+        let get = |ns: &'static str| move |label: &str| match label {
+            "metadata.name" => "web".to_owned(),
+            "metadata.namespace" => ns.to_owned(),
+            _ => String::new(),
+        };
+        assert!(s.matches(get("default")));
+        assert!(!s.matches(get("kube-system")));
+        let escaped = FieldSelector::parse(r"a==x\,y\=z\\,b!=").unwrap();
+        assert!(escaped.matches(|l| if l == "a" { r"x,y=z\".into() } else { "v".into() }));
+        assert_eq!(
+            FieldSelector::parse("a=b,c").unwrap_err().message,
+            "invalid selector: 'a=b,c'; can't understand 'c'"
+        );
+        assert_eq!(
+            FieldSelector::parse(r"a=\x").unwrap_err().message,
+            r"invalid field selector: invalid escape sequence: \x"
+        );
+        assert_eq!(
+            FieldSelector::parse("a=b=c").unwrap_err().message,
+            "invalid field selector: unescaped character in value: 61"
+        );
+        // Nothing is trimmed: the label has a space in it.
+        let spaced = FieldSelector::parse("status.phase = Running").unwrap();
+        assert!(spaced.convert(|l| Err(format!("field label not supported: {l}"))).is_err());
     }
 }

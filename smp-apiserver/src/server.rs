@@ -16,6 +16,7 @@ use smp_ssa::managedfields::Clock;
 
 use crate::custom::{self, Served};
 use crate::discovery::aggregated;
+use crate::garbagecollector;
 use crate::handlers::{self, Answer};
 use crate::object;
 use crate::openapi;
@@ -38,6 +39,11 @@ pub struct Options {
     /// How often a watch that allows bookmarks (`allowWatchBookmarks`) gets one, with the
     /// latest revision (the API server sends them about once a minute).
     pub bookmark_interval: std::time::Duration,
+    /// Whether the garbage collector's work is done, as kube-controller-manager's garbage
+    /// collector does it on a cluster: dependents whose owners are gone are deleted, an owner
+    /// deleted in the foreground waits for its dependents, an orphaning one takes its owner
+    /// references off them (on by default; envtest, which runs no controllers, has none).
+    pub garbage_collection: bool,
 }
 
 impl Default for Options {
@@ -47,6 +53,7 @@ impl Default for Options {
             clock: Clock::System,
             custom_resource_strategic_merge: false,
             bookmark_interval: std::time::Duration::from_secs(60),
+            garbage_collection: true,
         }
     }
 }
@@ -56,6 +63,8 @@ pub(crate) struct State {
     /// What is served now: replaced when a CRD is written.
     served: RwLock<Served>,
     pub(crate) options: Options,
+    /// Held while the garbage collector works (one at a time).
+    pub(crate) collector: std::sync::Mutex<()>,
 }
 
 impl State {
@@ -116,7 +125,11 @@ impl ApiServer {
             store: Store::default(),
             served: RwLock::new(Served::builtin()),
             options,
+            collector: std::sync::Mutex::new(()),
         };
+        if state.options.garbage_collection {
+            state.store.follow_changes();
+        }
         for name in SYSTEM_NAMESPACES {
             let mut namespace = json!({
                 "apiVersion": "v1",
@@ -175,7 +188,9 @@ impl ApiServer {
             .map_err(|e| ApiError::bad_request(e.to_string()))?;
         let (parts, body) = request.into_parts();
         let target = request::parse(&parts.method, parts.uri.path(), parts.uri.query())?;
-        match self.route(target, &parts.headers, &body)? {
+        let answer = self.route(target, &parts.headers, &body);
+        garbagecollector::settle(&self.state);
+        match answer? {
             Answer::Object(_, value) | Answer::Warned(_, value, _) | Answer::Discovery(value) => {
                 Ok(value)
             }
@@ -189,6 +204,8 @@ impl ApiServer {
         let (parts, body) = request.into_parts();
         let result = request::parse(&parts.method, parts.uri.path(), parts.uri.query())
             .and_then(|target| self.route(target, &parts.headers, &body));
+        // The controllers' work on what the request wrote is done before it is answered.
+        garbagecollector::settle(&self.state);
         match result {
             Ok(Answer::Object(status, value)) => respond(status, &value),
             Ok(Answer::Warned(status, value, warnings)) => {
@@ -273,6 +290,28 @@ impl ApiServer {
     }
 }
 
+/// How long a read waits for a resourceVersion the server has not reached (the watch cache's
+/// `blockTimeout`).
+const RESOURCE_VERSION_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// The resourceVersion a GET (of an object or a list, not a watch) asks for, if any.
+fn awaited_revision(parts: &http::request::Parts) -> Option<u64> {
+    if parts.method != http::Method::GET {
+        return None;
+    }
+    let query = parts.uri.query()?;
+    let mut asked = None;
+    for pair in query.split('&') {
+        match pair.split_once('=') {
+            Some(("watch", v)) if v != "false" && v != "0" => return None,
+            Some(("continue", v)) if !v.is_empty() => return None,
+            Some(("resourceVersion", v)) => asked = v.parse::<u64>().ok(),
+            _ => {}
+        }
+    }
+    asked
+}
+
 /// The request's `Accept` header ("" without one).
 fn accept(headers: &http::HeaderMap) -> &str {
     headers
@@ -296,10 +335,22 @@ fn takes_json(accept: &str) -> bool {
 pub type Body = UnsyncBoxBody<Bytes, Infallible>;
 
 fn respond_error(error: &ApiError) -> Response<Body> {
-    respond(
+    let mut response = respond(
         StatusCode::from_u16(error.code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
         &error.to_status(),
-    )
+    );
+    let retry = error
+        .details
+        .as_ref()
+        .and_then(|d| d.get("retryAfterSeconds"))
+        .and_then(Value::as_u64)
+        .filter(|s| *s > 0);
+    if let Some(seconds) = retry {
+        response
+            .headers_mut()
+            .insert(header::RETRY_AFTER, header::HeaderValue::from(seconds));
+    }
+    response
 }
 
 fn respond(status: StatusCode, value: &Value) -> Response<Body> {
@@ -345,6 +396,13 @@ where
                     return Ok(respond_error(&error));
                 }
             };
+            // A read at a resourceVersion the server has not reached waits for it a while,
+            // as the watch cache does, before it is refused (504).
+            if let Some(asked) = awaited_revision(&parts) {
+                if asked > server.state.store.revision() {
+                    server.state.store.wait_for(asked, RESOURCE_VERSION_WAIT).await;
+                }
+            }
             Ok(server.handle(Request::from_parts(parts, body)))
         })
     }

@@ -3,6 +3,68 @@
 
 use serde_json::{Value, json};
 
+/// One field's error in a 422 answer, as apimachinery's `field.Error` words it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldError {
+    /// The field's path (`metadata.finalizers`, `propagationPolicy`).
+    pub field: String,
+    /// The cause's reason (`FieldValueForbidden`, ...).
+    pub reason: &'static str,
+    /// What is wrong, without the field (`Forbidden: ...`).
+    pub body: String,
+}
+
+impl FieldError {
+    fn new(field: &str, reason: &'static str, body: String) -> FieldError {
+        FieldError {
+            field: field.to_owned(),
+            reason,
+            body,
+        }
+    }
+
+    /// `Forbidden: <detail>`.
+    pub fn forbidden(field: &str, detail: &str) -> FieldError {
+        FieldError::new(field, "FieldValueForbidden", format!("Forbidden: {detail}"))
+    }
+
+    /// `Required value: <detail>`.
+    pub fn required(field: &str, detail: &str) -> FieldError {
+        FieldError::new(field, "FieldValueRequired", format!("Required value: {detail}"))
+    }
+
+    /// `Invalid value: <value>: <detail>`, the value as JSON.
+    pub fn invalid(field: &str, value: &Value, detail: &str) -> FieldError {
+        FieldError::new(
+            field,
+            "FieldValueInvalid",
+            format!("Invalid value: {value}: {detail}"),
+        )
+    }
+
+    /// `Unsupported value: <value>: supported values: "a", "b"`, the value as JSON.
+    pub fn not_supported(field: &str, value: &Value, supported: &[&str]) -> FieldError {
+        let supported: Vec<String> = supported.iter().map(|s| format!("{s:?}")).collect();
+        FieldError::new(
+            field,
+            "FieldValueNotSupported",
+            format!(
+                "Unsupported value: {value}: supported values: {}",
+                supported.join(", ")
+            ),
+        )
+    }
+
+    /// `Too long: may not be more than <max> bytes`.
+    pub fn too_long(field: &str, max: usize) -> FieldError {
+        FieldError::new(
+            field,
+            "FieldValueTooLong",
+            format!("Too long: may not be more than {max} bytes"),
+        )
+    }
+}
+
 /// A failed request: what the server answers.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("{reason} ({code}): {message}")]
@@ -15,6 +77,8 @@ pub struct ApiError {
     pub message: String,
     /// `details`: the object concerned and the causes, when the server gives them.
     pub details: Option<Value>,
+    /// `metadata.continue`: the token to go on with after an expired `continue` token.
+    pub list_continue: Option<String>,
 }
 
 impl ApiError {
@@ -24,6 +88,7 @@ impl ApiError {
             reason,
             message: message.into(),
             details: None,
+            list_continue: None,
         }
     }
 
@@ -138,6 +203,70 @@ impl ApiError {
         .about(group, kind, name)
     }
 
+    /// 422 for errors of named fields, as `NewInvalid` words it: `<Kind>[.<group>] "<name>" is
+    /// invalid: <field>: <what>` (several as `[..., ...]`, repeated words once), each a cause.
+    pub fn invalid_fields(group: &str, kind: &str, name: &str, errors: &[FieldError]) -> ApiError {
+        let mut seen = std::collections::BTreeSet::new();
+        let mut lines: Vec<String> = Vec::new();
+        for e in errors {
+            let line = format!("{}: {}", e.field, e.body);
+            if seen.insert(line.clone()) {
+                lines.push(line);
+            }
+        }
+        let all = match lines.as_slice() {
+            [one] => one.clone(),
+            many => format!("[{}]", many.join(", ")),
+        };
+        let mut error = ApiError::new(
+            422,
+            "Invalid",
+            format!("{kind}{} {name:?} is invalid: {all}", dotted(group)),
+        );
+        let mut details = json!({"kind": kind});
+        if !name.is_empty() {
+            details["name"] = json!(name);
+        }
+        if !group.is_empty() {
+            details["group"] = json!(group);
+        }
+        details["causes"] = errors
+            .iter()
+            .map(|e| json!({"reason": e.reason, "message": e.body, "field": e.field}))
+            .collect();
+        error.details = Some(details);
+        error
+    }
+
+    /// 422 for a request's options (`ListOptions`, `PatchOptions`, `DeleteOptions`, ...).
+    pub fn invalid_options(kind: &str, errors: &[FieldError]) -> ApiError {
+        ApiError::invalid_fields("meta.k8s.io", kind, "", errors)
+    }
+
+    /// 504 for a resourceVersion the server has not reached (after the server's wait).
+    pub fn too_large_resource_version(asked: u64, current: u64) -> ApiError {
+        let mut error = ApiError::new(
+            504,
+            "Timeout",
+            format!("Timeout: Too large resource version: {asked}, current: {current}"),
+        );
+        error.details = Some(json!({
+            "causes": [{"reason": "ResourceVersionTooLarge", "message": "Too large resource version"}],
+            "retryAfterSeconds": 1,
+        }));
+        error
+    }
+
+    /// 500 with no reason: an error the server does not turn into a status of its own.
+    pub fn internal(message: impl Into<String>) -> ApiError {
+        ApiError::new(500, "", message)
+    }
+
+    /// 403: a namespace the server keeps.
+    pub fn forbidden(message: impl Into<String>) -> ApiError {
+        ApiError::new(403, "Forbidden", message)
+    }
+
     /// 422 with no words of its own: the answer to a JSON patch whose operations do not apply
     /// (the patch handler reports the library's error through `NewGenericServerResponse`,
     /// which keeps only the code, and an empty `details`).
@@ -249,11 +378,16 @@ impl ApiError {
             "metadata": {},
             "status": "Failure",
             "message": self.message,
-            "reason": self.reason,
             "code": self.code,
         });
+        if !self.reason.is_empty() {
+            status["reason"] = json!(self.reason);
+        }
         if let Some(details) = &self.details {
             status["details"] = details.clone();
+        }
+        if let Some(token) = &self.list_continue {
+            status["metadata"]["continue"] = json!(token);
         }
         status
     }

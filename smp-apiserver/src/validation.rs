@@ -104,7 +104,13 @@ pub fn strict_error(unknown: &[String]) -> ApiError {
 
 /// The `Warning` header value of an unknown field under `Warn`.
 pub fn warning(field: &str) -> String {
-    format!("299 - \"unknown field \\\"{field}\\\"\"")
+    warning_header(&format!("unknown field \"{field}\""))
+}
+
+/// The `Warning` header the server sends with a warning's text: code 299, no agent, the text
+/// quoted.
+pub fn warning_header(text: &str) -> String {
+    format!("299 - \"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
 }
 
 #[cfg(test)]

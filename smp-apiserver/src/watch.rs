@@ -18,7 +18,8 @@ use serde_json::{Value, json};
 use tokio::sync::broadcast;
 use tokio::time::{Instant, Interval, Sleep};
 
-use crate::selector::Selector;
+use crate::registry::fields::Fields;
+use crate::selector::{FieldSelector, Selector};
 use crate::status::ApiError;
 use crate::store::{Event, EventType, Expired, WatchStart};
 
@@ -28,16 +29,18 @@ pub(crate) struct Filter {
     pub(crate) resource: String,
     pub(crate) namespace: Option<String>,
     pub(crate) labels: Selector,
-    pub(crate) fields: Selector,
+    pub(crate) fields: FieldSelector,
+    /// What the resource's objects hold for the field selector.
+    pub(crate) values: Fields,
 }
 
 impl Filter {
-    fn selects(&self, object: &Value, namespace: &str, name: &str) -> bool {
+    fn selects(&self, object: &Value) -> bool {
         self.labels.matches_labels(
             object
                 .pointer("/metadata/labels")
                 .and_then(Value::as_object),
-        ) && self.fields.matches_fields(name, namespace)
+        ) && self.fields.matches(|label| self.values.value(object, label))
     }
 
     /// The line an event is sent as, if this watch sends it.
@@ -51,18 +54,22 @@ impl Filter {
         {
             return None;
         }
-        let now = self.selects(&event.object, &key.namespace, &key.name);
-        let before = event
-            .previous
-            .as_ref()
-            .is_some_and(|p| self.selects(p, &key.namespace, &key.name));
+        let now = self.selects(&event.object);
+        let before = event.previous.as_ref().is_some_and(|p| self.selects(p));
         let kind = match (event.kind, before, now) {
             (EventType::Deleted, true, _) => "DELETED",
             (EventType::Deleted, false, _) => return None,
             (_, false, true) => "ADDED",
             (_, true, true) => "MODIFIED",
-            // Out of the selection.
-            (_, true, false) => "DELETED",
+            // Out of the selection: the object as it was, at the write's revision (the watch
+            // cache's `convertToWatchEvent`).
+            (_, true, false) => {
+                let mut last = event.previous.as_deref().cloned().unwrap_or_default();
+                if let Some(m) = last.get_mut("metadata").and_then(Value::as_object_mut) {
+                    m.insert("resourceVersion".into(), json!(event.revision.to_string()));
+                }
+                return Some(line("DELETED", &last));
+            }
             (_, false, false) => return None,
         };
         Some(line(kind, &event.object))

@@ -1,10 +1,13 @@
 //! The verbs: reading (`get`, `list`), writing (`create`, `update`, `delete`,
 //! `deletecollection`) and patching, each as the API server answers it.
 
+pub(crate) mod delete;
+mod list;
 mod namespaces;
+mod options;
 mod patch;
 mod scale;
-mod write;
+pub(crate) mod write;
 
 /// How many times a write based on an object that changed meanwhile is tried again (patches
 /// and unconditional updates apply to whatever is there then).
@@ -13,12 +16,13 @@ const RETRIES: usize = 64;
 use std::time::Duration;
 
 use http::{HeaderMap, StatusCode};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::custom::Served;
 use crate::discovery::Resource;
+use crate::registry::fields::Fields;
 use crate::request::RequestInfo;
-use crate::selector::Selector;
+use crate::selector::{FieldSelector, Selector};
 use crate::server::State;
 use crate::status::ApiError;
 use crate::store::{ObjectKey, Stored};
@@ -36,6 +40,8 @@ pub(crate) struct Call<'a> {
     pub(crate) headers: &'a HeaderMap,
     /// The `Warning` headers of the answer.
     pub(crate) warnings: std::cell::RefCell<Vec<String>>,
+    /// What the resource's objects hold for field selectors.
+    pub(crate) fields: Fields,
 }
 
 impl Call<'_> {
@@ -116,15 +122,54 @@ impl Call<'_> {
         self.info.query.get(key).map(String::as_str)
     }
 
-    /// Whether the request is a dry run (`dryRun=All`): answered, not stored.
-    pub(crate) fn dry_run(&self) -> Result<bool, ApiError> {
-        match self.query("dryRun") {
-            None | Some("") => Ok(false),
-            Some("All") => Ok(true),
-            Some(other) => Err(ApiError::bad_request(format!(
-                "unsupported dry run value {other:?}: only \"All\""
-            ))),
+    /// Whether the request is a dry run (`dryRun=All`): answered, not stored. (Other values
+    /// were refused with the request's options.)
+    pub(crate) fn dry_run(&self) -> bool {
+        self.query("dryRun") == Some("All")
+    }
+
+    /// The generation rule of the resource's kind.
+    pub(crate) fn generation(
+        &self,
+    ) -> (
+        crate::registry::generation::OnCreate,
+        crate::registry::generation::OnUpdate,
+    ) {
+        use crate::registry::generation;
+        match &self.fields {
+            Fields::Custom { .. } => generation::custom(self.served.resources.get(
+                &self.resource.group,
+                &self.resource.version,
+                &format!("{}/status", self.resource.plural()),
+            )
+            .is_some()),
+            Fields::Builtin { .. } => generation::builtin(&self.resource.group, self.resource.plural()),
         }
+    }
+}
+
+/// The request's field selector, its labels as the resource names them (400 otherwise).
+pub(crate) fn field_selector(call: &Call<'_>) -> Result<FieldSelector, ApiError> {
+    FieldSelector::parse(call.query("fieldSelector").unwrap_or(""))?
+        .convert(|label| call.fields.convert(label))
+}
+
+/// How a resource's field selectors read its objects: a custom resource's by its CRD's
+/// selectable fields for the version asked for.
+fn fields_of(served: &Served, resource: &Resource) -> Fields {
+    let crd = served.crds.iter().find(|crd| {
+        crd.pointer("/spec/group").and_then(serde_json::Value::as_str) == Some(&resource.group)
+            && crd.pointer("/spec/names/plural").and_then(serde_json::Value::as_str)
+                == Some(resource.plural())
+    });
+    match crd {
+        Some(crd) => Fields::of_crd(crd, &resource.version),
+        None => Fields::Builtin {
+            group: resource.group.clone(),
+            version: resource.version.clone(),
+            plural: resource.plural().to_owned(),
+            namespaced: resource.namespaced,
+        },
     }
 }
 
@@ -184,23 +229,24 @@ pub(crate) fn handle(
         resource,
         headers,
         warnings: Default::default(),
+        fields: fields_of(&served, resource),
     };
     let answer = match call.info.verb {
         _ if call.info.subresource == "scale" => scale::handle(&call, body),
         "get" => get(&call),
-        "list" => list(&call),
+        "list" => list::list(&call),
         "watch" => return watch(&call).map(|w| Answer::Watch(Box::new(w))),
         "create" => write::create(&call, body),
         "update" => write::update(&call, body),
         "patch" => patch::patch(&call, body),
-        "delete" => write::delete(&call, body),
-        "deletecollection" => write::delete_collection(&call),
+        "delete" => delete::delete(&call, body),
+        "deletecollection" => delete::delete_collection(&call, body),
         other => Err(ApiError::method_not_allowed(other, &call.resource.resource)),
     };
     if answer.is_ok()
         && call.key("").resource == crate::custom::CRDS
         && !matches!(call.info.verb, "get" | "list")
-        && !call.dry_run().unwrap_or(false)
+        && !call.dry_run()
     {
         state.crds_changed();
     }
@@ -214,7 +260,8 @@ fn watch(call: &Call<'_>) -> Result<Watch, ApiError> {
         resource: call.key("").resource,
         namespace: (!call.info.namespace.is_empty()).then(|| call.info.namespace.clone()),
         labels: Selector::labels(call.query("labelSelector").unwrap_or(""))?,
-        fields: Selector::fields(call.query("fieldSelector").unwrap_or(""))?,
+        fields: field_selector(call)?,
+        values: call.fields.clone(),
     };
     let initial = call.query("sendInitialEvents") == Some("true");
     let from = match call.query("resourceVersion") {
@@ -246,90 +293,67 @@ fn watch(call: &Call<'_>) -> Result<Watch, ApiError> {
     Ok(Watch::new(start, filter, asked))
 }
 
+/// A GET: the object as it is now. A `resourceVersion` asks for it not older than that (the
+/// watch cache answers with what it holds), which the server waits a while to reach.
 fn get(call: &Call<'_>) -> Result<(StatusCode, Value), ApiError> {
+    if let Some(version) = call.query("resourceVersion").filter(|v| !v.is_empty()) {
+        // The watch cache's own error, which the API server answers as a plain 500.
+        let asked = version.parse::<u64>().map_err(|_| {
+            ApiError::internal(format!(
+                "resourceVersion: Invalid value: {version:?}: strconv.ParseUint: parsing \
+                 {version:?}: invalid syntax"
+            ))
+        })?;
+        let current = call.state.store.revision();
+        if asked > current {
+            return Err(ApiError::too_large_resource_version(asked, current));
+        }
+    }
     Ok((StatusCode::OK, (*call.current()?.object).clone()))
 }
 
-/// A list: the objects of the resource (in the namespace, if one is named) that the selectors
-/// select, at most `limit` of them, with a `continue` token for the rest.
-fn list(call: &Call<'_>) -> Result<(StatusCode, Value), ApiError> {
-    let labels = Selector::labels(call.query("labelSelector").unwrap_or(""))?;
-    let fields = Selector::fields(call.query("fieldSelector").unwrap_or(""))?;
-    let limit = match call.query("limit") {
-        None | Some("") | Some("0") => usize::MAX,
-        Some(n) => n
-            .parse::<usize>()
-            .map_err(|_| ApiError::bad_request(format!("invalid limit {n:?}")))?,
-    };
-    let resource_key = call.key("").resource;
-    let after = match call.query("continue") {
-        None | Some("") => None,
-        Some(token) => Some(ObjectKey {
-            resource: resource_key.clone(),
-            ..decode_continue(token)?
-        }),
-    };
-    let namespace = (!call.info.namespace.is_empty()).then_some(call.info.namespace.as_str());
-    let (stored, revision) = call
-        .state
-        .store
-        .list(&resource_key, namespace, after.as_ref());
-    let mut items = Vec::new();
-    let mut last = None;
-    let mut more = false;
-    for (key, s) in stored {
-        let object = &s.object;
-        let selected = labels.matches_labels(
-            object
-                .pointer("/metadata/labels")
-                .and_then(Value::as_object),
-        ) && fields.matches_fields(&key.name, &key.namespace);
-        if !selected {
-            continue;
-        }
-        if items.len() == limit {
-            more = true;
-            break;
-        }
-        items.push((**object).clone());
-        last = Some(key);
-    }
-    let mut metadata = json!({"resourceVersion": revision.to_string()});
-    if let (true, Some(last)) = (more, last) {
-        metadata["continue"] = json!(encode_continue(&last));
-    }
-    Ok((
-        StatusCode::OK,
-        json!({
-            "kind": format!("{}List", call.resource.kind),
-            "apiVersion": call.resource.api_version(),
-            "metadata": metadata,
-            "items": items,
-        }),
-    ))
+/// A request of the server's own controllers.
+pub(crate) struct Internal<'a> {
+    /// `delete` or `patch`.
+    pub(crate) verb: &'static str,
+    pub(crate) api_version: &'a str,
+    pub(crate) plural: &'a str,
+    pub(crate) namespace: &'a str,
+    pub(crate) name: &'a str,
+    pub(crate) content_type: &'static str,
+    pub(crate) body: &'a [u8],
 }
 
-/// A `continue` token: the last key listed, as hex (opaque to clients, as the server's are).
-fn encode_continue(key: &ObjectKey) -> String {
-    let text = format!("{}\n{}", key.namespace, key.name);
-    text.bytes().map(|b| format!("{b:02x}")).collect()
-}
-
-fn decode_continue(token: &str) -> Result<ObjectKey, ApiError> {
-    let bad = || ApiError::bad_request(format!("invalid continue token {token:?}"));
-    let bytes: Option<Vec<u8>> = (0..token.len())
-        .step_by(2)
-        .map(|i| {
-            token
-                .get(i..i + 2)
-                .and_then(|h| u8::from_str_radix(h, 16).ok())
-        })
-        .collect();
-    let text = String::from_utf8(bytes.ok_or_else(bad)?).map_err(|_| bad())?;
-    let (namespace, name) = text.split_once('\n').ok_or_else(bad)?;
-    Ok(ObjectKey {
-        resource: String::new(),
-        namespace: namespace.to_owned(),
-        name: name.to_owned(),
-    })
+/// A request of the server's own controllers, made as kube-controller-manager makes it (its
+/// user agent names the field manager) and answered as any client's: the object answered.
+pub(crate) fn internal(state: &State, request: Internal<'_>) -> Result<Value, ApiError> {
+    let api_version = request.api_version;
+    let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
+    let info = RequestInfo {
+        verb: request.verb,
+        group: group.to_owned(),
+        version: version.to_owned(),
+        resource: request.plural.to_owned(),
+        subresource: String::new(),
+        namespace: request.namespace.to_owned(),
+        name: request.name.to_owned(),
+        query: Default::default(),
+    };
+    let mut headers = HeaderMap::new();
+    headers.insert(
+        http::header::CONTENT_TYPE,
+        http::HeaderValue::from_static(request.content_type),
+    );
+    headers.insert(
+        http::header::USER_AGENT,
+        http::HeaderValue::from_static(
+            "kube-controller-manager/v1.34.0 (linux/amd64) kubernetes/smp/generic-garbage-collector",
+        ),
+    );
+    match handle(state, info, &headers, request.body)? {
+        Answer::Object(_, value) | Answer::Warned(_, value, _) | Answer::Discovery(value) => {
+            Ok(value)
+        }
+        Answer::Watch(_) => Err(ApiError::bad_request("a controller's request is not a watch")),
+    }
 }

@@ -12,11 +12,12 @@
 use http::StatusCode;
 use serde_json::{Value, json};
 
+use super::delete::DeleteOptions;
 use super::{Call, RETRIES};
 use crate::object::{self, meta};
 use crate::server::State;
 use crate::status::ApiError;
-use crate::store::{ObjectKey, Stored, WriteError};
+use crate::store::{ObjectKey, Stored};
 
 /// The finalizer of a namespace's spec that its contents' deletion answers to.
 const FINALIZER: &str = "kubernetes";
@@ -81,38 +82,125 @@ pub(super) fn check_open(call: &Call<'_>, name: &str) -> Result<(), ApiError> {
     ))
 }
 
-/// Deletes the namespace `current`: marked terminating (what the answer gives), its objects
-/// deleted, and the namespace itself gone if nothing holds it any more. `Changed` when it was
-/// written meanwhile (the caller reads it again).
+/// The namespaces the server keeps (the NamespaceLifecycle admission plugin refuses to delete
+/// them).
+const IMMORTAL: [&str; 3] = ["default", "kube-system", "kube-public"];
+
+/// What the namespace registry makes of a DELETE.
+pub(super) enum Deletion {
+    /// Its answer.
+    Answer(StatusCode, Value),
+    /// A terminating namespace that nothing in its spec holds any more: deleted as any object.
+    Generic,
+}
+
+/// Deletes the namespace `current` as the namespace registry does
+/// (`pkg/registry/core/namespace/storage/storage.go`): the first DELETE marks it terminating
+/// (a `deletionTimestamp`, no grace period, `status.phase: Terminating`, the garbage
+/// collector's finalizers as the options ask) and answers it, and the namespace controller's
+/// work follows: its objects are deleted, and the namespace goes once nothing holds it. Later
+/// DELETEs answer it as it is while its spec's finalizers hold it. `Err(None)`: it was written
+/// meanwhile (the caller reads it again).
 pub(super) fn delete(
     call: &Call<'_>,
     current: &Stored,
-    dry_run: bool,
-) -> Result<(StatusCode, Value), WriteError> {
-    if !meta(&current.object, "deletionTimestamp").is_empty() {
-        return Ok((StatusCode::OK, (*current.object).clone()));
-    }
+    options: &DeleteOptions,
+) -> Result<Deletion, Option<ApiError>> {
     let name = meta(&current.object, "name").to_owned();
-    let mut marked = object::marked_for_deletion(&current.object, &call.state.options.clock.now());
+    if IMMORTAL.contains(&name.as_str()) {
+        return Err(Some(ApiError::forbidden(format!(
+            "namespaces {name:?} is forbidden: this namespace may not be deleted"
+        ))));
+    }
+    let failed = |what: &str, given: &str, actual: &str| {
+        ApiError::conflict_with(
+            "namespaces",
+            &name,
+            format!("Precondition failed: {what} in precondition: {given}, {what} in object meta: {actual}"),
+        )
+    };
+    let uid = meta(&current.object, "uid");
+    if let Some(given) = options.uid.as_deref().filter(|u| *u != uid) {
+        return Err(Some(failed("UID", given, uid)));
+    }
+    let version = current.revision.to_string();
+    if let Some(given) = options.resource_version.as_deref().filter(|v| *v != version) {
+        return Err(Some(failed("ResourceVersion", given, &version)));
+    }
+    let code = if options.orphan_dependents == Some(false) {
+        StatusCode::ACCEPTED
+    } else {
+        StatusCode::OK
+    };
+    if !meta(&current.object, "deletionTimestamp").is_empty() {
+        return Ok(if held_by_spec(&current.object) {
+            Deletion::Answer(code, (*current.object).clone())
+        } else {
+            Deletion::Generic
+        });
+    }
+    let mut marked = (*current.object).clone();
+    object::set_meta(&mut marked, "deletionTimestamp", &call.state.options.clock.now());
     if let Some(namespace) = marked.as_object_mut() {
         namespace.insert("status".into(), json!({"phase": "Terminating"}));
     }
-    if dry_run {
-        return Ok((StatusCode::OK, marked));
+    set_collector_finalizers(&mut marked, options);
+    if options.dry_run {
+        return Ok(Deletion::Answer(code, marked));
     }
     let stored = call
         .state
         .store
-        .replace(&key(&name), current.revision, marked)?;
+        .replace(&key(&name), current.revision, marked)
+        .map_err(|_| None)?;
     delete_contents(call, &name);
     settle(call.state, &name);
-    Ok((StatusCode::OK, (*stored.object).clone()))
+    Ok(Deletion::Answer(code, (*stored.object).clone()))
+}
+
+/// The namespace registry's own rule for the garbage collector's finalizers: `orphan` when the
+/// options orphan, `foregroundDeletion` when they ask for the foreground, each kept as it is
+/// when they say nothing of it.
+fn set_collector_finalizers(namespace: &mut Value, options: &DeleteOptions) {
+    use super::delete::{FOREGROUND, ORPHAN, Propagation};
+    let orphan = match (options.orphan_dependents, options.propagation) {
+        (Some(true), _) | (_, Some(Propagation::Orphan)) => Some(true),
+        (Some(false), _) | (_, Some(_)) => Some(false),
+        (None, None) => None,
+    };
+    let foreground = match (options.orphan_dependents, options.propagation) {
+        (Some(false), _) | (_, Some(Propagation::Foreground)) => Some(true),
+        (Some(true), _) | (_, Some(_)) => Some(false),
+        (None, None) => None,
+    };
+    let mut list = super::delete::finalizers(namespace);
+    for (finalizer, wanted) in [(ORPHAN, orphan), (FOREGROUND, foreground)] {
+        match wanted {
+            Some(true) if !list.iter().any(|f| f == finalizer) => list.push(finalizer.into()),
+            Some(false) => list.retain(|f| f != finalizer),
+            _ => {}
+        }
+    }
+    let metadata = object::metadata_mut(namespace);
+    if list.is_empty() {
+        metadata.remove("finalizers");
+    } else {
+        metadata.insert("finalizers".into(), json!(list));
+    }
+}
+
+/// Whether the namespace's spec still holds it (the `kubernetes` finalizer, or another).
+fn held_by_spec(namespace: &Value) -> bool {
+    namespace
+        .pointer("/spec/finalizers")
+        .and_then(Value::as_array)
+        .is_some_and(|f| !f.is_empty())
 }
 
 /// The objects of a terminating namespace, deleted as the namespace controller deletes them:
 /// each removed, or marked when finalizers hold it.
 fn delete_contents(call: &Call<'_>, namespace: &str) {
-    let now = call.state.options.clock.now();
+    let now = call.state.options.clock.seconds();
     for (key, stored) in call.state.store.in_namespace(namespace) {
         // An object written meanwhile stays until its next removal settles the namespace, as
         // on a cluster until the controller comes round again.
@@ -120,7 +208,8 @@ fn delete_contents(call: &Call<'_>, namespace: &str) {
             if !meta(&stored.object, "deletionTimestamp").is_empty() {
                 continue;
             }
-            let marked = object::marked_for_deletion(&stored.object, &now);
+            let mut marked = (*stored.object).clone();
+            super::delete::mark_as_deleting(&mut marked, now);
             call.state
                 .store
                 .replace(&key, stored.revision, marked)
@@ -174,9 +263,5 @@ fn settle(state: &State, name: &str) {
 
 /// Whether finalizers still hold a namespace: its metadata's, or its spec's.
 pub(super) fn held(namespace: &Value) -> bool {
-    object::finalizers(namespace) > 0
-        || namespace
-            .pointer("/spec/finalizers")
-            .and_then(Value::as_array)
-            .is_some_and(|f| !f.is_empty())
+    object::finalizers(namespace) > 0 || held_by_spec(namespace)
 }

@@ -8,9 +8,10 @@ use serde_json::Value;
 use smp_ssa::managedfields::ApplyOptions;
 
 use super::write::{
-    commit, conflict, manager_error, prepare_update, record_update, with_field_manager,
+    commit, conflict, manager_error, prepare_update, record_update, settle_generation,
+    with_field_manager,
 };
-use super::{Call, RETRIES};
+use super::{Call, RETRIES, options};
 use crate::jsonpatch::{self, Limits, PatchError};
 use crate::object::meta;
 use crate::status::ApiError;
@@ -22,7 +23,6 @@ pub(super) const STRATEGIC_MERGE_PATCH: &str = "application/strategic-merge-patc
 const APPLY_PATCH: &str = "application/apply-patch+yaml";
 
 pub(super) fn patch(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value), ApiError> {
-    call.dry_run()?;
     let content_type = call.media_type();
     let api_version = call.resource.api_version();
     let strategic = match smp_types::lookup(&api_version, &call.resource.kind) {
@@ -42,6 +42,7 @@ pub(super) fn patch(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value),
     if !accepted.contains(&content_type.as_str()) {
         return Err(ApiError::unsupported_media_type(accepted));
     }
+    options::patch(call, content_type == APPLY_PATCH)?;
     let text = std::str::from_utf8(body)
         .map_err(|_| ApiError::bad_request("the request body is not UTF-8"))?;
     if content_type == APPLY_PATCH {
@@ -78,7 +79,7 @@ pub(super) fn patch(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value),
                 ));
             }
             let mut warnings = call.warnings.borrow_mut();
-            warnings.extend(unknown.drain(..).map(|w| validation::warning(&w)));
+            warnings.extend(unknown.drain(..).map(|w| validation::warning_header(&w)));
         }
         call.validate_fields(&mut patched)?;
         // A patch that sets the resource version asks for that version, as an update does.
@@ -87,7 +88,8 @@ pub(super) fn patch(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value),
             return Err(conflict(call));
         }
         let new = prepare_update(call, &current.object, patched)?;
-        let new = record_update(call, &current.object, new)?;
+        let mut new = record_update(call, &current.object, new)?;
+        settle_generation(call, &current.object, &mut new);
         match commit(call, &current, new) {
             Ok(object) => return Ok((StatusCode::OK, object)),
             Err(_) if expected.is_empty() => continue,
@@ -139,16 +141,8 @@ pub(super) fn patched(
 /// manager's fields and refuses to take other managers' unless forced. An object that does not
 /// exist is created.
 fn apply(call: &Call<'_>, text: &str) -> Result<(StatusCode, Value), ApiError> {
-    let manager = call
-        .query("fieldManager")
-        .filter(|m| !m.is_empty())
-        .ok_or_else(|| {
-            ApiError::bad_request(
-                "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is \
-                 required for apply patch",
-            )
-        })?
-        .to_owned();
+    // (`options::patch` refused an apply without a field manager.)
+    let manager = call.query("fieldManager").unwrap_or("").to_owned();
     let force = match call.query("force") {
         None | Some("") | Some("false") => false,
         Some("true") => true,
@@ -184,7 +178,8 @@ fn apply(call: &Call<'_>, text: &str) -> Result<(StatusCode, Value), ApiError> {
         })
         .ok_or_else(unknown)?
         .map_err(|e| manager_error(call, &name, e))?;
-        let new = prepare_update(call, &current.object, object)?;
+        let mut new = prepare_update(call, &current.object, object)?;
+        settle_generation(call, &current.object, &mut new);
         match commit(call, &current, new) {
             Ok(object) => return Ok((StatusCode::OK, object)),
             Err(_) => continue,

@@ -12,8 +12,10 @@ use http::StatusCode;
 use serde_json::{Map, Value, json};
 
 use super::patch::{JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH, patched};
-use super::write::{commit, conflict, parse_text, prepare_update, record_update};
-use super::{Call, RETRIES};
+use super::write::{
+    commit, conflict, parse_text, prepare_update, record_update, settle_generation,
+};
+use super::{Call, RETRIES, options};
 use crate::object::meta;
 use crate::status::ApiError;
 
@@ -76,17 +78,17 @@ pub(super) fn handle(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value)
     match call.info.verb {
         "get" => Ok((StatusCode::OK, scale_of(&call.current()?.object, &paths))),
         "update" => {
-            call.dry_run()?;
+            options::write(call, "UpdateOptions")?;
             let given = read_scale(call, body)?;
             write(call, &paths, |_| Ok(given.clone()))
         }
         "patch" => {
-            call.dry_run()?;
             let content_type = call.media_type();
             let accepted = [JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH];
             if !accepted.contains(&content_type.as_str()) {
                 return Err(ApiError::unsupported_media_type(&accepted));
             }
+            options::patch(call, false)?;
             let patch = std::str::from_utf8(body)
                 .map_err(|_| ApiError::bad_request("the request body is not UTF-8"))?;
             let scale = smp_types::lookup("autoscaling/v1", "Scale").map(|k| k.schema());
@@ -135,7 +137,8 @@ fn write(
         let mut object = (*current.object).clone();
         set(&mut object, &paths.spec_replicas, json!(replicas));
         let new = prepare_update(call, &current.object, object)?;
-        let new = record_update(call, &current.object, new)?;
+        let mut new = record_update(call, &current.object, new)?;
+        settle_generation(call, &current.object, &mut new);
         match commit(call, &current, new) {
             Ok(written) => return Ok((StatusCode::OK, scale_of(&written, paths))),
             Err(_) if expected.is_empty() => continue,

@@ -6,10 +6,11 @@ use http::StatusCode;
 use serde_json::{Value, json};
 use smp_ssa::managedfields::{FieldManager, FieldManagerError};
 
-use super::{Call, RETRIES, namespaces};
+use super::{Call, RETRIES, delete, namespaces, options};
 use crate::object::{self, meta, set_meta};
 use crate::protobuf;
-use crate::status::{self, ApiError};
+use crate::registry::generation;
+use crate::status::{ApiError, FieldError};
 use crate::store::{Stored, WriteError};
 
 /// The body as an object of the resource's kind (`apiVersion` and `kind` filled in when
@@ -182,32 +183,84 @@ pub(super) fn prepare_update(
     if !call.info.namespace.is_empty() {
         set_meta(&mut new, "namespace", &call.info.namespace);
     }
-    if object::spec_changed(current, &new) {
-        if let Some(g) = current
-            .pointer("/metadata/generation")
-            .and_then(Value::as_i64)
-        {
-            object::metadata_mut(&mut new).insert("generation".into(), json!(g + 1));
-        }
-    }
+    no_new_finalizers_while_deleting(call, current, &new)?;
     Ok(new)
+}
+
+/// An object being deleted takes no new finalizers (apimachinery's
+/// `ValidateObjectMetaUpdate`); it may lose some, or have them in another order.
+fn no_new_finalizers_while_deleting(
+    call: &Call<'_>,
+    current: &Value,
+    new: &Value,
+) -> Result<(), ApiError> {
+    if meta(current, "deletionTimestamp").is_empty() {
+        return Ok(());
+    }
+    let old: std::collections::BTreeSet<String> = delete::finalizers(current).into_iter().collect();
+    let added: std::collections::BTreeSet<String> = delete::finalizers(new)
+        .into_iter()
+        .filter(|f| !old.contains(f))
+        .collect();
+    if added.is_empty() {
+        return Ok(());
+    }
+    let printed: Vec<String> = added.iter().map(|f| format!("{f:?}")).collect();
+    Err(ApiError::invalid_fields(
+        &call.resource.group,
+        &call.resource.kind,
+        &call.info.name,
+        &[FieldError::forbidden(
+            "metadata.finalizers",
+            &format!(
+                "no new finalizers can be added if the object is being deleted, found new \
+                 finalizers []string{{{}}}",
+                printed.join(", ")
+            ),
+        )],
+    ))
+}
+
+/// Moves `new`'s generation on from `current`'s if its kind's strategy sees a change (the
+/// status subresource never moves it).
+pub(super) fn settle_generation(call: &Call<'_>, current: &Value, new: &mut Value) {
+    let stored = current.pointer("/metadata/generation").cloned();
+    let moved = call.info.subresource != "status"
+        && generation::moves(call.generation().1, current, new);
+    let value = match stored.as_ref().and_then(Value::as_i64) {
+        Some(g) if moved && g > 0 => Some(json!(g + 1)),
+        _ => stored,
+    };
+    let metadata = object::metadata_mut(new);
+    match value {
+        Some(v) => metadata.insert("generation".into(), v),
+        None => metadata.remove("generation"),
+    };
 }
 
 /// Stores `new` over `current` (or removes the object, when its deletion waited only for the
 /// finalizers `new` no longer has, or keeps `current` when `new` is the same); an error when
 /// the object changed meanwhile.
 pub(super) fn commit(call: &Call<'_>, current: &Stored, new: Value) -> Result<Value, WriteError> {
-    if call.dry_run().unwrap_or(false) {
+    if call.dry_run() {
         return Ok(new);
     }
     let key = call.key(&call.info.name);
+    // An object marked for deletion with no grace period left goes when the last finalizer
+    // does (the generic registry's `shouldDeleteDuringUpdate`), and the update answers what it
+    // was given.
     let deleting = !meta(&current.object, "deletionTimestamp").is_empty();
+    let grace = current
+        .object
+        .pointer("/metadata/deletionGracePeriodSeconds")
+        .and_then(Value::as_i64)
+        .unwrap_or(0);
     let held = if namespaces::is_namespaces(call) {
         namespaces::held(&new)
     } else {
         object::finalizers(&new) > 0
     };
-    if deleting && !held {
+    if deleting && grace <= 0 && !held {
         call.state.store.remove(&key, current.revision)?;
         namespaces::removed_from(call.state, &call.info.namespace);
         return Ok(new);
@@ -223,6 +276,7 @@ pub(super) fn commit(call: &Call<'_>, current: &Stored, new: Value) -> Result<Va
 }
 
 pub(super) fn create(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value), ApiError> {
+    options::write(call, "CreateOptions")?;
     let mut new = read_object(call, body)?;
     call.validate_fields(&mut new)?;
     create_object(call, new, true)
@@ -236,7 +290,7 @@ pub(super) fn create_object(
     mut new: Value,
     record: bool,
 ) -> Result<(StatusCode, Value), ApiError> {
-    let dry_run = call.dry_run()?;
+    let dry_run = call.dry_run();
     let namespace = meta(&new, "namespace").to_owned();
     if !namespace.is_empty() && namespace != call.info.namespace {
         return Err(ApiError::bad_request(
@@ -275,9 +329,10 @@ pub(super) fn create_object(
     let metadata = object::metadata_mut(&mut new);
     metadata.remove("deletionTimestamp");
     metadata.remove("deletionGracePeriodSeconds");
-    metadata.remove("generation");
-    if new.get("spec").is_some() {
-        object::metadata_mut(&mut new).insert("generation".into(), json!(1));
+    // The kinds whose strategy counts generations start at 1; the others keep what they were
+    // given.
+    if call.generation().0 == generation::OnCreate::One {
+        metadata.insert("generation".into(), json!(1));
     }
     if record {
         let manager = manager_name(call);
@@ -304,7 +359,7 @@ pub(super) fn create_object(
 }
 
 pub(super) fn update(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value), ApiError> {
-    call.dry_run()?;
+    options::write(call, "UpdateOptions")?;
     let mut given = read_object(call, body)?;
     call.validate_fields(&mut given)?;
     let expected = meta(&given, "resourceVersion").to_owned();
@@ -315,6 +370,7 @@ pub(super) fn update(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value)
         }
         let mut new = prepare_update(call, &current.object, given.clone())?;
         new = record_update(call, &current.object, new)?;
+        settle_generation(call, &current.object, &mut new);
         match commit(call, &current, new) {
             Ok(object) => return Ok((StatusCode::OK, object)),
             Err(_) if expected.is_empty() => continue,
@@ -346,130 +402,4 @@ pub(super) fn conflict(call: &Call<'_>) -> ApiError {
         &call.resource.resource,
         &call.info.name,
     )
-}
-
-/// The `preconditions` of a delete's `DeleteOptions` body: the uid and resourceVersion the
-/// object must have.
-fn preconditions(body: &[u8]) -> Result<(Option<String>, Option<String>), ApiError> {
-    if body.iter().all(u8::is_ascii_whitespace) {
-        return Ok((None, None));
-    }
-    let options: Value = serde_json::from_slice(body)
-        .map_err(|e| ApiError::bad_request(format!("error decoding DeleteOptions: {e}")))?;
-    let text = |k: &str| {
-        options
-            .pointer(&format!("/preconditions/{k}"))
-            .and_then(Value::as_str)
-            .filter(|v| !v.is_empty())
-            .map(str::to_owned)
-    };
-    Ok((text("uid"), text("resourceVersion")))
-}
-
-pub(super) fn delete(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value), ApiError> {
-    let dry_run = call.dry_run()?;
-    let (uid, version) = preconditions(body)?;
-    let name = call.info.name.clone();
-    let key = call.key(&name);
-    for _ in 0..RETRIES {
-        let current = call.current()?;
-        let holds = |expected: &Option<String>, actual: &str| {
-            expected.as_deref().is_none_or(|e| e == actual)
-        };
-        if !holds(&uid, meta(&current.object, "uid")) {
-            return Err(ApiError::conflict_with(
-                &call.resource.qualified(),
-                &name,
-                format!(
-                    "Precondition failed: UID in precondition: {}, UID in object meta: {}",
-                    uid.as_deref().unwrap_or(""),
-                    meta(&current.object, "uid")
-                ),
-            ));
-        }
-        if !holds(&version, &current.revision.to_string()) {
-            return Err(ApiError::conflict_with(
-                &call.resource.qualified(),
-                &name,
-                format!(
-                    "Precondition failed: ResourceVersion in precondition: {}, ResourceVersion in object meta: {}",
-                    version.as_deref().unwrap_or(""),
-                    current.revision
-                ),
-            ));
-        }
-        if namespaces::is_namespaces(call) {
-            match namespaces::delete(call, &current, dry_run) {
-                Ok(answer) => return Ok(answer),
-                Err(_) => continue,
-            }
-        }
-        if object::finalizers(&current.object) > 0 {
-            // Held by its finalizers: marked, and removed when the last one goes.
-            if !meta(&current.object, "deletionTimestamp").is_empty() {
-                return Ok((StatusCode::OK, (*current.object).clone()));
-            }
-            let marked =
-                object::marked_for_deletion(&current.object, &call.state.options.clock.now());
-            if dry_run {
-                return Ok((StatusCode::OK, marked));
-            }
-            match call.state.store.replace(&key, current.revision, marked) {
-                Ok(stored) => return Ok((StatusCode::OK, (*stored.object).clone())),
-                Err(_) => continue,
-            }
-        }
-        if dry_run {
-            return Ok((StatusCode::OK, (*current.object).clone()));
-        }
-        match call.state.store.remove(&key, current.revision) {
-            Ok(_) => {
-                namespaces::removed_from(call.state, &call.info.namespace);
-                return Ok((
-                    StatusCode::OK,
-                    status::success(
-                        &call.resource.group,
-                        &call.resource.resource,
-                        &name,
-                        meta(&current.object, "uid"),
-                    ),
-                ));
-            }
-            Err(_) => continue,
-        }
-    }
-    Err(conflict(call))
-}
-
-/// Deletes every object of the list the same query would give (selectors included).
-pub(super) fn delete_collection(call: &Call<'_>) -> Result<(StatusCode, Value), ApiError> {
-    let (_, list) = super::list(call)?;
-    let mut deleted = Vec::new();
-    for item in list["items"].as_array().into_iter().flatten() {
-        let mut one = Call {
-            warnings: Default::default(),
-            state: call.state,
-            served: call.served,
-            info: call.info.clone(),
-            resource: call.resource,
-            headers: call.headers,
-        };
-        one.info.name = meta(item, "name").to_owned();
-        one.info.namespace = meta(item, "namespace").to_owned();
-        match delete(&one, b"") {
-            Ok(_) => deleted.push(item.clone()),
-            // Gone meanwhile: nothing to delete.
-            Err(e) if e.code == 404 => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok((
-        StatusCode::OK,
-        json!({
-            "kind": format!("{}List", call.resource.kind),
-            "apiVersion": call.resource.api_version(),
-            "metadata": {"resourceVersion": call.state.store.revision().to_string()},
-            "items": deleted,
-        }),
-    ))
 }

@@ -46,5 +46,5 @@ pub use entry::{
 pub use manager::{
     ApplyOptions, FieldManager, FieldManagerError, LAST_APPLIED, MAX_UPDATE_MANAGERS,
 };
-pub use time::Clock;
+pub use time::{Clock, read_time, write_time};
 pub use typed::TypedFieldManager;

@@ -21,14 +21,29 @@ impl Clock {
 
     /// The current time, written as the server writes it.
     pub fn now(&self) -> String {
-        let seconds = match self {
+        format(self.seconds())
+    }
+
+    /// The current time in seconds since the Unix epoch.
+    pub fn seconds(&self) -> i64 {
+        match self {
             Clock::Fixed(s) => *s,
             Clock::System => SystemTime::now()
                 .duration_since(UNIX_EPOCH)
                 .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX)),
-        };
-        format(seconds)
+        }
     }
+}
+
+/// A time in seconds since the Unix epoch, written as the server writes time stamps
+/// (`2026-11-26T12:00:00Z`).
+pub fn write_time(seconds: i64) -> String {
+    format(seconds)
+}
+
+/// A time stamp (RFC 3339) in seconds since the Unix epoch.
+pub fn read_time(text: &str) -> Option<i64> {
+    parse(text)
 }
 
 /// Days since 1970-01-01 of a proleptic Gregorian date.

@@ -1,0 +1,12 @@
+//! What each kind's registry strategy decides in kube-apiserver v1.34, as facts the handlers
+//! consult: which fields a field selector may name and what they hold ([`fields`]), when
+//! `metadata.generation` moves ([`generation`]), and how a deletion goes ([`deletion`]: the
+//! default propagation, graceful deletion, what DELETE answers).
+//!
+//! Upstream these live in `pkg/registry/<group>/<resource>/strategy.go` and the field label
+//! conversions of `pkg/apis/<group>/<version>/conversion.go` (kubernetes/kubernetes), and for
+//! custom resources in apiextensions-apiserver's `pkg/registry/customresource`.
+
+pub(crate) mod deletion;
+pub(crate) mod fields;
+pub(crate) mod generation;
