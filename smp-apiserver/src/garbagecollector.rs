@@ -42,10 +42,7 @@ pub(crate) fn settle(state: &State) {
     if !state.options.garbage_collection {
         return;
     }
-    let _one_at_a_time = state
-        .collector
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
+    let _one_at_a_time = state.collector.lock().unwrap_or_else(|e| e.into_inner());
     loop {
         let changes = state.store.take_changes();
         if changes.is_empty() {
@@ -294,6 +291,12 @@ fn remove_references(state: &State, object: &Value, uids: &[String]) -> bool {
         .into_iter()
         .filter(|r| !uids.contains(r.get("uid").and_then(Value::as_str).unwrap_or("")))
         .collect();
+    // None left is `null`, as the collector's patch (a nil list) writes it: the member goes.
+    let kept = if kept.is_empty() {
+        Value::Null
+    } else {
+        json!(kept)
+    };
     let patch = json!({"metadata": {
         "resourceVersion": meta(object, "resourceVersion"),
         "ownerReferences": kept,
@@ -330,7 +333,10 @@ fn request(
     object: &Value,
     body: &Value,
 ) -> Result<Value, crate::status::ApiError> {
-    let api_version = object.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+    let api_version = object
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .unwrap_or("");
     let kind = object.get("kind").and_then(Value::as_str).unwrap_or("");
     let served = state.served();
     let resource = served

@@ -65,7 +65,6 @@ impl Selector {
             })
         })
     }
-
 }
 
 /// A field selector, in the syntax of apimachinery's `fields.ParseSelector`: terms joined by
@@ -271,15 +270,21 @@ mod tests {
     #[test]
     fn field_selectors() {
         let s = FieldSelector::parse("metadata.name=web,metadata.namespace!=kube-system").unwrap();
-        let get = |ns: &'static str| move |label: &str| match label {
-            "metadata.name" => "web".to_owned(),
-            "metadata.namespace" => ns.to_owned(),
-            _ => String::new(),
+        let get = |ns: &'static str| {
+            move |label: &str| match label {
+                "metadata.name" => "web".to_owned(),
+                "metadata.namespace" => ns.to_owned(),
+                _ => String::new(),
+            }
         };
         assert!(s.matches(get("default")));
         assert!(!s.matches(get("kube-system")));
         let escaped = FieldSelector::parse(r"a==x\,y\=z\\,b!=").unwrap();
-        assert!(escaped.matches(|l| if l == "a" { r"x,y=z\".into() } else { "v".into() }));
+        assert!(escaped.matches(|l| if l == "a" {
+            r"x,y=z\".into()
+        } else {
+            "v".into()
+        }));
         assert_eq!(
             FieldSelector::parse("a=b,c").unwrap_err().message,
             "invalid selector: 'a=b,c'; can't understand 'c'"
@@ -294,6 +299,10 @@ mod tests {
         );
         // Nothing is trimmed: the label has a space in it.
         let spaced = FieldSelector::parse("status.phase = Running").unwrap();
-        assert!(spaced.convert(|l| Err(format!("field label not supported: {l}"))).is_err());
+        assert!(
+            spaced
+                .convert(|l| Err(format!("field label not supported: {l}")))
+                .is_err()
+        );
     }
 }

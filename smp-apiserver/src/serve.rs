@@ -61,21 +61,27 @@ pub struct Background {
 }
 
 impl Background {
-    /// Binds a free loopback port and starts serving `server` on it.
+    /// Binds a free loopback port and starts serving `server` on it (from any thread, inside
+    /// an async runtime or not).
     pub fn start(server: ApiServer) -> std::io::Result<Background> {
+        let listener = std::net::TcpListener::bind(("127.0.0.1", 0))?;
+        listener.set_nonblocking(true)?;
+        let address = listener.local_addr()?;
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()?;
-        let listener = runtime.block_on(TcpListener::bind(("127.0.0.1", 0)))?;
-        let address = listener.local_addr()?;
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let thread = std::thread::Builder::new()
             .name("smp-apiserver".into())
             .spawn(move || {
-                runtime.block_on(serve(server, listener, async {
-                    // Stopped, or the handle dropped without a word: either way, done.
-                    let _ = stopped.await;
-                }))
+                runtime.block_on(async {
+                    let listener = TcpListener::from_std(listener)?;
+                    serve(server, listener, async {
+                        // Stopped, or the handle dropped without a word: either way, done.
+                        let _ = stopped.await;
+                    })
+                    .await
+                })
             })?;
         Ok(Background {
             address,

@@ -400,7 +400,11 @@ where
             // as the watch cache does, before it is refused (504).
             if let Some(asked) = awaited_revision(&parts) {
                 if asked > server.state.store.revision() {
-                    server.state.store.wait_for(asked, RESOURCE_VERSION_WAIT).await;
+                    server
+                        .state
+                        .store
+                        .wait_for(asked, RESOURCE_VERSION_WAIT)
+                        .await;
                 }
             }
             Ok(server.handle(Request::from_parts(parts, body)))

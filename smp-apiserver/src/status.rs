@@ -30,7 +30,11 @@ impl FieldError {
 
     /// `Required value: <detail>`.
     pub fn required(field: &str, detail: &str) -> FieldError {
-        FieldError::new(field, "FieldValueRequired", format!("Required value: {detail}"))
+        FieldError::new(
+            field,
+            "FieldValueRequired",
+            format!("Required value: {detail}"),
+        )
     }
 
     /// `Invalid value: <value>: <detail>`, the value as JSON.

@@ -110,7 +110,10 @@ pub fn warning(field: &str) -> String {
 /// The `Warning` header the server sends with a warning's text: code 299, no agent, the text
 /// quoted.
 pub fn warning_header(text: &str) -> String {
-    format!("299 - \"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
+    format!(
+        "299 - \"{}\"",
+        text.replace('\\', "\\\\").replace('"', "\\\"")
+    )
 }
 
 #[cfg(test)]

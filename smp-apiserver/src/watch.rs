@@ -40,7 +40,9 @@ impl Filter {
             object
                 .pointer("/metadata/labels")
                 .and_then(Value::as_object),
-        ) && self.fields.matches(|label| self.values.value(object, label))
+        ) && self
+            .fields
+            .matches(|label| self.values.value(object, label))
     }
 
     /// The line an event is sent as, if this watch sends it.

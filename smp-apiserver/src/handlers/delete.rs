@@ -66,8 +66,9 @@ impl DeleteOptions {
             options.dry_run = call.query("dryRun") == Some("All");
         } else {
             // A body counts alone: the query's options are not read.
-            let given: Value = crate::handlers::write::parse_text(body)
-                .map_err(|e| ApiError::bad_request(format!("error decoding DeleteOptions: {}", e.message)))?;
+            let given: Value = crate::handlers::write::parse_text(body).map_err(|e| {
+                ApiError::bad_request(format!("error decoding DeleteOptions: {}", e.message))
+            })?;
             let text = |pointer: &str| {
                 given
                     .pointer(pointer)
@@ -83,7 +84,12 @@ impl DeleteOptions {
                 .map(str::to_owned);
             options.uid = text("/preconditions/uid");
             options.resource_version = text("/preconditions/resourceVersion");
-            for value in given.get("dryRun").and_then(Value::as_array).into_iter().flatten() {
+            for value in given
+                .get("dryRun")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
                 dry_run(value.as_str(), &mut errors);
                 options.dry_run = true;
             }
@@ -149,7 +155,11 @@ impl DeleteOptions {
 
     /// The object's finalizers with the garbage collector's as these options want them, if
     /// that changes the set (`deletionFinalizersForGarbageCollection`).
-    fn collector_finalizers(&self, default: GcPolicy, finalizers: &[String]) -> Option<Vec<String>> {
+    fn collector_finalizers(
+        &self,
+        default: GcPolicy,
+        finalizers: &[String],
+    ) -> Option<Vec<String>> {
         let mut wanted: Vec<String> = finalizers
             .iter()
             .filter(|f| *f != ORPHAN && *f != FOREGROUND)
@@ -161,7 +171,11 @@ impl DeleteOptions {
         if self.deletes_dependents(default, finalizers) {
             wanted.push(FOREGROUND.into());
         }
-        let set = |list: &[String]| list.iter().cloned().collect::<std::collections::BTreeSet<_>>();
+        let set = |list: &[String]| {
+            list.iter()
+                .cloned()
+                .collect::<std::collections::BTreeSet<_>>()
+        };
         (set(&wanted) != set(finalizers)).then_some(wanted)
     }
 
@@ -197,7 +211,9 @@ pub(super) fn delete(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value)
     {
         call.warnings
             .borrow_mut()
-            .push(crate::validation::warning_header(deletion::JOB_ORPHAN_WARNING));
+            .push(crate::validation::warning_header(
+                deletion::JOB_ORPHAN_WARNING,
+            ));
     }
     let collector = call.state.options.garbage_collection;
     for _ in 0..RETRIES {
@@ -249,7 +265,9 @@ pub(super) fn delete(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value)
             if graceful || waits {
                 let written = write(call, &current, object, options.dry_run);
                 match written {
-                    Ok(stored) if waits => return Ok((options.pending_code(), stored.object.as_ref().clone())),
+                    Ok(stored) if waits => {
+                        return Ok((options.pending_code(), stored.object.as_ref().clone()));
+                    }
                     Ok(stored) => base = stored,
                     Err(()) => continue,
                 }
@@ -258,7 +276,11 @@ pub(super) fn delete(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value)
         if options.dry_run {
             return Ok((StatusCode::OK, answer(call, &base.object)));
         }
-        match call.state.store.remove(&call.key(&call.info.name), base.revision) {
+        match call
+            .state
+            .store
+            .remove(&call.key(&call.info.name), base.revision)
+        {
             Ok(removed) => {
                 namespaces::removed_from(call.state, &call.info.namespace);
                 return Ok((StatusCode::OK, answer(call, &removed.object)));
@@ -329,7 +351,11 @@ fn check_preconditions(
         )));
     }
     let version = current.revision.to_string();
-    if let Some(given) = options.resource_version.as_deref().filter(|v| *v != version) {
+    if let Some(given) = options
+        .resource_version
+        .as_deref()
+        .filter(|v| *v != version)
+    {
         return Err(refuse(format!(
             "the ResourceVersion in the precondition ({given}) does not match the \
              ResourceVersion in record ({version}). The object might have been modified"
@@ -393,7 +419,10 @@ fn before_graceful_delete(pod: &mut Value, options: &DeleteOptions, now: i64) ->
 }
 
 fn meta_text<'v>(object: &'v Value, pointer: &str) -> &'v str {
-    object.pointer(pointer).and_then(Value::as_str).unwrap_or("")
+    object
+        .pointer(pointer)
+        .and_then(Value::as_str)
+        .unwrap_or("")
 }
 
 fn mark(object: &mut Value, at: i64, period: i64) {

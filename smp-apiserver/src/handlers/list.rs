@@ -255,7 +255,9 @@ fn decode_token(token: &str) -> Result<(i64, String), ApiError> {
     }
     let start = value.get("start").and_then(Value::as_str).unwrap_or("");
     if start.is_empty() {
-        return Err(refuse("encoded start key empty (version meta.k8s.io/v1)".into()));
+        return Err(refuse(
+            "encoded start key empty (version meta.k8s.io/v1)".into(),
+        ));
     }
     // A key that leaves the list's prefix (`../x`) is refused, as `path.Clean` finds it.
     let trimmed = start.trim_start_matches('/');
@@ -272,16 +274,34 @@ mod tests {
     #[test]
     fn tokens_as_the_server_writes_them() {
         let token = encode_token(12345, "/foo\u{0}");
-        assert_eq!(decode_token(&token).unwrap(), (12345, "/foo\u{0}".to_owned()));
+        assert_eq!(
+            decode_token(&token).unwrap(),
+            (12345, "/foo\u{0}".to_owned())
+        );
         // The server's own example token.
         let theirs = "eyJ2IjoibWV0YS5rOHMuaW8vdjEiLCJydiI6MTIzNDUsInN0YXJ0IjoiZm9vXHUwMDAwIn0";
-        assert_eq!(decode_token(theirs).unwrap(), (12345, "foo\u{0}".to_owned()));
+        assert_eq!(
+            decode_token(theirs).unwrap(),
+            (12345, "foo\u{0}".to_owned())
+        );
         for (bad, why) in [
             ("!!", "illegal base64 data at input byte 0"),
-            (&URL_SAFE_NO_PAD.encode(r#"{"v":"x","rv":1,"start":"a"}"#), "server does not recognize this encoded version x"),
-            (&URL_SAFE_NO_PAD.encode(r#"{"v":"meta.k8s.io/v1","rv":0,"start":"a"}"#), "incorrect encoded start resourceVersion (version meta.k8s.io/v1)"),
-            (&URL_SAFE_NO_PAD.encode(r#"{"v":"meta.k8s.io/v1","rv":1,"start":""}"#), "encoded start key empty (version meta.k8s.io/v1)"),
-            (&URL_SAFE_NO_PAD.encode(r#"{"v":"meta.k8s.io/v1","rv":1,"start":"../x"}"#), "../x"),
+            (
+                &URL_SAFE_NO_PAD.encode(r#"{"v":"x","rv":1,"start":"a"}"#),
+                "server does not recognize this encoded version x",
+            ),
+            (
+                &URL_SAFE_NO_PAD.encode(r#"{"v":"meta.k8s.io/v1","rv":0,"start":"a"}"#),
+                "incorrect encoded start resourceVersion (version meta.k8s.io/v1)",
+            ),
+            (
+                &URL_SAFE_NO_PAD.encode(r#"{"v":"meta.k8s.io/v1","rv":1,"start":""}"#),
+                "encoded start key empty (version meta.k8s.io/v1)",
+            ),
+            (
+                &URL_SAFE_NO_PAD.encode(r#"{"v":"meta.k8s.io/v1","rv":1,"start":"../x"}"#),
+                "../x",
+            ),
         ] {
             assert_eq!(
                 decode_token(bad).unwrap_err().message,

@@ -137,13 +137,19 @@ impl Call<'_> {
     ) {
         use crate::registry::generation;
         match &self.fields {
-            Fields::Custom { .. } => generation::custom(self.served.resources.get(
-                &self.resource.group,
-                &self.resource.version,
-                &format!("{}/status", self.resource.plural()),
-            )
-            .is_some()),
-            Fields::Builtin { .. } => generation::builtin(&self.resource.group, self.resource.plural()),
+            Fields::Custom { .. } => generation::custom(
+                self.served
+                    .resources
+                    .get(
+                        &self.resource.group,
+                        &self.resource.version,
+                        &format!("{}/status", self.resource.plural()),
+                    )
+                    .is_some(),
+            ),
+            Fields::Builtin { .. } => {
+                generation::builtin(&self.resource.group, self.resource.plural())
+            }
         }
     }
 }
@@ -158,8 +164,12 @@ pub(crate) fn field_selector(call: &Call<'_>) -> Result<FieldSelector, ApiError>
 /// selectable fields for the version asked for.
 fn fields_of(served: &Served, resource: &Resource) -> Fields {
     let crd = served.crds.iter().find(|crd| {
-        crd.pointer("/spec/group").and_then(serde_json::Value::as_str) == Some(&resource.group)
-            && crd.pointer("/spec/names/plural").and_then(serde_json::Value::as_str)
+        crd.pointer("/spec/group")
+            .and_then(serde_json::Value::as_str)
+            == Some(&resource.group)
+            && crd
+                .pointer("/spec/names/plural")
+                .and_then(serde_json::Value::as_str)
                 == Some(resource.plural())
     });
     match crd {
@@ -354,6 +364,8 @@ pub(crate) fn internal(state: &State, request: Internal<'_>) -> Result<Value, Ap
         Answer::Object(_, value) | Answer::Warned(_, value, _) | Answer::Discovery(value) => {
             Ok(value)
         }
-        Answer::Watch(_) => Err(ApiError::bad_request("a controller's request is not a watch")),
+        Answer::Watch(_) => Err(ApiError::bad_request(
+            "a controller's request is not a watch",
+        )),
     }
 }

@@ -116,7 +116,9 @@ pub(super) fn delete(
         ApiError::conflict_with(
             "namespaces",
             &name,
-            format!("Precondition failed: {what} in precondition: {given}, {what} in object meta: {actual}"),
+            format!(
+                "Precondition failed: {what} in precondition: {given}, {what} in object meta: {actual}"
+            ),
         )
     };
     let uid = meta(&current.object, "uid");
@@ -124,7 +126,11 @@ pub(super) fn delete(
         return Err(Some(failed("UID", given, uid)));
     }
     let version = current.revision.to_string();
-    if let Some(given) = options.resource_version.as_deref().filter(|v| *v != version) {
+    if let Some(given) = options
+        .resource_version
+        .as_deref()
+        .filter(|v| *v != version)
+    {
         return Err(Some(failed("ResourceVersion", given, &version)));
     }
     let code = if options.orphan_dependents == Some(false) {
@@ -140,7 +146,11 @@ pub(super) fn delete(
         });
     }
     let mut marked = (*current.object).clone();
-    object::set_meta(&mut marked, "deletionTimestamp", &call.state.options.clock.now());
+    object::set_meta(
+        &mut marked,
+        "deletionTimestamp",
+        &call.state.options.clock.now(),
+    );
     if let Some(namespace) = marked.as_object_mut() {
         namespace.insert("status".into(), json!({"phase": "Terminating"}));
     }

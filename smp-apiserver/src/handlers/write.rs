@@ -225,8 +225,8 @@ fn no_new_finalizers_while_deleting(
 /// status subresource never moves it).
 pub(super) fn settle_generation(call: &Call<'_>, current: &Value, new: &mut Value) {
     let stored = current.pointer("/metadata/generation").cloned();
-    let moved = call.info.subresource != "status"
-        && generation::moves(call.generation().1, current, new);
+    let moved =
+        call.info.subresource != "status" && generation::moves(call.generation().1, current, new);
     let value = match stored.as_ref().and_then(Value::as_i64) {
         Some(g) if moved && g > 0 => Some(json!(g + 1)),
         _ => stored,

@@ -21,7 +21,9 @@ pub(crate) enum GcPolicy {
 /// strategy.go`); everything else, custom resources included, deletes in the background.
 pub(crate) fn gc_policy(group: &str, version: &str, plural: &str) -> GcPolicy {
     match (group, version, plural) {
-        ("batch", "v1", "jobs") | ("", "v1", "replicationcontrollers") => GcPolicy::OrphanDependents,
+        ("batch", "v1", "jobs") | ("", "v1", "replicationcontrollers") => {
+            GcPolicy::OrphanDependents
+        }
         ("" | "events.k8s.io", _, "events") => GcPolicy::Unsupported,
         _ => GcPolicy::DeleteDependents,
     }
@@ -81,9 +83,18 @@ mod tests {
     #[test]
     fn defaults_as_the_strategies_have_them() {
         assert_eq!(gc_policy("batch", "v1", "jobs"), GcPolicy::OrphanDependents);
-        assert_eq!(gc_policy("", "v1", "replicationcontrollers"), GcPolicy::OrphanDependents);
-        assert_eq!(gc_policy("apps", "v1", "deployments"), GcPolicy::DeleteDependents);
-        assert_eq!(gc_policy("events.k8s.io", "v1", "events"), GcPolicy::Unsupported);
+        assert_eq!(
+            gc_policy("", "v1", "replicationcontrollers"),
+            GcPolicy::OrphanDependents
+        );
+        assert_eq!(
+            gc_policy("apps", "v1", "deployments"),
+            GcPolicy::DeleteDependents
+        );
+        assert_eq!(
+            gc_policy("events.k8s.io", "v1", "events"),
+            GcPolicy::Unsupported
+        );
         assert!(returns_deleted_object("", "pods"));
         assert!(!returns_deleted_object("apps", "deployments"));
         assert!(graceful("", "pods") && !graceful("", "services"));

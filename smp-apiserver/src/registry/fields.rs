@@ -48,7 +48,13 @@ const NAMESPACE: (&str, &str) = ("metadata.namespace", "metadata.namespace");
 
 fn builtin_kind(group: &str, version: &str, plural: &str) -> Option<Kind> {
     use Refusal::*;
-    let kind = |labels, refusal, value| Some(Kind { labels, refusal, value });
+    let kind = |labels, refusal, value| {
+        Some(Kind {
+            labels,
+            refusal,
+            value,
+        })
+    };
     match (group, version, plural) {
         ("", "v1", "pods") => kind(
             &[
@@ -85,19 +91,38 @@ fn builtin_kind(group: &str, version: &str, plural: &str) -> Option<Kind> {
             },
         ),
         ("", "v1", "events") => kind(&EVENT_LABELS, NotSupported, |o, label| {
-            event(o, label, "involvedObject", "reportingComponent", "/source/component")
+            event(
+                o,
+                label,
+                "involvedObject",
+                "reportingComponent",
+                "/source/component",
+            )
         }),
         ("events.k8s.io", "v1", "events") => kind(&EVENTS_V1_LABELS, NotSupported, |o, label| {
-            event(o, label, "regarding", "reportingController", "/deprecatedSource/component")
+            event(
+                o,
+                label,
+                "regarding",
+                "reportingController",
+                "/deprecatedSource/component",
+            )
         }),
-        ("", "v1", "secrets") => kind(&[NAME, NAMESPACE, ("type", "type")], NotSupported, |o, l| {
-            match l {
+        ("", "v1", "secrets") => kind(
+            &[NAME, NAMESPACE, ("type", "type")],
+            NotSupported,
+            |o, l| match l {
                 "type" => text(o, "/type"),
                 _ => String::new(),
-            }
-        }),
+            },
+        ),
         ("", "v1", "services") => kind(
-            &[NAME, NAMESPACE, ("spec.clusterIP", "spec.clusterIP"), ("spec.type", "spec.type")],
+            &[
+                NAME,
+                NAMESPACE,
+                ("spec.clusterIP", "spec.clusterIP"),
+                ("spec.type", "spec.type"),
+            ],
             NotSupported,
             |o, label| match label {
                 "spec.clusterIP" => text(o, "/spec/clusterIP"),
@@ -137,7 +162,11 @@ fn builtin_kind(group: &str, version: &str, plural: &str) -> Option<Kind> {
             spec_text,
         ),
         ("resource.k8s.io", _, "resourceslices") => kind(
-            &[NAME, ("spec.nodeName", "spec.nodeName"), ("spec.driver", "spec.driver")],
+            &[
+                NAME,
+                ("spec.nodeName", "spec.nodeName"),
+                ("spec.driver", "spec.driver"),
+            ],
             ResourceSlice,
             spec_text,
         ),
@@ -153,7 +182,10 @@ const EVENT_LABELS: [(&str, &str); 13] = [
     ("involvedObject.name", "involvedObject.name"),
     ("involvedObject.uid", "involvedObject.uid"),
     ("involvedObject.apiVersion", "involvedObject.apiVersion"),
-    ("involvedObject.resourceVersion", "involvedObject.resourceVersion"),
+    (
+        "involvedObject.resourceVersion",
+        "involvedObject.resourceVersion",
+    ),
     ("involvedObject.fieldPath", "involvedObject.fieldPath"),
     ("reason", "reason"),
     ("reportingComponent", "reportingComponent"),
@@ -171,7 +203,10 @@ const EVENTS_V1_LABELS: [(&str, &str); 13] = [
     ("regarding.name", "involvedObject.name"),
     ("regarding.uid", "involvedObject.uid"),
     ("regarding.apiVersion", "involvedObject.apiVersion"),
-    ("regarding.resourceVersion", "involvedObject.resourceVersion"),
+    (
+        "regarding.resourceVersion",
+        "involvedObject.resourceVersion",
+    ),
     ("regarding.fieldPath", "involvedObject.fieldPath"),
     ("reason", "reason"),
     ("reportingController", "reportingComponent"),
@@ -377,7 +412,10 @@ mod tests {
         let nodes = builtin("", "v1", "nodes", false);
         assert!(nodes.convert("metadata.namespace").is_err());
         let events = builtin("events.k8s.io", "v1", "events", true);
-        assert_eq!(events.convert("regarding.name").unwrap(), "involvedObject.name");
+        assert_eq!(
+            events.convert("regarding.name").unwrap(),
+            "involvedObject.name"
+        );
         assert!(events.convert("involvedObject.name").is_err());
     }
 
@@ -393,7 +431,13 @@ mod tests {
         assert_eq!(pods.value(&pod, "spec.nodeName"), "n1");
         assert_eq!(pods.value(&pod, "status.phase"), "");
         let nodes = builtin("", "v1", "nodes", false);
-        assert_eq!(nodes.value(&json!({"spec": {"unschedulable": true}}), "spec.unschedulable"), "true");
+        assert_eq!(
+            nodes.value(
+                &json!({"spec": {"unschedulable": true}}),
+                "spec.unschedulable"
+            ),
+            "true"
+        );
         let events = builtin("events.k8s.io", "v1", "events", true);
         let event = json!({"regarding": {"name": "web"}, "reportingController": "ctl"});
         assert_eq!(events.value(&event, "involvedObject.name"), "web");

@@ -128,7 +128,8 @@ pub(crate) fn same(a: Option<&Value>, b: Option<&Value>) -> bool {
     match (a, b) {
         (Some(Value::Object(x)), Some(Value::Object(y))) => {
             x.iter().all(|(k, v)| same(Some(v), y.get(k)))
-                && y.iter().all(|(k, v)| x.contains_key(k) || same(None, Some(v)))
+                && y.iter()
+                    .all(|(k, v)| x.contains_key(k) || same(None, Some(v)))
         }
         (Some(Value::Array(x)), Some(Value::Array(y))) => {
             x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(Some(p), Some(q)))
@@ -148,14 +149,22 @@ mod tests {
         let annotated = json!({"metadata": {"annotations": {"a": "2"}}, "spec": {"replicas": 1}});
         assert!(moves(builtin("apps", "deployments").1, &d, &annotated));
         assert!(!moves(builtin("apps", "replicasets").1, &d, &annotated));
-        assert!(!moves(builtin("", "configmaps").1, &d, &json!({"data": {"x": "y"}})));
+        assert!(!moves(
+            builtin("", "configmaps").1,
+            &d,
+            &json!({"data": {"x": "y"}})
+        ));
         let s = json!({"metadata": {}, "spec": {"a": 1}, "status": {"b": 1}});
         let status = json!({"metadata": {}, "spec": {"a": 1}, "status": {"b": 2}});
         assert!(moves(custom(false).1, &s, &status));
         assert!(!moves(custom(true).1, &s, &status));
         let slice = json!({"metadata": {"labels": {"x": "1"}}, "endpoints": []});
         let relabelled = json!({"metadata": {"labels": {"x": "2"}}, "endpoints": []});
-        assert!(moves(builtin("discovery.k8s.io", "endpointslices").1, &slice, &relabelled));
+        assert!(moves(
+            builtin("discovery.k8s.io", "endpointslices").1,
+            &slice,
+            &relabelled
+        ));
     }
 
     #[test]
