@@ -498,3 +498,108 @@ async fn field_selectors_by_each_kinds_fields() {
         );
     }
 }
+
+/// A custom resource's field selectors are its CRD's `selectableFields` for the version asked
+/// (labels without the leading dot; a missing field reads as empty), with `metadata.name` and,
+/// for a namespaced one, `metadata.namespace` (apiextensions-apiserver's `crConverter`); its
+/// generation moves with anything but metadata and, with a status subresource, status.
+#[tokio::test]
+async fn custom_resources_select_and_count_by_their_crd() {
+    let clients = clients().await;
+    for (how, client) in clients.each() {
+        let crd = json!({
+            "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            "metadata": {"name": "widgets.example.com"},
+            "spec": {"group": "example.com", "scope": "Namespaced",
+                "names": {"plural": "widgets", "singular": "widget", "kind": "Widget"},
+                "versions": [{"name": "v1", "served": true, "storage": true,
+                    "subresources": {"status": {}},
+                    "selectableFields": [{"jsonPath": ".spec.color"}, {"jsonPath": ".spec.size"}],
+                    "schema": {"openAPIV3Schema": {"type": "object", "properties": {
+                        "spec": {"type": "object", "properties": {
+                            "color": {"type": "string"}, "size": {"type": "integer"}}},
+                        "status": {"type": "object", "properties": {"ready": {"type": "boolean"}}}}}}}]}});
+        let crds = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+        assert_eq!(
+            raw(&client, "POST", crds, "application/json", Some(crd))
+                .await
+                .code,
+            201,
+            "{how}"
+        );
+        let widgets = "/apis/example.com/v1/namespaces/default/widgets";
+        for (name, spec) in [
+            ("w1", json!({"color": "red", "size": 3})),
+            ("w2", json!({"color": "blue"})),
+        ] {
+            let widget = json!({"apiVersion": "example.com/v1", "kind": "Widget",
+                "metadata": {"name": name}, "spec": spec});
+            let created = raw(&client, "POST", widgets, "application/json", Some(widget)).await;
+            assert_eq!(created.body["metadata"]["generation"], 1, "{how}");
+        }
+        let pick = |selector: &str| {
+            let (client, path) = (
+                client.clone(),
+                format!("{widgets}?fieldSelector={selector}"),
+            );
+            async move {
+                let answer = raw(&client, "GET", &path, "", None).await;
+                let names: Vec<String> = answer.body["items"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|w| w["metadata"]["name"].as_str().unwrap().to_owned())
+                    .collect();
+                (answer, names)
+            }
+        };
+        assert_eq!(pick("spec.color=red").await.1, ["w1"], "{how}");
+        assert_eq!(pick("spec.size=3").await.1, ["w1"], "{how}");
+        assert_eq!(
+            pick("spec.size=").await.1,
+            ["w2"],
+            "{how}: missing reads as empty"
+        );
+        assert_eq!(
+            pick("metadata.namespace=default,spec.color!=red").await.1,
+            ["w2"],
+            "{how}"
+        );
+        let (refused, _) = pick("spec.shape=round").await;
+        assert_eq!(
+            status(&refused),
+            (400, "BadRequest", "field label not supported: spec.shape"),
+            "{how}"
+        );
+
+        let w1 = format!("{widgets}/w1");
+        let merge = "application/merge-patch+json";
+        let status_write = raw(
+            &client,
+            "PATCH",
+            &format!("{w1}/status"),
+            merge,
+            Some(json!({"status": {"ready": true}})),
+        )
+        .await;
+        assert_eq!(status_write.body["metadata"]["generation"], 1, "{how}");
+        let labelled = raw(
+            &client,
+            "PATCH",
+            &w1,
+            merge,
+            Some(json!({"metadata": {"labels": {"a": "b"}}})),
+        )
+        .await;
+        assert_eq!(labelled.body["metadata"]["generation"], 1, "{how}");
+        let respec = raw(
+            &client,
+            "PATCH",
+            &w1,
+            merge,
+            Some(json!({"spec": {"size": 4}})),
+        )
+        .await;
+        assert_eq!(respec.body["metadata"]["generation"], 2, "{how}");
+    }
+}

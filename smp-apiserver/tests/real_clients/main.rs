@@ -5,4 +5,6 @@
 
 mod kube_lists;
 mod kube_writes;
+mod kubectl;
+mod python;
 mod support;

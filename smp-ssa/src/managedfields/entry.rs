@@ -233,7 +233,10 @@ fn read(entries: &[Value]) -> Result<(Managed, BTreeMap<String, usize>), Managed
             reusable.insert(id.clone(), i);
         }
         if !time.is_empty() {
-            managed.times.insert(id.clone(), time.to_owned());
+            // Read as the server reads a `metav1.Time`: any RFC 3339 form, written back in UTC
+            // to the second (`+00:00` is `Z`).
+            let canonical = time::parse(time).map_or_else(|| time.to_owned(), time::format);
+            managed.times.insert(id.clone(), canonical);
         }
         managed.fields.insert(
             id,
