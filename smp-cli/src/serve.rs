@@ -36,6 +36,11 @@ pub struct ServeArgs {
     /// without this flag).
     #[arg(long)]
     crd_strategic_merge: bool,
+    /// Do not do the garbage collector's work (deleting the dependents of deleted owners,
+    /// holding owners deleted in the foreground for their dependents, orphaning): as on a
+    /// cluster whose controller manager runs no garbage collector.
+    #[arg(long)]
+    no_garbage_collection: bool,
 }
 
 impl ServeArgs {
@@ -74,6 +79,7 @@ async fn serve(args: &ServeArgs) -> Result<(), CliError> {
     }
     let server = ApiServer::new(Options {
         custom_resource_strategic_merge: args.crd_strategic_merge,
+        garbage_collection: !args.no_garbage_collection,
         ..Options::default()
     });
     for path in &args.crd {

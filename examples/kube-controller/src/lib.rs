@@ -9,6 +9,10 @@
 //! ```text
 //! cargo test -p smp-example-kube-controller
 //! ```
+//!
+//! [`finalizing`] is a second controller, with kube-runtime's finalizer helper.
+
+pub mod finalizing;
 
 use std::sync::Arc;
 use std::time::Duration;
