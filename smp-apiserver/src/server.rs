@@ -194,6 +194,7 @@ impl ApiServer {
             Answer::Object(_, value) | Answer::Warned(_, value, _) | Answer::Discovery(value) => {
                 Ok(value)
             }
+            Answer::List(list) => Ok(list.into_value()),
             Answer::Watch(_) => Err(ApiError::bad_request("a create is not a watch")),
         }
     }
@@ -208,6 +209,7 @@ impl ApiServer {
         garbagecollector::settle(&self.state);
         match result {
             Ok(Answer::Object(status, value)) => respond(status, &value),
+            Ok(Answer::List(list)) => respond_bytes(StatusCode::OK, list.to_bytes()),
             Ok(Answer::Warned(status, value, warnings)) => {
                 let mut response = respond(status, &value);
                 for warning in warnings {
@@ -354,7 +356,10 @@ fn respond_error(error: &ApiError) -> Response<Body> {
 }
 
 fn respond(status: StatusCode, value: &Value) -> Response<Body> {
-    let body = serde_json::to_vec(value).unwrap_or_default();
+    respond_bytes(status, serde_json::to_vec(value).unwrap_or_default())
+}
+
+fn respond_bytes(status: StatusCode, body: Vec<u8>) -> Response<Body> {
     let mut response = Response::new(Full::new(Bytes::from(body)).boxed_unsync());
     *response.status_mut() = status;
     response.headers_mut().insert(

@@ -487,9 +487,9 @@ pub(super) fn delete_collection(
     body: &[u8],
 ) -> Result<(StatusCode, Value), ApiError> {
     DeleteOptions::read(call, body)?;
-    let (_, list) = super::list::list(call)?;
+    let list = super::list::list(call)?;
     let mut deleted = Vec::new();
-    for item in list["items"].as_array().into_iter().flatten() {
+    for item in &list.items {
         let mut one = Call {
             warnings: Default::default(),
             state: call.state,
@@ -502,7 +502,7 @@ pub(super) fn delete_collection(
         one.info.name = meta(item, "name").to_owned();
         one.info.namespace = meta(item, "namespace").to_owned();
         match delete(&one, body) {
-            Ok(_) => deleted.push(item.clone()),
+            Ok(_) => deleted.push((**item).clone()),
             // Gone meanwhile: nothing to delete.
             Err(e) if e.code == 404 => {}
             Err(e) => return Err(e),

@@ -7,9 +7,10 @@
 //! The rules are the watch cache's and the etcd3 store's (k8s.io/apiserver
 //! `pkg/storage/cacher`, `pkg/storage/etcd3/store.go`, `pkg/storage/continue.go`).
 
+use std::sync::Arc;
+
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use http::StatusCode;
 use serde_json::{Value, json};
 
 use super::{Call, options};
@@ -39,9 +40,48 @@ struct Read {
     latest_from_token: bool,
 }
 
+/// A list's answer: its objects as the store holds them, written out without being copied.
+pub(crate) struct ObjectList {
+    kind: String,
+    api_version: String,
+    metadata: Value,
+    pub(crate) items: Vec<Arc<Value>>,
+}
+
+impl ObjectList {
+    /// The list as JSON text.
+    pub(crate) fn to_bytes(&self) -> Vec<u8> {
+        let head =
+            json!({"kind": self.kind, "apiVersion": self.api_version, "metadata": self.metadata});
+        let mut out = serde_json::to_vec(&head).unwrap_or_default();
+        // `{...}` becomes `{...,"items":[...]}`.
+        out.pop();
+        out.extend_from_slice(b",\"items\":[");
+        for (i, item) in self.items.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            // Serializing a `Value` into memory cannot fail.
+            let _ = serde_json::to_writer(&mut out, &**item);
+        }
+        out.extend_from_slice(b"]}");
+        out
+    }
+
+    /// The list as a value.
+    pub(crate) fn into_value(self) -> Value {
+        json!({
+            "kind": self.kind,
+            "apiVersion": self.api_version,
+            "metadata": self.metadata,
+            "items": self.items.iter().map(|i| (**i).clone()).collect::<Vec<_>>(),
+        })
+    }
+}
+
 /// A list: the objects of the resource (in the namespace, if one is named) that the selectors
 /// select, at most `limit` of them, with a `continue` token for the rest.
-pub(super) fn list(call: &Call<'_>) -> Result<(StatusCode, Value), ApiError> {
+pub(super) fn list(call: &Call<'_>) -> Result<ObjectList, ApiError> {
     options::list(call)?;
     let labels = Selector::labels(call.query("labelSelector").unwrap_or(""))?;
     let fields = super::field_selector(call)?;
@@ -61,12 +101,15 @@ pub(super) fn list(call: &Call<'_>) -> Result<(StatusCode, Value), ApiError> {
         Err(_) => return Err(ApiError::gone(EXPIRED)),
     };
     let revision = read.exact.unwrap_or(snapshot.revision());
+    let everything = labels.is_empty() && fields.is_empty();
     let selected = |object: &Value| {
-        labels.matches_labels(
-            object
-                .pointer("/metadata/labels")
-                .and_then(Value::as_object),
-        ) && fields.matches(|label| call.fields.value(object, label))
+        everything
+            || labels.matches_labels(
+                object
+                    .get("metadata")
+                    .and_then(|m| m.get("labels"))
+                    .and_then(Value::as_object),
+            ) && fields.matches(|label| call.fields.value(object, label))
     };
     let mut items = Vec::new();
     let mut last = None;
@@ -80,7 +123,7 @@ pub(super) fn list(call: &Call<'_>) -> Result<(StatusCode, Value), ApiError> {
             more = true;
             break;
         }
-        items.push((*stored.object).clone());
+        items.push(stored.object.clone());
         last = Some(key.clone());
     }
     let mut metadata = json!({"resourceVersion": revision.to_string()});
@@ -95,19 +138,16 @@ pub(super) fn list(call: &Call<'_>) -> Result<(StatusCode, Value), ApiError> {
             &start_of(call, &last)
         ));
         // Counted only when no selector left objects out: the one held back, and the rest.
-        if labels.is_empty() && fields.is_empty() {
+        if everything {
             metadata["remainingItemCount"] = json!(1 + rest.count());
         }
     }
-    Ok((
-        StatusCode::OK,
-        json!({
-            "kind": format!("{}List", call.resource.kind),
-            "apiVersion": call.resource.api_version(),
-            "metadata": metadata,
-            "items": items,
-        }),
-    ))
+    Ok(ObjectList {
+        kind: format!("{}List", call.resource.kind),
+        api_version: call.resource.api_version(),
+        metadata,
+        items,
+    })
 }
 
 /// Which revision a list reads and from where, as the query asks.

@@ -191,6 +191,8 @@ pub(crate) enum Answer {
     Watch(Box<Watch>),
     /// An aggregated discovery document (its own media type).
     Discovery(Value),
+    /// A list of objects.
+    List(list::ObjectList),
 }
 
 pub(crate) fn handle(
@@ -244,7 +246,7 @@ pub(crate) fn handle(
     let answer = match call.info.verb {
         _ if call.info.subresource == "scale" => scale::handle(&call, body),
         "get" => get(&call),
-        "list" => list::list(&call),
+        "list" => return list::list(&call).map(Answer::List),
         "watch" => return watch(&call).map(|w| Answer::Watch(Box::new(w))),
         "create" => write::create(&call, body),
         "update" => write::update(&call, body),
@@ -364,6 +366,7 @@ pub(crate) fn internal(state: &State, request: Internal<'_>) -> Result<Value, Ap
         Answer::Object(_, value) | Answer::Warned(_, value, _) | Answer::Discovery(value) => {
             Ok(value)
         }
+        Answer::List(list) => Ok(list.into_value()),
         Answer::Watch(_) => Err(ApiError::bad_request(
             "a controller's request is not a watch",
         )),
