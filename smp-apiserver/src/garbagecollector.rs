@@ -63,16 +63,23 @@ pub(crate) fn settle(state: &State) {
     }
 }
 
-/// The work queue of one round, each piece once.
+/// The work queue of one round: each piece queued once at a time, and at most
+/// [`Queue::TRIES`] times (a piece whose writes keep meeting other writers waits for the next
+/// round, which their writes bring).
 #[derive(Default)]
 struct Queue {
     order: VecDeque<Work>,
     queued: BTreeSet<Work>,
+    tries: std::collections::BTreeMap<Work, usize>,
 }
 
 impl Queue {
+    const TRIES: usize = 8;
+
     fn push(&mut self, work: Work) {
-        if self.queued.insert(work.clone()) {
+        let tries = self.tries.entry(work.clone()).or_default();
+        if *tries < Queue::TRIES && self.queued.insert(work.clone()) {
+            *tries += 1;
             self.order.push_back(work);
         }
     }
@@ -216,6 +223,19 @@ fn attempt_to_delete(state: &State, key: &ObjectKey, queue: &mut Queue) {
         return;
     }
     let dependents = state.store.dependents_of(meta(object, "uid"));
+    if !waiting.is_empty() && !dependents.is_empty() {
+        // A dependent of its own deleting its dependents in the foreground may be waiting for
+        // this one: a cycle, which the collector breaks by no longer blocking its owners.
+        let cycle = dependents.iter().any(|d| {
+            state
+                .store
+                .get(d)
+                .is_some_and(|d| deleting(&d.object) && has(&d.object, FOREGROUND))
+        });
+        if cycle {
+            unblock_owners(state, object);
+        }
+    }
     let policy = if !waiting.is_empty() && !dependents.is_empty() {
         "Foreground"
     } else if has(object, ORPHAN) {
@@ -258,6 +278,8 @@ fn process_owner(state: &State, key: &ObjectKey, queue: &mut Queue) {
         }
         if all_done {
             remove_finalizer(state, owner, ORPHAN);
+        } else {
+            queue.push(Work::Owner(key.clone()));
         }
         return;
     }
@@ -305,6 +327,26 @@ fn remove_references(state: &State, object: &Value, uids: &[String]) -> bool {
         Ok(_) => true,
         Err(e) => e.code == 404,
     }
+}
+
+/// Sets `blockOwnerDeletion` to false in all of `object`'s owner references.
+fn unblock_owners(state: &State, object: &Value) {
+    let references: Vec<Value> = references(object)
+        .into_iter()
+        .map(|r| {
+            let mut r = r.clone();
+            if r.get("blockOwnerDeletion") == Some(&Value::Bool(true)) {
+                r["blockOwnerDeletion"] = Value::Bool(false);
+            }
+            r
+        })
+        .collect();
+    let patch = json!({"metadata": {
+        "resourceVersion": meta(object, "resourceVersion"),
+        "ownerReferences": references,
+    }});
+    // Changed meanwhile: that write brings it back to the collector.
+    let _ = request(state, "patch", object, &patch);
 }
 
 /// Takes `finalizer` off `owner` by a merge patch against the version read (`removeFinalizer`).

@@ -66,14 +66,70 @@
 //! server would hold, empty values as Go's JSON leaves them; custom resources have no protobuf
 //! form and refuse it (415), as on a cluster.
 //!
-//! It is a test double, not a cluster: no nodes, scheduler, controllers, admission or
-//! webhooks, no authentication; objects are stored as given (no defaulting, no conversion
-//! between versions, no validation but the types'). What the namespace controller does is done
-//! in the request: a deleted namespace turns Terminating, its objects are deleted at once
-//! (those that finalizers hold are marked), and it goes when the last of them has gone. Answers
-//! are JSON, whatever encoding the client would also take (quantities are kept as written, not
-//! put in canonical form). The OpenAPI documents (`/openapi/v3`, and `/openapi/v2` in JSON
-//! only) describe the operations and the schemas, the built-in ones without their descriptions.
+//! # Writes and reads as kube-apiserver v1.34 makes them
+//!
+//! - **JSON patch and merge patch** are applied as the server's library applies them
+//!   ([`jsonpatch`]): a `test` of a missing member against `null` passes (kube-runtime's
+//!   `finalizer()` relies on it), indices may be negative, `copy` adds at most 3 MiB; a failed
+//!   operation is the server's wordless 422.
+//! - **A write that changes nothing writes nothing**: the same resourceVersion, no watch event
+//!   (patches of every type, PUTs, repeated applies, status and scale writes).
+//! - **Deletion** follows the generic registry: the propagation policy (`Foreground`, `Orphan`,
+//!   each kind's default: Jobs and ReplicationControllers orphan) adds the garbage collector's
+//!   finalizers and the object is answered marked; a pod bound to a node waits its grace
+//!   period (30 seconds unless it says otherwise) until deleted with grace 0; an object held by
+//!   finalizers takes no new one; a DELETE answers the deleted object for the registries that
+//!   return it (pods, services, ...) and a `Status` elsewhere.
+//! - **The garbage collector's work** is done after every write ([`Options::garbage_collection`],
+//!   on by default): dependents whose owners are gone are deleted, an owner deleted in the
+//!   foreground goes when its blocking dependents have, an orphaning one first takes its owner
+//!   references off its dependents. So is the namespace controller's: a deleted namespace turns
+//!   Terminating, its objects are deleted (those that finalizers hold are marked), and it goes
+//!   when the last of them has.
+//! - **Lists** are read at a revision: a `continue` page at the first page's, an exact list
+//!   (`resourceVersionMatch=Exact`, or a `limit` with a `resourceVersion`) at the one asked, as
+//!   long as the last 4,096 writes reach back to it (410 after that, with the server's token to
+//!   go on); `remainingItemCount` without selectors; a resourceVersion not reached yet is waited
+//!   for 3 seconds, then 504. Request options are refused as the server refuses them.
+//! - **Field selectors** name the fields each kind's registry declares (pods' `status.phase`,
+//!   `spec.nodeName`, ...; nodes' `spec.unschedulable`; events' `involvedObject.*`; a CRD's
+//!   `selectableFields`), on lists and watches; a watcher whose selector stops matching an
+//!   object gets it `DELETED`.
+//! - **`generation`** moves as each kind's strategy moves it (a Deployment's on its spec or its
+//!   annotations, most kinds' on their spec, a custom resource's on all but metadata and
+//!   status; never on a status write); kinds without one keep what they were created with.
+//!
+//! # Where it is not kube-apiserver
+//!
+//! It is a test double, not a cluster. Measured against the real server's behaviour, these
+//! differ:
+//!
+//! - no nodes, kubelets or scheduler (pods never run; a pod bound to a node stays Terminating
+//!   until deleted with grace 0), and no controllers but the garbage collector's and the
+//!   namespace controller's work, which runs before the request is answered rather than a
+//!   moment later;
+//! - objects are stored as given: no defaulting (a pod without `terminationGracePeriodSeconds`
+//!   is deleted as if it had the default 30), no conversion between versions, no fields Go's
+//!   types always write (a ReplicaSet's `status.replicas: 0`), quantities as written; no
+//!   validation but the types' (`fieldValidation`) and the metadata rules above; no admission
+//!   plugins, webhooks, authentication or authorization;
+//! - a write changes nothing when its object is the stored one as JSON (the server compares
+//!   its encoding, in which `1.0` and `1` are the same number);
+//! - the history kept is the last 4,096 writes, not five to ten minutes; a namespace's
+//!   objects are removed at once, not deleted with background propagation (pods bound to a
+//!   node do not wait their grace period there);
+//! - a status subresource write changes only the status (the server's status strategies keep
+//!   changes of the metadata); immutable metadata sent changed (a uid) is kept as stored
+//!   rather than refused;
+//! - a JSON patch whose values nest deeper than 256 levels is refused (Go reads 10,000), and
+//!   the words of a malformed patch's 400 are smp's; repeated members are not warned of;
+//! - watches do not check their options, and core/v1 and events.k8s.io/v1 events are stored
+//!   apart; the server's boot objects (`svc/kubernetes`, the RBAC roles) are not there;
+//! - answers are JSON only, members in alphabetical order (the server writes its types'
+//!   order).
+//!
+//! The OpenAPI documents (`/openapi/v3`, and `/openapi/v2` in JSON only) describe the
+//! operations and the schemas, the built-in ones without their descriptions.
 
 #![warn(missing_docs)]
 

@@ -26,6 +26,29 @@ fn version(object: &impl kube::Resource) -> String {
     object.meta().resource_version.clone().unwrap_or_default()
 }
 
+/// The Deployments and ReplicaSets of `client`'s default namespace, a Deployment `name`, and a
+/// ReplicaSet `<name>-rs` it owns (blocking it if `block`): the owner, as created.
+async fn owner_and_dependent(
+    client: &kube::Client,
+    name: &str,
+    block: bool,
+) -> (Api<Deployment>, Api<ReplicaSet>, Value) {
+    let deployments: Api<Deployment> = Api::default_namespaced(client.clone());
+    let sets: Api<ReplicaSet> = Api::default_namespaced(client.clone());
+    let owner = deployments
+        .create(&PostParams::default(), &typed(deployment(name)))
+        .await
+        .unwrap();
+    let owner = value(&owner);
+    sets.create(
+        &PostParams::default(),
+        &typed(replica_set(&format!("{name}-rs"), &owner, block)),
+    )
+    .await
+    .unwrap();
+    (deployments, sets, owner)
+}
+
 /// kube-runtime's `finalizer()` adds the first finalizer after testing the list for `null`,
 /// which the server's JSON patch library passes for a missing member; the library's errors
 /// reach the client as one 422 without their words (the patch handler's
@@ -378,20 +401,7 @@ async fn foreground_deletion_waits_for_blocking_dependents() {
 async fn orphan_and_background_deletion() {
     let clients = clients().await;
     for (how, client) in clients.each() {
-        let deployments: Api<Deployment> = Api::default_namespaced(client.clone());
-        let sets: Api<ReplicaSet> = Api::default_namespaced(client.clone());
-        let owner = value(
-            &deployments
-                .create(&PostParams::default(), &typed(deployment("or")))
-                .await
-                .unwrap(),
-        );
-        sets.create(
-            &PostParams::default(),
-            &typed(replica_set("or-rs", &owner, true)),
-        )
-        .await
-        .unwrap();
+        let (deployments, sets, _) = owner_and_dependent(&client, "or", true).await;
         let marked = deployments
             .delete("or", &DeleteParams::orphan())
             .await
@@ -407,18 +417,7 @@ async fn orphan_and_background_deletion() {
         let rs = sets.get("or-rs").await.unwrap();
         assert_eq!(rs.metadata.owner_references, None, "{how}: orphaned");
 
-        let owner = value(
-            &deployments
-                .create(&PostParams::default(), &typed(deployment("bg")))
-                .await
-                .unwrap(),
-        );
-        sets.create(
-            &PostParams::default(),
-            &typed(replica_set("bg-rs", &owner, true)),
-        )
-        .await
-        .unwrap();
+        let (_, _, owner) = owner_and_dependent(&client, "bg", true).await;
         let answer = raw(
             &client,
             "DELETE",
@@ -509,20 +508,7 @@ async fn the_collector_can_be_turned_off() {
     })
     .await;
     for (how, client) in clients.each() {
-        let deployments: Api<Deployment> = Api::default_namespaced(client.clone());
-        let sets: Api<ReplicaSet> = Api::default_namespaced(client.clone());
-        let owner = value(
-            &deployments
-                .create(&PostParams::default(), &typed(deployment("off")))
-                .await
-                .unwrap(),
-        );
-        sets.create(
-            &PostParams::default(),
-            &typed(replica_set("off-rs", &owner, true)),
-        )
-        .await
-        .unwrap();
+        let (deployments, sets, _) = owner_and_dependent(&client, "off", true).await;
         let answer = deployments
             .delete("off", &DeleteParams::foreground())
             .await
@@ -758,5 +744,38 @@ async fn delete_options_are_checked() {
         .await;
         assert_eq!(uid.code, 409, "{how}");
         assert!(status(&uid).2.starts_with("Operation cannot be fulfilled on ConfigMap \"o\": the UID in the precondition (x) does not match the UID in record ("), "{how}: {}", uid.body);
+    }
+}
+
+/// Two objects that own each other, blocking: deleted in the foreground, the collector breaks
+/// the cycle (the dependent stops blocking its owner, `attemptToDeleteItem`) and both go.
+#[tokio::test]
+async fn a_foreground_cycle_is_broken() {
+    let clients = clients().await;
+    for (how, client) in clients.each() {
+        let maps: Api<ConfigMap> = Api::default_namespaced(client.clone());
+        let a = value(
+            &maps
+                .create(
+                    &PostParams::default(),
+                    &typed(json!({"metadata": {"name": "a"}})),
+                )
+                .await
+                .unwrap(),
+        );
+        let b = json!({"metadata": {"name": "b", "ownerReferences": [support::owner_reference(&a, true)]}});
+        let b = value(
+            &maps
+                .create(&PostParams::default(), &typed(b))
+                .await
+                .unwrap(),
+        );
+        let back = json!({"metadata": {"ownerReferences": [support::owner_reference(&b, true)]}});
+        maps.patch("a", &PatchParams::default(), &Patch::Merge(&back))
+            .await
+            .unwrap();
+        maps.delete("a", &DeleteParams::foreground()).await.unwrap();
+        assert!(maps.get_opt("a").await.unwrap().is_none(), "{how}");
+        assert!(maps.get_opt("b").await.unwrap().is_none(), "{how}");
     }
 }
