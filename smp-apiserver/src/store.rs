@@ -22,7 +22,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::ops::Bound;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use imbl::OrdMap;
 use serde_json::Value;
@@ -97,6 +97,26 @@ pub struct Stored {
     pub object: Arc<Value>,
     /// The revision of its last write.
     pub revision: u64,
+    /// The object as JSON text, written the first time it is asked for (a stored object does
+    /// not change, so every list and every read after that copies the text).
+    text: Arc<OnceLock<Vec<u8>>>,
+}
+
+impl Stored {
+    /// A stored object written at `revision`.
+    pub fn new(object: Arc<Value>, revision: u64) -> Stored {
+        Stored {
+            object,
+            revision,
+            text: Arc::default(),
+        }
+    }
+
+    /// The object as JSON text.
+    pub fn json(&self) -> &[u8] {
+        self.text
+            .get_or_init(|| serde_json::to_vec(&*self.object).unwrap_or_default())
+    }
 }
 
 /// Why a write did not happen.
@@ -144,10 +164,7 @@ impl Inner {
     /// Stores `object` at `key` at the next revision, and emits the write's event.
     fn put(&mut self, key: ObjectKey, mut object: Value, kind: EventType) -> Stored {
         let revision = self.next(&mut object);
-        let stored = Stored {
-            object: Arc::new(object),
-            revision,
-        };
+        let stored = Stored::new(Arc::new(object), revision);
         let previous = self.objects.insert(key.clone(), stored.clone());
         if previous.is_none() && !key.namespace.is_empty() {
             *self.per_namespace.entry(key.namespace.clone()).or_default() += 1;
@@ -426,10 +443,10 @@ impl Store {
         for event in inner.events.range(start..) {
             // The first write since `at` tells what the object was then.
             snapshot.past.entry(event.key.clone()).or_insert_with(|| {
-                event.previous.as_ref().map(|previous| Stored {
-                    revision: resource_version(previous),
-                    object: previous.clone(),
-                })
+                event
+                    .previous
+                    .as_ref()
+                    .map(|previous| Stored::new(previous.clone(), resource_version(previous)))
             });
         }
         snapshot.revision = at;

@@ -308,10 +308,7 @@ fn answer(call: &Call<'_>, object: &Value) -> Value {
 /// `Err` when the object changed meanwhile.
 fn write(call: &Call<'_>, current: &Stored, marked: Value, dry_run: bool) -> Result<Stored, ()> {
     if dry_run {
-        return Ok(Stored {
-            object: std::sync::Arc::new(marked),
-            revision: current.revision,
-        });
+        return Ok(Stored::new(std::sync::Arc::new(marked), current.revision));
     }
     if object::same_but_resource_version(&current.object, &marked) {
         return Ok(current.clone());
@@ -499,10 +496,10 @@ pub(super) fn delete_collection(
             headers: call.headers,
             fields: call.fields.clone(),
         };
-        one.info.name = meta(item, "name").to_owned();
-        one.info.namespace = meta(item, "namespace").to_owned();
+        one.info.name = meta(&item.object, "name").to_owned();
+        one.info.namespace = meta(&item.object, "namespace").to_owned();
         match delete(&one, body) {
-            Ok(_) => deleted.push((**item).clone()),
+            Ok(_) => deleted.push((*item.object).clone()),
             // Gone meanwhile: nothing to delete.
             Err(e) if e.code == 404 => {}
             Err(e) => return Err(e),

@@ -7,8 +7,6 @@
 //! The rules are the watch cache's and the etcd3 store's (k8s.io/apiserver
 //! `pkg/storage/cacher`, `pkg/storage/etcd3/store.go`, `pkg/storage/continue.go`).
 
-use std::sync::Arc;
-
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Value, json};
@@ -16,7 +14,7 @@ use serde_json::{Value, json};
 use super::{Call, options};
 use crate::selector::Selector;
 use crate::status::ApiError;
-use crate::store::ObjectKey;
+use crate::store::{ObjectKey, Stored};
 
 /// The messages of an expired list (`pkg/storage/etcd3/errors.go`).
 const EXPIRED: &str = "The resourceVersion for the provided list is too old.";
@@ -45,7 +43,7 @@ pub(crate) struct ObjectList {
     kind: String,
     api_version: String,
     metadata: Value,
-    pub(crate) items: Vec<Arc<Value>>,
+    pub(crate) items: Vec<Stored>,
 }
 
 impl ObjectList {
@@ -61,8 +59,7 @@ impl ObjectList {
             if i > 0 {
                 out.push(b',');
             }
-            // Serializing a `Value` into memory cannot fail.
-            let _ = serde_json::to_writer(&mut out, &**item);
+            out.extend_from_slice(item.json());
         }
         out.extend_from_slice(b"]}");
         out
@@ -74,7 +71,7 @@ impl ObjectList {
             "kind": self.kind,
             "apiVersion": self.api_version,
             "metadata": self.metadata,
-            "items": self.items.iter().map(|i| (**i).clone()).collect::<Vec<_>>(),
+            "items": self.items.iter().map(|i| (*i.object).clone()).collect::<Vec<_>>(),
         })
     }
 }
@@ -103,13 +100,17 @@ pub(super) fn list(call: &Call<'_>) -> Result<ObjectList, ApiError> {
     let revision = read.exact.unwrap_or(snapshot.revision());
     let everything = labels.is_empty() && fields.is_empty();
     let selected = |object: &Value| {
-        everything
-            || labels.matches_labels(
+        let labelled = || {
+            labels.matches_labels(
                 object
                     .get("metadata")
                     .and_then(|m| m.get("labels"))
                     .and_then(Value::as_object),
-            ) && fields.matches(|label| call.fields.value(object, label))
+            )
+        };
+        everything
+            || (labels.is_empty() || labelled())
+                && fields.matches(|label| call.fields.value(object, label))
     };
     let mut items = Vec::new();
     let mut last = None;
@@ -123,7 +124,7 @@ pub(super) fn list(call: &Call<'_>) -> Result<ObjectList, ApiError> {
             more = true;
             break;
         }
-        items.push(stored.object.clone());
+        items.push(stored.clone());
         last = Some(key.clone());
     }
     let mut metadata = json!({"resourceVersion": revision.to_string()});

@@ -246,13 +246,23 @@ fn pod(o: &Value, label: &str) -> String {
             .unwrap_or_else(|| text(o, "/status/podIPs/0/ip")),
         // Accepted, but not among the pod's fields.
         "status.podIPs" => String::new(),
-        other => text(o, &format!("/{}", other.replace('.', "/"))),
+        other => member(o, other),
     }
 }
 
 /// A string member named by its label (`spec.signerName`).
 fn spec_text(o: &Value, label: &str) -> String {
-    text(o, &format!("/{}", label.replace('.', "/")))
+    member(o, label)
+}
+
+/// The string at the member path a label spells (`spec.nodeName`: `spec`, then `nodeName`).
+fn member(o: &Value, label: &str) -> String {
+    label
+        .split('.')
+        .try_fold(o, |at, key| at.get(key))
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned()
 }
 
 fn text(o: &Value, path: &str) -> String {
