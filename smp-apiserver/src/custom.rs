@@ -101,6 +101,11 @@ fn resources_of(crd: &Value) -> Vec<Resource> {
         if name.is_empty() || version.get("served") == Some(&Value::Bool(false)) {
             continue;
         }
+        let names = crate::discovery::Names {
+            singular: text("/spec/names/singular"),
+            short: strings(crd, "/spec/names/shortNames"),
+            categories: strings(crd, "/spec/names/categories"),
+        };
         let resource = |resource: String, kind: &str, verbs: Vec<String>| Resource {
             group: group.clone(),
             version: name.to_owned(),
@@ -110,6 +115,7 @@ fn resources_of(crd: &Value) -> Vec<Resource> {
             kind_version: None,
             namespaced,
             verbs,
+            names: Some(names.clone()),
         };
         out.push(resource(
             plural.clone(),
@@ -145,6 +151,17 @@ fn resources_of(crd: &Value) -> Vec<Resource> {
         }
     }
     out
+}
+
+/// The strings of an array at `pointer`.
+fn strings(crd: &Value, pointer: &str) -> Vec<String> {
+    crd.pointer(pointer)
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(str::to_owned)
+        .collect()
 }
 
 /// The status the server gives an accepted CRD: its names accepted, established, its storage

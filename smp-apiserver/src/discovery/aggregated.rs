@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use super::{Resource, Resources, short_names, version_priority};
+use super::{Resource, Resources, version_priority};
 
 /// The media type of the aggregated document, which the answer's `Content-Type` names.
 pub const MEDIA_TYPE: &str = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
@@ -102,13 +102,17 @@ fn resource(r: &Resource) -> Value {
         "resource": r.resource,
         "responseKind": response_kind(r),
         "scope": if r.namespaced { "Namespaced" } else { "Cluster" },
-        "singularResource": r.kind.to_lowercase(),
+        "singularResource": r.singular(),
         "verbs": r.verbs,
         "subresources": [],
     });
-    let short = short_names(&r.resource);
+    let short = r.short_names();
     if !short.is_empty() {
         entry["shortNames"] = json!(short);
+    }
+    let categories = r.categories();
+    if !categories.is_empty() {
+        entry["categories"] = json!(categories);
     }
     entry
 }

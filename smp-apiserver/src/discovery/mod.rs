@@ -37,6 +37,21 @@ pub struct Resource {
     /// The verbs it serves: to read, `get`, `list` and `watch`; to write, `create`, `update`,
     /// `patch`, `delete` and `deletecollection`.
     pub verbs: Vec<String>,
+    /// Its names besides the plural one: a CRD's `singular`, `shortNames` and `categories`
+    /// (`None`: a built-in resource's, from this module's tables).
+    #[serde(skip)]
+    pub names: Option<Names>,
+}
+
+/// A resource's other names, as discovery lists them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Names {
+    /// The singular name (`widget`).
+    pub singular: String,
+    /// Short names (`wd`), for `kubectl get wd`.
+    pub short: Vec<String>,
+    /// The categories it belongs to (`all`), for `kubectl get all`.
+    pub categories: Vec<String>,
 }
 
 impl Resource {
@@ -53,6 +68,39 @@ impl Resource {
     /// Whether the verb is served.
     pub fn allows(&self, verb: &str) -> bool {
         self.verbs.iter().any(|v| v == verb)
+    }
+
+    /// The singular name discovery gives (none for a subresource).
+    pub fn singular(&self) -> String {
+        match &self.names {
+            _ if self.resource.contains('/') => String::new(),
+            Some(names) if !names.singular.is_empty() => names.singular.clone(),
+            _ => self.kind.to_lowercase(),
+        }
+    }
+
+    /// Its short names (a subresource has none).
+    pub fn short_names(&self) -> Vec<String> {
+        match &self.names {
+            _ if self.resource.contains('/') => Vec::new(),
+            Some(names) => names.short.clone(),
+            None => short_names(&self.resource)
+                .iter()
+                .map(|s| (*s).to_owned())
+                .collect(),
+        }
+    }
+
+    /// The categories it belongs to (a subresource belongs to none).
+    pub fn categories(&self) -> Vec<String> {
+        match &self.names {
+            _ if self.resource.contains('/') => Vec::new(),
+            Some(names) => names.categories.clone(),
+            None => categories(&self.group, &self.resource)
+                .iter()
+                .map(|s| (*s).to_owned())
+                .collect(),
+        }
     }
 
     /// How the API server names the resource in messages: `deployments.apps`, `pods`.
@@ -105,6 +153,29 @@ const SHORT_NAMES: &[(&str, &[&str])] = &[
     ("statefulsets", &["sts"]),
     ("storageclasses", &["sc"]),
 ];
+
+/// The categories of the built-in resources (each registry's `Categories()`): `all`, what
+/// `kubectl get all` lists, and `api-extensions`.
+fn categories(group: &str, resource: &str) -> &'static [&'static str] {
+    match (group, resource) {
+        ("", "pods" | "replicationcontrollers" | "services")
+        | ("apps", "daemonsets" | "deployments" | "replicasets" | "statefulsets")
+        | ("autoscaling", "horizontalpodautoscalers")
+        | ("batch", "cronjobs" | "jobs") => &["all"],
+        ("apiextensions.k8s.io", "customresourcedefinitions")
+        | ("apiregistration.k8s.io", "apiservices")
+        | (
+            "admissionregistration.k8s.io",
+            "mutatingwebhookconfigurations"
+            | "validatingwebhookconfigurations"
+            | "validatingadmissionpolicies"
+            | "validatingadmissionpolicybindings"
+            | "mutatingadmissionpolicies"
+            | "mutatingadmissionpolicybindings",
+        ) => &["api-extensions"],
+        _ => &[],
+    }
+}
 
 /// A resource's short names (`deploy`), if it has any.
 fn short_names(resource: &str) -> &'static [&'static str] {
@@ -224,7 +295,7 @@ impl Resources {
             .map(|r| {
                 let mut entry = json!({
                     "name": r.resource,
-                    "singularName": if r.resource.contains('/') { String::new() } else { r.kind.to_lowercase() },
+                    "singularName": r.singular(),
                     "namespaced": r.namespaced,
                     "kind": r.kind,
                     "verbs": r.verbs,
@@ -233,9 +304,13 @@ impl Resources {
                     entry["group"] = json!(g);
                     entry["version"] = json!(v);
                 }
-                let short = short_names(&r.resource);
+                let short = r.short_names();
                 if !short.is_empty() {
                     entry["shortNames"] = json!(short);
+                }
+                let categories = r.categories();
+                if !categories.is_empty() {
+                    entry["categories"] = json!(categories);
                 }
                 entry
             })

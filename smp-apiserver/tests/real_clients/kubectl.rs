@@ -246,3 +246,33 @@ fn kubectl_reads_with_selectors_and_pages() {
         "{refused}"
     );
 }
+
+/// kubectl resolves a custom resource by its CRD's short name and finds it among `all`, as
+/// discovery lists the CRD's `shortNames`, `categories` and `singular`.
+#[test]
+fn kubectl_finds_custom_resources_by_their_names() {
+    let Some((k, _server, dir)) = kubectl("names") else {
+        return;
+    };
+    let crd = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: documents.example.com\nspec:\n  group: example.com\n  scope: Namespaced\n  names:\n    plural: documents\n    singular: document\n    kind: Document\n    shortNames: [doc]\n    categories: [all]\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        x-kubernetes-preserve-unknown-fields: true\n";
+    k.apply(&dir, "crd", crd);
+    k.apply(
+        &dir,
+        "d1",
+        "apiVersion: example.com/v1\nkind: Document\nmetadata:\n  name: d1\n",
+    );
+    k.apply(&dir, "p1", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p1\nspec:\n  containers: [{name: c, image: busybox}]\n");
+    assert_eq!(
+        k.ok(&["get", "doc", "-o", "name"]),
+        "document.example.com/d1\n"
+    );
+    assert_eq!(
+        k.ok(&["get", "document", "d1", "-o", "name"]),
+        "document.example.com/d1\n"
+    );
+    let all = k.ok(&["get", "all", "-o", "name"]);
+    assert!(
+        all.contains("pod/p1\n") && all.contains("document.example.com/d1\n"),
+        "{all}"
+    );
+}
