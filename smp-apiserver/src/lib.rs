@@ -133,6 +133,7 @@
 
 #![warn(missing_docs)]
 
+mod conversion;
 mod custom;
 pub mod discovery;
 mod garbagecollector;

@@ -18,6 +18,7 @@ use serde_json::{Value, json};
 use tokio::sync::broadcast;
 use tokio::time::{Instant, Interval, Sleep};
 
+use crate::conversion::Shape;
 use crate::registry::fields::Fields;
 use crate::selector::{FieldSelector, Selector};
 use crate::status::ApiError;
@@ -32,6 +33,8 @@ pub(crate) struct Filter {
     pub(crate) fields: FieldSelector,
     /// What the resource's objects hold for the field selector.
     pub(crate) values: Fields,
+    /// The shape its objects are sent in.
+    pub(crate) shape: Shape,
 }
 
 impl Filter {
@@ -66,7 +69,10 @@ impl Filter {
             // Out of the selection: the object as it was, at the write's revision (the watch
             // cache's `convertToWatchEvent`).
             (_, true, false) => {
-                let mut last = event.previous.as_deref().cloned().unwrap_or_default();
+                let mut last = self
+                    .shape
+                    .render(event.previous.as_deref().unwrap_or(&Value::Null))
+                    .into_owned();
                 if let Some(m) = last.get_mut("metadata").and_then(Value::as_object_mut) {
                     m.insert("resourceVersion".into(), json!(event.revision.to_string()));
                 }
@@ -74,7 +80,7 @@ impl Filter {
             }
             (_, false, false) => return None,
         };
-        Some(line(kind, &event.object))
+        Some(line(kind, &self.shape.render(&event.object)))
     }
 }
 

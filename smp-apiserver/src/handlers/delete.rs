@@ -314,9 +314,11 @@ fn write(call: &Call<'_>, current: &Stored, marked: Value, dry_run: bool) -> Res
         return Ok(current.clone());
     }
     let key = call.key(&call.info.name);
+    let marked = call.shape.to_storage(marked);
     call.state
         .store
         .replace(&key, current.revision, marked)
+        .map(|stored| call.served_shape(stored))
         .map_err(|_| ())
 }
 
@@ -495,6 +497,7 @@ pub(super) fn delete_collection(
             resource: call.resource,
             headers: call.headers,
             fields: call.fields.clone(),
+            shape: call.shape,
         };
         one.info.name = meta(&item.object, "name").to_owned();
         one.info.namespace = meta(&item.object, "namespace").to_owned();

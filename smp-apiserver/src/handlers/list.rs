@@ -124,7 +124,7 @@ pub(super) fn list(call: &Call<'_>) -> Result<ObjectList, ApiError> {
             more = true;
             break;
         }
-        items.push(stored.clone());
+        items.push(call.served_shape(stored.clone()));
         last = Some(key.clone());
     }
     let mut metadata = json!({"resourceVersion": revision.to_string()});

@@ -18,6 +18,9 @@ use std::time::Duration;
 use http::{HeaderMap, StatusCode};
 use serde_json::Value;
 
+use std::sync::Arc;
+
+use crate::conversion::Shape;
 use crate::custom::Served;
 use crate::discovery::Resource;
 use crate::registry::fields::Fields;
@@ -42,13 +45,17 @@ pub(crate) struct Call<'a> {
     pub(crate) warnings: std::cell::RefCell<Vec<String>>,
     /// What the resource's objects hold for field selectors.
     pub(crate) fields: Fields,
+    /// The shape its objects are served in.
+    pub(crate) shape: Shape,
 }
 
 impl Call<'_> {
     /// Where the named object is kept.
     pub(crate) fn key(&self, name: &str) -> ObjectKey {
         ObjectKey {
-            resource: format!("{}/{}", self.resource.group, self.resource.resource),
+            resource: self
+                .shape
+                .storage_resource(&self.resource.group, self.resource.plural()),
             namespace: self.info.namespace.clone(),
             name: name.to_owned(),
         }
@@ -70,13 +77,26 @@ impl Call<'_> {
             .unwrap_or_default()
     }
 
-    /// The object the request names, as stored now.
+    /// The object the request names, as stored now, in the shape it is served in.
     pub(crate) fn current(&self) -> Result<Stored, ApiError> {
         let name = &self.info.name;
-        self.state
+        let stored = self
+            .state
             .store
             .get(&self.key(name))
-            .ok_or_else(|| self.not_found(name))
+            .ok_or_else(|| self.not_found(name))?;
+        Ok(self.served_shape(stored))
+    }
+
+    /// A stored object in the shape the resource serves.
+    pub(crate) fn served_shape(&self, stored: Stored) -> Stored {
+        match self.shape {
+            Shape::Plain => stored,
+            shape => Stored::new(
+                Arc::new(shape.render(&stored.object).into_owned()),
+                stored.revision,
+            ),
+        }
     }
 
     pub(crate) fn not_found(&self, name: &str) -> ApiError {
@@ -242,6 +262,7 @@ pub(crate) fn handle(
         headers,
         warnings: Default::default(),
         fields: fields_of(&served, resource),
+        shape: Shape::of(&resource.group, resource.plural()),
     };
     let answer = match call.info.verb {
         _ if call.info.subresource == "scale" => scale::handle(&call, body),
@@ -274,6 +295,7 @@ fn watch(call: &Call<'_>) -> Result<Watch, ApiError> {
         labels: Selector::labels(call.query("labelSelector").unwrap_or(""))?,
         fields: field_selector(call)?,
         values: call.fields.clone(),
+        shape: call.shape,
     };
     let initial = call.query("sendInitialEvents") == Some("true");
     let from = match call.query("resourceVersion") {

@@ -152,11 +152,10 @@ fn apply(call: &Call<'_>, text: &str) -> Result<(StatusCode, Value), ApiError> {
         .map_err(|e| ApiError::bad_request(format!("error decoding YAML: {e}")))?;
     call.validate_fields(&mut applied)?;
     let name = call.info.name.clone();
-    let key = call.key(&name);
     let options = ApplyOptions { force };
     let unknown = || ApiError::unsupported_media_type(&[JSON_PATCH, MERGE_PATCH]);
     for _ in 0..RETRIES {
-        let current = call.state.store.get(&key);
+        let current = call.current().ok();
         let Some(current) = current else {
             // Created by the apply: written as a create would write it.
             let given = meta(&applied, "name");

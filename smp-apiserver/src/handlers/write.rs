@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 use smp_ssa::managedfields::{FieldManager, FieldManagerError};
 
 use super::{Call, RETRIES, delete, namespaces, options};
+use crate::conversion::Shape;
 use crate::object::{self, meta, set_meta};
 use crate::protobuf;
 use crate::registry::generation;
@@ -268,11 +269,18 @@ pub(super) fn commit(call: &Call<'_>, current: &Stored, new: Value) -> Result<Va
     // A write that changes nothing writes nothing: the etcd3 store's `GuaranteedUpdate`
     // compares the new object's bytes (resourceVersion aside) with the stored ones and skips
     // the write, so the object keeps its resourceVersion and no watcher hears of it.
-    if object::same_but_resource_version(&current.object, &new) {
+    let new = call.shape.to_storage(new);
+    let unchanged = match call.shape {
+        Shape::Plain => object::same_but_resource_version(&current.object, &new),
+        shape => {
+            object::same_but_resource_version(&shape.to_storage((*current.object).clone()), &new)
+        }
+    };
+    if unchanged {
         return Ok((*current.object).clone());
     }
     let stored = call.state.store.replace(&key, current.revision, new)?;
-    Ok((*stored.object).clone())
+    Ok((*call.served_shape(stored).object).clone())
 }
 
 pub(super) fn create(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value), ApiError> {
@@ -347,8 +355,12 @@ pub(super) fn create_object(
     if dry_run {
         return Ok((StatusCode::CREATED, new));
     }
+    let new = call.shape.to_storage(new);
     match call.state.store.create(call.key(&name), new) {
-        Ok(stored) => Ok((StatusCode::CREATED, (*stored.object).clone())),
+        Ok(stored) => Ok((
+            StatusCode::CREATED,
+            (*call.served_shape(stored).object).clone(),
+        )),
         Err(_) => Err(ApiError::already_exists(
             &call.resource.group,
             &call.resource.qualified(),

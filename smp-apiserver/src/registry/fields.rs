@@ -90,24 +90,9 @@ fn builtin_kind(group: &str, version: &str, plural: &str) -> Option<Kind> {
                 _ => String::new(),
             },
         ),
-        ("", "v1", "events") => kind(&EVENT_LABELS, NotSupported, |o, label| {
-            event(
-                o,
-                label,
-                "involvedObject",
-                "reportingComponent",
-                "/source/component",
-            )
-        }),
-        ("events.k8s.io", "v1", "events") => kind(&EVENTS_V1_LABELS, NotSupported, |o, label| {
-            event(
-                o,
-                label,
-                "regarding",
-                "reportingController",
-                "/deprecatedSource/component",
-            )
-        }),
+        ("", "v1", "events") => kind(&EVENT_LABELS, NotSupported, event),
+        // Stored in core/v1's shape, whichever group wrote them (`conversion`).
+        ("events.k8s.io", "v1", "events") => kind(&EVENTS_V1_LABELS, NotSupported, event),
         ("", "v1", "secrets") => kind(
             &[NAME, NAMESPACE, ("type", "type")],
             NotSupported,
@@ -214,20 +199,15 @@ const EVENTS_V1_LABELS: [(&str, &str); 13] = [
     ("type", "type"),
 ];
 
-/// An event's field, from the members of its group's layout: the object it is about
-/// (`reference`), the reporting component (`reporting`) and the old source component
-/// (`source`), which stands first for `source`.
-fn event(o: &Value, label: &str, reference: &str, reporting: &str, source: &str) -> String {
-    if let Some(member) = label.strip_prefix("involvedObject.") {
-        return text(o, &format!("/{reference}/{member}"));
-    }
+/// An event's field, from its stored (core/v1) members: the old source component stands
+/// first for `source`, then the reporting component.
+fn event(o: &Value, label: &str) -> String {
     match label {
-        "reason" => text(o, "/reason"),
-        "type" => text(o, "/type"),
-        "reportingComponent" => text(o, &format!("/{reporting}")),
-        "source" => Some(text(o, source))
+        "reason" | "type" | "reportingComponent" => text(o, &format!("/{label}")),
+        "source" => Some(text(o, "/source/component"))
             .filter(|s| !s.is_empty())
-            .unwrap_or_else(|| text(o, &format!("/{reporting}"))),
+            .unwrap_or_else(|| text(o, "/reportingComponent")),
+        other if other.starts_with("involvedObject.") => member(o, other),
         _ => String::new(),
     }
 }
@@ -449,7 +429,7 @@ mod tests {
             "true"
         );
         let events = builtin("events.k8s.io", "v1", "events", true);
-        let event = json!({"regarding": {"name": "web"}, "reportingController": "ctl"});
+        let event = json!({"involvedObject": {"name": "web"}, "reportingComponent": "ctl"});
         assert_eq!(events.value(&event, "involvedObject.name"), "web");
         assert_eq!(events.value(&event, "source"), "ctl");
         let crd = json!({"spec": {"scope": "Namespaced", "versions": [{"name": "v1",
