@@ -133,10 +133,11 @@
 
 #![warn(missing_docs)]
 
+mod bootstrap;
+mod controllers;
 mod conversion;
 mod custom;
 pub mod discovery;
-mod garbagecollector;
 mod handlers;
 pub mod jsonpatch;
 pub mod object;

@@ -188,6 +188,54 @@ fn unescape(value: &str) -> Result<String, ApiError> {
     Ok(out)
 }
 
+/// A label selector object (`matchLabels`, `matchExpressions`) as the server prints it (in a
+/// `Scale`, say): its requirements sorted by key,
+/// `key=value`, `key in (a,b)`, `key notin (a,b)`, `key`, `!key`, joined by commas. A map of
+/// labels (a ReplicationController's selector) is a selector of `key=value`s.
+pub fn print(selector: &Value) -> String {
+    let Some(map) = selector.as_object() else {
+        return String::new();
+    };
+    let labels = if map.contains_key("matchLabels") || map.contains_key("matchExpressions") {
+        map.get("matchLabels").and_then(Value::as_object)
+    } else {
+        Some(map)
+    };
+    let mut requirements: Vec<(String, String)> = labels
+        .into_iter()
+        .flatten()
+        .filter_map(|(k, v)| v.as_str().map(|v| (k.clone(), format!("{k}={v}"))))
+        .collect();
+    for expression in map
+        .get("matchExpressions")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let key = expression.get("key").and_then(Value::as_str).unwrap_or("");
+        let mut values: Vec<&str> = expression
+            .get("values")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        values.sort_unstable();
+        values.dedup();
+        let printed = match expression.get("operator").and_then(Value::as_str) {
+            Some("In") => format!("{key} in ({})", values.join(",")),
+            Some("NotIn") => format!("{key} notin ({})", values.join(",")),
+            Some("Exists") => key.to_owned(),
+            Some("DoesNotExist") => format!("!{key}"),
+            _ => continue,
+        };
+        requirements.push((key.to_owned(), printed));
+    }
+    requirements.sort_by(|a, b| a.0.cmp(&b.0));
+    let printed: Vec<String> = requirements.into_iter().map(|(_, p)| p).collect();
+    printed.join(",")
+}
+
 /// The selector's requirements: split at commas outside parentheses.
 fn split_top(text: &str) -> Vec<&str> {
     let mut parts = Vec::new();
@@ -304,5 +352,21 @@ mod tests {
                 .convert(|l| Err(format!("field label not supported: {l}")))
                 .is_err()
         );
+    }
+    #[test]
+    fn selectors_print_as_the_server_prints_them() {
+        let selector = json!({
+            "matchLabels": {"tier": "web", "app": "shop"},
+            "matchExpressions": [
+                {"key": "env", "operator": "In", "values": ["prod", "dev"]},
+                {"key": "zone", "operator": "DoesNotExist"},
+                {"key": "gpu", "operator": "Exists"},
+            ]
+        });
+        assert_eq!(
+            print(&selector),
+            "app=shop,env in (dev,prod),gpu,tier=web,!zone"
+        );
+        assert_eq!(print(&json!({"b": "2", "a": "1"})), "a=1,b=2");
     }
 }

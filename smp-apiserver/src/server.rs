@@ -14,15 +14,16 @@ use http_body_util::{BodyExt, Full, Limited};
 use serde_json::{Value, json};
 use smp_ssa::managedfields::Clock;
 
+use crate::bootstrap::{self, identity::Identity};
+use crate::controllers;
 use crate::custom::{self, Served};
 use crate::discovery::aggregated;
-use crate::garbagecollector;
 use crate::handlers::{self, Answer};
 use crate::object;
 use crate::openapi;
 use crate::request::{self, Target};
 use crate::status::ApiError;
-use crate::store::{ObjectKey, Store};
+use crate::store::Store;
 
 /// How the server behaves.
 #[derive(Debug, Clone)]
@@ -63,8 +64,10 @@ pub(crate) struct State {
     /// What is served now: replaced when a CRD is written.
     served: RwLock<Served>,
     pub(crate) options: Options,
-    /// Held while the garbage collector works (one at a time).
-    pub(crate) collector: std::sync::Mutex<()>,
+    /// Held while the controllers work (one at a time).
+    pub(crate) controllers: std::sync::Mutex<()>,
+    /// The cluster's CA and token signing key.
+    pub(crate) identity: Identity,
 }
 
 impl State {
@@ -109,9 +112,6 @@ pub struct ApiServer {
     state: Arc<State>,
 }
 
-/// The namespaces that exist from the start, as on a new cluster.
-const SYSTEM_NAMESPACES: [&str; 4] = ["default", "kube-system", "kube-public", "kube-node-lease"];
-
 impl Default for ApiServer {
     fn default() -> ApiServer {
         ApiServer::new(Options::default())
@@ -125,33 +125,13 @@ impl ApiServer {
             store: Store::default(),
             served: RwLock::new(Served::builtin()),
             options,
-            collector: std::sync::Mutex::new(()),
+            controllers: std::sync::Mutex::new(()),
+            identity: Identity::new().expect("the system gives randomness for the cluster's key"),
         };
-        if state.options.garbage_collection {
-            state.store.follow_changes();
-        }
-        for name in SYSTEM_NAMESPACES {
-            let mut namespace = json!({
-                "apiVersion": "v1",
-                "kind": "Namespace",
-                "metadata": {"name": name, "labels": {"kubernetes.io/metadata.name": name}},
-                "spec": {"finalizers": ["kubernetes"]},
-                "status": {"phase": "Active"},
-            });
-            object::set_meta(&mut namespace, "uid", &object::new_uid());
-            object::set_meta(
-                &mut namespace,
-                "creationTimestamp",
-                &state.options.clock.now(),
-            );
-            let key = ObjectKey {
-                resource: "/namespaces".into(),
-                namespace: String::new(),
-                name: name.into(),
-            };
-            // A new store holds nothing, so these cannot exist yet.
-            let _ = state.store.create(key, namespace);
-        }
+        // The controllers follow every write from the first.
+        state.store.follow_changes();
+        bootstrap::boot(&state);
+        controllers::settle(&state);
         ApiServer {
             state: Arc::new(state),
         }
@@ -189,7 +169,7 @@ impl ApiServer {
         let (parts, body) = request.into_parts();
         let target = request::parse(&parts.method, parts.uri.path(), parts.uri.query())?;
         let answer = self.route(target, &parts.headers, &body);
-        garbagecollector::settle(&self.state);
+        controllers::settle(&self.state);
         match answer? {
             Answer::Object(_, value) | Answer::Warned(_, value, _) | Answer::Discovery(value) => {
                 Ok(value)
@@ -206,7 +186,7 @@ impl ApiServer {
         let result = request::parse(&parts.method, parts.uri.path(), parts.uri.query())
             .and_then(|target| self.route(target, &parts.headers, &body));
         // The controllers' work on what the request wrote is done before it is answered.
-        garbagecollector::settle(&self.state);
+        controllers::settle(&self.state);
         match result {
             Ok(Answer::Object(status, value)) => respond(status, &value),
             Ok(Answer::List(list)) => respond_bytes(StatusCode::OK, list.to_bytes()),

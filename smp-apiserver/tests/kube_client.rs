@@ -297,7 +297,11 @@ async fn lists_page_and_collections_delete() {
             _ => break,
         }
     }
-    assert_eq!(names, ["cm-0", "cm-1", "cm-2", "cm-3", "cm-4"]);
+    // With the root CA ConfigMap every namespace has.
+    assert_eq!(
+        names,
+        ["cm-0", "cm-1", "cm-2", "cm-3", "cm-4", "kube-root-ca.crt"]
+    );
 
     // A dry run answers without storing.
     let dry: ConfigMap = serde_json::from_value(json!({"metadata": {"name": "dry"}})).unwrap();
@@ -326,7 +330,7 @@ async fn lists_page_and_collections_delete() {
         .into_iter()
         .filter_map(|c| c.metadata.name)
         .collect();
-    assert_eq!(left, ["cm-1", "cm-3"]);
+    assert_eq!(left, ["cm-1", "cm-3", "kube-root-ca.crt"]);
 }
 
 #[tokio::test]

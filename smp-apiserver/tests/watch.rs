@@ -45,6 +45,11 @@ async fn a_watch_sees_every_write_in_order() {
         .unwrap()
         .boxed();
     assert_eq!(next(&mut events).await, ("ADDED".into(), "a".into()));
+    // The root CA ConfigMap every namespace has.
+    assert_eq!(
+        next(&mut events).await,
+        ("ADDED".into(), "kube-root-ca.crt".into())
+    );
     let label = json!({"metadata": {"labels": {"tier": "1"}}});
     api.patch("a", &PatchParams::default(), &Patch::Merge(&label))
         .await
@@ -160,6 +165,13 @@ async fn kubes_watcher_starts_either_way() {
             .unwrap()
             .unwrap();
         assert_eq!(first.metadata.name.as_deref(), Some("a"));
+        // The root CA ConfigMap every namespace has.
+        let ca = tokio::time::timeout(Duration::from_secs(5), objects.next())
+            .await
+            .unwrap()
+            .unwrap()
+            .unwrap();
+        assert_eq!(ca.metadata.name.as_deref(), Some("kube-root-ca.crt"));
         api.create(&PostParams::default(), &config_map("b", "x"))
             .await
             .unwrap();

@@ -127,6 +127,7 @@ pub fn api_version(group: &str, version: &str) -> String {
 const SHORT_NAMES: &[(&str, &[&str])] = &[
     ("apiservices", &[]),
     ("certificatesigningrequests", &["csr"]),
+    ("componentstatuses", &["cs"]),
     ("configmaps", &["cm"]),
     ("cronjobs", &["cj"]),
     ("customresourcedefinitions", &["crd", "crds"]),

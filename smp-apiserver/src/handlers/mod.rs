@@ -1,6 +1,7 @@
 //! The verbs: reading (`get`, `list`), writing (`create`, `update`, `delete`,
 //! `deletecollection`) and patching, each as the API server answers it.
 
+mod componentstatus;
 pub(crate) mod delete;
 mod list;
 mod namespaces;
@@ -264,8 +265,16 @@ pub(crate) fn handle(
         fields: fields_of(&served, resource),
         shape: Shape::of(&resource.group, resource.plural()),
     };
+    if call.resource.group.is_empty() && call.resource.plural() == "endpoints" {
+        call.warnings.borrow_mut().push(validation::warning_header(
+            "v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice",
+        ));
+    }
     let answer = match call.info.verb {
         _ if call.info.subresource == "scale" => scale::handle(&call, body),
+        _ if call.resource.group.is_empty() && call.resource.plural() == "componentstatuses" => {
+            componentstatus::handle(&call)
+        }
         "get" => get(&call),
         "list" => return list::list(&call).map(Answer::List),
         "watch" => return watch(&call).map(|w| Answer::Watch(Box::new(w))),
@@ -348,7 +357,7 @@ fn get(call: &Call<'_>) -> Result<(StatusCode, Value), ApiError> {
 
 /// A request of the server's own controllers.
 pub(crate) struct Internal<'a> {
-    /// `delete` or `patch`.
+    /// `create`, `delete` or `patch`.
     pub(crate) verb: &'static str,
     pub(crate) api_version: &'a str,
     pub(crate) plural: &'a str,
@@ -356,10 +365,15 @@ pub(crate) struct Internal<'a> {
     pub(crate) name: &'a str,
     pub(crate) content_type: &'static str,
     pub(crate) body: &'a [u8],
+    /// Who asks (its first word names the field manager).
+    pub(crate) user_agent: &'static str,
+    /// The query's options.
+    pub(crate) query: &'a [(&'a str, &'a str)],
 }
 
-/// A request of the server's own controllers, made as kube-controller-manager makes it (its
-/// user agent names the field manager) and answered as any client's: the object answered.
+/// A request of the server's own components (its controllers, its start), made as they make
+/// it (the user agent names the field manager) and answered as any client's: the object
+/// answered.
 pub(crate) fn internal(state: &State, request: Internal<'_>) -> Result<Value, ApiError> {
     let api_version = request.api_version;
     let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
@@ -371,7 +385,11 @@ pub(crate) fn internal(state: &State, request: Internal<'_>) -> Result<Value, Ap
         subresource: String::new(),
         namespace: request.namespace.to_owned(),
         name: request.name.to_owned(),
-        query: Default::default(),
+        query: request
+            .query
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect(),
     };
     let mut headers = HeaderMap::new();
     headers.insert(
@@ -380,9 +398,7 @@ pub(crate) fn internal(state: &State, request: Internal<'_>) -> Result<Value, Ap
     );
     headers.insert(
         http::header::USER_AGENT,
-        http::HeaderValue::from_static(
-            "kube-controller-manager/v1.34.0 (linux/amd64) kubernetes/smp/generic-garbage-collector",
-        ),
+        http::HeaderValue::from_static(request.user_agent),
     );
     match handle(state, info, &headers, request.body)? {
         Answer::Object(_, value) | Answer::Warned(_, value, _) | Answer::Discovery(value) => {

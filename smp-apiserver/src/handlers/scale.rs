@@ -197,7 +197,7 @@ fn scale_of(object: &Value, paths: &Paths) -> Value {
     }
     let mut status = json!({"replicas": count(&paths.status_replicas)});
     let selector = match &paths.selector {
-        Some(Selector::Structured(path)) => object.pointer(path).map(print_selector),
+        Some(Selector::Structured(path)) => object.pointer(path).map(crate::selector::print),
         Some(Selector::Printed(path)) => object
             .pointer(path)
             .and_then(Value::as_str)
@@ -233,73 +233,9 @@ fn set(object: &mut Value, pointer: &str, value: Value) {
     }
 }
 
-/// A label selector as the server prints it in a `Scale`: its requirements sorted by key,
-/// `key=value`, `key in (a,b)`, `key notin (a,b)`, `key`, `!key`, joined by commas. A map of
-/// labels (a ReplicationController's selector) is a selector of `key=value`s.
-fn print_selector(selector: &Value) -> String {
-    let Some(map) = selector.as_object() else {
-        return String::new();
-    };
-    let labels = if map.contains_key("matchLabels") || map.contains_key("matchExpressions") {
-        map.get("matchLabels").and_then(Value::as_object)
-    } else {
-        Some(map)
-    };
-    let mut requirements: Vec<(String, String)> = labels
-        .into_iter()
-        .flatten()
-        .filter_map(|(k, v)| v.as_str().map(|v| (k.clone(), format!("{k}={v}"))))
-        .collect();
-    for expression in map
-        .get("matchExpressions")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        let key = expression.get("key").and_then(Value::as_str).unwrap_or("");
-        let mut values: Vec<&str> = expression
-            .get("values")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .collect();
-        values.sort_unstable();
-        values.dedup();
-        let printed = match expression.get("operator").and_then(Value::as_str) {
-            Some("In") => format!("{key} in ({})", values.join(",")),
-            Some("NotIn") => format!("{key} notin ({})", values.join(",")),
-            Some("Exists") => key.to_owned(),
-            Some("DoesNotExist") => format!("!{key}"),
-            _ => continue,
-        };
-        requirements.push((key.to_owned(), printed));
-    }
-    requirements.sort_by(|a, b| a.0.cmp(&b.0));
-    let printed: Vec<String> = requirements.into_iter().map(|(_, p)| p).collect();
-    printed.join(",")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn selectors_print_as_the_server_prints_them() {
-        let selector = json!({
-            "matchLabels": {"tier": "web", "app": "shop"},
-            "matchExpressions": [
-                {"key": "env", "operator": "In", "values": ["prod", "dev"]},
-                {"key": "zone", "operator": "DoesNotExist"},
-                {"key": "gpu", "operator": "Exists"},
-            ]
-        });
-        assert_eq!(
-            print_selector(&selector),
-            "app=shop,env in (dev,prod),gpu,tier=web,!zone"
-        );
-        assert_eq!(print_selector(&json!({"b": "2", "a": "1"})), "a=1,b=2");
-    }
 
     #[test]
     fn a_scale_shows_the_count_and_the_selector() {

@@ -39,7 +39,8 @@ fn names(list: &kube::core::ObjectList<ConfigMap>) -> Vec<String> {
 
 /// Pages are read at the first page's resourceVersion: an object created between pages does
 /// not appear, and each page says it was read then; `remainingItemCount` counts the rest when
-/// no selector left objects out. An exact list shows the store as it was.
+/// no selector left objects out. An exact list shows the store as it was. (The
+/// `kube-root-ca.crt` ConfigMap every namespace has is listed last.)
 #[tokio::test]
 async fn pages_are_read_at_the_first_pages_version() {
     let clients = clients().await;
@@ -48,7 +49,7 @@ async fn pages_are_read_at_the_first_pages_version() {
         config_maps(&api, &["a", "c", "e", "g", "i"]).await;
         let first = api.list(&ListParams::default().limit(2)).await.unwrap();
         assert_eq!(names(&first), ["a", "c"], "{how}");
-        assert_eq!(first.metadata.remaining_item_count, Some(3), "{how}");
+        assert_eq!(first.metadata.remaining_item_count, Some(4), "{how}");
         let at = first.metadata.resource_version.clone().unwrap();
         // Between the pages: one created, one deleted.
         config_maps(&api, &["d"]).await;
@@ -64,25 +65,33 @@ async fn pages_are_read_at_the_first_pages_version() {
             Some(at.as_str()),
             "{how}"
         );
-        assert_eq!(second.metadata.remaining_item_count, Some(1), "{how}");
+        assert_eq!(second.metadata.remaining_item_count, Some(2), "{how}");
         let token = second.metadata.continue_.clone().unwrap();
         let last = api
             .list(&ListParams::default().limit(2).continue_token(&token))
             .await
             .unwrap();
-        assert_eq!(names(&last), ["i"], "{how}");
+        assert_eq!(names(&last), ["i", "kube-root-ca.crt"], "{how}");
         assert_eq!(last.metadata.continue_, None, "{how}");
 
         let exact = ListParams::default().at(&at).matching(VersionMatch::Exact);
         let then = api.list(&exact).await.unwrap();
-        assert_eq!(names(&then), ["a", "c", "e", "g", "i"], "{how}");
+        assert_eq!(
+            names(&then),
+            ["a", "c", "e", "g", "i", "kube-root-ca.crt"],
+            "{how}"
+        );
         assert_eq!(
             then.metadata.resource_version.as_deref(),
             Some(at.as_str()),
             "{how}"
         );
         let now = api.list(&ListParams::default()).await.unwrap();
-        assert_eq!(names(&now), ["a", "c", "d", "e", "i"], "{how}");
+        assert_eq!(
+            names(&now),
+            ["a", "c", "d", "e", "i", "kube-root-ca.crt"],
+            "{how}"
+        );
         // `resourceVersion=0`: any state the cache holds, and the cache does not page.
         // (kube leaves `resourceVersion=0` out of a list with a limit: sent raw.)
         let any = raw(
@@ -93,7 +102,7 @@ async fn pages_are_read_at_the_first_pages_version() {
             None,
         )
         .await;
-        assert_eq!(any.body["items"].as_array().map(Vec::len), Some(5), "{how}");
+        assert_eq!(any.body["items"].as_array().map(Vec::len), Some(6), "{how}");
         assert_eq!(any.body["metadata"].get("continue"), None, "{how}");
         // With a selector, no count.
         let selected = api
@@ -149,7 +158,7 @@ async fn expired_tokens_and_versions_are_410() {
             .list(&ListParams::default().continue_token(&fresh))
             .await
             .unwrap();
-        assert_eq!(names(&rest), ["b", "c"], "{how}");
+        assert_eq!(names(&rest), ["b", "c", "kube-root-ca.crt"], "{how}");
         let exact = raw(
             &client,
             "GET",

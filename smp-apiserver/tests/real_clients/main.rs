@@ -3,6 +3,7 @@
 //! and the official Python client (`python`). Every expected answer is the real server's; where
 //! it is not obvious, a comment names where upstream the behaviour lives.
 
+mod kube_boot;
 mod kube_events;
 mod kube_lists;
 mod kube_writes;

@@ -81,11 +81,11 @@ for name in ["p1", "p2", "p3", "p4"]:
     core.create_namespaced_config_map(NS, {"metadata": {"name": name}})
 page = core.list_namespaced_config_map(NS, limit=2)
 names = [c.metadata.name for c in page.items]
-check("a first page of two", names == ["p1", "p2"] and page.metadata.remaining_item_count == 3, (names, page.metadata.remaining_item_count))
+check("a first page of two", names == ["kube-root-ca.crt", "p1"] and page.metadata.remaining_item_count == 4, (names, page.metadata.remaining_item_count))
 core.create_namespaced_config_map(NS, {"metadata": {"name": "p25"}})
 rest = core.list_namespaced_config_map(NS, limit=10, _continue=page.metadata._continue)
 names = [c.metadata.name for c in rest.items]
-check("the next page is read at the first page's version", names == ["p3", "p4", "settings"] and rest.metadata.resource_version == page.metadata.resource_version, names)
+check("the next page is read at the first page's version", names == ["p2", "p3", "p4", "settings"] and rest.metadata.resource_version == page.metadata.resource_version, names)
 try:
     core.list_namespaced_config_map(NS, resource_version_match="NotOlderThan")
     raise AssertionError("listed")

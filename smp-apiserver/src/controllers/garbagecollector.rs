@@ -1,7 +1,6 @@
 //! The garbage collector's work, as kube-controller-manager's garbage collector does it
-//! (kubernetes/kubernetes `pkg/controller/garbagecollector`), done after each request that
-//! wrote, before its answer goes out: by the time a client hears back, the dependents its
-//! write left without owners are gone.
+//! (kubernetes/kubernetes `pkg/controller/garbagecollector`): by the time a client hears back,
+//! the dependents its write left without owners are gone.
 //!
 //! It follows the store's writes. An object whose owner references name no object that
 //! exists (gone, or another one under that name: its uid differs) is deleted, with the
@@ -36,29 +35,20 @@ enum Work {
     Owner(ObjectKey),
 }
 
-/// Does the collector's work on the writes since it last ran. Runs one at a time; a request
-/// that finds it running waits for it, so that its own writes are dealt with before it answers.
-pub(crate) fn settle(state: &State) {
+/// Does the collector's work on one round of writes. Each piece of work reads the store afresh
+/// and writes at most once per reference or dependent; the writes it makes are the next round.
+pub(crate) fn round(state: &State, changes: &[Arc<Event>]) {
     if !state.options.garbage_collection {
         return;
     }
-    let _one_at_a_time = state.collector.lock().unwrap_or_else(|e| e.into_inner());
-    loop {
-        let changes = state.store.take_changes();
-        if changes.is_empty() {
-            return;
-        }
-        let mut queue = Queue::default();
-        for event in &changes {
-            observe(state, event, &mut queue);
-        }
-        // Each piece of work reads the store afresh and writes at most once per reference or
-        // dependent; the writes it makes are the next round's changes.
-        while let Some(work) = queue.pop() {
-            match work {
-                Work::Dependent(key) => attempt_to_delete(state, &key, &mut queue),
-                Work::Owner(key) => process_owner(state, &key, &mut queue),
-            }
+    let mut queue = Queue::default();
+    for event in changes {
+        observe(state, event, &mut queue);
+    }
+    while let Some(work) = queue.pop() {
+        match work {
+            Work::Dependent(key) => attempt_to_delete(state, &key, &mut queue),
+            Work::Owner(key) => process_owner(state, &key, &mut queue),
         }
     }
 }
@@ -401,6 +391,8 @@ fn request(
             name: meta(object, "name"),
             content_type,
             body: body.as_bytes(),
+            user_agent: super::GARBAGE_COLLECTOR,
+            query: &[],
         },
     )
 }
