@@ -4,8 +4,9 @@
 //!
 //! The document's paths say all of it: `/apis/{group}/{version}[/namespaces/{namespace}]/
 //! {resource}[/{name}[/{subresource}]]`, each operation carrying `x-kubernetes-action` and
-//! `x-kubernetes-group-version-kind`. Connecting subresources (`exec`, `proxy`, ...) are left
-//! out: a server without nodes has nothing to connect to.
+//! `x-kubernetes-group-version-kind`. Of the connecting subresources, a pod's `exec`, `attach`
+//! and `portforward` are kept (the server answers them as kube-apiserver does when no kubelet
+//! answers); the `proxy` ones are left out, as the server has nothing to proxy to.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -51,14 +52,20 @@ pub fn resource_table(document: &Value) -> Result<String, String> {
         if resource.contains('{') {
             continue;
         }
-        for operation in operations.as_object().into_iter().flat_map(|o| o.values()) {
+        for (method, operation) in operations.as_object().into_iter().flatten() {
             let (Some(action), Some(gvk)) = (
                 operation.get("x-kubernetes-action").and_then(Value::as_str),
                 operation.get("x-kubernetes-group-version-kind"),
             ) else {
                 continue;
             };
+            let connected = matches!(
+                resource.as_str(),
+                "pods/exec" | "pods/attach" | "pods/portforward"
+            );
             let verb = match (action, named) {
+                ("connect", true) if connected && method == "get" => "get",
+                ("connect", true) if connected && method == "post" => "create",
                 ("get", true) => "get",
                 ("list", false) => "list",
                 ("post", _) => "create",

@@ -140,17 +140,21 @@ mod custom;
 pub mod discovery;
 mod handlers;
 pub mod jsonpatch;
+mod negotiation;
 pub mod object;
 mod openapi;
 mod protobuf;
 mod registry;
 pub mod request;
 pub mod selector;
+mod serializer;
 #[cfg(feature = "http")]
 pub mod serve;
 mod server;
+mod serviceaccount;
 pub mod status;
 pub mod store;
+mod tables;
 pub mod validation;
 pub mod watch;
 

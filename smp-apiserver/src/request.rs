@@ -144,6 +144,8 @@ pub fn parse(method: &http::Method, path: &str, query: Option<&str>) -> Result<T
         ("GET", true) => "list",
         ("GET", false) => "get",
         ("POST", true) => "create",
+        // A subresource that acts (`pods/x/eviction`, `serviceaccounts/x/token`, `pods/x/exec`).
+        ("POST", false) if !info.subresource.is_empty() => "create",
         ("PUT", false) => "update",
         ("PATCH", false) => "patch",
         ("DELETE", false) => "delete",

@@ -170,13 +170,9 @@ impl ApiServer {
         let target = request::parse(&parts.method, parts.uri.path(), parts.uri.query())?;
         let answer = self.route(target, &parts.headers, &body);
         controllers::settle(&self.state);
-        match answer? {
-            Answer::Object(_, value) | Answer::Warned(_, value, _) | Answer::Discovery(value) => {
-                Ok(value)
-            }
-            Answer::List(list) => Ok(list.into_value()),
-            Answer::Watch(_) => Err(ApiError::bad_request("a create is not a watch")),
-        }
+        answer?
+            .into_value()
+            .ok_or_else(|| ApiError::bad_request("a create is not a watch"))
     }
 
     /// Answers one request whose body has been read. A watch's body goes on as long as the
@@ -191,13 +187,18 @@ impl ApiServer {
             Ok(Answer::Object(status, value)) => respond(status, &value),
             Ok(Answer::List(list)) => respond_bytes(StatusCode::OK, list.to_bytes()),
             Ok(Answer::Warned(status, value, warnings)) => {
-                let mut response = respond(status, &value);
-                for warning in warnings {
-                    if let Ok(v) = header::HeaderValue::from_str(&warning) {
-                        response.headers_mut().append(header::WARNING, v);
-                    }
-                }
+                warned(respond(status, &value), warnings)
+            }
+            Ok(Answer::Text(status, text)) => {
+                let mut response = respond_bytes(status, text);
+                response.headers_mut().insert(
+                    header::CONTENT_TYPE,
+                    header::HeaderValue::from_static("text/plain"),
+                );
                 response
+            }
+            Ok(Answer::Stored(status, stored, warnings)) => {
+                warned(respond_bytes(status, stored.json().to_vec()), warnings)
             }
             Ok(Answer::Discovery(document)) => {
                 let mut response = respond(StatusCode::OK, &document);
@@ -313,6 +314,16 @@ fn takes_json(accept: &str) -> bool {
         })
 }
 
+/// `response` with `Warning` headers.
+fn warned(mut response: Response<Body>, warnings: Vec<String>) -> Response<Body> {
+    for warning in warnings {
+        if let Ok(v) = header::HeaderValue::from_str(&warning) {
+            response.headers_mut().append(header::WARNING, v);
+        }
+    }
+    response
+}
+
 /// A response's body: an object, or a watch's stream of events.
 pub type Body = UnsyncBoxBody<Bytes, Infallible>;
 
@@ -336,7 +347,7 @@ fn respond_error(error: &ApiError) -> Response<Body> {
 }
 
 fn respond(status: StatusCode, value: &Value) -> Response<Body> {
-    respond_bytes(status, serde_json::to_vec(value).unwrap_or_default())
+    respond_bytes(status, crate::serializer::to_vec(value))
 }
 
 fn respond_bytes(status: StatusCode, body: Vec<u8>) -> Response<Body> {

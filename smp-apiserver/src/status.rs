@@ -96,7 +96,7 @@ impl ApiError {
         }
     }
 
-    fn about(mut self, group: &str, kind: &str, name: &str) -> ApiError {
+    pub(crate) fn about(mut self, group: &str, kind: &str, name: &str) -> ApiError {
         let mut details = json!({"name": name, "kind": kind});
         if !group.is_empty() {
             details["group"] = json!(group);
@@ -358,6 +358,30 @@ impl ApiError {
                 accepted.join(", ")
             ),
         )
+    }
+
+    /// 429: the request must wait (`details`: its causes, and how long to wait).
+    pub fn too_many_requests(message: impl Into<String>, details: Value) -> ApiError {
+        let mut error = ApiError::new(429, "TooManyRequests", message);
+        error.details = Some(details);
+        error
+    }
+
+    /// 403 for an object the request may not act on now, as `NewForbidden` words it:
+    /// `<resource> "<name>" is forbidden: <why>` (`resource` qualified: `kind.group`).
+    pub fn forbidden_resource(resource: &str, name: &str, why: &str) -> ApiError {
+        let (kind, group) = resource.split_once('.').unwrap_or((resource, ""));
+        ApiError::new(
+            403,
+            "Forbidden",
+            format!("{resource} {name:?} is forbidden: {why}"),
+        )
+        .about(group, kind, name)
+    }
+
+    /// 406: the answer cannot take the form asked for.
+    pub fn not_acceptable_because(message: impl Into<String>) -> ApiError {
+        ApiError::new(406, "NotAcceptable", message.into())
     }
 
     /// 413: the body is larger than the server takes.

@@ -115,7 +115,7 @@ impl Stored {
     /// The object as JSON text.
     pub fn json(&self) -> &[u8] {
         self.text
-            .get_or_init(|| serde_json::to_vec(&*self.object).unwrap_or_default())
+            .get_or_init(|| crate::serializer::to_vec(&self.object))
     }
 }
 

@@ -23,6 +23,7 @@ use crate::registry::fields::Fields;
 use crate::selector::{FieldSelector, Selector};
 use crate::status::ApiError;
 use crate::store::{Event, EventType, Expired, WatchStart};
+use crate::tables::Tables;
 
 /// Which events a watch passes on.
 pub(crate) struct Filter {
@@ -48,8 +49,8 @@ impl Filter {
             .matches(|label| self.values.value(object, label))
     }
 
-    /// The line an event is sent as, if this watch sends it.
-    fn line(&self, event: &Event) -> Option<Bytes> {
+    /// The type and object an event is sent as, if this watch sends it.
+    fn event(&self, event: &Event) -> Option<(&'static str, Value)> {
         let key = &event.key;
         if key.resource != self.resource
             || self
@@ -76,18 +77,46 @@ impl Filter {
                 if let Some(m) = last.get_mut("metadata").and_then(Value::as_object_mut) {
                     m.insert("resourceVersion".into(), json!(event.revision.to_string()));
                 }
-                return Some(line("DELETED", &last));
+                return Some(("DELETED", last));
             }
             (_, false, false) => return None,
         };
-        Some(line(kind, &self.shape.render(&event.object)))
+        Some((kind, self.shape.render(&event.object).into_owned()))
+    }
+}
+
+/// How a watch's objects are sent: as they are, as one-row tables (the first event's with
+/// the column definitions), or as their metadata. Error events' `Status` is sent as it is.
+pub(crate) enum EventForm {
+    Object,
+    Table(Box<Tables>),
+    Metadata(&'static str),
+}
+
+/// Writes a watch's events in its form.
+struct Encoder {
+    form: EventForm,
+    /// Whether an event has been sent (later tables go without column definitions).
+    started: bool,
+}
+
+impl Encoder {
+    fn line(&mut self, kind: &str, object: &Value) -> Bytes {
+        let headers = !self.started;
+        self.started = true;
+        match &self.form {
+            _ if kind == "ERROR" => line(kind, object),
+            EventForm::Object => line(kind, object),
+            EventForm::Table(tables) => line(kind, &tables.one(object, headers)),
+            EventForm::Metadata(api_version) => {
+                line(kind, &crate::handlers::metadata(object, api_version))
+            }
+        }
     }
 }
 
 fn line(kind: &str, object: &Value) -> Bytes {
-    let mut text = serde_json::to_vec(&json!({"type": kind, "object": object})).unwrap_or_default();
-    text.push(b'\n');
-    Bytes::from(text)
+    Bytes::from(crate::serializer::event_line(kind, object))
 }
 
 type Next = Pin<
@@ -113,6 +142,8 @@ pub(crate) struct Asked {
     pub(crate) bookmarks: Option<Duration>,
     /// `timeoutSeconds`: the watch ends after this long.
     pub(crate) timeout: Option<Duration>,
+    /// The form its objects are sent in.
+    pub(crate) form: EventForm,
 }
 
 /// A watch's response body.
@@ -121,6 +152,7 @@ pub struct Watch {
     receiver: Option<broadcast::Receiver<Arc<Event>>>,
     next: Option<Next>,
     filter: Filter,
+    encoder: Encoder,
     done: bool,
     /// The latest revision seen (a bookmark's).
     revision: u64,
@@ -136,17 +168,22 @@ impl Watch {
     /// event.
     pub(crate) fn new(start: Result<WatchStart, Expired>, filter: Filter, asked: Asked) -> Watch {
         let mut revision = 0;
+        let mut encoder = Encoder {
+            form: asked.form,
+            started: false,
+        };
         let (lines, receiver, done) = match start {
             Ok(start) => {
                 let mut lines: VecDeque<Bytes> = start
                     .backlog
                     .iter()
-                    .filter_map(|e| filter.line(e))
+                    .filter_map(|e| filter.event(e))
+                    .map(|(kind, object)| encoder.line(kind, &object))
                     .collect();
                 revision = start.revision;
                 if asked.initial_events {
                     let bookmark = bookmark(&asked.api_version, &asked.kind, revision, true);
-                    lines.push_back(line("BOOKMARK", &bookmark));
+                    lines.push_back(encoder.line("BOOKMARK", &bookmark));
                 }
                 (lines, Some(start.receiver), false)
             }
@@ -175,6 +212,7 @@ impl Watch {
             receiver,
             next: None,
             filter,
+            encoder,
             done,
             revision,
             api_version: asked.api_version,
@@ -199,7 +237,8 @@ impl Watch {
         if let Some(bookmarks) = &mut self.bookmarks {
             if bookmarks.poll_tick(cx).is_ready() {
                 let bookmark = bookmark(&self.api_version, &self.kind, self.revision, false);
-                self.lines.push_back(line("BOOKMARK", &bookmark));
+                let line = self.encoder.line("BOOKMARK", &bookmark);
+                self.lines.push_back(line);
             }
         }
         false
@@ -260,7 +299,8 @@ impl http_body::Body for Watch {
             match event {
                 Ok(event) => {
                     this.revision = event.revision;
-                    if let Some(line) = this.filter.line(&event) {
+                    if let Some((kind, object)) = this.filter.event(&event) {
+                        let line = this.encoder.line(kind, &object);
                         return Poll::Ready(Some(Ok(Frame::data(line))));
                     }
                 }

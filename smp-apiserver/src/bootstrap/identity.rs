@@ -1,12 +1,16 @@
 //! The cluster's identity, made when a server is: a certificate authority, the `ca.crt` every
-//! namespace's `kube-root-ca.crt` ConfigMap publishes (an ECDSA P-256 key, new for each
-//! server).
+//! namespace's `kube-root-ca.crt` ConfigMap publishes, and the key service account tokens are
+//! signed with (ECDSA P-256 keys, new for each server).
+
+use crate::serviceaccount::Signer;
 
 /// The cluster's CA.
 #[derive(Debug)]
 pub(crate) struct Identity {
     /// The CA certificate, PEM.
     pub(crate) ca_pem: String,
+    /// The service account token signer.
+    pub(crate) tokens: Signer,
 }
 
 impl Identity {
@@ -19,6 +23,9 @@ impl Identity {
             .distinguished_name
             .push(rcgen::DnType::CommonName, "kubernetes");
         let ca = params.self_signed(&key).ok()?;
-        Some(Identity { ca_pem: ca.pem() })
+        Some(Identity {
+            ca_pem: ca.pem(),
+            tokens: Signer::new()?,
+        })
     }
 }

@@ -495,6 +495,7 @@ pub(super) fn delete_collection(
             served: call.served,
             info: call.info.clone(),
             resource: call.resource,
+            endpoint: call.endpoint,
             headers: call.headers,
             fields: call.fields.clone(),
             shape: call.shape,

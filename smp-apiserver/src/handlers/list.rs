@@ -42,27 +42,19 @@ struct Read {
 pub(crate) struct ObjectList {
     kind: String,
     api_version: String,
-    metadata: Value,
+    pub(crate) metadata: Value,
     pub(crate) items: Vec<Stored>,
 }
 
 impl ObjectList {
     /// The list as JSON text.
     pub(crate) fn to_bytes(&self) -> Vec<u8> {
-        let head =
-            json!({"kind": self.kind, "apiVersion": self.api_version, "metadata": self.metadata});
-        let mut out = serde_json::to_vec(&head).unwrap_or_default();
-        // `{...}` becomes `{...,"items":[...]}`.
-        out.pop();
-        out.extend_from_slice(b",\"items\":[");
-        for (i, item) in self.items.iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
-            out.extend_from_slice(item.json());
-        }
-        out.extend_from_slice(b"]}");
-        out
+        crate::serializer::list(
+            &self.api_version,
+            &self.kind,
+            &self.metadata,
+            self.items.iter().map(Stored::json),
+        )
     }
 
     /// The list as a value.

@@ -1,14 +1,20 @@
 //! The verbs: reading (`get`, `list`), writing (`create`, `update`, `delete`,
 //! `deletecollection`) and patching, each as the API server answers it.
 
+mod authentication;
+mod authorization;
 mod componentstatus;
 pub(crate) mod delete;
 mod list;
 mod namespaces;
 mod options;
 mod patch;
+mod pods;
+mod response;
 mod scale;
 pub(crate) mod write;
+
+pub(crate) use response::metadata;
 
 /// How many times a write based on an object that changed meanwhile is tried again (patches
 /// and unconditional updates apply to whatever is there then).
@@ -41,6 +47,9 @@ pub(crate) struct Call<'a> {
     pub(crate) info: RequestInfo,
     /// The resource (for a subresource request, the main resource).
     pub(crate) resource: &'a Resource,
+    /// What the request reaches: the resource, or its subresource (whose kind may be its
+    /// own: `pods/eviction` takes an `Eviction`).
+    pub(crate) endpoint: &'a Resource,
     pub(crate) headers: &'a HeaderMap,
     /// The `Warning` headers of the answer.
     pub(crate) warnings: std::cell::RefCell<Vec<String>>,
@@ -51,6 +60,15 @@ pub(crate) struct Call<'a> {
 }
 
 impl Call<'_> {
+    /// What tokens are checked against.
+    pub(crate) fn authority(&self) -> crate::serviceaccount::Authority<'_> {
+        crate::serviceaccount::Authority {
+            store: &self.state.store,
+            signer: &self.state.identity.tokens,
+            now: self.state.options.clock.seconds(),
+        }
+    }
+
     /// Where the named object is kept.
     pub(crate) fn key(&self, name: &str) -> ObjectKey {
         ObjectKey {
@@ -214,6 +232,24 @@ pub(crate) enum Answer {
     Discovery(Value),
     /// A list of objects.
     List(list::ObjectList),
+    /// A stored object, written out as its JSON text is kept, with `Warning` headers.
+    Stored(StatusCode, Stored, Vec<String>),
+    /// Plain text (a log).
+    Text(StatusCode, Vec<u8>),
+}
+
+impl Answer {
+    /// The answer's object (a watch has none).
+    pub(crate) fn into_value(self) -> Option<Value> {
+        match self {
+            Answer::Object(_, value) | Answer::Warned(_, value, _) | Answer::Discovery(value) => {
+                Some(value)
+            }
+            Answer::Stored(_, stored, _) => Some((*stored.object).clone()),
+            Answer::List(list) => Some(list.into_value()),
+            Answer::Watch(_) | Answer::Text(..) => None,
+        }
+    }
 }
 
 pub(crate) fn handle(
@@ -260,11 +296,23 @@ pub(crate) fn handle(
         served: &served,
         info,
         resource,
+        endpoint,
         headers,
         warnings: Default::default(),
         fields: fields_of(&served, resource),
         shape: Shape::of(&resource.group, resource.plural()),
     };
+    let accept = headers
+        .get(http::header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    let stream =
+        pods::Stream::of(&call.info.subresource).filter(|_| call.resource.group.is_empty());
+    // A stream has no table; its own form is text.
+    let form = crate::negotiation::negotiate(accept, stream.is_none())?;
+    if let Some(stream) = stream {
+        return pods::stream(&call, stream);
+    }
     if call.resource.group.is_empty() && call.resource.plural() == "endpoints" {
         call.warnings.borrow_mut().push(validation::warning_header(
             "v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice",
@@ -272,13 +320,40 @@ pub(crate) fn handle(
     }
     let answer = match call.info.verb {
         _ if call.info.subresource == "scale" => scale::handle(&call, body),
+        "create" => match (
+            call.resource.group.as_str(),
+            call.resource.plural(),
+            call.info.subresource.as_str(),
+        ) {
+            ("", "pods", "binding") | ("", "bindings", "") => pods::bind(&call, body),
+            ("", "pods", "eviction") => pods::evict(&call, body),
+            ("", "serviceaccounts", "token") => authentication::token_request(&call, body),
+            ("authentication.k8s.io", "tokenreviews", _) => {
+                authentication::token_review(&call, body)
+            }
+            ("authentication.k8s.io", "selfsubjectreviews", _) => {
+                authentication::self_subject_review(&call, body)
+            }
+            ("authorization.k8s.io", _, _) => authorization::review(&call, body),
+            _ => write::create(&call, body),
+        },
         _ if call.resource.group.is_empty() && call.resource.plural() == "componentstatuses" => {
             componentstatus::handle(&call)
         }
-        "get" => get(&call),
-        "list" => return list::list(&call).map(Answer::List),
-        "watch" => return watch(&call).map(|w| Answer::Watch(Box::new(w))),
-        "create" => write::create(&call, body),
+        "get" => {
+            let stored = get(&call)?;
+            let warnings = call.warnings.take();
+            return response::transform(
+                &call,
+                form,
+                Answer::Stored(StatusCode::OK, stored, warnings),
+            );
+        }
+        "list" => {
+            return list::list(&call)
+                .and_then(|list| response::transform(&call, form, Answer::List(list)));
+        }
+        "watch" => return watch(&call, form).map(|w| Answer::Watch(Box::new(w))),
         "update" => write::update(&call, body),
         "patch" => patch::patch(&call, body),
         "delete" => delete::delete(&call, body),
@@ -293,11 +368,13 @@ pub(crate) fn handle(
         state.crds_changed();
     }
     let warnings = call.warnings.take();
-    answer.map(|(status, value)| Answer::Warned(status, value, warnings))
+    let answer = answer.map(|(status, value)| Answer::Warned(status, value, warnings))?;
+    response::transform(&call, form, answer)
 }
 
 /// A watch from `resourceVersion` (none, or `0`: from the objects as they are now).
-fn watch(call: &Call<'_>) -> Result<Watch, ApiError> {
+fn watch(call: &Call<'_>, form: crate::negotiation::Form) -> Result<Watch, ApiError> {
+    let form = response::event_form(call, form)?;
     let filter = Filter {
         resource: call.key("").resource,
         namespace: (!call.info.namespace.is_empty()).then(|| call.info.namespace.clone()),
@@ -332,13 +409,14 @@ fn watch(call: &Call<'_>) -> Result<Watch, ApiError> {
         bookmarks: (call.query("allowWatchBookmarks") == Some("true"))
             .then_some(call.state.options.bookmark_interval),
         timeout,
+        form,
     };
     Ok(Watch::new(start, filter, asked))
 }
 
 /// A GET: the object as it is now. A `resourceVersion` asks for it not older than that (the
 /// watch cache answers with what it holds), which the server waits a while to reach.
-fn get(call: &Call<'_>) -> Result<(StatusCode, Value), ApiError> {
+fn get(call: &Call<'_>) -> Result<Stored, ApiError> {
     if let Some(version) = call.query("resourceVersion").filter(|v| !v.is_empty()) {
         // The watch cache's own error, which the API server answers as a plain 500.
         let asked = version.parse::<u64>().map_err(|_| {
@@ -352,7 +430,7 @@ fn get(call: &Call<'_>) -> Result<(StatusCode, Value), ApiError> {
             return Err(ApiError::too_large_resource_version(asked, current));
         }
     }
-    Ok((StatusCode::OK, (*call.current()?.object).clone()))
+    call.current()
 }
 
 /// A request of the server's own controllers.
@@ -400,13 +478,7 @@ pub(crate) fn internal(state: &State, request: Internal<'_>) -> Result<Value, Ap
         http::header::USER_AGENT,
         http::HeaderValue::from_static(request.user_agent),
     );
-    match handle(state, info, &headers, request.body)? {
-        Answer::Object(_, value) | Answer::Warned(_, value, _) | Answer::Discovery(value) => {
-            Ok(value)
-        }
-        Answer::List(list) => Ok(list.into_value()),
-        Answer::Watch(_) => Err(ApiError::bad_request(
-            "a controller's request is not a watch",
-        )),
-    }
+    handle(state, info, &headers, request.body)?
+        .into_value()
+        .ok_or_else(|| ApiError::bad_request("a controller's request is not a watch"))
 }

@@ -66,9 +66,19 @@ pub(super) fn parse_text(body: &[u8]) -> Result<Value, ApiError> {
         .map_err(|e| ApiError::bad_request(format!("the request body is not an object: {e}")))
 }
 
-/// The `apiVersion` and `kind` of the objects the request's endpoint takes.
+/// The `apiVersion` and `kind` of the objects the request's endpoint takes (a subresource's
+/// own, for `pods/eviction`, `serviceaccounts/token`).
 fn expected_kind(call: &Call<'_>) -> (String, String) {
-    (call.resource.api_version(), call.resource.kind.clone())
+    let endpoint = call.endpoint;
+    let group = endpoint.kind_group.as_deref().unwrap_or(&endpoint.group);
+    let version = endpoint
+        .kind_version
+        .as_deref()
+        .unwrap_or(&endpoint.version);
+    (
+        crate::discovery::api_version(group, version),
+        endpoint.kind.clone(),
+    )
 }
 
 /// Who writes: the `fieldManager` of the query, else the client's name from its `User-Agent`:
@@ -104,7 +114,8 @@ pub(super) fn with_field_manager<R>(
     call: &Call<'_>,
     f: impl FnOnce(&FieldManager<'_>) -> R,
 ) -> Option<R> {
-    let (api_version, kind) = expected_kind(call);
+    // The object written is the resource's, whatever a subresource takes (`Scale`).
+    let (api_version, kind) = (call.resource.api_version(), call.resource.kind.clone());
     let sub = &call.info.subresource;
     let clock = call.state.options.clock.clone();
     if let Ok(fm) = FieldManager::builtin(&api_version, &kind) {

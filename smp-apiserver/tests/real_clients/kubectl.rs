@@ -276,3 +276,161 @@ fn kubectl_finds_custom_resources_by_their_names() {
         "{all}"
     );
 }
+
+/// The cells of `kubectl get`'s row for `name` (the line that starts with it), split at
+/// runs of spaces, the header's columns first.
+fn row(output: &str, name: &str) -> (Vec<String>, Vec<String>) {
+    let split = |line: &str| -> Vec<String> {
+        line.split("  ")
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .map(str::to_owned)
+            .collect()
+    };
+    let header = split(output.lines().next().unwrap_or(""));
+    let line = output
+        .lines()
+        .find(|l| l.starts_with(name))
+        .unwrap_or_else(|| panic!("no row {name} in\n{output}"));
+    (header, split(line))
+}
+
+/// `kubectl get` prints the server's tables: a pod's READY, STATUS and RESTARTS (and with
+/// `-o wide` its IP and NODE), a deployment's READY, UP-TO-DATE and AVAILABLE, a service's
+/// TYPE, CLUSTER-IP, EXTERNAL-IP and PORT(S), a custom resource's printer columns. (The
+/// server sends every column; kubectl hides those of priority 1 unless `-o wide`.)
+#[test]
+fn kubectl_get_prints_the_servers_columns() {
+    let Some((k, _server, dir)) = kubectl("tables") else {
+        return;
+    };
+    k.apply(&dir, "pod", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web-1\nspec:\n  nodeName: node-a\n  containers: [{name: app, image: app:1}, {name: proxy, image: proxy:1}]\n");
+    let status = r#"{"status": {"phase": "Running", "podIP": "10.244.0.7",
+        "conditions": [{"type": "Ready", "status": "False"}],
+        "containerStatuses": [
+          {"name": "app", "ready": true, "restartCount": 0, "image": "app:1", "imageID": "",
+           "state": {"running": {"startedAt": "2026-11-28T12:00:00Z"}}},
+          {"name": "proxy", "ready": false, "restartCount": 0, "image": "proxy:1", "imageID": "",
+           "state": {"waiting": {"reason": "CrashLoopBackOff"}}}]}}"#;
+    k.ok(&[
+        "patch",
+        "pod",
+        "web-1",
+        "--subresource=status",
+        "--type=merge",
+        "-p",
+        status,
+    ]);
+    let (header, cells) = row(&k.ok(&["get", "pods"]), "web-1");
+    assert_eq!(header, ["NAME", "READY", "STATUS", "RESTARTS", "AGE"]);
+    assert_eq!(cells[..4], ["web-1", "1/2", "CrashLoopBackOff", "0"]);
+    let (header, cells) = row(&k.ok(&["get", "pods", "-o", "wide"]), "web-1");
+    assert_eq!(
+        header,
+        [
+            "NAME",
+            "READY",
+            "STATUS",
+            "RESTARTS",
+            "AGE",
+            "IP",
+            "NODE",
+            "NOMINATED NODE",
+            "READINESS GATES"
+        ]
+    );
+    assert_eq!(cells[5..], ["10.244.0.7", "node-a", "<none>", "<none>"]);
+
+    k.apply(&dir, "deployment", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 3\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers: [{name: app, image: app:1}]\n");
+    let status = r#"{"status": {"replicas": 3, "readyReplicas": 2, "updatedReplicas": 3, "availableReplicas": 2}}"#;
+    k.ok(&[
+        "patch",
+        "deployment",
+        "web",
+        "--subresource=status",
+        "--type=merge",
+        "-p",
+        status,
+    ]);
+    let (header, cells) = row(&k.ok(&["get", "deployments", "-o", "wide"]), "web");
+    assert_eq!(
+        header,
+        [
+            "NAME",
+            "READY",
+            "UP-TO-DATE",
+            "AVAILABLE",
+            "AGE",
+            "CONTAINERS",
+            "IMAGES",
+            "SELECTOR"
+        ]
+    );
+    assert_eq!(cells[..4], ["web", "2/3", "3", "2"]);
+    assert_eq!(cells[5..], ["app", "app:1", "app=web"]);
+
+    k.apply(&dir, "service", "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  type: NodePort\n  clusterIP: 10.96.0.20\n  selector: {app: web}\n  ports: [{port: 80, nodePort: 30080, protocol: TCP}]\n");
+    let (header, cells) = row(&k.ok(&["get", "services"]), "web");
+    assert_eq!(
+        header,
+        [
+            "NAME",
+            "TYPE",
+            "CLUSTER-IP",
+            "EXTERNAL-IP",
+            "PORT(S)",
+            "AGE"
+        ]
+    );
+    assert_eq!(
+        cells[..5],
+        ["web", "NodePort", "10.96.0.20", "<none>", "80:30080/TCP"]
+    );
+
+    let crd = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: documents.example.com\nspec:\n  group: example.com\n  scope: Namespaced\n  names: {plural: documents, singular: document, kind: Document}\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        x-kubernetes-preserve-unknown-fields: true\n    additionalPrinterColumns:\n    - {name: Pages, type: integer, jsonPath: .spec.pages}\n    - {name: Author, type: string, jsonPath: .spec.author, priority: 1}\n";
+    k.apply(&dir, "crd", crd);
+    k.apply(&dir, "doc", "apiVersion: example.com/v1\nkind: Document\nmetadata:\n  name: guide\nspec:\n  pages: 12\n  author: ada\n");
+    let (header, cells) = row(&k.ok(&["get", "documents"]), "guide");
+    assert_eq!(header, ["NAME", "PAGES"]);
+    assert_eq!(cells, ["guide", "12"]);
+    let (header, cells) = row(&k.ok(&["get", "documents", "-o", "wide"]), "guide");
+    assert_eq!(header, ["NAME", "PAGES", "AUTHOR"]);
+    assert_eq!(cells, ["guide", "12", "ada"]);
+}
+
+/// kubectl's commands that post to subresources and reviews: `create token` (a TokenRequest),
+/// `auth can-i` (SelfSubjectAccessReview, and SelfSubjectRulesReview with `--list`), `auth
+/// whoami` (SelfSubjectReview), `logs` of a pod on no node (empty), `exec` into it (the
+/// server's 400, as kubectl prints it).
+#[test]
+fn kubectl_uses_the_subresources() {
+    let Some((k, _server, dir)) = kubectl("subresources") else {
+        return;
+    };
+    let token = k.ok(&["create", "token", "default", "--duration=1h"]);
+    assert_eq!(token.trim().split('.').count(), 3, "a JWT: {token}");
+    assert_eq!(k.ok(&["auth", "can-i", "delete", "pods"]).trim(), "yes");
+    let rules = k.ok(&["auth", "can-i", "--list"]);
+    assert!(
+        rules.lines().any(|l| l.starts_with("*.*")),
+        "every resource: {rules}"
+    );
+    let me = k.ok(&[
+        "auth",
+        "whoami",
+        "-o",
+        "jsonpath={.status.userInfo.username}",
+    ]);
+    assert_eq!(me, "system:anonymous");
+    k.apply(
+        &dir,
+        "pod",
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers: [{name: app, image: app:1}]\n",
+    );
+    assert_eq!(k.ok(&["logs", "p"]), "");
+    let refused = k.run(&["exec", "p", "--", "ls"]).unwrap_err();
+    assert!(
+        refused.contains("pod p does not have a host assigned"),
+        "{refused}"
+    );
+}

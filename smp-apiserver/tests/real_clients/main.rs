@@ -5,7 +5,9 @@
 
 mod kube_boot;
 mod kube_events;
+mod kube_forms;
 mod kube_lists;
+mod kube_subresources;
 mod kube_writes;
 mod kubectl;
 mod python;

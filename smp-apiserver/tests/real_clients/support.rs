@@ -60,6 +60,8 @@ pub struct Answer {
     pub code: u16,
     pub headers: HeaderMap,
     pub body: Value,
+    /// The body as sent.
+    pub text: String,
 }
 
 /// A raw request through `client`, its body JSON (or nothing).
@@ -72,6 +74,26 @@ pub async fn raw(
 ) -> Answer {
     let body = body.map_or_else(Vec::new, |b| serde_json::to_vec(&b).unwrap());
     raw_bytes(client, method, path, content_type, body).await
+}
+
+/// A raw request asking for its answer in the media types of `accept`.
+pub async fn raw_accept(
+    client: &kube::Client,
+    method: &str,
+    path: &str,
+    accept: &str,
+    content_type: &str,
+    body: Option<Value>,
+) -> Answer {
+    let body = body.map_or_else(Vec::new, |b| serde_json::to_vec(&b).unwrap());
+    let request = Request::builder()
+        .method(method)
+        .uri(path)
+        .header("accept", accept)
+        .header("content-type", content_type)
+        .body(body)
+        .unwrap();
+    send(client, request).await
 }
 
 /// A raw request with a body of bytes.
@@ -88,6 +110,10 @@ pub async fn raw_bytes(
         .header("content-type", content_type)
         .body(body)
         .unwrap();
+    send(client, request).await
+}
+
+async fn send(client: &kube::Client, request: Request<Vec<u8>>) -> Answer {
     let response = client
         .send(request.map(Into::into))
         .await
@@ -100,6 +126,7 @@ pub async fn raw_bytes(
         code,
         headers,
         body,
+        text: String::from_utf8_lossy(&bytes).into_owned(),
     }
 }
 

@@ -163,11 +163,13 @@ impl<'s> FieldManager<'s> {
 
     /// Keeps the reset fields as `live` has them. An object being created starts with an
     /// empty status (a built-in kind's zero status, `{}`; a custom resource's none), its other
-    /// fields as given.
+    /// fields as given; but a Node keeps the status it is created with (its registry strategy
+    /// takes every field on create, `pkg/registry/core/node/strategy.go`).
     fn restore_resets(&self, object: &mut Value, live: Option<&Value>) {
         let Some(resets) = self.resets() else { return };
         let Some(live) = live else {
-            if resets.has(&Path::fields(["status"])) {
+            let keeps_status = (self.api_version.as_str(), self.kind.as_str()) == ("v1", "Node");
+            if resets.has(&Path::fields(["status"])) && !keeps_status {
                 let empty = matches!(self.resets, Resets::Builtin).then(|| json!({}));
                 put(object, &["status"], empty);
             }

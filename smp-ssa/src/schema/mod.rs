@@ -197,6 +197,19 @@ impl Schema {
         })
     }
 
+    /// Every kind and the type of its objects.
+    pub fn kinds(&self) -> impl Iterator<Item = (&Gvk, TypeRef)> {
+        self.kinds.iter().map(|(gvk, &index)| {
+            (
+                gvk,
+                TypeRef {
+                    index,
+                    map_atomic: None,
+                },
+            )
+        })
+    }
+
     /// A type's shapes, the reference's `x-kubernetes-map-type` applied. Borrowed: walks
     /// resolve a type at every node.
     pub fn resolve(&self, ty: TypeRef) -> Resolved<'_> {
@@ -322,6 +335,13 @@ impl Default for SchemaBuilder {
 }
 
 impl TypeRef {
+    /// The type's identity in its schema: references to one type have the same id, whatever
+    /// `x-kubernetes-map-type` they are used with (ids run from 0 up to the number of types,
+    /// so that a caller may keep what it knows of each type in a vector).
+    pub fn id(self) -> usize {
+        self.index
+    }
+
     /// This type, its objects atomic (`true`) or granular (`false`) where this reference is
     /// used (`x-kubernetes-map-type` beside a reference).
     pub fn with_map_atomic(self, atomic: bool) -> TypeRef {

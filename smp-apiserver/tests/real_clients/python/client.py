@@ -124,4 +124,47 @@ left = [r["metadata"]["name"] for r in json.loads(apps.list_namespaced_replica_s
 check("the collector deleted the dependent", left == [], left)
 gone = [d.metadata.name for d in apps.list_namespaced_deployment(NS).items]
 check("and then the owner", gone == [], gone)
+
+# Subresources and reviews. A TokenRequest is answered with a signed token, and a TokenReview
+# (no name needed) authenticates it as the service account.
+auth = client.AuthenticationV1Api()
+request = {"apiVersion": "authentication.k8s.io/v1", "kind": "TokenRequest",
+    "spec": {"audiences": ["vault"], "expirationSeconds": 3600}}
+token = core.create_namespaced_service_account_token("default", NS, request).status.token
+check("a TokenRequest answers a JWT", token.count(".") == 2, token)
+review = auth.create_token_review({"apiVersion": "authentication.k8s.io/v1", "kind": "TokenReview",
+    "spec": {"token": token, "audiences": ["vault"]}})
+check("a TokenReview authenticates it", review.status.authenticated and
+      review.status.user.username == "system:serviceaccount:default:default", review.status)
+allowed = client.AuthorizationV1Api().create_self_subject_access_review({
+    "apiVersion": "authorization.k8s.io/v1", "kind": "SelfSubjectAccessReview",
+    "spec": {"resourceAttributes": {"verb": "delete", "resource": "pods", "namespace": NS}}})
+check("a SelfSubjectAccessReview is allowed", allowed.status.allowed, allowed.status)
+
+# A Binding sets the node; the client reads the answer as a Binding, which the server's
+# Status is not, so it is read raw (as against a cluster).
+core.create_namespaced_pod(NS, pod("unbound"))
+check("the log of a pod on no node is empty", core.read_namespaced_pod_log("unbound", NS) == "")
+binding = {"apiVersion": "v1", "kind": "Binding", "metadata": {"name": "unbound"},
+    "target": {"kind": "Node", "name": "n1"}}
+answer = json.loads(core.create_namespaced_pod_binding("unbound", NS, binding, _preload_content=False).read())
+check("a Binding answers Success", answer["status"] == "Success", answer)
+check("and sets the node", core.read_namespaced_pod("unbound", NS).spec.node_name == "n1")
+# An eviction with no budget deletes the pod: gracefully, as it is on a node now, so it is
+# Terminating (until a kubelet, of which there is none, says it stopped).
+core.create_namespaced_pod_eviction("unbound", NS, {"apiVersion": "policy/v1", "kind": "Eviction",
+    "metadata": {"name": "unbound"}}, _preload_content=False)
+evicted = core.read_namespaced_pod("unbound", NS)
+check("an Eviction deletes the pod", evicted.metadata.deletion_timestamp is not None, evicted.metadata)
+
+# An event written through events.k8s.io is read through core/v1, its fields renamed.
+events = client.EventsV1Api()
+events.create_namespaced_event(NS, {"apiVersion": "events.k8s.io/v1", "kind": "Event",
+    "metadata": {"name": "seen"}, "eventTime": "2026-11-28T12:00:00.000000Z", "type": "Normal",
+    "reason": "Synced", "action": "Sync", "note": "all good", "reportingController": "example.com/c",
+    "reportingInstance": "c-1", "regarding": {"kind": "Pod", "name": "r1", "namespace": NS}})
+core_event = core.read_namespaced_event("seen", NS)
+check("an events.k8s.io event is a core/v1 event", core_event.message == "all good" and
+      core_event.involved_object.name == "r1" and core_event.reporting_component == "example.com/c",
+      core_event)
 print("done")
