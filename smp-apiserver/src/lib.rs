@@ -99,20 +99,45 @@
 //!   annotations, most kinds' on their spec, a custom resource's on all but metadata and
 //!   status; never on a status write); kinds without one keep what they were created with.
 //!
+//! # What clients find and ask for
+//!
+//! - **A new cluster's objects**: the system namespaces, `default/kubernetes` with its
+//!   Endpoints and EndpointSlice, the RBAC bootstrap roles and bindings, the system
+//!   PriorityClasses; every namespace's `default` ServiceAccount and `kube-root-ca.crt`, put
+//!   back as their controllers put them back; ComponentStatuses computed on read.
+//! - **Answers in the forms asked for** (`Accept`): a `Table` with each built-in kind's
+//!   columns and cells as the server's printers give them, a CRD's printer columns, the
+//!   default table otherwise; `PartialObjectMetadata` and its list on reads, watches and
+//!   writes; 406 where the server refuses a form. Built-in objects are written in their Go
+//!   types' field order, strings escaped as Go escapes them; a typed list's items carry no
+//!   type of their own.
+//! - **Events** of `core/v1` and `events.k8s.io/v1` are one resource, each group reading and
+//!   watching what the other wrote, with the server's field conversions.
+//! - **Subresources**: `serviceaccounts/token` signs a token (ES256) with the service
+//!   token's claims, bound to a pod, node or secret if asked; `TokenReview` authenticates it
+//!   while all it names exists; `SelfSubjectReview` names the requester; the authorization
+//!   reviews allow everything; `pods/binding` sets the node; `pods/eviction` deletes the pod
+//!   unless its PodDisruptionBudget's status allows no disruption (429); `pods/log`, `exec`,
+//!   `attach` and `portforward` answer as the server does when no kubelet listens.
+//!
 //! # Where it is not kube-apiserver
 //!
 //! It is a test double, not a cluster. Measured against the real server's behaviour, these
 //! differ:
 //!
-//! - no nodes, kubelets or scheduler (pods never run; a pod bound to a node stays Terminating
-//!   until deleted with grace 0), and no controllers but the garbage collector's and the
-//!   namespace controller's work, which runs before the request is answered rather than a
-//!   moment later;
+//! - no kubelets or scheduler (pods never run; a pod bound to a node stays Terminating until
+//!   deleted with grace 0; a pod's log is empty on no node, and on a node the server's 500 for
+//!   a kubelet that does not answer), and no controllers but the garbage collector, the
+//!   namespace controller, the service account and root CA publishers and ClusterRole
+//!   aggregation, whose work runs before the request is answered rather than a moment later
+//!   (nothing writes a PodDisruptionBudget's status: evictions read what clients wrote);
 //! - objects are stored as given: no defaulting (a pod without `terminationGracePeriodSeconds`
-//!   is deleted as if it had the default 30), no conversion between versions, no fields Go's
-//!   types always write (a ReplicaSet's `status.replicas: 0`), quantities as written; no
-//!   validation but the types' (`fieldValidation`) and the metadata rules above; no admission
-//!   plugins, webhooks, authentication or authorization;
+//!   is deleted as if it had the default 30; no `status.phase: Pending`), no conversion
+//!   between versions, no fields Go's types always write (a ReplicaSet's `status.replicas:
+//!   0`), quantities as written; no validation but the types' (`fieldValidation`) and the
+//!   metadata rules above; no admission plugins or webhooks;
+//! - every request is authorized; a bearer token this server issued authenticates its
+//!   holder, any other request is `system:anonymous`;
 //! - a write changes nothing when its object is the stored one as JSON (the server compares
 //!   its encoding, in which `1.0` and `1` are the same number);
 //! - the history kept is the last 4,096 writes, not five to ten minutes; a namespace's
@@ -123,10 +148,9 @@
 //!   rather than refused;
 //! - a JSON patch whose values nest deeper than 256 levels is refused (Go reads 10,000), and
 //!   the words of a malformed patch's 400 are smp's; repeated members are not warned of;
-//! - watches do not check their options, and core/v1 and events.k8s.io/v1 events are stored
-//!   apart; the server's boot objects (`svc/kubernetes`, the RBAC roles) are not there;
-//! - answers are JSON only, members in alphabetical order (the server writes its types'
-//!   order).
+//! - watches do not check their options;
+//! - answers are JSON: a request for YAML or protobuf alone is answered in JSON; Table column
+//!   descriptions are in our own words.
 //!
 //! The OpenAPI documents (`/openapi/v3`, and `/openapi/v2` in JSON only) describe the
 //! operations and the schemas, the built-in ones without their descriptions.

@@ -106,7 +106,8 @@ pub(crate) fn event_line(kind: &str, object: &Value) -> Vec<u8> {
 
 /// A list of `kind` whose items are written already: a built-in kind's list in its Go order
 /// (`kind`, `apiVersion`, `metadata`, `items`), any other sorted, as the server's streaming
-/// list encoder writes them.
+/// list encoder writes them. A built-in list's items go without their `kind` and
+/// `apiVersion`, as the server's typed lists carry none (custom resources' items keep theirs).
 pub(crate) fn list<'a>(
     api_version: &str,
     kind: &str,
@@ -135,12 +136,27 @@ pub(crate) fn list<'a>(
         string(api_version, &mut out);
         out.push(b',');
     }
+    // What a stored built-in object starts with: its type, first in Go's order.
+    let mut typed = Vec::new();
+    if builtin {
+        typed.extend_from_slice(b"{\"kind\":");
+        string(kind.strip_suffix("List").unwrap_or(kind), &mut typed);
+        typed.extend_from_slice(b",\"apiVersion\":");
+        string(api_version, &mut typed);
+        typed.push(b',');
+    }
     out.extend_from_slice(b"\"items\":[");
     for (i, item) in items.enumerate() {
         if i > 0 {
             out.push(b',');
         }
-        out.extend_from_slice(item);
+        match item.strip_prefix(typed.as_slice()).filter(|_| builtin) {
+            Some(rest) => {
+                out.push(b'{');
+                out.extend_from_slice(rest);
+            }
+            None => out.extend_from_slice(item),
+        }
     }
     out.push(b']');
     if !builtin {

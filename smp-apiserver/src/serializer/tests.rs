@@ -119,3 +119,32 @@ fn lists_of_custom_resources_come_sorted() {
         r#"{"apiVersion":"example.com/v1","items":[{"a":1}],"kind":"WidgetList","metadata":{"resourceVersion":"1"}}"#
     );
 }
+
+#[test]
+fn a_built_in_lists_items_carry_no_type() {
+    // The server's typed list of pods holds `Pod`s with an empty TypeMeta; items of custom
+    // resources are unstructured and keep theirs.
+    let pod = br#"{"kind":"Pod","apiVersion":"v1","metadata":{"name":"p"}}"#;
+    let written = list(
+        "v1",
+        "PodList",
+        &json!({"resourceVersion": "1"}),
+        [pod.as_slice(), br#"{"metadata":{}}"#.as_slice()].into_iter(),
+    );
+    assert_eq!(
+        String::from_utf8(written).unwrap(),
+        r#"{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"1"},"items":[{"metadata":{"name":"p"}},{"metadata":{}}]}"#
+    );
+    let widget = br#"{"apiVersion":"example.com/v1","kind":"Widget","metadata":{}}"#;
+    let custom = list(
+        "example.com/v1",
+        "WidgetList",
+        &json!({}),
+        [widget.as_slice()].into_iter(),
+    );
+    assert!(
+        String::from_utf8(custom)
+            .unwrap()
+            .contains(r#""items":[{"apiVersion":"example.com/v1","kind":"Widget""#)
+    );
+}
