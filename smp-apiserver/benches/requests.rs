@@ -191,6 +191,34 @@ fn lists(c: &mut Criterion) {
             assert_eq!(pages, 20);
         })
     });
+    // The same list in each form a client asks for, its body read whole: as stored, as the
+    // table `kubectl get` asks for, as the metadata kube's metadata watchers ask for.
+    let bytes = |accept: &str| {
+        use http_body_util::BodyExt;
+        let response = server.handle(
+            Request::get("/api/v1/namespaces/default/pods")
+                .header("accept", accept)
+                .body(Bytes::new())
+                .unwrap(),
+        );
+        assert!(response.status().is_success());
+        runtime
+            .block_on(response.into_body().collect())
+            .unwrap()
+            .to_bytes()
+    };
+    for (form, accept) in [
+        ("as JSON", "application/json"),
+        ("as Table", "application/json;as=Table;g=meta.k8s.io;v=v1"),
+        (
+            "as PartialObjectMetadataList",
+            "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1",
+        ),
+    ] {
+        group.bench_function(format!("all, {form}"), |b| {
+            b.iter(|| black_box(bytes(accept)))
+        });
+    }
     group.finish();
 }
 

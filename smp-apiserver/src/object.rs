@@ -106,6 +106,32 @@ pub fn same_but_resource_version(a: &Value, b: &Value) -> bool {
     rest(a).eq(rest(b)) && metadata(a).eq(metadata(b))
 }
 
+/// An object of the members given, in their order, each value moved in. (`json!` would copy
+/// each `Value` member through `Serialize`, a second deep copy that lists of thousands of
+/// objects feel.)
+pub(crate) fn object_of<const N: usize>(members: [(&str, Value); N]) -> Value {
+    let mut object = Map::new();
+    for (key, value) in members {
+        object.insert(key.to_owned(), value);
+    }
+    Value::Object(object)
+}
+
+/// An object's metadata, as a `PartialObjectMetadata` of `api_version` (`meta.k8s.io/v1`).
+pub(crate) fn partial_metadata(object: &Value, api_version: &str) -> Value {
+    object_of([
+        ("kind", Value::from("PartialObjectMetadata")),
+        ("apiVersion", Value::from(api_version)),
+        (
+            "metadata",
+            object
+                .get("metadata")
+                .cloned()
+                .unwrap_or_else(|| Value::Object(Map::new())),
+        ),
+    ])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -109,7 +109,7 @@ impl Encoder {
             EventForm::Object => line(kind, object),
             EventForm::Table(tables) => line(kind, &tables.one(object, headers)),
             EventForm::Metadata(api_version) => {
-                line(kind, &crate::handlers::metadata(object, api_version))
+                line(kind, &crate::object::partial_metadata(object, api_version))
             }
         }
     }

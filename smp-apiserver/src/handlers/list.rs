@@ -59,12 +59,15 @@ impl ObjectList {
 
     /// The list as a value.
     pub(crate) fn into_value(self) -> Value {
-        json!({
-            "kind": self.kind,
-            "apiVersion": self.api_version,
-            "metadata": self.metadata,
-            "items": self.items.iter().map(|i| (*i.object).clone()).collect::<Vec<_>>(),
-        })
+        crate::object::object_of([
+            ("kind", json!(self.kind)),
+            ("apiVersion", json!(self.api_version)),
+            ("metadata", self.metadata),
+            (
+                "items",
+                Value::Array(self.items.iter().map(|i| (*i.object).clone()).collect()),
+            ),
+        ])
     }
 }
 

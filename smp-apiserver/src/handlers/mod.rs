@@ -14,8 +14,6 @@ mod response;
 mod scale;
 pub(crate) mod write;
 
-pub(crate) use response::metadata;
-
 /// How many times a write based on an object that changed meanwhile is tried again (patches
 /// and unconditional updates apply to whatever is there then).
 const RETRIES: usize = 64;

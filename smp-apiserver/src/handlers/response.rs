@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 
 use super::{Answer, Call};
 use crate::negotiation::Form;
+use crate::object::{object_of, partial_metadata as metadata};
 use crate::status::ApiError;
 use crate::tables::{Include, Now, Tables};
 use crate::watch::EventForm;
@@ -54,12 +55,15 @@ pub(super) fn transform(call: &Call<'_>, form: Form, answer: Answer) -> Result<A
                 Form::Table(api_version) => {
                     tables(call, api_version)?.list(&items, list.metadata.clone())
                 }
-                Form::MetadataList(api_version) => json!({
-                    "kind": "PartialObjectMetadataList",
-                    "apiVersion": api_version,
-                    "metadata": list.metadata,
-                    "items": items.iter().map(|o| metadata(o, api_version)).collect::<Vec<_>>(),
-                }),
+                Form::MetadataList(api_version) => object_of([
+                    ("kind", json!("PartialObjectMetadataList")),
+                    ("apiVersion", json!(api_version)),
+                    ("metadata", list.metadata),
+                    (
+                        "items",
+                        Value::Array(items.iter().map(|o| metadata(o, api_version)).collect()),
+                    ),
+                ]),
                 // (An answer in `Form::Object` was returned as it is, above.)
                 Form::Metadata(_) | Form::Object => return Err(a_list(call)),
             };
@@ -79,15 +83,6 @@ fn object(call: &Call<'_>, form: Form, value: Value) -> Result<Value, ApiError> 
         Form::MetadataList(_) => Err(not_a_list(call, "PartialObjectMetadataList")),
         Form::Object => Ok(value),
     }
-}
-
-/// An object's metadata, as a `PartialObjectMetadata`.
-pub(crate) fn metadata(object: &Value, api_version: &str) -> Value {
-    json!({
-        "kind": "PartialObjectMetadata",
-        "apiVersion": api_version,
-        "metadata": object.get("metadata").cloned().unwrap_or(json!({})),
-    })
 }
 
 /// The Go type of the call's objects, as the server names it in messages (`*v1.Pod`;

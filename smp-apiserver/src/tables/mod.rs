@@ -22,6 +22,7 @@ use serde_json::{Map, Value, json};
 use crate::conversion::Shape;
 use crate::custom::Served;
 use crate::discovery::Resource;
+use crate::object::object_of;
 use crate::status::ApiError;
 
 pub(crate) use duration::Now;
@@ -146,13 +147,13 @@ impl Tables {
                     .collect(),
             )
         };
-        json!({
-            "kind": "Table",
-            "apiVersion": self.api_version,
-            "metadata": metadata,
-            "columnDefinitions": columns,
-            "rows": rows,
-        })
+        object_of([
+            ("kind", json!("Table")),
+            ("apiVersion", json!(self.api_version)),
+            ("metadata", metadata),
+            ("columnDefinitions", columns),
+            ("rows", rows),
+        ])
     }
 
     fn definitions(&self) -> Value {
@@ -201,11 +202,7 @@ impl Tables {
         let object = match include {
             Include::None => Value::Null,
             Include::Object => object.clone(),
-            Include::Metadata => json!({
-                "kind": "PartialObjectMetadata",
-                "apiVersion": self.api_version,
-                "metadata": object.get("metadata").cloned().unwrap_or(json!({})),
-            }),
+            Include::Metadata => crate::object::partial_metadata(object, self.api_version),
         };
         let mut value = Map::new();
         value.insert("cells".into(), Value::Array(row.cells));
