@@ -7,7 +7,9 @@
 
 mod apply_config;
 mod completions;
+mod default;
 mod diff;
+mod documents;
 mod error;
 mod io;
 mod kinds;
@@ -60,6 +62,7 @@ enum Command {
     Update(server_side::UpdateArgs),
     Serve(serve::ServeArgs),
     Normalize(normalize::NormalizeArgs),
+    Default(default::DefaultArgs),
     Completions(completions::CompletionsArgs),
     Man(completions::ManArgs),
 }
@@ -76,7 +79,7 @@ impl Command {
             Command::Update(args) => args.validate(),
             Command::Serve(args) => args.validate(),
             Command::Normalize(args) => args.validate(),
-            Command::Completions(_) | Command::Man(_) => Ok(()),
+            Command::Default(_) | Command::Completions(_) | Command::Man(_) => Ok(()),
         }
     }
 
@@ -91,6 +94,7 @@ impl Command {
             Command::Update(_) => "update",
             Command::Serve(_) => "serve",
             Command::Normalize(_) => "normalize",
+            Command::Default(_) => "default",
             Command::Completions(_) => "completions",
             Command::Man(_) => "man",
         }
@@ -106,6 +110,7 @@ impl Command {
             Command::Update(args) => server_side::update(&args),
             Command::Serve(args) => serve::run(&args),
             Command::Normalize(args) => normalize::run(&args),
+            Command::Default(args) => default::run(&args),
             Command::Completions(args) => completions::completions(&args, Cli::command()),
             Command::Man(args) => completions::man(&args, Cli::command()),
         }

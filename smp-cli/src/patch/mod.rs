@@ -6,8 +6,6 @@
 //! ([`crate::kinds`]). A document that fails (an unknown kind, a patch error) prints one
 //! `error: ` line naming it; the others are still printed, and the status is 1.
 
-use std::fmt;
-use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
@@ -15,6 +13,7 @@ use serde_json::Value;
 use smp_core::DocRole;
 use smp_core::error::kind_of;
 
+use crate::documents::{Place, Printer, objects, report};
 use crate::error::CliError;
 use crate::io::{self, Format, InputArgs, SchemaArgs, Schemas, Source};
 use crate::kinds::{TypeMeta, Typing};
@@ -101,23 +100,6 @@ impl PatchArgs {
     }
 }
 
-/// Where an object sits in FILE, for messages: `deploy.yaml document 2`, `... item 3`.
-struct Place<'a> {
-    source: Source<'a>,
-    document: usize,
-    item: Option<usize>,
-}
-
-impl fmt::Display for Place<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} document {}", self.source, self.document)?;
-        if let Some(item) = self.item {
-            write!(f, " item {item}")?;
-        }
-        Ok(())
-    }
-}
-
 /// What `copy` operations of a JSON patch may add to the objects of one run, beyond the size of
 /// FILE and the patch, in the units YAML aliases are counted in (one per value plus one per byte
 /// of every string and key): the rule of `smp_core`'s YAML reader for aliases.
@@ -186,15 +168,6 @@ pub fn run(args: &PatchArgs) -> Result<(), CliError> {
     report(errors)
 }
 
-/// One line per failed object; the last is returned so `main` prints it and exits 1.
-fn report(mut errors: Vec<CliError>) -> Result<(), CliError> {
-    let last = errors.pop();
-    for e in errors {
-        eprintln!("error: {e}");
-    }
-    last.map_or(Ok(()), Err)
-}
-
 /// The patch (an object for strategic and merge patches, a list of operations for JSON patch)
 /// and the size of its text.
 fn read_patch(args: &PatchArgs) -> Result<(Value, usize), CliError> {
@@ -227,24 +200,6 @@ fn read_patch(args: &PatchArgs) -> Result<(Value, usize), CliError> {
         ));
     }
     Ok((patch, text.len()))
-}
-
-/// The objects of one document: itself, or the items of a List. Empty documents give none.
-fn objects(doc: Value) -> Vec<(Option<usize>, Value)> {
-    let is_list = doc.get("kind").and_then(Value::as_str) == Some("List")
-        && doc.get("items").is_some_and(Value::is_array);
-    match doc {
-        Value::Null => Vec::new(),
-        Value::Object(mut map) if is_list => match map.remove("items") {
-            Some(Value::Array(items)) => items
-                .into_iter()
-                .enumerate()
-                .map(|(i, item)| (Some(i + 1), item))
-                .collect(),
-            _ => Vec::new(),
-        },
-        other => vec![(None, other)],
-    }
 }
 
 fn patch_one(
@@ -402,34 +357,5 @@ fn shown(object: &mut Value, show_managed_fields: bool) {
     }
     if let Some(Value::Object(metadata)) = object.get_mut("metadata") {
         metadata.remove("managedFields");
-    }
-}
-
-/// Prints patched objects to stdout as they come, in kubectl's layout.
-struct Printer {
-    format: Format,
-    printed: usize,
-}
-
-impl Printer {
-    fn print(&mut self, object: &Value) -> Result<(), CliError> {
-        let mut text = String::new();
-        match self.format {
-            Format::Json => text.push_str(&smp_core::gojson::to_string_pretty(object)),
-            Format::Yaml => {
-                if self.printed > 0 {
-                    text.push_str("---\n");
-                }
-                text.push_str(&smp_core::yaml::to_yaml_string(object));
-                if !text.ends_with('\n') {
-                    text.push('\n');
-                }
-            }
-        }
-        self.printed += 1;
-        let mut out = std::io::stdout().lock();
-        out.write_all(text.as_bytes())
-            .and_then(|()| out.flush())
-            .map_err(|e| CliError::new("cannot write output", e))
     }
 }

@@ -22,7 +22,8 @@ use std::sync::{Condvar, Mutex};
 use serde_json::Value;
 use smp_core::DocRole;
 
-use super::{Place, patch_one};
+use super::patch_one;
+use crate::documents::Place;
 use crate::error::CliError;
 use crate::io::{Format, Schemas, Source};
 use crate::kinds::{TypeMeta, Typing};
@@ -312,7 +313,7 @@ fn patch_document(
         Err(e) => return errors.push(CliError::new(place(None), e)),
     };
     for doc in docs {
-        for (item, object) in super::objects(doc) {
+        for (item, object) in crate::documents::objects(doc) {
             let patched = patch_one(
                 object,
                 job.patch,

@@ -1,0 +1,33 @@
+//! Kubernetes objects as kube-apiserver v1.34 admits them, offline.
+//!
+//! An object sent to the API server is not stored as sent: decoding fills in the scheme's
+//! defaults (a Deployment's `strategy`, `revisionHistoryLimit`, every container's
+//! `imagePullPolicy`...), and only then do admission and validation run. Tools that compare
+//! what they wrote with what a cluster holds (diff, GitOps, controllers' tests) need the same
+//! defaults without a cluster. This crate applies them to a `serde_json::Value` by its
+//! `apiVersion` and `kind`:
+//!
+//! ```
+//! use serde_json::json;
+//!
+//! let mut deployment = json!({
+//!     "apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"},
+//!     "spec": {"selector": {"matchLabels": {"app": "web"}}, "template": {
+//!         "metadata": {"labels": {"app": "web"}},
+//!         "spec": {"containers": [{"name": "app", "image": "nginx:1.27"}]}}}});
+//! smp_admission::defaulting::default_object(&mut deployment)?;
+//! assert_eq!(deployment["spec"]["strategy"]["rollingUpdate"]["maxSurge"], "25%");
+//! assert_eq!(deployment["spec"]["template"]["spec"]["containers"][0]["imagePullPolicy"], "IfNotPresent");
+//! # Ok::<(), smp_admission::defaulting::DefaultError>(())
+//! ```
+//!
+//! The rules are the scheme's defaulting functions of Kubernetes v1.34 (`SetDefaults_*` in
+//! `pkg/apis/<group>/<version>/defaults.go`, applied where the generated walkers of
+//! `zz_generated.defaults.go` apply them), with the feature gates as v1.34 enables them by
+//! default, written here as this crate's own code. [`defaulting`] lists the kinds covered.
+
+#![warn(missing_docs)]
+
+pub mod defaulting;
+mod image;
+mod value;
