@@ -30,4 +30,5 @@
 
 pub mod defaulting;
 mod image;
+pub mod quantity;
 mod value;

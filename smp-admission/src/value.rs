@@ -88,3 +88,42 @@ pub(crate) fn items<'a>(object: &'a mut Object, key: &str) -> impl Iterator<Item
         .flatten()
         .filter_map(Value::as_object_mut)
 }
+
+/// Every quantity of the resource list at `key` rounded up to thousandths and written as
+/// the server prints it (`SetDefaults_ResourceList`, then the quantity's own printing). A
+/// JSON number is a quantity too; what is not one is left for validation.
+pub(crate) fn resource_list(object: &mut Object, key: &str) {
+    let Some(list) = child(object, key) else {
+        return;
+    };
+    for quantity in list.values_mut() {
+        let text = match quantity {
+            Value::String(s) => s.clone(),
+            Value::Number(n) => n.to_string(),
+            _ => continue,
+        };
+        if let Some(canonical) = crate::quantity::canonical_milli(&text) {
+            *quantity = Value::String(canonical);
+        }
+    }
+}
+
+/// The quantity at `key` written as the server prints it.
+pub(crate) fn quantity(object: &mut Object, key: &str) {
+    let text = match object.get(key) {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Number(n)) => n.to_string(),
+        _ => return,
+    };
+    if let Some(canonical) = crate::quantity::canonical(&text) {
+        object.insert(key.to_owned(), Value::String(canonical));
+    }
+}
+
+/// Both lists of the requirements at `key` (`limits`, `requests`).
+pub(crate) fn requirements(object: &mut Object, key: &str) {
+    if let Some(resources) = child(object, key) {
+        resource_list(resources, "limits");
+        resource_list(resources, "requests");
+    }
+}

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use crate::image;
 use crate::value::{
     Object, child, child_or_new, default_nil, default_string, default_zero, is_empty_collection,
-    is_empty_string, is_nil, items, text,
+    is_empty_string, is_nil, items, quantity, requirements, resource_list, text,
 };
 
 /// The mode of files a secret, config map, downward API or projected volume writes: 0644.
@@ -16,6 +16,7 @@ const DEFAULT_MODE: i64 = 0o644;
 pub(super) fn pod(pod: &mut Object) {
     if let Some(spec) = child(pod, "spec") {
         requests_from_limits(spec);
+        super::pod_resources::pod_level(spec);
         default_nil(spec, "enableServiceLinks", json!(true));
         if spec.get("hostNetwork") == Some(&json!(true)) {
             for list in ["containers", "initContainers"] {
@@ -34,6 +35,18 @@ pub(super) fn pod(pod: &mut Object) {
     }
     if let Some(spec) = child_or_new(pod, "spec") {
         pod_spec(spec);
+    }
+    if let Some(status) = child(pod, "status") {
+        for list in [
+            "initContainerStatuses",
+            "containerStatuses",
+            "ephemeralContainerStatuses",
+        ] {
+            for container in items(status, list) {
+                resource_list(container, "allocatedResources");
+                requirements(container, "resources");
+            }
+        }
     }
 }
 
@@ -85,6 +98,8 @@ pub(super) fn pod_spec(spec: &mut Object) {
             self::container(container);
         }
     }
+    resource_list(spec, "overhead");
+    requirements(spec, "resources");
 }
 
 /// A volume: an empty one is an emptyDir; each source's own defaults.
@@ -126,6 +141,9 @@ fn volume(volume: &mut Object) {
     }
     if let Some(host_path) = child(volume, "hostPath") {
         default_nil(host_path, "type", json!(""));
+    }
+    if let Some(empty_dir) = child(volume, "emptyDir") {
+        quantity(empty_dir, "sizeLimit");
     }
     for source in ["secret", "configMap"] {
         if let Some(source) = child(volume, source) {
@@ -226,6 +244,7 @@ fn container(container: &mut Object) {
             default_nil(file, "optional", json!(false));
         }
     }
+    requirements(container, "resources");
     for name in ["livenessProbe", "readinessProbe", "startupProbe"] {
         if let Some(probe) = child(container, name) {
             self::probe(probe);
@@ -261,6 +280,7 @@ fn http_get(get: &mut Object) {
 /// A claim's spec (a PersistentVolumeClaim's, or an ephemeral volume's template's).
 fn claim_spec(spec: &mut Object) {
     default_nil(spec, "volumeMode", json!("Filesystem"));
+    requirements(spec, "resources");
 }
 
 /// A PodTemplate object.
@@ -397,6 +417,15 @@ pub(super) fn persistent_volume(volume: &mut Object) {
     if let Some(spec) = child_or_new(volume, "spec") {
         default_string(spec, "persistentVolumeReclaimPolicy", "Retain");
         default_nil(spec, "volumeMode", json!("Filesystem"));
+        persistent_volume_sources(spec);
+    }
+}
+
+/// The defaults of a persistent volume spec's sources (a PersistentVolume's, or one inline in
+/// a VolumeAttachment).
+pub(super) fn persistent_volume_sources(spec: &mut Object) {
+    resource_list(spec, "capacity");
+    {
         if let Some(host_path) = child(spec, "hostPath") {
             default_nil(host_path, "type", json!(""));
         }
@@ -422,6 +451,8 @@ pub(super) fn persistent_volume_claim(claim: &mut Object) {
     }
     if let Some(status) = child_or_new(claim, "status") {
         default_string(status, "phase", "Pending");
+        resource_list(status, "capacity");
+        resource_list(status, "allocatedResources");
     }
 }
 
@@ -450,6 +481,15 @@ pub(super) fn limit_range(range: &mut Object) {
         for (name, quantity) in default.into_iter().chain(min.into_iter().flatten()) {
             request.entry(name).or_insert(quantity);
         }
+        for key in [
+            "max",
+            "min",
+            "default",
+            "defaultRequest",
+            "maxLimitRequestRatio",
+        ] {
+            resource_list(item, key);
+        }
         // Empty maps print as nothing (`omitempty`).
         for key in ["default", "defaultRequest"] {
             if is_empty_collection(item, key) {
@@ -466,5 +506,20 @@ pub(super) fn node(node: &mut Object) {
         && let Some(capacity) = status.get("capacity").filter(|c| c.is_object()).cloned()
     {
         status.insert("allocatable".into(), capacity);
+    }
+    if let Some(status) = child(node, "status") {
+        resource_list(status, "capacity");
+        resource_list(status, "allocatable");
+    }
+}
+
+/// A ResourceQuota: its quantities.
+pub(super) fn resource_quota(quota: &mut Object) {
+    if let Some(spec) = child(quota, "spec") {
+        resource_list(spec, "hard");
+    }
+    if let Some(status) = child(quota, "status") {
+        resource_list(status, "hard");
+        resource_list(status, "used");
     }
 }

@@ -1,14 +1,43 @@
 //! The scheme's defaults: what decoding fills in before the server admits an object.
 //!
-//! Covered so far (Kubernetes v1.34): core/v1 Pod, PodTemplate, ReplicationController,
-//! Service, Endpoints, Namespace, Secret, PersistentVolume, PersistentVolumeClaim,
-//! LimitRange, Node; apps/v1 Deployment, StatefulSet, DaemonSet, ReplicaSet; batch/v1 Job,
-//! CronJob. Every other built-in kind is left as it is, which for kinds without defaulting
-//! functions is what the server does too.
+//! Every group of Kubernetes v1.34 that has defaulting functions:
+//!
+//! | group/version | kinds defaulted |
+//! |---|---|
+//! | v1 | Pod, PodTemplate, ReplicationController, Service, Endpoints, Namespace, Secret, PersistentVolume, PersistentVolumeClaim, LimitRange, ResourceQuota, Node |
+//! | apps/v1 | Deployment, StatefulSet, DaemonSet, ReplicaSet |
+//! | batch/v1 | Job, CronJob |
+//! | autoscaling/v1, v2 | HorizontalPodAutoscaler |
+//! | networking.k8s.io/v1 | NetworkPolicy, IngressClass |
+//! | rbac.authorization.k8s.io/v1 | RoleBinding, ClusterRoleBinding |
+//! | storage.k8s.io/v1 | StorageClass, CSIDriver, VolumeAttachment |
+//! | scheduling.k8s.io/v1 | PriorityClass |
+//! | discovery.k8s.io/v1 | EndpointSlice |
+//! | flowcontrol.apiserver.k8s.io/v1 | FlowSchema, PriorityLevelConfiguration |
+//! | admissionregistration.k8s.io/v1 | ValidatingWebhookConfiguration, MutatingWebhookConfiguration, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding |
+//! | resource.k8s.io/v1 | ResourceClaim, ResourceClaimTemplate |
+//! | apiextensions.k8s.io/v1 | CustomResourceDefinition |
+//! | apiregistration.k8s.io/v1 | APIService |
+//!
+//! The other kinds (Role, ConfigMap, PodDisruptionBudget, Lease, Event...) have none, on the
+//! server as here. A resource list's quantities are rounded up to thousandths and written as
+//! the server prints them ([`crate::quantity`]), as is an emptyDir's `sizeLimit`. Not yet
+//! done: the other quantity members' printing, and a ResourceSlice taint's `timeAdded` (the server's clock; its gate
+//! is off in v1.34).
 
+mod admissionregistration;
+mod apiextensions;
 mod apps;
+mod autoscaling;
 mod batch;
 mod core;
+mod flowcontrol;
+mod networking;
+mod pod_resources;
+mod rbac;
+mod resource;
+mod scheduling;
+mod storage;
 
 use serde_json::Value;
 
@@ -42,12 +71,45 @@ fn defaulter(api_version: &str, kind: &str) -> Option<Defaulter> {
         ("v1", "PersistentVolumeClaim") => core::persistent_volume_claim,
         ("v1", "LimitRange") => core::limit_range,
         ("v1", "Node") => core::node,
+        ("v1", "ResourceQuota") => core::resource_quota,
         ("apps/v1", "Deployment") => apps::deployment,
         ("apps/v1", "StatefulSet") => apps::stateful_set,
         ("apps/v1", "DaemonSet") => apps::daemon_set,
         ("apps/v1", "ReplicaSet") => apps::replica_set,
         ("batch/v1", "Job") => batch::job,
         ("batch/v1", "CronJob") => batch::cron_job,
+        ("autoscaling/v1", "HorizontalPodAutoscaler") => autoscaling::horizontal_pod_autoscaler_v1,
+        ("autoscaling/v2", "HorizontalPodAutoscaler") => autoscaling::horizontal_pod_autoscaler_v2,
+        ("networking.k8s.io/v1", "NetworkPolicy") => networking::network_policy,
+        ("networking.k8s.io/v1", "IngressClass") => networking::ingress_class,
+        ("rbac.authorization.k8s.io/v1", "RoleBinding" | "ClusterRoleBinding") => rbac::binding,
+        ("storage.k8s.io/v1", "StorageClass") => storage::storage_class,
+        ("storage.k8s.io/v1", "CSIDriver") => storage::csi_driver,
+        ("storage.k8s.io/v1", "VolumeAttachment") => storage::volume_attachment,
+        ("scheduling.k8s.io/v1", "PriorityClass") => scheduling::priority_class,
+        ("discovery.k8s.io/v1", "EndpointSlice") => scheduling::endpoint_slice,
+        ("flowcontrol.apiserver.k8s.io/v1", "FlowSchema") => flowcontrol::flow_schema,
+        ("flowcontrol.apiserver.k8s.io/v1", "PriorityLevelConfiguration") => {
+            flowcontrol::priority_level
+        }
+        ("admissionregistration.k8s.io/v1", "ValidatingWebhookConfiguration") => {
+            admissionregistration::validating_webhooks
+        }
+        ("admissionregistration.k8s.io/v1", "MutatingWebhookConfiguration") => {
+            admissionregistration::mutating_webhooks
+        }
+        ("admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicy") => {
+            admissionregistration::validating_policy
+        }
+        ("admissionregistration.k8s.io/v1", "ValidatingAdmissionPolicyBinding") => {
+            admissionregistration::validating_policy_binding
+        }
+        ("resource.k8s.io/v1", "ResourceClaim") => resource::claim,
+        ("resource.k8s.io/v1", "ResourceClaimTemplate") => resource::claim_template,
+        ("apiextensions.k8s.io/v1", "CustomResourceDefinition") => {
+            apiextensions::custom_resource_definition
+        }
+        ("apiregistration.k8s.io/v1", "APIService") => apiextensions::api_service,
         _ => return None,
     })
 }

@@ -273,3 +273,51 @@ fn what_cannot_be_defaulted() {
     default_object(&mut odd).unwrap();
     assert_eq!(odd["spec"]["strategy"], 3);
 }
+
+#[test]
+fn resource_quantities_are_stored_canonical() {
+    let pod = defaulted(json!({"apiVersion": "v1", "kind": "Pod",
+        "spec": {"containers": [{"name": "c", "image": "a:1",
+            "resources": {"limits": {"cpu": 1, "memory": "1000M"}, "requests": {"cpu": "0.0001"}}}],
+            "volumes": [{"name": "v", "emptyDir": {"sizeLimit": "1024Mi"}}]}}));
+    let resources = &pod["spec"]["containers"][0]["resources"];
+    assert_eq!(resources["limits"], json!({"cpu": "1", "memory": "1G"}));
+    assert_eq!(resources["requests"], json!({"cpu": "1m", "memory": "1G"}));
+    assert_eq!(pod["spec"]["volumes"][0]["emptyDir"]["sizeLimit"], "1Gi");
+    let quota = defaulted(json!({"apiVersion": "v1", "kind": "ResourceQuota",
+        "spec": {"hard": {"pods": "10", "requests.memory": "2048Mi", "odd": "lots"}}}));
+    assert_eq!(
+        quota["spec"]["hard"],
+        json!({"pods": "10", "requests.memory": "2Gi", "odd": "lots"}),
+        "what is not a quantity is left for validation"
+    );
+}
+
+#[test]
+fn pod_level_resources_get_requests_and_hugepage_limits() {
+    // PodLevelResources (beta, on in v1.34): a pod with limits of its own.
+    let pod = defaulted(json!({"apiVersion": "v1", "kind": "Pod",
+        "spec": {"resources": {"limits": {"cpu": "4", "memory": "4Gi"}},
+            "initContainers": [
+                {"name": "side", "image": "s:1", "restartPolicy": "Always",
+                    "resources": {"requests": {"cpu": "500m"}}},
+                {"name": "init", "image": "i:1", "resources": {"requests": {"cpu": "3"}}}],
+            "containers": [
+                {"name": "a", "image": "a:1", "resources": {"requests": {"cpu": "1", "memory": "1Gi"},
+                    "limits": {"hugepages-2Mi": "100Mi"}}},
+                {"name": "b", "image": "b:1", "resources": {"requests": {"cpu": "1"}}}]}}));
+    let resources = &pod["spec"]["resources"];
+    // cpu: containers and sidecar 2.5, the init container with the sidecar beside it 3.5.
+    assert_eq!(
+        resources["requests"],
+        json!({"cpu": "3500m", "memory": "1Gi", "hugepages-2Mi": "100Mi"})
+    );
+    assert_eq!(
+        resources["limits"],
+        json!({"cpu": "4", "memory": "4Gi", "hugepages-2Mi": "100Mi"})
+    );
+    let without = defaulted(json!({"apiVersion": "v1", "kind": "Pod",
+        "spec": {"containers": [{"name": "a", "image": "a:1",
+            "resources": {"requests": {"cpu": "1"}}}]}}));
+    assert!(without["spec"].get("resources").is_none());
+}

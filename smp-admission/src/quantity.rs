@@ -1,0 +1,430 @@
+//! Resource quantities as the API server reads and prints them (apimachinery's `Quantity`):
+//! `1000M` is stored as `1G`, `1000m` as `1`, `1.5Gi` as `1536Mi`, `0.5` as `500m`. A
+//! quantity keeps the family of its suffix (binary `Ki`..`Ei`, decimal `n`..`E`, or an
+//! exponent `e3`) and is printed in its shortest exact form of that family: the mantissa
+//! without trailing zeros, the exponent a multiple of three (decimal) or of ten bits
+//! (binary). A binary quantity under 1024 in size, or not a whole number, is printed as a
+//! decimal one.
+
+use std::fmt;
+
+/// How a quantity's suffix is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// `Ki`, `Mi`, ... `Ei`.
+    BinarySi,
+    /// `n`, `u`, `m`, none, `k`, `M`, ... `E`.
+    DecimalSi,
+    /// `e3`, `E-2`, ...
+    DecimalExponent,
+}
+
+/// A quantity: `value × 10^scale`, with the format its suffix came in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Quantity {
+    value: i128,
+    scale: i32,
+    format: Format,
+}
+
+/// Why a text is not a quantity.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
+)]
+pub struct QuantityError;
+
+/// Decimal suffixes by their power of ten.
+const DECIMAL: &[(&str, i32)] = &[
+    ("n", -9),
+    ("u", -6),
+    ("m", -3),
+    ("", 0),
+    ("k", 3),
+    ("M", 6),
+    ("G", 9),
+    ("T", 12),
+    ("P", 15),
+    ("E", 18),
+];
+
+/// Binary suffixes by their power of two.
+const BINARY: &[(&str, u32)] = &[
+    ("Ki", 10),
+    ("Mi", 20),
+    ("Gi", 30),
+    ("Ti", 40),
+    ("Pi", 50),
+    ("Ei", 60),
+];
+
+/// The most digits a mantissa may carry; past it the text is kept as written.
+const MAX_DIGITS: usize = 30;
+
+/// A parsed quantity and what its printing depends on beyond its value.
+struct Parsed {
+    quantity: Quantity,
+    /// The scale the text gives (its suffix's power less its fraction digits), before any
+    /// trailing zero is moved into it: what rounding to a scale compares with.
+    written_scale: i32,
+    /// Whether the server keeps the text as written: its parser remembers a text that is
+    /// already in the form it would print (see [`kept_as_written`]).
+    kept: bool,
+}
+
+impl Quantity {
+    /// Reads a quantity as `resource.ParseQuantity` does (surrounding spaces aside).
+    pub fn parse(text: &str) -> Result<Quantity, QuantityError> {
+        parse(text).map(|p| p.quantity)
+    }
+
+    /// The same quantity with the trailing zeros of its value moved into its scale.
+    fn trimmed(mut self) -> Quantity {
+        if self.value == 0 {
+            self.scale = 0;
+            return self;
+        }
+        while self.value % 10 == 0 {
+            self.value /= 10;
+            self.scale += 1;
+        }
+        self
+    }
+
+    /// Rounds to `scale` as `Quantity.RoundUp` does for a resource list's milli scale: any
+    /// digit cut makes the value one unit larger in magnitude (away from zero).
+    pub fn round_up(mut self, scale: i32) -> Quantity {
+        if self.scale >= scale {
+            return self;
+        }
+        let shift = u32::try_from(scale - self.scale).unwrap_or(u32::MAX);
+        let away = |q: i128| q + self.value.signum();
+        self.value = match 10i128.checked_pow(shift) {
+            Some(d) if self.value % d != 0 => away(self.value / d),
+            Some(d) => self.value / d,
+            // Smaller than any unit of `scale`: one unit, of the value's sign.
+            None => self.value.signum(),
+        };
+        self.scale = scale;
+        self.trimmed()
+    }
+}
+
+/// The sum, in the format of the left quantity unless it is zero (as `Quantity.Add`).
+impl std::ops::Add for Quantity {
+    type Output = Quantity;
+
+    fn add(self, other: Quantity) -> Quantity {
+        let scale = self.scale.min(other.scale);
+        let (Some(a), Some(b)) = (self.at_scale(scale), other.at_scale(scale)) else {
+            return self;
+        };
+        let format = if self.value == 0 {
+            other.format
+        } else {
+            self.format
+        };
+        Quantity {
+            value: a.saturating_add(b),
+            scale,
+            format,
+        }
+        .trimmed()
+    }
+}
+
+impl Quantity {
+    /// The value in units of `10^scale`, for a `scale` at most this quantity's (`None` past
+    /// what an i128 holds).
+    fn at_scale(self, scale: i32) -> Option<i128> {
+        10i128
+            .checked_pow(u32::try_from(self.scale.checked_sub(scale)?).ok()?)
+            .and_then(|p| self.value.checked_mul(p))
+    }
+
+    /// How this quantity compares with `other` in value (whatever their formats).
+    pub fn compare(self, other: Quantity) -> std::cmp::Ordering {
+        let scale = self.scale.min(other.scale);
+        let widen = |q: Quantity| {
+            q.at_scale(scale)
+                .unwrap_or(if q.value < 0 { i128::MIN } else { i128::MAX })
+        };
+        widen(self).cmp(&widen(other))
+    }
+}
+
+fn parse(text: &str) -> Result<Parsed, QuantityError> {
+    let text = text.trim();
+    let (negative, unsigned) = match text.as_bytes().first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let number_end = unsigned
+        .find(|c: char| !c.is_ascii_digit() && c != '.')
+        .unwrap_or(unsigned.len());
+    let (number, suffix) = unsigned.split_at(number_end);
+    let (whole, fraction) = match number.split_once('.') {
+        Some((w, f)) => (w, f),
+        None => (number, ""),
+    };
+    if (whole.is_empty() && fraction.is_empty()) || fraction.contains('.') {
+        return Err(QuantityError);
+    }
+    let whole = whole.trim_start_matches('0');
+    if whole.len() + fraction.len() > MAX_DIGITS {
+        return Err(QuantityError);
+    }
+    let mut value: i128 = 0;
+    for b in whole.bytes().chain(fraction.bytes()) {
+        value = value * 10 + i128::from(b - b'0');
+    }
+    let fraction_digits = i32::try_from(fraction.len()).map_err(|_| QuantityError)?;
+    let (format, power, bits) = if let Some(&(_, bits)) = BINARY.iter().find(|(s, _)| *s == suffix)
+    {
+        (Format::BinarySi, 0, bits)
+    } else if let Some(&(_, power)) = DECIMAL.iter().find(|(s, _)| *s == suffix) {
+        (Format::DecimalSi, power, 0)
+    } else if let Some(exponent) = suffix.strip_prefix(['e', 'E']) {
+        let power: i32 = exponent.parse().map_err(|_| QuantityError)?;
+        if !(-100..=100).contains(&power) {
+            return Err(QuantityError);
+        }
+        (Format::DecimalExponent, power, 0)
+    } else {
+        return Err(QuantityError);
+    };
+    let digits = format!("{}{fraction}", if whole.is_empty() { "0" } else { whole });
+    let written_scale = power - fraction_digits;
+    let kept = kept_as_written(
+        &digits,
+        format,
+        written_scale,
+        fraction.is_empty(),
+        bits,
+        value,
+    );
+    // value × 2^bits, exactly: 2^60 × 10^30 stays within i128.
+    value = value.checked_mul(1i128 << bits).ok_or(QuantityError)?;
+    if format == Format::BinarySi && fraction.is_empty() && value > i128::from(i64::MAX) {
+        // The server holds a binary quantity in an int64, capped.
+        value = i128::from(i64::MAX);
+    }
+    if negative {
+        value = -value;
+    }
+    let mut quantity = Quantity {
+        value,
+        scale: written_scale,
+        format,
+    };
+    // Finer than nano is rounded away from zero on reading.
+    quantity = quantity.trimmed().round_up(-9);
+    Ok(Parsed {
+        quantity,
+        written_scale,
+        kept: kept && written_scale >= -9,
+    })
+}
+
+/// Whether the server's parser keeps `text` to print it back as written: it does when the
+/// digits (`digits`: the whole part without leading zeros, or `0`, then the fraction) read
+/// as what it would print anyway. For a decimal quantity, at most 18 digits, none leading or
+/// trailing `000`, at a scale that is a multiple of 3; for a binary one, a whole number with
+/// room to spare in an int64, not a multiple of 8. (So `100m` and `12Ki` are kept, `1000m`
+/// and `1024Mi` printed anew, and `1.500` kept as it is.)
+fn kept_as_written(
+    digits: &str,
+    format: Format,
+    scale: i32,
+    whole: bool,
+    bits: u32,
+    value: i128,
+) -> bool {
+    let length = i32::try_from(digits.len()).unwrap_or(i32::MAX);
+    match format {
+        Format::BinarySi => {
+            let room = 15 - length - (bits as i32 * 3 / 10) - 1;
+            whole && room >= 0 && value & 7 != 0
+        }
+        Format::DecimalSi | Format::DecimalExponent => {
+            length <= 18
+                && scale >= -9
+                && scale % 3 == 0
+                && !digits.ends_with("000")
+                && !digits.starts_with('0')
+        }
+    }
+}
+
+impl fmt::Display for Quantity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.value == 0 {
+            return f.write_str("0");
+        }
+        let mut format = self.format;
+        if format == Format::BinarySi {
+            let small = self.scale <= 0 && {
+                let magnitude = self.value.unsigned_abs();
+                self.scale < 0 || magnitude < 1024
+            };
+            let whole = self.scale >= 0;
+            if small || !whole {
+                format = Format::DecimalSi;
+            }
+        }
+        if format == Format::BinarySi {
+            let Some(mut amount) = 10i128
+                .checked_pow(self.scale.unsigned_abs())
+                .and_then(|p| self.value.checked_mul(p))
+            else {
+                return write!(f, "{}e{}", self.value, self.scale);
+            };
+            let mut bits = 0;
+            while amount % 1024 == 0 && bits < 60 {
+                amount /= 1024;
+                bits += 10;
+            }
+            let suffix = BINARY
+                .iter()
+                .find(|(_, b)| *b == bits)
+                .map_or("", |(s, _)| s);
+            return write!(f, "{amount}{suffix}");
+        }
+        // The exponent a multiple of three, the mantissa scaled to match.
+        let (mut amount, mut exponent) = (self.value, self.scale);
+        match exponent.rem_euclid(3) {
+            1 => {
+                amount *= 10;
+                exponent -= 1;
+            }
+            2 => {
+                amount *= 100;
+                exponent -= 2;
+            }
+            _ => {}
+        }
+        if format == Format::DecimalExponent {
+            return if exponent == 0 {
+                write!(f, "{amount}")
+            } else {
+                write!(f, "{amount}e{exponent}")
+            };
+        }
+        match DECIMAL.iter().find(|(_, p)| *p == exponent) {
+            Some((suffix, _)) => write!(f, "{amount}{suffix}"),
+            // Beyond `n` and `E`: the exponent form says it exactly.
+            None => write!(f, "{amount}e{exponent}"),
+        }
+    }
+}
+
+/// `text` as the server prints the quantity it reads from it (kept as written when its
+/// parser keeps it, in canonical form otherwise), or `None` when it is not a quantity.
+pub fn canonical(text: &str) -> Option<String> {
+    let parsed = parse(text).ok()?;
+    Some(if parsed.kept {
+        text.trim().to_owned()
+    } else {
+        parsed.quantity.to_string()
+    })
+}
+
+/// `text` as a resource list stores it: rounded up to thousandths (and then printed anew)
+/// when it is finer, otherwise as [`canonical`] prints it.
+pub fn canonical_milli(text: &str) -> Option<String> {
+    let parsed = parse(text).ok()?;
+    if parsed.written_scale >= -3 {
+        return canonical(text);
+    }
+    Some(parsed.quantity.round_up(-3).to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{canonical, canonical_milli};
+
+    #[test]
+    fn printed_as_the_server_prints_them() {
+        for (text, printed) in [
+            ("1000M", "1G"),
+            ("1000m", "1"),
+            ("0.5", "500m"),
+            ("1.5Gi", "1536Mi"),
+            ("1024Ki", "1Mi"),
+            ("1e3", "1e3"),
+            ("1E3", "1E3"), // kept as written, as its digits read canonical
+            ("1.5", "1500m"),
+            ("100m", "100m"),
+            ("0", "0"),
+            ("0Gi", "0"),
+            ("+1", "+1"),
+            ("01", "01"),
+            ("1.500", "1.500"),
+            ("0.500", "500m"),
+            ("100.035k", "100.035k"),
+            ("1024Mi", "1Gi"),
+            ("307200Ki", "300Mi"),
+            ("0.001T", "1G"),
+            ("1000u", "1m"),
+            (".001e12", "1e9"),
+            ("0.001e0", "1e-3"),
+            ("1000e-12", "1e-9"),
+            ("00", "0"),
+            (".001Ki", "1024m"),
+            (".000000000001Ki", "2n"),
+            ("-.001Ki", "-1024m"),
+            (" 1", "1"),
+            ("2.5P", "2500T"),
+            ("1.3E+6", "1300e3"),
+            ("0.05Gi", "53687091200m"),
+            ("9Ei", "9223372036854775807"),
+            ("3.001n", "4n"),
+            ("0.00000012345", "124n"),
+            ("8Ki", "8Ki"),
+            ("-1", "-1"),
+            ("1.0", "1"),
+            ("12Mi", "12Mi"),
+            ("1Ki", "1Ki"),
+            ("512", "512"),
+            ("1023Ki", "1023Ki"),
+            ("0.5Gi", "512Mi"),
+            ("1k", "1k"),
+            ("1000k", "1M"),
+            ("10e5", "1e6"),
+            ("1000", "1k"),
+            ("100", "100"),
+            (".5", "500m"),
+            ("5.", "5."),
+            ("1n", "1n"),
+            ("1000n", "1u"),
+            ("1.5k", "1500"),
+            ("2000Mi", "2000Mi"),
+        ] {
+            assert_eq!(canonical(text).as_deref(), Some(printed), "{text}");
+        }
+    }
+
+    #[test]
+    fn resource_lists_round_up_to_thousandths() {
+        assert_eq!(canonical_milli("0.0001").as_deref(), Some("1m"));
+        assert_eq!(canonical_milli("1n").as_deref(), Some("1m"));
+        assert_eq!(canonical_milli("1.0001").as_deref(), Some("1001m"));
+        // Away from zero, whatever the sign.
+        assert_eq!(canonical_milli("-0.0001").as_deref(), Some("-1m"));
+        assert_eq!(canonical_milli("-1.0001").as_deref(), Some("-1001m"));
+        assert_eq!(canonical_milli("1500u").as_deref(), Some("2m"));
+        assert_eq!(canonical_milli("1.500").as_deref(), Some("1.500"));
+        assert_eq!(canonical_milli("1.0000").as_deref(), Some("1"));
+        assert_eq!(canonical_milli("250m").as_deref(), Some("250m"));
+    }
+
+    #[test]
+    fn what_is_not_a_quantity() {
+        for text in [
+            "", "abc", "1.2.3", "1Gib", "-", ".", "1 Gi", "1e", "Gi", "1e1000",
+        ] {
+            assert_eq!(canonical(text), None, "{text:?}");
+        }
+    }
+}
