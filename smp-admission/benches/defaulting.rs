@@ -33,7 +33,8 @@ fn bench(c: &mut Criterion) {
                     smp_admission::defaulting::default_object(&mut object).unwrap();
                     black_box(object)
                 },
-                BatchSize::SmallInput,
+                // One object at a time, as the server defaults the body it has just read.
+                BatchSize::PerIteration,
             )
         });
         // An object defaulted already, in a warm cache: the walk alone.

@@ -8,6 +8,14 @@
 /// The tag of `image`: `Some("latest")` for an untagged, undigested reference, `None` for a
 /// reference that does not parse, or that has a digest and no tag.
 pub(crate) fn tag(image: &str) -> Option<&str> {
+    // A bare image ID (64 hex digits) is refused as a name.
+    if image.len() == 64
+        && image
+            .bytes()
+            .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+    {
+        return None;
+    }
     let (named, digest) = match image.split_once('@') {
         Some((named, digest)) => (named, Some(digest)),
         None => (image, None),
@@ -36,20 +44,23 @@ fn is_name(name: &str) -> bool {
     if name.is_empty() || name.len() > 255 {
         return false;
     }
-    let mut parts = name.split('/');
-    let first = parts.next().unwrap_or("");
-    let rest: Vec<&str> = parts.collect();
+    let (first, rest) = match name.split_once('/') {
+        Some((first, rest)) => (first, Some(rest)),
+        None => (name, None),
+    };
     // The first part is a domain when more follow and it looks like one: it has a `.` or a
     // port, is `localhost`, or has upper-case letters (a path component never does).
-    let domain = !rest.is_empty()
+    let domain = rest.is_some()
         && (first.contains(['.', ':'])
             || first == "localhost"
             || first.bytes().any(|b| b.is_ascii_uppercase()));
-    if domain {
-        is_domain(first) && !rest.is_empty() && rest.iter().all(|c| is_component(c))
-    } else {
-        is_component(first) && rest.iter().all(|c| is_component(c))
-    }
+    let rest_ok = rest.is_none_or(|r| r.split('/').all(is_component));
+    rest_ok
+        && if domain {
+            is_domain(first)
+        } else {
+            is_component(first)
+        }
 }
 
 /// `host[:port]`: dot-separated labels of letters, digits and inner hyphens (or a bracketed

@@ -6,6 +6,7 @@
 //! (binary). A binary quantity under 1024 in size, or not a whole number, is printed as a
 //! decimal one.
 
+use std::borrow::Cow;
 use std::fmt;
 
 /// How a quantity's suffix is written.
@@ -61,21 +62,10 @@ const BINARY: &[(&str, u32)] = &[
 /// The most digits a mantissa may carry; past it the text is kept as written.
 const MAX_DIGITS: usize = 30;
 
-/// A parsed quantity and what its printing depends on beyond its value.
-struct Parsed {
-    quantity: Quantity,
-    /// The scale the text gives (its suffix's power less its fraction digits), before any
-    /// trailing zero is moved into it: what rounding to a scale compares with.
-    written_scale: i32,
-    /// Whether the server keeps the text as written: its parser remembers a text that is
-    /// already in the form it would print (see [`kept_as_written`]).
-    kept: bool,
-}
-
 impl Quantity {
     /// Reads a quantity as `resource.ParseQuantity` does (surrounding spaces aside).
     pub fn parse(text: &str) -> Result<Quantity, QuantityError> {
-        parse(text).map(|p| p.quantity)
+        parse(text)
     }
 
     /// The same quantity with the trailing zeros of its value moved into its scale.
@@ -153,7 +143,17 @@ impl Quantity {
     }
 }
 
-fn parse(text: &str) -> Result<Parsed, QuantityError> {
+/// A quantity's text taken apart, before any arithmetic.
+struct Scan<'a> {
+    negative: bool,
+    digits: Digits<'a>,
+    format: Format,
+    bits: u32,
+    written_scale: i32,
+    kept: bool,
+}
+
+fn scan(text: &str) -> Result<Scan<'_>, QuantityError> {
     let text = text.trim();
     let (negative, unsigned) = match text.as_bytes().first() {
         Some(b'-') => (true, &text[1..]),
@@ -175,10 +175,6 @@ fn parse(text: &str) -> Result<Parsed, QuantityError> {
     if whole.len() + fraction.len() > MAX_DIGITS {
         return Err(QuantityError);
     }
-    let mut value: i128 = 0;
-    for b in whole.bytes().chain(fraction.bytes()) {
-        value = value * 10 + i128::from(b - b'0');
-    }
     let fraction_digits = i32::try_from(fraction.len()).map_err(|_| QuantityError)?;
     let (format, power, bits) = if let Some(&(_, bits)) = BINARY.iter().find(|(s, _)| *s == suffix)
     {
@@ -194,16 +190,32 @@ fn parse(text: &str) -> Result<Parsed, QuantityError> {
     } else {
         return Err(QuantityError);
     };
-    let digits = format!("{}{fraction}", if whole.is_empty() { "0" } else { whole });
     let written_scale = power - fraction_digits;
-    let kept = kept_as_written(
-        &digits,
+    let digits = Digits { whole, fraction };
+    let kept = kept_as_written(digits, format, written_scale, bits) && written_scale >= -9;
+    Ok(Scan {
+        negative,
+        digits,
         format,
-        written_scale,
-        fraction.is_empty(),
         bits,
-        value,
-    );
+        written_scale,
+        kept,
+    })
+}
+
+fn parse(text: &str) -> Result<Quantity, QuantityError> {
+    let Scan {
+        negative,
+        digits: Digits { whole, fraction },
+        format,
+        bits,
+        written_scale,
+        ..
+    } = scan(text)?;
+    let mut value: i128 = 0;
+    for b in whole.bytes().chain(fraction.bytes()) {
+        value = value * 10 + i128::from(b - b'0');
+    }
     // value × 2^bits, exactly: 2^60 × 10^30 stays within i128.
     value = value.checked_mul(1i128 << bits).ok_or(QuantityError)?;
     if format == Format::BinarySi && fraction.is_empty() && value > i128::from(i64::MAX) {
@@ -220,11 +232,7 @@ fn parse(text: &str) -> Result<Parsed, QuantityError> {
     };
     // Finer than nano is rounded away from zero on reading.
     quantity = quantity.trimmed().round_up(-9);
-    Ok(Parsed {
-        quantity,
-        written_scale,
-        kept: kept && written_scale >= -9,
-    })
+    Ok(quantity)
 }
 
 /// Whether the server's parser keeps `text` to print it back as written: it does when the
@@ -233,27 +241,53 @@ fn parse(text: &str) -> Result<Parsed, QuantityError> {
 /// trailing `000`, at a scale that is a multiple of 3; for a binary one, a whole number with
 /// room to spare in an int64, not a multiple of 8. (So `100m` and `12Ki` are kept, `1000m`
 /// and `1024Mi` printed anew, and `1.500` kept as it is.)
-fn kept_as_written(
-    digits: &str,
-    format: Format,
-    scale: i32,
-    whole: bool,
-    bits: u32,
-    value: i128,
-) -> bool {
-    let length = i32::try_from(digits.len()).unwrap_or(i32::MAX);
+fn kept_as_written(digits: Digits<'_>, format: Format, scale: i32, bits: u32) -> bool {
+    let length =
+        i32::try_from(digits.whole.len().max(1) + digits.fraction.len()).unwrap_or(i32::MAX);
     match format {
         Format::BinarySi => {
             let room = 15 - length - (bits as i32 * 3 / 10) - 1;
-            whole && room >= 0 && value & 7 != 0
+            digits.fraction.is_empty() && room >= 0 && !digits.whole_is_multiple_of_8()
         }
         Format::DecimalSi | Format::DecimalExponent => {
             length <= 18
                 && scale >= -9
                 && scale % 3 == 0
-                && !digits.ends_with("000")
-                && !digits.starts_with('0')
+                && !digits.ends_in_three_zeros()
+                && !digits.whole.is_empty()
         }
+    }
+}
+
+/// The digits of a quantity: its whole part without leading zeros (empty for none), then its
+/// fraction.
+#[derive(Clone, Copy)]
+struct Digits<'a> {
+    whole: &'a str,
+    fraction: &'a str,
+}
+
+impl Digits<'_> {
+    /// Whether the whole part is a multiple of 8, read off its last three digits (1000 is).
+    fn whole_is_multiple_of_8(self) -> bool {
+        let tail = &self.whole[self.whole.len().saturating_sub(3)..];
+        tail.bytes().fold(0u32, |n, b| n * 10 + u32::from(b - b'0')) % 8 == 0
+    }
+
+    fn ends_in_three_zeros(self) -> bool {
+        let whole = if self.whole.is_empty() {
+            "0"
+        } else {
+            self.whole
+        };
+        whole
+            .bytes()
+            .chain(self.fraction.bytes())
+            .rev()
+            .take(3)
+            .filter(|&b| b == b'0')
+            .count()
+            == 3
     }
 }
 
@@ -313,8 +347,9 @@ impl fmt::Display for Quantity {
         }
         match DECIMAL.iter().find(|(_, p)| *p == exponent) {
             Some((suffix, _)) => write!(f, "{amount}{suffix}"),
-            // Beyond `n` and `E`: the exponent form says it exactly.
-            None => write!(f, "{amount}e{exponent}"),
+            // Beyond `n` and `E` the server finds no suffix and prints none (`1000E` is
+            // printed `1`): its quirk, kept.
+            None => write!(f, "{amount}"),
         }
     }
 }
@@ -322,22 +357,30 @@ impl fmt::Display for Quantity {
 /// `text` as the server prints the quantity it reads from it (kept as written when its
 /// parser keeps it, in canonical form otherwise), or `None` when it is not a quantity.
 pub fn canonical(text: &str) -> Option<String> {
-    let parsed = parse(text).ok()?;
-    Some(if parsed.kept {
-        text.trim().to_owned()
-    } else {
-        parsed.quantity.to_string()
-    })
+    printed(text).map(Cow::into_owned)
 }
 
 /// `text` as a resource list stores it: rounded up to thousandths (and then printed anew)
 /// when it is finer, otherwise as [`canonical`] prints it.
 pub fn canonical_milli(text: &str) -> Option<String> {
-    let parsed = parse(text).ok()?;
-    if parsed.written_scale >= -3 {
-        return canonical(text);
+    printed_milli(text).map(Cow::into_owned)
+}
+
+/// [`canonical`], borrowing `text` when it is kept as it is (found without arithmetic).
+pub(crate) fn printed(text: &str) -> Option<Cow<'_, str>> {
+    if scan(text).ok()?.kept {
+        return Some(Cow::Borrowed(text.trim()));
     }
-    Some(parsed.quantity.round_up(-3).to_string())
+    Some(Cow::Owned(parse(text).ok()?.to_string()))
+}
+
+/// [`canonical_milli`], borrowing `text` when it is kept as it is.
+pub(crate) fn printed_milli(text: &str) -> Option<Cow<'_, str>> {
+    let scanned = scan(text).ok()?;
+    if scanned.written_scale >= -3 {
+        return printed(text);
+    }
+    Some(Cow::Owned(parse(text).ok()?.round_up(-3).to_string()))
 }
 
 #[cfg(test)]

@@ -97,27 +97,31 @@ pub(crate) fn resource_list(object: &mut Object, key: &str) {
         return;
     };
     for quantity in list.values_mut() {
-        let text = match quantity {
-            Value::String(s) => s.clone(),
-            Value::Number(n) => n.to_string(),
-            _ => continue,
-        };
-        if let Some(canonical) = crate::quantity::canonical_milli(&text) {
-            *quantity = Value::String(canonical);
-        }
+        reprint(quantity, crate::quantity::printed_milli);
     }
 }
 
 /// The quantity at `key` written as the server prints it.
 pub(crate) fn quantity(object: &mut Object, key: &str) {
-    let text = match object.get(key) {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Number(n)) => n.to_string(),
+    if let Some(value) = object.get_mut(key) {
+        reprint(value, crate::quantity::printed);
+    }
+}
+
+/// Replaces a quantity's text by `print`'s, when that differs.
+fn reprint(value: &mut Value, print: fn(&str) -> Option<std::borrow::Cow<'_, str>>) {
+    let replacement = match value {
+        Value::String(s) => match print(s) {
+            Some(std::borrow::Cow::Owned(printed)) if printed != *s => printed,
+            _ => return,
+        },
+        Value::Number(n) => match print(&n.to_string()) {
+            Some(printed) => printed.into_owned(),
+            None => return,
+        },
         _ => return,
     };
-    if let Some(canonical) = crate::quantity::canonical(&text) {
-        object.insert(key.to_owned(), Value::String(canonical));
-    }
+    *value = Value::String(replacement);
 }
 
 /// Both lists of the requirements at `key` (`limits`, `requests`).

@@ -14,7 +14,7 @@ const DEFAULT_MODE: i64 = 0o644;
 
 /// A Pod: the pod's own defaults, then its spec's.
 pub(super) fn pod(pod: &mut Object) {
-    if let Some(spec) = child(pod, "spec") {
+    if let Some(spec) = child_or_new(pod, "spec") {
         requests_from_limits(spec);
         super::pod_resources::pod_level(spec);
         default_nil(spec, "enableServiceLinks", json!(true));
