@@ -131,11 +131,14 @@
 //!   namespace controller, the service account and root CA publishers and ClusterRole
 //!   aggregation, whose work runs before the request is answered rather than a moment later
 //!   (nothing writes a PodDisruptionBudget's status: evictions read what clients wrote);
-//! - objects are stored as given: no defaulting (a pod without `terminationGracePeriodSeconds`
-//!   is deleted as if it had the default 30; no `status.phase: Pending`), no conversion
-//!   between versions, no fields Go's types always write (a ReplicaSet's `status.replicas:
-//!   0`), quantities as written; no validation but the types' (`fieldValidation`) and the
-//!   metadata rules above; no admission plugins or webhooks;
+//! - built-in objects get the scheme's defaults on every write, as decoding gives them
+//!   (`smp_admission::defaulting`, [`Options::defaulting`]), resource quantities printed as
+//!   the server prints them; not yet the registry strategies' create-time steps (a Pod's
+//!   `status.phase: Pending` and `qosClass`, a Service's allocated `clusterIP`), the default
+//!   admission plugins (ServiceAccount, DefaultTolerationSeconds, Priority...), validation
+//!   beyond the types' (`fieldValidation`) and the metadata rules above, webhooks, a custom
+//!   resource's schema defaults, conversion between versions, or the members Go's types
+//!   always print (a ReplicaSet's `status.replicas: 0`, `resources: {}`);
 //! - every request is authorized; a bearer token this server issued authenticates its
 //!   holder, any other request is `system:anonymous`;
 //! - a write changes nothing when its object is the stored one as JSON (the server compares

@@ -45,6 +45,11 @@ pub struct Options {
     /// deleted in the foreground waits for its dependents, an orphaning one takes its owner
     /// references off them (on by default; envtest, which runs no controllers, has none).
     pub garbage_collection: bool,
+    /// Whether built-in objects get the defaults kube-apiserver v1.34 gives them when it
+    /// decodes a write (`smp_admission::defaulting`: a Deployment's strategy, a container's
+    /// pull policy, quantities in canonical form...), before its field manager records the
+    /// write (on by default; off stores objects as written).
+    pub defaulting: bool,
 }
 
 impl Default for Options {
@@ -55,6 +60,7 @@ impl Default for Options {
             custom_resource_strategic_merge: false,
             bookmark_interval: std::time::Duration::from_secs(60),
             garbage_collection: true,
+            defaulting: true,
         }
     }
 }

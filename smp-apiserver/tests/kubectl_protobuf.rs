@@ -100,7 +100,10 @@ fn kubectl_create_sends_protobuf_and_it_is_stored() {
     for (create, said, get) in created {
         let mut dry_run = create.to_vec();
         dry_run.extend(["--dry-run=client", "-o", "json"]);
-        let sent = without_server_fields(json(&dry_run));
+        // What kubectl sends, with the defaults the server gives it on decoding.
+        let mut sent = json(&dry_run);
+        smp_admission::defaulting::default_object(&mut sent).unwrap();
+        let sent = without_server_fields(sent);
         assert_eq!(k(create), said);
         let stored = without_server_fields(json(get));
         assert_eq!(stored, sent, "{create:?}");

@@ -138,9 +138,11 @@ async fn protobuf_bodies_are_read() {
     assert_eq!(response.status(), StatusCode::CREATED);
     let created = body(response).await;
     assert_eq!(created["metadata"]["labels"], json!({"app": "web"}));
+    // As sent, with what decoding defaults (`SetDefaults_Container`: `nginx` is `latest`).
     assert_eq!(
         created["spec"]["template"]["spec"]["containers"],
-        json!([{"name": "nginx", "image": "nginx", "resources": {}}])
+        json!([{"name": "nginx", "image": "nginx", "resources": {}, "imagePullPolicy": "Always",
+            "terminationMessagePath": "/dev/termination-log", "terminationMessagePolicy": "File"}])
     );
     assert_eq!(
         created["metadata"]["managedFields"][0]["operation"],

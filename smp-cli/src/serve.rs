@@ -41,6 +41,10 @@ pub struct ServeArgs {
     /// cluster whose controller manager runs no garbage collector.
     #[arg(long)]
     no_garbage_collection: bool,
+    /// Store built-in objects as they are written, without the defaults kube-apiserver gives
+    /// them on decoding (a Deployment's strategy, containers' pull policies, ...).
+    #[arg(long)]
+    no_defaulting: bool,
 }
 
 impl ServeArgs {
@@ -80,6 +84,7 @@ async fn serve(args: &ServeArgs) -> Result<(), CliError> {
     let server = ApiServer::new(Options {
         custom_resource_strategic_merge: args.crd_strategic_merge,
         garbage_collection: !args.no_garbage_collection,
+        defaulting: !args.no_defaulting,
         ..Options::default()
     });
     for path in &args.crd {

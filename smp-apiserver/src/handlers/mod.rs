@@ -127,6 +127,16 @@ impl Call<'_> {
 
     /// Drops from `object` the fields its type does not declare, or refuses them, as the
     /// request's `fieldValidation` says.
+    /// Fills in the scheme's defaults of a built-in object being written, as decoding it on
+    /// the server does (`Options::defaulting`). Custom resources are defaulted by their
+    /// schemas, which is not done here.
+    pub(crate) fn default_object(&self, object: &mut Value) {
+        if self.state.options.defaulting && self.resource.names.is_none() {
+            // An object without a type was refused when it was read; nothing to default.
+            let _ = smp_admission::defaulting::default_object(object);
+        }
+    }
+
     pub(crate) fn validate_fields(&self, object: &mut Value) -> Result<(), ApiError> {
         let mode = FieldValidation::parse(self.query("fieldValidation"))?;
         let gvk = smp_ssa::schema::Gvk::of(&self.resource.api_version(), &self.resource.kind);

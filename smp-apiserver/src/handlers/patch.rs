@@ -82,6 +82,7 @@ pub(super) fn patch(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value),
             warnings.extend(unknown.drain(..).map(|w| validation::warning_header(&w)));
         }
         call.validate_fields(&mut patched)?;
+        call.default_object(&mut patched);
         // A patch that sets the resource version asks for that version, as an update does.
         let expected = meta(&patched, "resourceVersion").to_owned();
         if !expected.is_empty() && expected != current.revision.to_string() {
@@ -164,9 +165,12 @@ fn apply(call: &Call<'_>, text: &str) -> Result<(StatusCode, Value), ApiError> {
                     "the name of the object ({given}) does not match the name on the URL ({name})"
                 )));
             }
-            let object = with_field_manager(call, |fm| fm.apply(None, &applied, &manager, options))
-                .ok_or_else(unknown)?
-                .map_err(|e| manager_error(call, &name, e))?;
+            let mut object =
+                with_field_manager(call, |fm| fm.apply(None, &applied, &manager, options))
+                    .ok_or_else(unknown)?
+                    .map_err(|e| manager_error(call, &name, e))?;
+            // The field manager defaults what it merged; the defaults are no manager's.
+            call.default_object(&mut object);
             match super::write::create_object(call, object, false) {
                 Err(e) if e.code == 409 && e.reason == "AlreadyExists" => continue,
                 other => return other,
@@ -177,6 +181,8 @@ fn apply(call: &Call<'_>, text: &str) -> Result<(StatusCode, Value), ApiError> {
         })
         .ok_or_else(unknown)?
         .map_err(|e| manager_error(call, &name, e))?;
+        let mut object = object;
+        call.default_object(&mut object);
         let mut new = prepare_update(call, &current.object, object)?;
         settle_generation(call, &current.object, &mut new);
         match commit(call, &current, new) {

@@ -298,6 +298,7 @@ pub(super) fn create(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value)
     options::write(call, "CreateOptions")?;
     let mut new = read_object(call, body)?;
     call.validate_fields(&mut new)?;
+    call.default_object(&mut new);
     create_object(call, new, true)
 }
 
@@ -385,6 +386,7 @@ pub(super) fn update(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value)
     options::write(call, "UpdateOptions")?;
     let mut given = read_object(call, body)?;
     call.validate_fields(&mut given)?;
+    call.default_object(&mut given);
     let expected = meta(&given, "resourceVersion").to_owned();
     for _ in 0..RETRIES {
         let current = call.current()?;

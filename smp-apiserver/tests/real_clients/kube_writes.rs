@@ -779,3 +779,61 @@ async fn a_foreground_cycle_is_broken() {
         assert!(maps.get_opt("b").await.unwrap().is_none(), "{how}");
     }
 }
+
+/// Built-in objects are stored with the defaults decoding gives them (kube-apiserver's
+/// scheme defaults, `pkg/apis/apps/v1/defaults.go` and core/v1's): a Deployment written with
+/// none reads back with its strategy, history and deadline, and its pod template's; the
+/// field manager of its creator owns them, as on a cluster. `Options::defaulting` off stores
+/// it as written.
+#[tokio::test]
+async fn built_in_objects_are_stored_defaulted() {
+    use k8s_openapi::api::apps::v1::Deployment;
+    let web = serde_json::json!({"apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "web"},
+        "spec": {"selector": {"matchLabels": {"app": "web"}}, "template": {
+            "metadata": {"labels": {"app": "web"}},
+            "spec": {"containers": [{"name": "app", "image": "nginx:1.27",
+                "resources": {"requests": {"memory": "1000M"}}}]}}}});
+    let deployment: Deployment = serde_json::from_value(web).unwrap();
+    let clients = crate::support::clients().await;
+    for (how, client) in clients.each() {
+        let api: kube::Api<Deployment> = kube::Api::default_namespaced(client.clone());
+        let created = api.create(&Default::default(), &deployment).await.unwrap();
+        let spec = created.spec.unwrap();
+        assert_eq!(spec.replicas, Some(1), "{how}");
+        assert_eq!(spec.revision_history_limit, Some(10));
+        assert_eq!(spec.progress_deadline_seconds, Some(600));
+        let strategy = spec.strategy.unwrap();
+        assert_eq!(strategy.type_.as_deref(), Some("RollingUpdate"));
+        let pod = spec.template.spec.unwrap();
+        assert_eq!(pod.dns_policy.as_deref(), Some("ClusterFirst"));
+        assert_eq!(pod.termination_grace_period_seconds, Some(30));
+        let container = &pod.containers[0];
+        assert_eq!(container.image_pull_policy.as_deref(), Some("IfNotPresent"));
+        let requests = container
+            .resources
+            .as_ref()
+            .unwrap()
+            .requests
+            .as_ref()
+            .unwrap();
+        assert_eq!(
+            requests["memory"].0, "1G",
+            "quantities as the server prints them"
+        );
+        let fields = serde_json::to_value(&created.metadata.managed_fields.unwrap()[0]).unwrap();
+        assert!(
+            fields["fieldsV1"]["f:spec"]["f:strategy"].is_object(),
+            "{how}: the creator owns the defaults: {fields}"
+        );
+        api.delete("web", &Default::default()).await.unwrap();
+    }
+    let plain = crate::support::clients_with(|| smp_apiserver::Options {
+        defaulting: false,
+        ..Default::default()
+    })
+    .await;
+    let api: kube::Api<Deployment> = kube::Api::default_namespaced(plain.memory.clone());
+    let created = api.create(&Default::default(), &deployment).await.unwrap();
+    assert_eq!(created.spec.unwrap().strategy, None);
+}
