@@ -24,11 +24,18 @@
 //! The rules are the scheme's defaulting functions of Kubernetes v1.34 (`SetDefaults_*` in
 //! `pkg/apis/<group>/<version>/defaults.go`, applied where the generated walkers of
 //! `zz_generated.defaults.go` apply them), with the feature gates as v1.34 enables them by
-//! default, written here as this crate's own code. [`defaulting`] lists the kinds covered.
+//! default, written here as this crate's own code. [`defaulting`] lists the kinds covered;
+//! [`quantity`] reads and prints resource quantities as the server does; [`strategy`] is what
+//! the registry strategies set on create (a Pod's status), a step of its own.
+//!
+//! `smp default -f FILE` prints objects with both applied; the test server (`smp-apiserver`)
+//! applies them to every write, and `smp apply-config --server-side` to what it computes.
+//! Validation and the default admission plugins are still to come.
 
 #![warn(missing_docs)]
 
 pub mod defaulting;
 mod image;
 pub mod quantity;
+pub mod strategy;
 mod value;

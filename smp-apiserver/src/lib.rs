@@ -133,8 +133,8 @@
 //!   (nothing writes a PodDisruptionBudget's status: evictions read what clients wrote);
 //! - built-in objects get the scheme's defaults on every write, as decoding gives them
 //!   (`smp_admission::defaulting`, [`Options::defaulting`]), resource quantities printed as
-//!   the server prints them; not yet the registry strategies' create-time steps (a Pod's
-//!   `status.phase: Pending` and `qosClass`, a Service's allocated `clusterIP`), the default
+//!   the server prints them, and a Pod's create-time status (`Pending`, its QoS class); not
+//!   yet the other strategies' create-time steps (a Service's allocated `clusterIP`), the default
 //!   admission plugins (ServiceAccount, DefaultTolerationSeconds, Priority...), validation
 //!   beyond the types' (`fieldValidation`) and the metadata rules above, webhooks, a custom
 //!   resource's schema defaults, conversion between versions, or the members Go's types

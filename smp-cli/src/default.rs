@@ -1,5 +1,6 @@
-//! `smp default`: each object as the API server would hold it after decoding, with the
-//! defaults of its kind filled in (`smp_admission::defaulting`).
+//! `smp default`: each object as the API server would hold it after decoding and creating
+//! it: the defaults of its kind (`smp_admission::defaulting`), then its strategy's create-time
+//! steps (`smp_admission::strategy`).
 
 use std::path::PathBuf;
 
@@ -19,7 +20,8 @@ Every document of FILE (a multi-document YAML stream, JSON, or a List, whose ite
 one by one) is printed with the defaults kube-apiserver v1.34 gives its kind when it decodes
 it: a Deployment's strategy, revisionHistoryLimit and progressDeadlineSeconds, every
 container's imagePullPolicy and termination message settings, a Service's type,
-sessionAffinity and ports' targetPort... Kinds without defaults print as they are. An object
+sessionAffinity and ports' targetPort..., then what the kind's strategy sets on create (a
+Pod's status: Pending and its QoS class). Kinds without defaults print as they are. An object
 that cannot be defaulted (no apiVersion or kind) prints one `error: ` line naming it; the
 others are still printed, and the status is 1.";
 
@@ -65,7 +67,10 @@ pub fn run(args: &DefaultArgs) -> Result<(), CliError> {
                 continue;
             }
             match smp_admission::defaulting::default_object(&mut object) {
-                Ok(()) => out.print(&object)?,
+                Ok(()) => {
+                    smp_admission::strategy::prepare_for_create(&mut object);
+                    out.print(&object)?;
+                }
                 Err(e) => errors.push(CliError::new(place, e)),
             }
         }

@@ -25,6 +25,30 @@ pub struct FieldManagerArgs {
     /// Write through this subresource (`status`) rather than the main resource.
     #[arg(long = "subresource", value_name = "NAME")]
     pub subresource: Option<String>,
+
+    /// Leave out what the API server adds to built-in objects: its scheme's defaults (a
+    /// Deployment's strategy, containers' pull policies, ...) and, on create, what the kind's
+    /// strategy sets (a Pod's status).
+    #[arg(long = "no-defaulting")]
+    pub no_defaulting: bool,
+}
+
+impl FieldManagerArgs {
+    /// The scheme's defaults, as decoding gives them (no manager owns them after an apply;
+    /// an update's manager owns them, as on the server).
+    fn default(&self, object: &mut Value) {
+        if !self.no_defaulting {
+            // Untyped documents were refused before; nothing to default in them.
+            let _ = smp_admission::defaulting::default_object(object);
+        }
+    }
+
+    /// What the kind's strategy sets on create, which no manager owns.
+    fn prepare_for_create(&self, object: &mut Value) {
+        if !self.no_defaulting {
+            smp_admission::strategy::prepare_for_create(object);
+        }
+    }
 }
 
 fn parse_time(text: &str) -> Result<i64, String> {
@@ -141,9 +165,13 @@ pub fn apply(
     let live = read_live(input, live)?;
     let types = schema_for(schema_args, input, &applied)?;
     let fm = field_manager(&types, &applied, options)?;
-    let object = fm
+    let mut object = fm
         .apply(live.as_ref(), &applied, manager, ApplyOptions { force })
         .map_err(|e| fail(e, format_args!("applying {}", Source::new(desired))))?;
+    options.default(&mut object);
+    if live.is_none() {
+        options.prepare_for_create(&mut object);
+    }
     output.write(&object)
 }
 
@@ -203,12 +231,16 @@ impl UpdateArgs {
 
 /// Runs `smp update`.
 pub fn update(args: &UpdateArgs) -> Result<(), CliError> {
-    let new = args.input.read_object(&args.new, DocRole::Modified)?;
+    let mut new = args.input.read_object(&args.new, DocRole::Modified)?;
     let live = read_live(&args.input, args.live.as_deref())?;
     let types = schema_for(&args.schema, &args.input, &new)?;
     let fm = field_manager(&types, &new, &args.options)?;
-    let object = fm
+    args.options.default(&mut new);
+    let mut object = fm
         .update(live.as_ref(), new, &args.manager)
         .map_err(|e| fail(e, format_args!("updating with {}", Source::new(&args.new))))?;
+    if live.is_none() {
+        args.options.prepare_for_create(&mut object);
+    }
     args.output.write(&object)
 }

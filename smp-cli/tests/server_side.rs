@@ -359,3 +359,45 @@ fn a_custom_resources_status_is_written_through_its_subresource() {
     assert_eq!(object["status"], json!({"ready": true}));
     assert_eq!(object["spec"], json!({"size": 1}));
 }
+
+/// A create records what the manager wrote with the defaults the server gives it (owned by
+/// the writer of an update, as on the server), then the kind's create-time status (no one's);
+/// `--no-defaulting` leaves both out.
+#[test]
+fn updates_are_defaulted_as_the_server_defaults_them() {
+    let pod = temp_file(
+        "update-default-pod.yaml",
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, image: app:1}]\n",
+    );
+    let args = [
+        "update",
+        "--field-manager",
+        "me",
+        "--now",
+        "2026-11-26T12:00:00Z",
+        "-f",
+        &pod,
+    ];
+    let out = smp(&args, None);
+    let object = stdout_json(&out);
+    assert_eq!(
+        object["spec"]["containers"][0]["imagePullPolicy"],
+        "IfNotPresent"
+    );
+    assert_eq!(
+        object["status"],
+        serde_json::json!({"phase": "Pending", "qosClass": "BestEffort"})
+    );
+    let fields = &object["metadata"]["managedFields"][0]["fieldsV1"];
+    assert!(fields["f:spec"]["f:dnsPolicy"].is_object(), "{fields}");
+    assert!(fields.get("f:status").is_none(), "{fields}");
+    let mut plain = args.to_vec();
+    plain.push("--no-defaulting");
+    let object = stdout_json(&smp(&plain, None));
+    assert!(object["spec"].get("dnsPolicy").is_none());
+    assert!(
+        object
+            .get("status")
+            .is_none_or(|s| s.get("phase").is_none())
+    );
+}

@@ -137,6 +137,15 @@ impl Call<'_> {
         }
     }
 
+    /// What the kind's registry strategy does to an object being created
+    /// (`smp_admission::strategy`: a Pod starts `Pending` with its QoS class), with
+    /// `Options::defaulting`.
+    pub(crate) fn prepare_for_create(&self, object: &mut Value) {
+        if self.state.options.defaulting && self.resource.names.is_none() {
+            smp_admission::strategy::prepare_for_create(object);
+        }
+    }
+
     pub(crate) fn validate_fields(&self, object: &mut Value) -> Result<(), ApiError> {
         let mode = FieldValidation::parse(self.query("fieldValidation"))?;
         let gvk = smp_ssa::schema::Gvk::of(&self.resource.api_version(), &self.resource.kind);

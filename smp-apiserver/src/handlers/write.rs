@@ -361,6 +361,8 @@ pub(super) fn create_object(
             new = recorded.map_err(|e| manager_error(call, &name, e))?;
         }
     }
+    // The strategy's own steps come after the field manager: they are no manager's.
+    call.prepare_for_create(&mut new);
     if namespaces::is_namespaces(call) {
         namespaces::prepare_create(&mut new);
     }

@@ -837,3 +837,28 @@ async fn built_in_objects_are_stored_defaulted() {
     let created = api.create(&Default::default(), &deployment).await.unwrap();
     assert_eq!(created.spec.unwrap().strategy, None);
 }
+
+/// A Pod starts `Pending` with its QoS class, whatever status it was sent with, as the pod
+/// strategy's `PrepareForCreate` sets them (`pkg/registry/core/pod/strategy.go`); the status
+/// is no manager's. Its containers' limits became their requests, so it is `Guaranteed`.
+#[tokio::test]
+async fn a_pod_starts_pending_with_its_qos_class() {
+    use k8s_openapi::api::core::v1::Pod;
+    let pod: Pod = serde_json::from_value(serde_json::json!({
+        "metadata": {"name": "p"},
+        "spec": {"containers": [{"name": "c", "image": "app:1",
+            "resources": {"limits": {"cpu": "1", "memory": "1Gi"}}}]},
+        "status": {"phase": "Running"}}))
+    .unwrap();
+    let clients = crate::support::clients().await;
+    for (how, client) in clients.each() {
+        let api: kube::Api<Pod> = kube::Api::default_namespaced(client.clone());
+        let created = api.create(&Default::default(), &pod).await.unwrap();
+        let status = created.status.unwrap();
+        assert_eq!(status.phase.as_deref(), Some("Pending"), "{how}");
+        assert_eq!(status.qos_class.as_deref(), Some("Guaranteed"));
+        let fields = serde_json::to_value(created.metadata.managed_fields.unwrap()).unwrap();
+        assert!(fields[0]["fieldsV1"].get("f:status").is_none(), "{fields}");
+        api.delete("p", &Default::default()).await.unwrap();
+    }
+}
