@@ -143,6 +143,29 @@ impl Quantity {
     }
 }
 
+/// The format, power of ten and power of two of an SI suffix.
+fn suffix_of(suffix: &str) -> Option<(Format, i32, u32)> {
+    Some(match suffix {
+        "" => (Format::DecimalSi, 0, 0),
+        "m" => (Format::DecimalSi, -3, 0),
+        "Ki" => (Format::BinarySi, 0, 10),
+        "Mi" => (Format::BinarySi, 0, 20),
+        "Gi" => (Format::BinarySi, 0, 30),
+        "k" => (Format::DecimalSi, 3, 0),
+        "M" => (Format::DecimalSi, 6, 0),
+        "G" => (Format::DecimalSi, 9, 0),
+        "Ti" => (Format::BinarySi, 0, 40),
+        "Pi" => (Format::BinarySi, 0, 50),
+        "Ei" => (Format::BinarySi, 0, 60),
+        "n" => (Format::DecimalSi, -9, 0),
+        "u" => (Format::DecimalSi, -6, 0),
+        "T" => (Format::DecimalSi, 12, 0),
+        "P" => (Format::DecimalSi, 15, 0),
+        "E" => (Format::DecimalSi, 18, 0),
+        _ => return None,
+    })
+}
+
 /// A quantity's text taken apart, before any arithmetic.
 struct Scan<'a> {
     negative: bool,
@@ -154,7 +177,12 @@ struct Scan<'a> {
 }
 
 fn scan(text: &str) -> Result<Scan<'_>, QuantityError> {
-    let text = text.trim();
+    let padded = |b: Option<&u8>| b.is_some_and(u8::is_ascii_whitespace);
+    let text = if padded(text.as_bytes().first()) || padded(text.as_bytes().last()) {
+        text.trim()
+    } else {
+        text
+    };
     let (negative, unsigned) = match text.as_bytes().first() {
         Some(b'-') => (true, &text[1..]),
         Some(b'+') => (false, &text[1..]),
@@ -176,19 +204,16 @@ fn scan(text: &str) -> Result<Scan<'_>, QuantityError> {
         return Err(QuantityError);
     }
     let fraction_digits = i32::try_from(fraction.len()).map_err(|_| QuantityError)?;
-    let (format, power, bits) = if let Some(&(_, bits)) = BINARY.iter().find(|(s, _)| *s == suffix)
-    {
-        (Format::BinarySi, 0, bits)
-    } else if let Some(&(_, power)) = DECIMAL.iter().find(|(s, _)| *s == suffix) {
-        (Format::DecimalSi, power, 0)
-    } else if let Some(exponent) = suffix.strip_prefix(['e', 'E']) {
-        let power: i32 = exponent.parse().map_err(|_| QuantityError)?;
-        if !(-100..=100).contains(&power) {
-            return Err(QuantityError);
+    let (format, power, bits) = match suffix_of(suffix) {
+        Some(found) => found,
+        None => {
+            let exponent = suffix.strip_prefix(['e', 'E']).ok_or(QuantityError)?;
+            let power: i32 = exponent.parse().map_err(|_| QuantityError)?;
+            if !(-100..=100).contains(&power) {
+                return Err(QuantityError);
+            }
+            (Format::DecimalExponent, power, 0)
         }
-        (Format::DecimalExponent, power, 0)
-    } else {
-        return Err(QuantityError);
     };
     let written_scale = power - fraction_digits;
     let digits = Digits { whole, fraction };
@@ -201,6 +226,26 @@ fn scan(text: &str) -> Result<Scan<'_>, QuantityError> {
         written_scale,
         kept,
     })
+}
+
+impl Scan<'_> {
+    /// Whether the canonical form is the text itself, known without arithmetic: a binary
+    /// quantity written as a whole number that is not a multiple of 1024 (`256Mi`), with
+    /// no sign or leading zero, prints its digits and suffix again (unless it is past the
+    /// int64 the server holds it in).
+    fn prints_as_written(&self, text: &str) -> bool {
+        let digits = self.digits.whole;
+        self.format == Format::BinarySi
+            && self.digits.fraction.is_empty()
+            && !self.negative
+            && !digits.is_empty()
+            && digits.len() <= 15
+            && text.len() == digits.len() + 2
+            && digits.parse::<u64>().is_ok_and(|n| {
+                // Not a multiple of 1024, and within the int64 the server caps binary values to.
+                n % 1024 != 0 && (u128::from(n) << self.bits) <= i64::MAX as u128
+            })
+    }
 }
 
 fn parse(text: &str) -> Result<Quantity, QuantityError> {
@@ -368,7 +413,8 @@ pub fn canonical_milli(text: &str) -> Option<String> {
 
 /// [`canonical`], borrowing `text` when it is kept as it is (found without arithmetic).
 pub(crate) fn printed(text: &str) -> Option<Cow<'_, str>> {
-    if scan(text).ok()?.kept {
+    let scanned = scan(text).ok()?;
+    if scanned.kept || scanned.prints_as_written(text) {
         return Some(Cow::Borrowed(text.trim()));
     }
     Some(Cow::Owned(parse(text).ok()?.to_string()))

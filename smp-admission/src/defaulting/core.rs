@@ -136,7 +136,11 @@ fn volume(volume: &mut Object) {
         "ephemeral",
         "image",
     ];
-    if SOURCES.iter().all(|source| is_nil(volume, source)) {
+    // A volume has a name and its source: its few members are checked against the sources.
+    let has_source = volume
+        .iter()
+        .any(|(key, value)| !value.is_null() && SOURCES.contains(&key.as_str()));
+    if !has_source {
         volume.insert("emptyDir".into(), json!({}));
     }
     if let Some(host_path) = child(volume, "hostPath") {
@@ -223,39 +227,77 @@ fn pull_policy(image: &str) -> &'static str {
 
 /// A container (or init or ephemeral container) and its ports, env, probes and hooks.
 fn container(container: &mut Object) {
-    if is_empty_string(container, "imagePullPolicy") {
+    // One pass over the members (a container is visited for every pod of every template,
+    // and looking each member up costs more than walking them all).
+    let (mut policy, mut path, mut message) = (false, false, false);
+    let given = |value: &Value| !matches!(value, Value::Null) && value != "";
+    for (key, value) in container.iter_mut() {
+        match key.as_str() {
+            "imagePullPolicy" => policy = given(value),
+            "terminationMessagePath" => path = given(value),
+            "terminationMessagePolicy" => message = given(value),
+            "ports" => {
+                for port in value.as_array_mut().into_iter().flatten() {
+                    if let Some(port) = port.as_object_mut() {
+                        default_string(port, "protocol", "TCP");
+                    }
+                }
+            }
+            "env" => {
+                for env in value.as_array_mut().into_iter().flatten() {
+                    if let Some(from) = env.get_mut("valueFrom").and_then(Value::as_object_mut) {
+                        env_source(from);
+                    }
+                }
+            }
+            "resources" => {
+                if let Some(resources) = value.as_object_mut() {
+                    resource_list(resources, "limits");
+                    resource_list(resources, "requests");
+                }
+            }
+            "livenessProbe" | "readinessProbe" | "startupProbe" => {
+                if let Some(probe) = value.as_object_mut() {
+                    self::probe(probe);
+                }
+            }
+            "lifecycle" => {
+                for hook in ["postStart", "preStop"] {
+                    if let Some(get) = value
+                        .get_mut(hook)
+                        .and_then(|h| h.get_mut("httpGet"))
+                        .and_then(Value::as_object_mut)
+                    {
+                        http_get(get);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    if !policy {
         let policy = pull_policy(text(container, "image"));
         container.insert("imagePullPolicy".into(), json!(policy));
     }
-    default_string(container, "terminationMessagePath", "/dev/termination-log");
-    default_string(container, "terminationMessagePolicy", "File");
-    for port in items(container, "ports") {
-        default_string(port, "protocol", "TCP");
+    if !path {
+        container.insert(
+            "terminationMessagePath".into(),
+            json!("/dev/termination-log"),
+        );
     }
-    for env in items(container, "env") {
-        let Some(from) = child(env, "valueFrom") else {
-            continue;
-        };
-        if let Some(field) = child(from, "fieldRef") {
-            default_string(field, "apiVersion", "v1");
-        }
-        // A type marker, with no feature gate.
-        if let Some(file) = child(from, "fileKeyRef") {
-            default_nil(file, "optional", json!(false));
-        }
+    if !message {
+        container.insert("terminationMessagePolicy".into(), json!("File"));
     }
-    requirements(container, "resources");
-    for name in ["livenessProbe", "readinessProbe", "startupProbe"] {
-        if let Some(probe) = child(container, name) {
-            self::probe(probe);
-        }
+}
+
+/// An environment variable's source: a field reference's API version, and a file key's
+/// `optional` (a type marker, with no feature gate).
+fn env_source(from: &mut Object) {
+    if let Some(field) = child(from, "fieldRef") {
+        default_string(field, "apiVersion", "v1");
     }
-    if let Some(lifecycle) = child(container, "lifecycle") {
-        for hook in ["postStart", "preStop"] {
-            if let Some(get) = child(lifecycle, hook).and_then(|h| child(h, "httpGet")) {
-                http_get(get);
-            }
-        }
+    if let Some(file) = child(from, "fileKeyRef") {
+        default_nil(file, "optional", json!(false));
     }
 }
 
