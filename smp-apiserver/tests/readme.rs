@@ -1,4 +1,5 @@
-//! README's in-memory example is the crate documentation's, which runs as a doctest.
+//! The `recipes` guide's in-memory example is the crate documentation's, which runs as a
+//! doctest.
 
 /// The code of the fenced block after `marker` in `text`.
 fn block_after<'a>(text: &'a str, marker: &str, fence: &str) -> &'a str {
@@ -9,9 +10,9 @@ fn block_after<'a>(text: &'a str, marker: &str, fence: &str) -> &'a str {
 }
 
 #[test]
-fn the_readme_example_is_the_crate_documentations() {
+fn the_guides_example_is_the_crate_documentations() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(root.join("smp-core/src/guide/recipes.md")).unwrap();
     let lib = std::fs::read_to_string(root.join("smp-apiserver/src/lib.rs")).unwrap();
     let in_readme = block_after(&readme, "<!-- apiserver: kube -->", "```rust,ignore\n");
     // The documentation's lines without their `//! `.

@@ -1,14 +1,15 @@
 //! End-to-end tests of server-side apply: `smp apply-config --server-side` and `smp update`,
-//! the README's worked example checked against the output the README shows.
+//! the worked example of the `recipes` guide checked against the output the guide shows.
 
 mod common;
 
 use common::{assert_success, assert_usage_error, root, smp, stdout_json, temp_file};
 use serde_json::{Value, json};
 
-/// The fenced block after `<!-- server-side: NAME -->` in the README.
-fn readme_block(name: &str) -> String {
-    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+/// The fenced block after `<!-- server-side: NAME -->` in the `recipes` guide.
+fn guide_block(name: &str) -> String {
+    let readme = std::fs::read_to_string(root().join("smp-core/src/guide/recipes.md"))
+        .expect("the recipes guide");
     let marker = format!("<!-- server-side: {name} -->\n");
     let at = readme.find(&marker).expect("the marker") + marker.len();
     let block = &readme[at..];
@@ -24,7 +25,7 @@ fn text(out: &std::process::Output) -> (String, String) {
 }
 
 #[test]
-fn the_readme_example_gives_the_output_it_shows() {
+fn the_guides_example_gives_the_output_it_shows() {
     let created = smp(
         &[
             "apply-config",
@@ -55,7 +56,7 @@ fn the_readme_example_gives_the_output_it_shows() {
         None,
     );
     assert_eq!(refused.status.code(), Some(1));
-    assert_eq!(text(&refused), (String::new(), readme_block("conflict")));
+    assert_eq!(text(&refused), (String::new(), guide_block("conflict")));
 
     let scaled = smp(
         &[
@@ -94,7 +95,7 @@ fn the_readme_example_gives_the_output_it_shows() {
         None,
     );
     assert_success(&last);
-    assert_eq!(text(&last).0, readme_block("result"));
+    assert_eq!(text(&last).0, guide_block("result"));
 }
 
 #[test]

@@ -60,3 +60,6 @@ pub mod testing {}
 
 #[doc = include_str!("figures.md")]
 pub mod figures {}
+
+#[doc = include_str!("recipes.md")]
+pub mod recipes {}
