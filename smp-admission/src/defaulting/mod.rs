@@ -53,6 +53,9 @@ pub enum DefaultError {
     /// The object has no `apiVersion` or no `kind`.
     #[error("the object has no {0}")]
     MissingType(&'static str),
+    /// A typed value did not become JSON, or its defaulted JSON did not become the type again.
+    #[error("the typed value does not round-trip through JSON: {0}")]
+    Typed(String),
 }
 
 type Defaulter = fn(&mut Object);
@@ -133,6 +136,47 @@ pub fn default_object(object: &mut Value) -> Result<(), DefaultError> {
         defaulter(map);
     }
     Ok(())
+}
+
+/// A typed object (an smp-types or k8s-openapi value, or any type that serializes as the
+/// kind's JSON) with the defaults of the kind `api_version`/`kind` filled in. Types that leave
+/// `apiVersion` and `kind` out of their JSON are told them here; the returned value holds
+/// them as the input did.
+///
+/// ```
+/// use k8s_openapi::Resource;
+/// use k8s_openapi::api::apps::v1::Deployment;
+///
+/// let web: Deployment = serde_json::from_value(serde_json::json!({
+///     "metadata": {"name": "web"},
+///     "spec": {"selector": {}, "template": {"spec": {"containers": [{"name": "app", "image": "app:1"}]}}}}))?;
+/// let web = smp_admission::defaulting::default_typed(&web, Deployment::API_VERSION, Deployment::KIND)?;
+/// assert_eq!(web.spec.unwrap().revision_history_limit, Some(10));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn default_typed<T>(object: &T, api_version: &str, kind: &str) -> Result<T, DefaultError>
+where
+    T: serde::Serialize + serde::de::DeserializeOwned,
+{
+    let typed = |e: serde_json::Error| DefaultError::Typed(e.to_string());
+    let mut value = serde_json::to_value(object).map_err(typed)?;
+    let Value::Object(map) = &mut value else {
+        return Err(DefaultError::NotAnObject);
+    };
+    let mut added = Vec::new();
+    for (key, given) in [("apiVersion", api_version), ("kind", kind)] {
+        if !map.contains_key(key) {
+            map.insert(key.to_owned(), Value::from(given));
+            added.push(key);
+        }
+    }
+    default_object(&mut value)?;
+    if let Value::Object(map) = &mut value {
+        for key in added {
+            map.remove(key);
+        }
+    }
+    serde_json::from_value(value).map_err(typed)
 }
 
 #[cfg(test)]

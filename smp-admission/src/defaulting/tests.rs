@@ -321,3 +321,24 @@ fn pod_level_resources_get_requests_and_hugepage_limits() {
             "resources": {"requests": {"cpu": "1"}}}]}}));
     assert!(without["spec"].get("resources").is_none());
 }
+
+#[test]
+fn typed_values_of_smp_types_and_k8s_openapi() {
+    use smp_types::api::apps::v1::Deployment;
+    let web: Deployment = serde_json::from_value(json!({"metadata": {"name": "web"},
+        "spec": {"selector": {}, "template": {"spec": {"containers": [{"name": "app", "image": "app:1"}]}}}}))
+    .unwrap();
+    let defaulted = super::default_typed(&web, "apps/v1", "Deployment").unwrap();
+    let spec = defaulted.spec.unwrap();
+    assert_eq!(spec.progress_deadline_seconds, Some(600));
+    assert_eq!(defaulted.kind, None, "the type members stay as they were");
+    let containers = spec.template.spec.unwrap().containers;
+    assert_eq!(
+        containers[0].image_pull_policy.as_deref(),
+        Some("IfNotPresent")
+    );
+
+    let pod = k8s_openapi::api::core::v1::Pod::default();
+    let pod = super::default_typed(&pod, "v1", "Pod").unwrap();
+    assert_eq!(pod.spec.unwrap().enable_service_links, Some(true));
+}
