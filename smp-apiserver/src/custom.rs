@@ -103,8 +103,8 @@ fn resources_of(crd: &Value) -> Vec<Resource> {
         }
         let names = crate::discovery::Names {
             singular: text("/spec/names/singular"),
-            short: strings(crd, "/spec/names/shortNames"),
-            categories: strings(crd, "/spec/names/categories"),
+            short: crate::object::strings_at(crd, "/spec/names/shortNames"),
+            categories: crate::object::strings_at(crd, "/spec/names/categories"),
         };
         let resource = |resource: String, kind: &str, verbs: Vec<String>| Resource {
             group: group.clone(),
@@ -151,17 +151,6 @@ fn resources_of(crd: &Value) -> Vec<Resource> {
         }
     }
     out
-}
-
-/// The strings of an array at `pointer`.
-fn strings(crd: &Value, pointer: &str) -> Vec<String> {
-    crd.pointer(pointer)
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .map(str::to_owned)
-        .collect()
 }
 
 /// The status the server gives an accepted CRD: its names accepted, established, its storage

@@ -106,6 +106,23 @@ pub fn same_but_resource_version(a: &Value, b: &Value) -> bool {
     rest(a).eq(rest(b)) && metadata(a).eq(metadata(b))
 }
 
+/// The string at `pointer` in `value` (`""` when absent or not a string, as a Go zero value).
+pub(crate) fn text_at<'v>(value: &'v Value, pointer: &str) -> &'v str {
+    value.pointer(pointer).and_then(Value::as_str).unwrap_or("")
+}
+
+/// The strings of the array at `pointer` in `value` (members that are not strings left out).
+pub(crate) fn strings_at(value: &Value, pointer: &str) -> Vec<String> {
+    value
+        .pointer(pointer)
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(str::to_owned)
+        .collect()
+}
+
 /// An object of the members given, in their order, each value moved in. (`json!` would copy
 /// each `Value` member through `Serialize`, a second deep copy that lists of thousands of
 /// objects feel.)

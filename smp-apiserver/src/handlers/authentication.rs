@@ -6,6 +6,7 @@ use http::StatusCode;
 use serde_json::{Map, Value, json};
 
 use super::{Call, write};
+use crate::object::{strings_at, text_at as text};
 use crate::serviceaccount::{self, Binding, Claims};
 use crate::status::{ApiError, FieldError};
 
@@ -16,19 +17,6 @@ const LONGEST: i64 = 1 << 32;
 /// token: it is issued for a year and its holder warned after the hour asked for.
 const WARN_ONLY: i64 = 3607;
 const EXTENDED: i64 = 365 * 24 * 3600;
-
-fn text<'v>(value: &'v Value, pointer: &str) -> &'v str {
-    value.pointer(pointer).and_then(Value::as_str).unwrap_or("")
-}
-
-fn strings(value: Option<&Value>) -> Vec<String> {
-    value
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(|a| a.as_str().map(str::to_owned))
-        .collect()
-}
 
 /// `serviceaccounts/{name}/token`: a signed token for the service account, bound to a pod,
 /// node or secret when the request names one.
@@ -61,7 +49,7 @@ pub(super) fn token_request(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode,
     }
     let account = call.current()?;
     let account_uid = text(&account.object, "/metadata/uid").to_owned();
-    let mut audiences = strings(request.pointer("/spec/audiences"));
+    let mut audiences = strings_at(&request, "/spec/audiences");
     if audiences.is_empty() {
         audiences = serviceaccount::api_audiences();
     }
@@ -267,7 +255,7 @@ pub(super) fn token_review(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, 
             "token is required for TokenReview in authentication",
         ));
     }
-    let audiences = strings(review.pointer("/spec/audiences"));
+    let audiences = strings_at(&review, "/spec/audiences");
     let mut status = Map::new();
     match serviceaccount::authenticate(call.authority(), &token, &audiences) {
         Ok(Some(found)) => {

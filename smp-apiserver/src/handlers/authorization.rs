@@ -8,6 +8,7 @@ use http::StatusCode;
 use serde_json::{Value, json};
 
 use super::{Call, write};
+use crate::object::text_at;
 use crate::status::{ApiError, FieldError};
 
 fn present(review: &Value, member: &str) -> bool {
@@ -42,10 +43,7 @@ pub(super) fn review(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value)
         }
     }
     if matches!(kind, "SubjectAccessReview" | "LocalSubjectAccessReview") {
-        let user = review
-            .pointer("/spec/user")
-            .and_then(Value::as_str)
-            .unwrap_or("");
+        let user = text_at(&review, "/spec/user");
         let groups = review
             .pointer("/spec/groups")
             .and_then(Value::as_array)
@@ -67,10 +65,7 @@ pub(super) fn review(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value)
         ));
     }
     if kind == "LocalSubjectAccessReview" {
-        let asked = review
-            .pointer("/spec/resourceAttributes/namespace")
-            .and_then(Value::as_str)
-            .unwrap_or("");
+        let asked = text_at(&review, "/spec/resourceAttributes/namespace");
         if present(&review, "resourceAttributes") && asked != call.info.namespace {
             return Err(ApiError::bad_request(format!(
                 "spec.resourceAttributes.namespace must match namespace: {}",
@@ -78,13 +73,7 @@ pub(super) fn review(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value)
             )));
         }
     }
-    if kind == "SelfSubjectRulesReview"
-        && review
-            .pointer("/spec/namespace")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .is_empty()
-    {
+    if kind == "SelfSubjectRulesReview" && text_at(&review, "/spec/namespace").is_empty() {
         return Err(ApiError::bad_request("no namespace on request"));
     }
     if !review.get("metadata").is_some_and(Value::is_object) {

@@ -460,14 +460,7 @@ pub(crate) fn mark_as_deleting(object: &mut Value, now: i64) {
 
 /// An object's finalizers.
 pub(crate) fn finalizers(object: &Value) -> Vec<String> {
-    object
-        .pointer("/metadata/finalizers")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .map(str::to_owned)
-        .collect()
+    crate::object::strings_at(object, "/metadata/finalizers")
 }
 
 fn set_finalizers(object: &mut Value, list: &[String]) {

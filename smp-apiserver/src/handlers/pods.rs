@@ -14,6 +14,7 @@ use http::StatusCode;
 use serde_json::{Value, json};
 
 use super::{Answer, Call, RETRIES, delete, write};
+use crate::object::text_at;
 use crate::selector::{self, Selector};
 use crate::status::ApiError;
 use crate::store::WriteError;
@@ -32,24 +33,14 @@ fn success() -> (StatusCode, Value) {
 /// node, and is marked scheduled (`BindingREST`).
 pub(super) fn bind(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value), ApiError> {
     let binding = write::read_object(call, body)?;
-    let name = binding
-        .pointer("/metadata/name")
-        .and_then(Value::as_str)
-        .unwrap_or("")
-        .to_owned();
+    let name = text_at(&binding, "/metadata/name").to_owned();
     if !call.info.name.is_empty() && call.info.name != name {
         return Err(ApiError::bad_request(
             "name in URL does not match name in Binding object",
         ));
     }
-    let kind = binding
-        .pointer("/target/kind")
-        .and_then(Value::as_str)
-        .unwrap_or("");
-    let node = binding
-        .pointer("/target/name")
-        .and_then(Value::as_str)
-        .unwrap_or("");
+    let kind = text_at(&binding, "/target/kind");
+    let node = text_at(&binding, "/target/name");
     // The validation errors come back as a plain error, which the server answers as a 500.
     let mut errors = Vec::new();
     if !kind.is_empty() && kind != "Node" {
@@ -97,10 +88,7 @@ pub(super) fn bind(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value), 
                 "pod {name} is being deleted, cannot be assigned to a host"
             )));
         }
-        let assigned = pod
-            .pointer("/spec/nodeName")
-            .and_then(Value::as_str)
-            .unwrap_or("");
+        let assigned = text_at(pod, "/spec/nodeName");
         if !assigned.is_empty() {
             return Err(conflict(format!(
                 "pod {name} is already assigned to node {assigned:?}"
@@ -231,10 +219,7 @@ pub(super) fn evict(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value),
 
 /// A pod done or not yet running, or already going, disrupts nothing by going.
 fn ignores_budgets(pod: &Value) -> bool {
-    let phase = pod
-        .pointer("/status/phase")
-        .and_then(Value::as_str)
-        .unwrap_or("");
+    let phase = text_at(pod, "/status/phase");
     matches!(phase, "Succeeded" | "Failed" | "Pending")
         || pod
             .pointer("/metadata/deletionTimestamp")
@@ -402,10 +387,7 @@ pub(super) fn stream(call: &Call<'_>, stream: Stream) -> Result<Answer, ApiError
     } else {
         container(pod, name, call.query("container").unwrap_or(""))?
     };
-    let node = pod
-        .pointer("/spec/nodeName")
-        .and_then(Value::as_str)
-        .unwrap_or("");
+    let node = text_at(pod, "/spec/nodeName");
     if node.is_empty() {
         return match stream {
             // The log of a pod on no node is empty (`LogLocation` gives no location).

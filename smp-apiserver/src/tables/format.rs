@@ -4,13 +4,7 @@
 
 use serde_json::Value;
 
-/// The string at `pointer` in `object` (`""` when absent or not a string).
-pub(crate) fn text<'v>(object: &'v Value, pointer: &str) -> &'v str {
-    object
-        .pointer(pointer)
-        .and_then(Value::as_str)
-        .unwrap_or("")
-}
+pub(crate) use crate::object::text_at as text;
 
 /// The integer at `pointer` in `object` (`0` when absent or not an integer).
 pub(crate) fn int(object: &Value, pointer: &str) -> i64 {

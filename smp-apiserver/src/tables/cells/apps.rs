@@ -3,7 +3,9 @@
 use serde_json::{Value, json};
 
 use super::Row;
-use super::common::{age, containers, name, pod_spec, replicas, selector, selector_cell};
+use super::common::{
+    age, containers, name, pod_spec, replicas, replicated, selector, selector_cell,
+};
 use crate::tables::duration::Now;
 use crate::tables::format::{int, items, labels, text};
 
@@ -32,18 +34,7 @@ pub(super) fn deployment(object: &Value, now: Now) -> Row {
 
 /// A ReplicaSet: desired, current and ready replicas, and what it runs.
 pub(super) fn replica_set(object: &Value, now: Now) -> Row {
-    let [names, images] = containers(pod_spec(object, "/spec/template"));
-    vec![
-        name(object),
-        json!(replicas(object, "/spec/replicas")),
-        json!(int(object, "/status/replicas")),
-        json!(int(object, "/status/readyReplicas")),
-        age(object, now),
-        names,
-        images,
-        selector_cell(object.pointer("/spec/selector")),
-    ]
-    .into()
+    replicated(object, now, selector_cell(object.pointer("/spec/selector")))
 }
 
 /// A DaemonSet: how many nodes should run its pod, run it, are ready, up to date and

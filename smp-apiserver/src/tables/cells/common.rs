@@ -90,6 +90,23 @@ pub(super) fn containers(pod_spec: &Value) -> [Value; 2] {
     ]
 }
 
+/// The row of a ReplicaSet or a ReplicationController: desired, current and ready replicas,
+/// what it runs, and its `selector` cell (each writes its selector its own way).
+pub(super) fn replicated(object: &Value, now: Now, selector: Value) -> super::Row {
+    let [names, images] = containers(pod_spec(object, "/spec/template"));
+    vec![
+        name(object),
+        json!(replicas(object, "/spec/replicas")),
+        json!(crate::tables::format::int(object, "/status/replicas")),
+        json!(crate::tables::format::int(object, "/status/readyReplicas")),
+        age(object, now),
+        names,
+        images,
+        selector,
+    ]
+    .into()
+}
+
 /// The first entry of `conditions` of type `kind`.
 pub(super) fn condition<'v>(conditions: &'v [Value], kind: &str) -> Option<&'v Value> {
     conditions.iter().find(|c| text(c, "/type") == kind)

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use super::Row;
 use super::common::{
     access_modes, age, ago, annotation, condition, containers, ingress_points, is_set, member,
-    name, pod_spec, replicas, text_if_set, with_more,
+    name, pod_spec, replicated, text_if_set, with_more,
 };
 use super::quantity;
 use crate::tables::duration::Now;
@@ -28,18 +28,7 @@ pub(super) fn pod_template(object: &Value, _now: Now) -> Row {
 
 /// A ReplicationController: desired, current and ready replicas, and what it runs.
 pub(super) fn replication_controller(object: &Value, now: Now) -> Row {
-    let [names, images] = containers(pod_spec(object, "/spec/template"));
-    vec![
-        name(object),
-        json!(replicas(object, "/spec/replicas")),
-        json!(int(object, "/status/replicas")),
-        json!(int(object, "/status/readyReplicas")),
-        age(object, now),
-        names,
-        images,
-        json!(labels(object.pointer("/spec/selector"))),
-    ]
-    .into()
+    replicated(object, now, json!(labels(object.pointer("/spec/selector"))))
 }
 
 /// A Service: its type, addresses inside and outside the cluster, and ports.
