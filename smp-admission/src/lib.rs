@@ -38,4 +38,5 @@ pub mod defaulting;
 mod image;
 pub mod quantity;
 pub mod strategy;
+pub mod validation;
 mod value;

@@ -50,6 +50,10 @@ pub struct Options {
     /// pull policy, quantities in canonical form...), before its field manager records the
     /// write (on by default; off stores objects as written).
     pub defaulting: bool,
+    /// Whether built-in objects are validated as kube-apiserver v1.34 validates them on create
+    /// and update (`smp_admission::validation`), an invalid write answered with its 422 and
+    /// nothing stored (on by default; off stores whatever decodes).
+    pub validation: bool,
 }
 
 impl Default for Options {
@@ -61,6 +65,7 @@ impl Default for Options {
             bookmark_interval: std::time::Duration::from_secs(60),
             garbage_collection: true,
             defaulting: true,
+            validation: true,
         }
     }
 }

@@ -19,6 +19,7 @@ mod patch;
 mod serve;
 mod server_side;
 mod three_way;
+mod validate;
 
 use std::ffi::OsString;
 use std::process::ExitCode;
@@ -63,6 +64,7 @@ enum Command {
     Serve(serve::ServeArgs),
     Normalize(normalize::NormalizeArgs),
     Default(default::DefaultArgs),
+    Validate(validate::ValidateArgs),
     Completions(completions::CompletionsArgs),
     Man(completions::ManArgs),
 }
@@ -79,7 +81,10 @@ impl Command {
             Command::Update(args) => args.validate(),
             Command::Serve(args) => args.validate(),
             Command::Normalize(args) => args.validate(),
-            Command::Default(_) | Command::Completions(_) | Command::Man(_) => Ok(()),
+            Command::Default(_)
+            | Command::Validate(_)
+            | Command::Completions(_)
+            | Command::Man(_) => Ok(()),
         }
     }
 
@@ -95,6 +100,7 @@ impl Command {
             Command::Serve(_) => "serve",
             Command::Normalize(_) => "normalize",
             Command::Default(_) => "default",
+            Command::Validate(_) => "validate",
             Command::Completions(_) => "completions",
             Command::Man(_) => "man",
         }
@@ -111,6 +117,7 @@ impl Command {
             Command::Serve(args) => serve::run(&args),
             Command::Normalize(args) => normalize::run(&args),
             Command::Default(args) => default::run(&args),
+            Command::Validate(args) => validate::run(&args),
             Command::Completions(args) => completions::completions(&args, Cli::command()),
             Command::Man(args) => completions::man(&args, Cli::command()),
         }

@@ -45,6 +45,10 @@ pub struct ServeArgs {
     /// them on decoding (a Deployment's strategy, containers' pull policies, ...).
     #[arg(long)]
     no_defaulting: bool,
+    /// Store built-in objects without validating them (the API server refuses an invalid
+    /// object with 422 Unprocessable Entity, as this server does without this flag).
+    #[arg(long)]
+    no_validation: bool,
 }
 
 impl ServeArgs {
@@ -85,6 +89,7 @@ async fn serve(args: &ServeArgs) -> Result<(), CliError> {
         custom_resource_strategic_merge: args.crd_strategic_merge,
         garbage_collection: !args.no_garbage_collection,
         defaulting: !args.no_defaulting,
+        validation: !args.no_validation,
         ..Options::default()
     });
     for path in &args.crd {

@@ -91,6 +91,7 @@ pub(super) fn patch(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value),
         let new = prepare_update(call, &current.object, patched)?;
         let mut new = record_update(call, &current.object, new)?;
         settle_generation(call, &current.object, &mut new);
+        super::write::validate_update(call, &current, &new)?;
         match commit(call, &current, new) {
             Ok(object) => return Ok((StatusCode::OK, object)),
             Err(_) if expected.is_empty() => continue,
@@ -185,6 +186,7 @@ fn apply(call: &Call<'_>, text: &str) -> Result<(StatusCode, Value), ApiError> {
         call.default_object(&mut object);
         let mut new = prepare_update(call, &current.object, object)?;
         settle_generation(call, &current.object, &mut new);
+        super::write::validate_update(call, &current, &new)?;
         match commit(call, &current, new) {
             Ok(object) => return Ok((StatusCode::OK, object)),
             Err(_) => continue,

@@ -195,7 +195,10 @@ pub(super) fn prepare_update(
     if !call.info.namespace.is_empty() {
         set_meta(&mut new, "namespace", &call.info.namespace);
     }
-    no_new_finalizers_while_deleting(call, current, &new)?;
+    // Kinds validated here report this with their other metadata errors.
+    if !call.validates() {
+        no_new_finalizers_while_deleting(call, current, &new)?;
+    }
     Ok(new)
 }
 
@@ -231,6 +234,26 @@ fn no_new_finalizers_while_deleting(
             ),
         )],
     ))
+}
+
+/// Refuses an update the server's validation refuses. An unconditional update (no
+/// resourceVersion given) is validated with the stored version, which the server's store puts
+/// in before it validates.
+pub(super) fn validate_update(
+    call: &Call<'_>,
+    current: &Stored,
+    new: &Value,
+) -> Result<(), ApiError> {
+    if meta(new, "resourceVersion").is_empty() {
+        let mut versioned = new.clone();
+        set_meta(
+            &mut versioned,
+            "resourceVersion",
+            &current.revision.to_string(),
+        );
+        return call.validate_update(&versioned, &current.object);
+    }
+    call.validate_update(new, &current.object)
 }
 
 /// Moves `new`'s generation on from `current`'s if its kind's strategy sees a change (the
@@ -366,6 +389,7 @@ pub(super) fn create_object(
     if namespaces::is_namespaces(call) {
         namespaces::prepare_create(&mut new);
     }
+    call.validate_create(&new)?;
     if dry_run {
         return Ok((StatusCode::CREATED, new));
     }
@@ -398,6 +422,7 @@ pub(super) fn update(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value)
         let mut new = prepare_update(call, &current.object, given.clone())?;
         new = record_update(call, &current.object, new)?;
         settle_generation(call, &current.object, &mut new);
+        validate_update(call, &current, &new)?;
         match commit(call, &current, new) {
             Ok(object) => return Ok((StatusCode::OK, object)),
             Err(_) if expected.is_empty() => continue,

@@ -862,3 +862,60 @@ async fn a_pod_starts_pending_with_its_qos_class() {
         api.delete("p", &Default::default()).await.unwrap();
     }
 }
+
+/// An invalid object is refused with the server's 422, word for word, and nothing is
+/// stored: a ConfigMap named `Bad_Name` with a key `a/b` (`ValidateConfigMap`,
+/// `pkg/apis/core/validation/validation.go`); an update that changes an immutable ConfigMap's
+/// data is refused too (`ValidateConfigMapUpdate`). With validation off, both are stored.
+#[tokio::test]
+async fn invalid_objects_are_refused_with_the_servers_422() {
+    use k8s_openapi::api::core::v1::ConfigMap;
+    let bad: ConfigMap = serde_json::from_value(serde_json::json!({
+        "metadata": {"name": "Bad_Name"}, "data": {"a/b": "x"}}))
+    .unwrap();
+    let clients = crate::support::clients().await;
+    for (how, client) in clients.each() {
+        let api: kube::Api<ConfigMap> = kube::Api::default_namespaced(client.clone());
+        let Err(kube::Error::Api(status)) = api.create(&Default::default(), &bad).await else {
+            panic!("{how}: an invalid ConfigMap was taken");
+        };
+        assert_eq!(status.code, 422, "{how}");
+        assert_eq!(status.reason, "Invalid");
+        assert_eq!(
+            status.message,
+            "ConfigMap \"Bad_Name\" is invalid: [metadata.name: Invalid value: \"Bad_Name\": a \
+             lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, \
+             '-' or '.', and must start and end with an alphanumeric character (e.g. \
+             'example.com', regex used for validation is \
+             '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*'), data[a/b]: \
+             Invalid value: \"a/b\": a valid config key must consist of alphanumeric \
+             characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', \
+             regex used for validation is '[-._a-zA-Z0-9]+')]"
+        );
+        assert!(api.get_opt("Bad_Name").await.unwrap().is_none(), "{how}");
+
+        let frozen: ConfigMap = serde_json::from_value(serde_json::json!({
+            "metadata": {"name": "frozen"}, "immutable": true, "data": {"a": "1"}}))
+        .unwrap();
+        let mut created = api.create(&Default::default(), &frozen).await.unwrap();
+        created.data = Some([("a".to_owned(), "2".to_owned())].into());
+        let Err(kube::Error::Api(status)) =
+            api.replace("frozen", &Default::default(), &created).await
+        else {
+            panic!("{how}: an immutable ConfigMap was changed");
+        };
+        assert_eq!(
+            status.message,
+            "ConfigMap \"frozen\" is invalid: data: Forbidden: field is immutable when \
+             `immutable` is set"
+        );
+        api.delete("frozen", &Default::default()).await.unwrap();
+    }
+    let plain = crate::support::clients_with(|| smp_apiserver::Options {
+        validation: false,
+        ..Default::default()
+    })
+    .await;
+    let api: kube::Api<ConfigMap> = kube::Api::default_namespaced(plain.memory.clone());
+    api.create(&Default::default(), &bad).await.unwrap();
+}

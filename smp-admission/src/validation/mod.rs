@@ -1,0 +1,164 @@
+//! Validation of built-in objects as kube-apiserver v1.34 validates them on create and update,
+//! with its answers word for word: each kind's `Validate*` and `Validate*Update` of
+//! `pkg/apis/<group>/validation`, run on the object as the server holds it after defaulting.
+//!
+//! ```
+//! use serde_json::json;
+//! use smp_admission::validation::{validate_create, ValidationError};
+//!
+//! let config = json!({"apiVersion": "v1", "kind": "ConfigMap",
+//!     "metadata": {"name": "Bad_Name", "namespace": "default"}, "data": {"a/b": "x"}});
+//! let Err(ValidationError::Invalid(invalid)) = validate_create(&config) else { panic!() };
+//! assert_eq!(invalid.errors[0].field, "metadata.name");
+//! assert!(invalid.to_string().starts_with(r#"ConfigMap "Bad_Name" is invalid: [metadata.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain"#));
+//! assert_eq!(invalid.to_status()["code"], 422);
+//! ```
+//!
+//! [`covered`] says which kinds have their rules here; a kind without them validates as
+//! valid. The field errors are [`field::FieldError`]s; [`Invalid`] is the 422 they make.
+//!
+//! Layout: [`field`] (errors and paths), [`names`] (string formats), [`meta`] (ObjectMeta,
+//! labels, selectors), [`read`] (JSON read as the Go structs read), then one module per API
+//! group with its kinds, and the table below that maps a group and kind to its rules.
+
+pub mod field;
+pub mod meta;
+pub mod names;
+pub mod read;
+mod status;
+
+mod core;
+
+pub use field::{ErrorList, ErrorType, FieldError, Path};
+pub use status::Invalid;
+
+use serde_json::Value;
+
+/// The rules of one kind: what its create and its update check.
+pub(crate) struct KindRules {
+    /// The API group (`""` for core).
+    pub group: &'static str,
+    /// The kind.
+    pub kind: &'static str,
+    /// Whether its objects live in a namespace.
+    pub namespaced: bool,
+    /// `Validate<Kind>`.
+    pub create: fn(&Value) -> ErrorList,
+    /// `Validate<Kind>Update`, given the new object and the old.
+    pub update: fn(&Value, &Value) -> ErrorList,
+}
+
+fn rules(group: &str, kind: &str) -> Option<&'static KindRules> {
+    core::KINDS
+        .iter()
+        .find(|r| r.group == group && r.kind == kind)
+}
+
+/// Why an object could not be validated, or that it is invalid.
+#[derive(Debug, thiserror::Error)]
+pub enum ValidationError {
+    /// The value is not a JSON object.
+    #[error("an object must be a JSON object")]
+    NotAnObject,
+    /// `apiVersion` or `kind` is missing.
+    #[error("an object must have apiVersion and kind")]
+    MissingType,
+    /// The object is invalid: the server's 422.
+    #[error(transparent)]
+    Invalid(Invalid),
+}
+
+fn group_and_kind(obj: &Value) -> Result<(&str, &str), ValidationError> {
+    if !obj.is_object() {
+        return Err(ValidationError::NotAnObject);
+    }
+    let api_version = read::text(obj, "apiVersion");
+    let kind = read::text(obj, "kind");
+    if api_version.is_empty() || kind.is_empty() {
+        return Err(ValidationError::MissingType);
+    }
+    let group = api_version.split_once('/').map_or("", |(g, _)| g);
+    Ok((group, kind))
+}
+
+/// Whether the rules of `kind` in the group of `api_version` are here.
+pub fn covered(api_version: &str, kind: &str) -> bool {
+    let group = api_version.split_once('/').map_or("", |(g, _)| g);
+    rules(group, kind).is_some()
+}
+
+fn outcome(group: &str, kind: &str, obj: &Value, errors: ErrorList) -> Result<(), ValidationError> {
+    if errors.is_empty() {
+        return Ok(());
+    }
+    Err(ValidationError::Invalid(Invalid {
+        group: group.to_owned(),
+        kind: kind.to_owned(),
+        name: obj
+            .pointer("/metadata/name")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned(),
+        errors,
+    }))
+}
+
+/// Whether objects of `kind` live in a namespace, for the kinds whose rules are here.
+pub fn namespaced(api_version: &str, kind: &str) -> Option<bool> {
+    let group = api_version.split_once('/').map_or("", |(g, _)| g);
+    rules(group, kind).map(|r| r.namespaced)
+}
+
+/// The field errors of creating `obj` (empty when it is valid or its kind is not covered).
+pub fn errors_on_create(obj: &Value) -> Result<ErrorList, ValidationError> {
+    let (group, kind) = group_and_kind(obj)?;
+    Ok(rules(group, kind).map_or_else(Vec::new, |r| (r.create)(obj)))
+}
+
+/// The field errors of updating `old` to `new`.
+pub fn errors_on_update(new: &Value, old: &Value) -> Result<ErrorList, ValidationError> {
+    let (group, kind) = group_and_kind(new)?;
+    Ok(rules(group, kind).map_or_else(Vec::new, |r| (r.update)(new, old)))
+}
+
+/// Validates `obj` as the server does on create: `Ok` when it would be stored, the 422's
+/// contents when it would be refused.
+pub fn validate_create(obj: &Value) -> Result<(), ValidationError> {
+    let errors = errors_on_create(obj)?;
+    let (group, kind) = group_and_kind(obj)?;
+    outcome(group, kind, obj, errors)
+}
+
+/// Validates `new` as the server does when it replaces `old`.
+pub fn validate_update(new: &Value, old: &Value) -> Result<(), ValidationError> {
+    let errors = errors_on_update(new, old)?;
+    let (group, kind) = group_and_kind(new)?;
+    outcome(group, kind, new, errors)
+}
+
+/// Validates an smp-types or k8s-openapi value (or any `Serialize` with the wire form) as
+/// created; `api_version` and `kind` are used when its JSON lacks them, as typed values do.
+pub fn validate_typed<T: serde::Serialize>(
+    value: &T,
+    api_version: &str,
+    kind: &str,
+) -> Result<(), TypedValidationError> {
+    let mut obj = serde_json::to_value(value).map_err(TypedValidationError::Serialize)?;
+    if let Value::Object(map) = &mut obj {
+        map.entry("apiVersion")
+            .or_insert_with(|| api_version.into());
+        map.entry("kind").or_insert_with(|| kind.into());
+    }
+    validate_create(&obj).map_err(TypedValidationError::Validation)
+}
+
+/// Why a typed value could not be validated, or that it is invalid.
+#[derive(Debug, thiserror::Error)]
+pub enum TypedValidationError {
+    /// The value did not serialize to JSON.
+    #[error("the value did not serialize: {0}")]
+    Serialize(serde_json::Error),
+    /// The object is invalid (or not an object).
+    #[error(transparent)]
+    Validation(ValidationError),
+}

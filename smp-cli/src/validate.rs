@@ -1,0 +1,246 @@
+//! `smp validate`: whether the API server would take each object, and if not, its reasons in
+//! the server's words. Each object goes through what the server does before it validates
+//! (defaults, the create-time strategy) and then its kind's validation
+//! (`smp_admission::validation`); with `--old`, an object that has a counterpart there is
+//! validated as an update of it.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use serde_json::Value;
+use smp_core::DocRole;
+use smp_core::error::kind_of;
+
+use crate::documents::{Place, objects};
+use crate::error::CliError;
+use crate::io::{InputArgs, Source};
+
+const EXAMPLE: &str = "\
+Example:
+  smp validate -f examples/deployment.yaml
+  smp validate -f new.yaml --old live.yaml
+
+Every object of FILE (a multi-document YAML stream, JSON, or a List) is defaulted as
+kube-apiserver v1.34 defaults it and validated as it validates a create. For each invalid
+object, standard output gets one line per field error, exactly as the server's 422 message
+lists them (each once, in its order), and standard error a line naming the object. The status
+is 0 when every object is valid, 1 otherwise.
+
+With --old FILE, an object whose kind, namespace and name match one of the old file's is
+validated as an update of it (immutable fields, the kind's update rules); the others as
+creates. Kinds whose rules smp does not have yet are reported on standard error and count as
+valid.";
+
+/// Validate objects as the API server does, printing its field errors.
+#[derive(Debug, Args)]
+#[command(after_long_help = EXAMPLE)]
+pub struct ValidateArgs {
+    /// The objects (JSON or YAML, several documents or a List; `-` for stdin).
+    #[arg(short = 'f', long = "filename", value_name = "FILE")]
+    file: PathBuf,
+
+    /// The objects as they are now: validate the matching objects of FILE as updates of them.
+    #[arg(long, value_name = "FILE")]
+    old: Option<PathBuf>,
+
+    #[command(flatten)]
+    input: InputArgs,
+}
+
+/// What identifies an object: its group, kind, namespace and name.
+type Identity = (String, String, String, String);
+
+fn identity(object: &Value) -> Identity {
+    let text = |pointer: &str| {
+        object
+            .pointer(pointer)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned()
+    };
+    let api_version = text("/apiVersion");
+    let group = api_version
+        .split_once('/')
+        .map_or("", |(g, _)| g)
+        .to_owned();
+    (
+        group,
+        text("/kind"),
+        text("/metadata/namespace"),
+        text("/metadata/name"),
+    )
+}
+
+/// The objects of each document of a file, with their item numbers in Lists.
+type Documents = Vec<Vec<(Option<usize>, Value)>>;
+
+fn read_objects(args: &ValidateArgs, file: &Path) -> Result<Documents, CliError> {
+    let source = Source::new(file);
+    let text = args.input.read_text(file, DocRole::Original)?;
+    let docs = smp_core::input::parse_documents(&text, DocRole::Original)
+        .map_err(|e| CliError::new(format_args!("{} {source}", DocRole::Original), e))?;
+    Ok(docs.into_iter().map(objects).collect())
+}
+
+fn metadata(object: &mut Value) -> Option<&mut serde_json::Map<String, Value>> {
+    let meta = object
+        .as_object_mut()?
+        .entry("metadata")
+        .or_insert_with(|| Value::Object(serde_json::Map::new()));
+    if !meta.is_object() {
+        *meta = Value::Object(serde_json::Map::new());
+    }
+    meta.as_object_mut()
+}
+
+/// A namespaced object without a namespace is written to the request's, `default` as kubectl
+/// sends it.
+fn settle_namespace(object: &mut Value, api_version: &str, kind: &str) {
+    let missing = object
+        .pointer("/metadata/namespace")
+        .and_then(Value::as_str)
+        .is_none_or(str::is_empty);
+    if missing && smp_admission::validation::namespaced(api_version, kind) == Some(true) {
+        if let Some(meta) = metadata(object) {
+            meta.insert("namespace".into(), "default".into());
+        }
+    }
+}
+
+/// The server names an object that has only a `generateName` before it validates it; the
+/// five characters it adds are stood in for here.
+fn generate_name(object: &mut Value) {
+    let Some(meta) = metadata(object) else {
+        return;
+    };
+    let named = meta
+        .get("name")
+        .and_then(Value::as_str)
+        .is_some_and(|n| !n.is_empty());
+    if let (false, Some(prefix)) = (named, meta.get("generateName").and_then(Value::as_str)) {
+        let name = format!("{prefix}x7k2q");
+        meta.insert("name".into(), name.into());
+    }
+}
+
+/// An update keeps what the server keeps of the stored object's metadata (its identity, and
+/// the resourceVersion an unconditional write is given).
+fn keep_stored_metadata(object: &mut Value, stored: &Value) {
+    let Some(meta) = metadata(object) else {
+        return;
+    };
+    for key in [
+        "uid",
+        "creationTimestamp",
+        "deletionTimestamp",
+        "deletionGracePeriodSeconds",
+        "generation",
+    ] {
+        match stored.pointer(&format!("/metadata/{key}")) {
+            Some(v) => {
+                meta.insert(key.into(), v.clone());
+            }
+            None => {
+                meta.remove(key);
+            }
+        }
+    }
+    let versioned = meta
+        .get("resourceVersion")
+        .and_then(Value::as_str)
+        .is_some_and(|v| !v.is_empty());
+    if !versioned {
+        let version = stored
+            .pointer("/metadata/resourceVersion")
+            .cloned()
+            .unwrap_or_else(|| "1".into());
+        meta.insert("resourceVersion".into(), version);
+    }
+}
+
+/// Runs `smp validate`.
+pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
+    let source = Source::new(&args.file);
+    let mut old: HashMap<Identity, Value> = HashMap::new();
+    if let Some(path) = &args.old {
+        for doc in read_objects(args, path)? {
+            for (_, mut object) in doc {
+                if object.is_object() {
+                    // The stored object is a defaulted one.
+                    let _ = smp_admission::defaulting::default_object(&mut object);
+                    let api_version = object["apiVersion"].as_str().unwrap_or("").to_owned();
+                    let kind = object["kind"].as_str().unwrap_or("").to_owned();
+                    settle_namespace(&mut object, &api_version, &kind);
+                    old.insert(identity(&object), object);
+                }
+            }
+        }
+    }
+    let mut invalid = 0usize;
+    let mut errors = Vec::new();
+    for (i, doc) in read_objects(args, &args.file)?.into_iter().enumerate() {
+        for (item, mut object) in doc {
+            let place = Place {
+                source,
+                document: i + 1,
+                item,
+            };
+            if !object.is_object() {
+                let found = format!("expected an object, found {}", kind_of(&object));
+                errors.push(CliError::new(place, found));
+                continue;
+            }
+            if let Err(e) = smp_admission::defaulting::default_object(&mut object) {
+                errors.push(CliError::new(place, e));
+                continue;
+            }
+            let api_version = object["apiVersion"].as_str().unwrap_or("").to_owned();
+            let kind = object["kind"].as_str().unwrap_or("").to_owned();
+            if !smp_admission::validation::covered(&api_version, &kind) {
+                eprintln!(
+                    "warning: {place}: smp has no validation rules for {kind} ({api_version}) yet"
+                );
+                continue;
+            }
+            settle_namespace(&mut object, &api_version, &kind);
+            let outcome = match old.get(&identity(&object)) {
+                Some(before) => {
+                    keep_stored_metadata(&mut object, before);
+                    smp_admission::validation::validate_update(&object, before)
+                }
+                None => {
+                    generate_name(&mut object);
+                    smp_admission::strategy::prepare_for_create(&mut object);
+                    smp_admission::validation::validate_create(&object)
+                }
+            };
+            match outcome {
+                Ok(()) => {}
+                Err(smp_admission::validation::ValidationError::Invalid(refused)) => {
+                    invalid += 1;
+                    for line in refused.lines() {
+                        println!("{line}");
+                    }
+                    eprintln!(
+                        "error: {place}: {} {:?} is invalid",
+                        refused.qualified_kind(),
+                        refused.name
+                    );
+                }
+                Err(e) => errors.push(CliError::new(place, e)),
+            }
+        }
+    }
+    if invalid > 0 && errors.is_empty() {
+        let objects = if invalid == 1 {
+            "object is"
+        } else {
+            "objects are"
+        };
+        return Err(CliError::message(format_args!(
+            "{invalid} {objects} invalid"
+        )));
+    }
+    crate::documents::report(errors)
+}
