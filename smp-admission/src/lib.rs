@@ -34,6 +34,7 @@
 
 #![warn(missing_docs)]
 
+pub mod admission;
 pub mod defaulting;
 mod image;
 pub mod quantity;

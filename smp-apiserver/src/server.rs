@@ -54,6 +54,10 @@ pub struct Options {
     /// and update (`smp_admission::validation`), an invalid write answered with its 422 and
     /// nothing stored (on by default; off stores whatever decodes).
     pub validation: bool,
+    /// The mutating admission plugins run on built-in objects being created
+    /// (`smp_admission::admission`: a Pod's service account token, priority and tolerations, a
+    /// claim's default StorageClass...); all of kube-apiserver's default ones unless changed.
+    pub admission: smp_admission::admission::Plugins,
 }
 
 impl Default for Options {
@@ -66,6 +70,7 @@ impl Default for Options {
             garbage_collection: true,
             defaulting: true,
             validation: true,
+            admission: smp_admission::admission::Plugins::all(),
         }
     }
 }

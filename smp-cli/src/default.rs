@@ -20,8 +20,10 @@ Every document of FILE (a multi-document YAML stream, JSON, or a List, whose ite
 one by one) is printed with the defaults kube-apiserver v1.34 gives its kind when it decodes
 it: a Deployment's strategy, revisionHistoryLimit and progressDeadlineSeconds, every
 container's imagePullPolicy and termination message settings, a Service's type,
-sessionAffinity and ports' targetPort..., then what the kind's strategy sets on create (a
-Pod's status: Pending and its QoS class). Kinds without defaults print as they are. An object
+sessionAffinity and ports' targetPort..., then what the default admission plugins add on
+create (a Pod's service account and its token volume, priority and tolerations; a claim's
+default StorageClass; read from --cluster files, or a new cluster's), then what the kind's
+strategy sets on create (a Pod's status: Pending and its QoS class). Kinds without defaults print as they are. An object
 that cannot be defaulted (no apiVersion or kind) prints one `error: ` line naming it; the
 others are still printed, and the status is 1.";
 
@@ -35,6 +37,18 @@ pub struct DefaultArgs {
 
     #[command(flatten)]
     input: InputArgs,
+
+    /// Objects the cluster holds that the admission plugins read (ServiceAccounts,
+    /// PriorityClasses, StorageClasses, IngressClasses, LimitRanges), as JSON or YAML; may be
+    /// given several times. Without it, a new cluster's: each namespace's `default` service
+    /// account and the system priority classes.
+    #[arg(long = "cluster", value_name = "FILE")]
+    cluster: Vec<PathBuf>,
+
+    /// Leave out the default admission plugins (a Pod's service account token volume,
+    /// priority and tolerations, a claim's default StorageClass and protection finalizer...).
+    #[arg(long = "no-admission")]
+    no_admission: bool,
 
     /// Output format: `json` (kubectl's layout, a 4-space indent) or `yaml`, documents
     /// separated by `---`.
@@ -54,6 +68,22 @@ pub fn run(args: &DefaultArgs) -> Result<(), CliError> {
         printed: 0,
     };
     let mut errors = Vec::new();
+    let plugins = if args.no_admission {
+        smp_admission::admission::Plugins::none()
+    } else {
+        smp_admission::admission::Plugins::all()
+    };
+    let mut cluster = smp_admission::admission::OfflineCluster::new();
+    for path in &args.cluster {
+        let text = args.input.read_text(path, DocRole::Original)?;
+        let docs = smp_core::input::parse_documents(&text, DocRole::Original)
+            .map_err(|e| CliError::new(format_args!("--cluster {}", Source::new(path)), e))?;
+        for doc in docs {
+            for (_, object) in objects(doc) {
+                cluster.add(object);
+            }
+        }
+    }
     for (i, doc) in docs.into_iter().enumerate() {
         for (item, mut object) in objects(doc) {
             let place = Place {
@@ -66,13 +96,23 @@ pub fn run(args: &DefaultArgs) -> Result<(), CliError> {
                 errors.push(CliError::new(place, found));
                 continue;
             }
-            match smp_admission::defaulting::default_object(&mut object) {
-                Ok(()) => {
-                    smp_admission::strategy::prepare_for_create(&mut object);
-                    out.print(&object)?;
-                }
-                Err(e) => errors.push(CliError::new(place, e)),
+            if let Err(e) = smp_admission::defaulting::default_object(&mut object) {
+                errors.push(CliError::new(place, e));
+                continue;
             }
+            let namespace = object
+                .pointer("/metadata/namespace")
+                .and_then(serde_json::Value::as_str)
+                .unwrap_or("default")
+                .to_owned();
+            if let Err(e) =
+                smp_admission::admission::admit_create(&mut object, &namespace, &cluster, &plugins)
+            {
+                errors.push(CliError::new(place, e));
+                continue;
+            }
+            smp_admission::strategy::prepare_for_create(&mut object);
+            out.print(&object)?;
         }
     }
     report(errors)

@@ -49,6 +49,10 @@ pub struct ServeArgs {
     /// object with 422 Unprocessable Entity, as this server does without this flag).
     #[arg(long)]
     no_validation: bool,
+    /// Leave out the default mutating admission plugins (a Pod's service account token,
+    /// priority and tolerations, a claim's default StorageClass, ...).
+    #[arg(long)]
+    no_admission: bool,
 }
 
 impl ServeArgs {
@@ -90,6 +94,11 @@ async fn serve(args: &ServeArgs) -> Result<(), CliError> {
         garbage_collection: !args.no_garbage_collection,
         defaulting: !args.no_defaulting,
         validation: !args.no_validation,
+        admission: if args.no_admission {
+            smp_admission::admission::Plugins::none()
+        } else {
+            smp_admission::admission::Plugins::all()
+        },
         ..Options::default()
     });
     for path in &args.crd {

@@ -81,3 +81,32 @@ fn an_unreadable_file_is_one_error() {
     let out = smp(&["default", "-f", "/nonexistent/objects.yaml"], None);
     assert_error(&out, &["/nonexistent/objects.yaml"]);
 }
+
+#[test]
+fn pods_get_what_the_admission_plugins_add_unless_left_out() {
+    let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, image: app:1}]\n";
+    let cluster = temp_file(
+        "cluster.yaml",
+        "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: normal}\nvalue: 100\nglobalDefault: true\npreemptionPolicy: PreemptLowerPriority\n",
+    );
+    let out = smp(&["default", "-f", "-", "--cluster", &cluster], Some(pod));
+    assert_success(&out);
+    let pod_out: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let spec = &pod_out["spec"];
+    assert_eq!(spec["serviceAccountName"], "default");
+    assert_eq!(spec["priorityClassName"], "normal");
+    assert_eq!(spec["priority"], 100);
+    assert_eq!(spec["tolerations"].as_array().unwrap().len(), 2);
+    assert!(
+        spec["volumes"][0]["name"]
+            .as_str()
+            .unwrap()
+            .starts_with("kube-api-access-")
+    );
+
+    let out = smp(&["default", "-f", "-", "--no-admission"], Some(pod));
+    assert_success(&out);
+    let plain: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(plain["spec"].get("serviceAccountName").is_none());
+    assert!(plain["spec"].get("tolerations").is_none());
+}

@@ -138,6 +138,25 @@ impl Call<'_> {
         }
     }
 
+    /// Runs the mutating admission plugins on a built-in object being created, reading the
+    /// service accounts, classes and limit ranges the store holds (`Options::admission`). A
+    /// plugin's refusal is the server's 403.
+    pub(crate) fn admit_create(&self, object: &mut Value) -> Result<(), ApiError> {
+        if self.resource.names.is_some() {
+            return Ok(());
+        }
+        let cluster = StoreCluster(&self.state.store);
+        smp_admission::admission::admit_create(
+            object,
+            &self.info.namespace,
+            &cluster,
+            &self.state.options.admission,
+        )
+        .map_err(|e| {
+            ApiError::forbidden(e.to_string()).about(&self.resource.group, &e.resource, &e.name)
+        })
+    }
+
     /// What the kind's registry strategy does to an object being created
     /// (`smp_admission::strategy`: a Pod starts `Pending` with its QoS class), with
     /// `Options::defaulting`.
@@ -558,4 +577,27 @@ pub(crate) fn internal(state: &State, request: Internal<'_>) -> Result<Value, Ap
     handle(state, info, &headers, request.body)?
         .into_value()
         .ok_or_else(|| ApiError::bad_request("a controller's request is not a watch"))
+}
+
+/// The store as the admission plugins read the cluster.
+struct StoreCluster<'a>(&'a crate::store::Store);
+
+impl smp_admission::admission::Cluster for StoreCluster<'_> {
+    fn get(&self, resource: &str, namespace: &str, name: &str) -> Option<Value> {
+        let key = crate::store::ObjectKey {
+            resource: resource.to_owned(),
+            namespace: namespace.to_owned(),
+            name: name.to_owned(),
+        };
+        self.0.get(&key).map(|s| (*s.object).clone())
+    }
+
+    fn list(&self, resource: &str, namespace: &str) -> Vec<Value> {
+        let namespace = (!namespace.is_empty()).then_some(namespace);
+        let (items, _) = self.0.list(resource, namespace, None);
+        items
+            .into_iter()
+            .map(|(_, s)| (*s.object).clone())
+            .collect()
+    }
 }

@@ -384,7 +384,9 @@ pub(super) fn create_object(
             new = recorded.map_err(|e| manager_error(call, &name, e))?;
         }
     }
-    // The strategy's own steps come after the field manager: they are no manager's.
+    // The admission plugins and the strategy's own steps come after the field manager: what
+    // they set is no manager's.
+    call.admit_create(&mut new)?;
     call.prepare_for_create(&mut new);
     if namespaces::is_namespaces(call) {
         namespaces::prepare_create(&mut new);

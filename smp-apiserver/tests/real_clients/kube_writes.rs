@@ -919,3 +919,61 @@ async fn invalid_objects_are_refused_with_the_servers_422() {
     let api: kube::Api<ConfigMap> = kube::Api::default_namespaced(plain.memory.clone());
     api.create(&Default::default(), &bad).await.unwrap();
 }
+
+/// The default admission plugins run on create (`plugin/pkg/admission/*`): a Pod gets the
+/// `default` service account, its `kube-api-access-*` token volume mounted in its container,
+/// priority 0 with `PreemptLowerPriority`, and the two 300-second tolerations; a Pod whose
+/// service account does not exist is forbidden (403), as the ServiceAccount plugin refuses it.
+#[tokio::test]
+async fn the_admission_plugins_complete_a_new_pod() {
+    use k8s_openapi::api::core::v1::Pod;
+    let pod: Pod = serde_json::from_value(serde_json::json!({
+        "metadata": {"name": "p"},
+        "spec": {"containers": [{"name": "c", "image": "app:1"}]}}))
+    .unwrap();
+    let clients = crate::support::clients().await;
+    for (how, client) in clients.each() {
+        let api: kube::Api<Pod> = kube::Api::default_namespaced(client.clone());
+        let created = api.create(&Default::default(), &pod).await.unwrap();
+        let spec = created.spec.unwrap();
+        assert_eq!(
+            spec.service_account_name.as_deref(),
+            Some("default"),
+            "{how}"
+        );
+        let volume = &spec.volumes.unwrap()[0];
+        assert!(
+            volume.name.starts_with("kube-api-access-"),
+            "{}",
+            volume.name
+        );
+        let mount = &spec.containers[0].volume_mounts.as_ref().unwrap()[0];
+        assert_eq!(mount.name, volume.name);
+        assert_eq!(
+            mount.mount_path,
+            "/var/run/secrets/kubernetes.io/serviceaccount"
+        );
+        assert_eq!(spec.priority, Some(0));
+        assert_eq!(
+            spec.preemption_policy.as_deref(),
+            Some("PreemptLowerPriority")
+        );
+        let tolerations = spec.tolerations.unwrap();
+        assert_eq!(tolerations.len(), 2);
+        assert_eq!(tolerations[1].toleration_seconds, Some(300));
+        api.delete("p", &Default::default()).await.unwrap();
+
+        let mut stranger = pod.clone();
+        stranger.metadata.name = Some("q".into());
+        stranger.spec.as_mut().unwrap().service_account_name = Some("nobody".into());
+        let Err(kube::Error::Api(status)) = api.create(&Default::default(), &stranger).await else {
+            panic!("{how}: a pod of a missing service account was taken");
+        };
+        assert_eq!(status.code, 403);
+        assert_eq!(
+            status.message,
+            "pods \"q\" is forbidden: error looking up service account default/nobody: \
+             serviceaccount \"nobody\" not found"
+        );
+    }
+}
