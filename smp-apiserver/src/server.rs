@@ -84,6 +84,8 @@ pub(crate) struct State {
     pub(crate) controllers: std::sync::Mutex<()>,
     /// The cluster's CA and token signing key.
     pub(crate) identity: Identity,
+    /// Held while a Service is created, from picking its addresses to recording them.
+    pub(crate) allocator: std::sync::Mutex<()>,
 }
 
 impl State {
@@ -142,6 +144,7 @@ impl ApiServer {
             served: RwLock::new(Served::builtin()),
             options,
             controllers: std::sync::Mutex::new(()),
+            allocator: std::sync::Mutex::new(()),
             identity: Identity::new().expect("the system gives randomness for the cluster's key"),
         };
         // The controllers follow every write from the first.

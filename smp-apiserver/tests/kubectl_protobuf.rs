@@ -103,9 +103,26 @@ fn kubectl_create_sends_protobuf_and_it_is_stored() {
         // What kubectl sends, with the defaults the server gives it on decoding.
         let mut sent = json(&dry_run);
         smp_admission::defaulting::default_object(&mut sent).unwrap();
-        let sent = without_server_fields(sent);
+        let mut sent = without_server_fields(sent);
         assert_eq!(k(create), said);
         let stored = without_server_fields(json(get));
+        if sent["kind"] == "Service" {
+            // The service registry allocates a cluster IP (10.96.0.0/12) and settles the IP
+            // families of a single-stack cluster (`pkg/registry/core/service/storage`).
+            let ip = stored["spec"]["clusterIP"]
+                .as_str()
+                .unwrap_or("")
+                .to_owned();
+            let octets: Vec<u8> = ip.split('.').filter_map(|o| o.parse().ok()).collect();
+            assert!(
+                octets.len() == 4 && octets[0] == 10 && (96..112).contains(&octets[1]),
+                "{ip}"
+            );
+            sent["spec"]["clusterIP"] = json!(ip);
+            sent["spec"]["clusterIPs"] = json!([ip]);
+            sent["spec"]["ipFamilies"] = json!(["IPv4"]);
+            sent["spec"]["ipFamilyPolicy"] = json!("SingleStack");
+        }
         assert_eq!(stored, sent, "{create:?}");
     }
 

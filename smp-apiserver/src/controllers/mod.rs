@@ -35,5 +35,20 @@ pub(crate) fn settle(state: &State) {
         garbagecollector::round(state, &changes);
         namespaced::round(state, &changes);
         aggregation::round(state, &changes);
+        release_service_addresses(state, &changes);
+    }
+}
+
+/// The IP allocator's side of a Service's deletion: its IPAddress objects go with it.
+fn release_service_addresses(state: &State, changes: &[std::sync::Arc<crate::store::Event>]) {
+    for event in changes {
+        if event.key.resource == "/services" && event.kind == crate::store::EventType::Deleted {
+            crate::registry::services::release(
+                state,
+                &event.object,
+                &event.key.namespace,
+                &event.key.name,
+            );
+        }
     }
 }

@@ -387,6 +387,22 @@ pub(super) fn create_object(
     // The admission plugins and the strategy's own steps come after the field manager: what
     // they set is no manager's.
     call.admit_create(&mut new)?;
+    // A Service's addresses are picked and recorded under one lock, so two creates never
+    // take the same one.
+    let is_service = call.resource.group.is_empty()
+        && call.resource.plural() == "services"
+        && call.resource.names.is_none();
+    let _allocating = is_service.then(|| {
+        call.state
+            .allocator
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+    });
+    let allocation = if is_service {
+        crate::registry::services::allocate(call.state, &mut new)?
+    } else {
+        Default::default()
+    };
     call.prepare_for_create(&mut new);
     if namespaces::is_namespaces(call) {
         namespaces::prepare_create(&mut new);
@@ -397,10 +413,13 @@ pub(super) fn create_object(
     }
     let new = call.shape.to_storage(new);
     match call.state.store.create(call.key(&name), new) {
-        Ok(stored) => Ok((
-            StatusCode::CREATED,
-            (*call.served_shape(stored).object).clone(),
-        )),
+        Ok(stored) => {
+            crate::registry::services::record(call.state, &call.info.namespace, &name, &allocation);
+            Ok((
+                StatusCode::CREATED,
+                (*call.served_shape(stored).object).clone(),
+            ))
+        }
         Err(_) => Err(ApiError::already_exists(
             &call.resource.group,
             &call.resource.qualified(),

@@ -1,7 +1,8 @@
 //! What each kind's registry strategy decides in kube-apiserver v1.34, as facts the handlers
 //! consult: which fields a field selector may name and what they hold ([`fields`]), when
 //! `metadata.generation` moves ([`generation`]), and how a deletion goes ([`deletion`]: the
-//! default propagation, graceful deletion, what DELETE answers).
+//! default propagation, graceful deletion, what DELETE answers), and what a Service is given
+//! on create ([`services`]: its cluster IP, node ports and IP families).
 //!
 //! Upstream these live in `pkg/registry/<group>/<resource>/strategy.go` and the field label
 //! conversions of `pkg/apis/<group>/<version>/conversion.go` (kubernetes/kubernetes), and for
@@ -10,3 +11,4 @@
 pub(crate) mod deletion;
 pub(crate) mod fields;
 pub(crate) mod generation;
+pub(crate) mod services;

@@ -977,3 +977,97 @@ async fn the_admission_plugins_complete_a_new_pod() {
         );
     }
 }
+
+/// A Service is given what the registry allocates on create (`pkg/registry/core/service`):
+/// a cluster IP from 10.96.0.0/12 recorded as an IPAddress naming it, its IP families, node
+/// ports from 30000-32767 for a NodePort service; an address already taken is refused with
+/// the allocator's words; deleting the service releases its address.
+#[tokio::test]
+async fn services_get_their_addresses_and_ports() {
+    use k8s_openapi::api::core::v1::Service;
+    use k8s_openapi::api::networking::v1::IPAddress;
+    let service = |name: &str, spec: serde_json::Value| -> Service {
+        serde_json::from_value(serde_json::json!({"metadata": {"name": name}, "spec": spec}))
+            .unwrap()
+    };
+    let clients = crate::support::clients().await;
+    for (how, client) in clients.each() {
+        let api: kube::Api<Service> = kube::Api::default_namespaced(client.clone());
+        let addresses: kube::Api<IPAddress> = kube::Api::all(client.clone());
+        let web = api
+            .create(
+                &Default::default(),
+                &service(
+                    "web",
+                    serde_json::json!({
+                "type": "NodePort", "selector": {"app": "web"}, "ports": [{"port": 80}]}),
+                ),
+            )
+            .await
+            .unwrap();
+        let spec = web.spec.unwrap();
+        let ip = spec.cluster_ip.unwrap();
+        let parsed: std::net::Ipv4Addr = ip.parse().unwrap();
+        let [a, b, ..] = parsed.octets();
+        assert!(
+            a == 10 && (96..112).contains(&b),
+            "{how}: {ip} is not in 10.96.0.0/12"
+        );
+        assert_eq!(spec.cluster_ips, Some(vec![ip.clone()]));
+        assert_eq!(spec.ip_families, Some(vec!["IPv4".to_owned()]));
+        assert_eq!(spec.ip_family_policy.as_deref(), Some("SingleStack"));
+        let node_port = spec.ports.unwrap()[0].node_port.unwrap();
+        assert!((30000..=32767).contains(&node_port), "{node_port}");
+        let address = addresses.get(&ip).await.unwrap();
+        assert_eq!(address.spec.unwrap().parent_ref.name, "web");
+
+        let headless = api
+            .create(
+                &Default::default(),
+                &service(
+                    "headless",
+                    serde_json::json!({
+                "clusterIP": "None", "ports": [{"port": 80}]}),
+                ),
+            )
+            .await
+            .unwrap()
+            .spec
+            .unwrap();
+        assert_eq!(headless.cluster_ips, Some(vec!["None".to_owned()]));
+        assert_eq!(
+            headless.ip_family_policy.as_deref(),
+            Some("RequireDualStack")
+        );
+        assert_eq!(
+            headless.ip_families,
+            Some(vec!["IPv4".to_owned(), "IPv6".to_owned()])
+        );
+
+        let Err(kube::Error::Api(status)) = api
+            .create(
+                &Default::default(),
+                &service(
+                    "taken",
+                    serde_json::json!({
+                "clusterIP": "10.96.0.1", "ports": [{"port": 80}]}),
+                ),
+            )
+            .await
+        else {
+            panic!("{how}: a taken address was given again");
+        };
+        assert_eq!(
+            status.message,
+            "Service \"taken\" is invalid: spec.clusterIPs: Invalid value: [\"10.96.0.1\"]: \
+             failed to allocate IP 10.96.0.1: provided IP is already allocated"
+        );
+
+        api.delete("web", &Default::default()).await.unwrap();
+        api.delete("headless", &Default::default()).await.unwrap();
+        assert!(
+            addresses.get_opt(&ip).await.unwrap().is_none(),
+            "{how}: {ip} was kept"
+        );
+    }
+}
