@@ -18,6 +18,7 @@ mod normalize;
 mod patch;
 mod serve;
 mod server_side;
+mod server_steps;
 mod three_way;
 mod validate;
 

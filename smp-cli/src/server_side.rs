@@ -26,9 +26,10 @@ pub struct FieldManagerArgs {
     #[arg(long = "subresource", value_name = "NAME")]
     pub subresource: Option<String>,
 
-    /// Leave out what the API server adds to built-in objects: its scheme's defaults (a
-    /// Deployment's strategy, containers' pull policies, ...) and, on create, what the kind's
-    /// strategy sets (a Pod's status).
+    /// Leave out what the API server does to built-in objects beyond the field manager: its
+    /// scheme's defaults (a Deployment's strategy, containers' pull policies, ...), on create
+    /// the admission plugins and what the kind's strategy sets (a Pod's status), and
+    /// validation.
     #[arg(long = "no-defaulting")]
     pub no_defaulting: bool,
 }
@@ -43,11 +44,14 @@ impl FieldManagerArgs {
         }
     }
 
-    /// What the kind's strategy sets on create, which no manager owns.
-    fn prepare_for_create(&self, object: &mut Value) {
-        if !self.no_defaulting {
-            smp_admission::strategy::prepare_for_create(object);
+    /// What the server does after the field manager: on create, the admission plugins and
+    /// the kind's strategy (no manager owns what they set); then validation, whose refusal is
+    /// the server's 422 message.
+    fn admit_and_validate(&self, object: &mut Value, live: Option<&Value>) -> Result<(), CliError> {
+        if self.no_defaulting {
+            return Ok(());
         }
+        crate::server_steps::admit_and_validate(object, live)
     }
 }
 
@@ -169,9 +173,7 @@ pub fn apply(
         .apply(live.as_ref(), &applied, manager, ApplyOptions { force })
         .map_err(|e| fail(e, format_args!("applying {}", Source::new(desired))))?;
     options.default(&mut object);
-    if live.is_none() {
-        options.prepare_for_create(&mut object);
-    }
+    options.admit_and_validate(&mut object, live.as_ref())?;
     output.write(&object)
 }
 
@@ -239,8 +241,7 @@ pub fn update(args: &UpdateArgs) -> Result<(), CliError> {
     let mut object = fm
         .update(live.as_ref(), new, &args.manager)
         .map_err(|e| fail(e, format_args!("updating with {}", Source::new(&args.new))))?;
-    if live.is_none() {
-        args.options.prepare_for_create(&mut object);
-    }
+    args.options
+        .admit_and_validate(&mut object, live.as_ref())?;
     args.output.write(&object)
 }

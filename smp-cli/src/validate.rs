@@ -83,82 +83,6 @@ fn read_objects(args: &ValidateArgs, file: &Path) -> Result<Documents, CliError>
     Ok(docs.into_iter().map(objects).collect())
 }
 
-fn metadata(object: &mut Value) -> Option<&mut serde_json::Map<String, Value>> {
-    let meta = object
-        .as_object_mut()?
-        .entry("metadata")
-        .or_insert_with(|| Value::Object(serde_json::Map::new()));
-    if !meta.is_object() {
-        *meta = Value::Object(serde_json::Map::new());
-    }
-    meta.as_object_mut()
-}
-
-/// A namespaced object without a namespace is written to the request's, `default` as kubectl
-/// sends it.
-fn settle_namespace(object: &mut Value, api_version: &str, kind: &str) {
-    let missing = object
-        .pointer("/metadata/namespace")
-        .and_then(Value::as_str)
-        .is_none_or(str::is_empty);
-    if missing && smp_admission::validation::namespaced(api_version, kind) == Some(true) {
-        if let Some(meta) = metadata(object) {
-            meta.insert("namespace".into(), "default".into());
-        }
-    }
-}
-
-/// The server names an object that has only a `generateName` before it validates it; the
-/// five characters it adds are stood in for here.
-fn generate_name(object: &mut Value) {
-    let Some(meta) = metadata(object) else {
-        return;
-    };
-    let named = meta
-        .get("name")
-        .and_then(Value::as_str)
-        .is_some_and(|n| !n.is_empty());
-    if let (false, Some(prefix)) = (named, meta.get("generateName").and_then(Value::as_str)) {
-        let name = format!("{prefix}x7k2q");
-        meta.insert("name".into(), name.into());
-    }
-}
-
-/// An update keeps what the server keeps of the stored object's metadata (its identity, and
-/// the resourceVersion an unconditional write is given).
-fn keep_stored_metadata(object: &mut Value, stored: &Value) {
-    let Some(meta) = metadata(object) else {
-        return;
-    };
-    for key in [
-        "uid",
-        "creationTimestamp",
-        "deletionTimestamp",
-        "deletionGracePeriodSeconds",
-        "generation",
-    ] {
-        match stored.pointer(&format!("/metadata/{key}")) {
-            Some(v) => {
-                meta.insert(key.into(), v.clone());
-            }
-            None => {
-                meta.remove(key);
-            }
-        }
-    }
-    let versioned = meta
-        .get("resourceVersion")
-        .and_then(Value::as_str)
-        .is_some_and(|v| !v.is_empty());
-    if !versioned {
-        let version = stored
-            .pointer("/metadata/resourceVersion")
-            .cloned()
-            .unwrap_or_else(|| "1".into());
-        meta.insert("resourceVersion".into(), version);
-    }
-}
-
 /// Runs `smp validate`.
 pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
     let source = Source::new(&args.file);
@@ -171,7 +95,7 @@ pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
                     let _ = smp_admission::defaulting::default_object(&mut object);
                     let api_version = object["apiVersion"].as_str().unwrap_or("").to_owned();
                     let kind = object["kind"].as_str().unwrap_or("").to_owned();
-                    settle_namespace(&mut object, &api_version, &kind);
+                    crate::server_steps::settle_namespace(&mut object, &api_version, &kind);
                     old.insert(identity(&object), object);
                 }
             }
@@ -203,14 +127,14 @@ pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
                 );
                 continue;
             }
-            settle_namespace(&mut object, &api_version, &kind);
+            crate::server_steps::settle_namespace(&mut object, &api_version, &kind);
             let outcome = match old.get(&identity(&object)) {
                 Some(before) => {
-                    keep_stored_metadata(&mut object, before);
+                    crate::server_steps::keep_stored_metadata(&mut object, before);
                     smp_admission::validation::validate_update(&object, before)
                 }
                 None => {
-                    generate_name(&mut object);
+                    crate::server_steps::generate_name(&mut object);
                     smp_admission::strategy::prepare_for_create(&mut object);
                     smp_admission::validation::validate_create(&object)
                 }

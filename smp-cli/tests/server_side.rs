@@ -402,3 +402,63 @@ fn updates_are_defaulted_as_the_server_defaults_them() {
             .is_none_or(|s| s.get("phase").is_none())
     );
 }
+
+/// What the server refuses is refused here too, with its 422 message: an apply that would
+/// create an invalid object, and an update that changes an immutable ConfigMap's data; the
+/// objects they would store are not printed.
+#[test]
+fn invalid_results_are_refused_with_the_servers_message() {
+    let bad = temp_file(
+        "ssa-bad.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: Bad_Name}\ndata: {a: b}\n",
+    );
+    let out = smp(&["apply-config", "--server-side", "-f", &bad], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let (_, stderr) = text(&out);
+    assert!(
+        stderr.starts_with(
+            "error: ConfigMap \"Bad_Name\" is invalid: metadata.name: Invalid value: \"Bad_Name\""
+        ),
+        "{stderr}"
+    );
+    let live = temp_file(
+        "ssa-live.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: frozen, namespace: default, resourceVersion: '3'}\nimmutable: true\ndata: {a: '1'}\n",
+    );
+    let new = temp_file(
+        "ssa-new.yaml",
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: frozen, namespace: default}\nimmutable: true\ndata: {a: '2'}\n",
+    );
+    let out = smp(
+        &[
+            "update",
+            "--field-manager",
+            "ctl",
+            "--live",
+            &live,
+            "-f",
+            &new,
+        ],
+        None,
+    );
+    let (_, stderr) = text(&out);
+    assert_eq!(
+        stderr,
+        "error: ConfigMap \"frozen\" is invalid: data: Forbidden: field is immutable when `immutable` is set\n"
+    );
+    let out = smp(
+        &[
+            "update",
+            "--field-manager",
+            "ctl",
+            "--live",
+            &live,
+            "-f",
+            &new,
+            "--no-defaulting",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+}
