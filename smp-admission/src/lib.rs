@@ -35,6 +35,7 @@
 #![warn(missing_docs)]
 
 pub mod admission;
+pub(crate) mod conversion;
 pub mod defaulting;
 mod image;
 pub mod quantity;

@@ -448,6 +448,8 @@ pub(super) fn namespace(namespace: &mut Object) {
 
 /// A Secret: `Opaque`.
 pub(super) fn secret(secret: &mut Object) {
+    // Decoding writes `stringData` into `data`; the stored Secret has no `stringData`.
+    crate::conversion::merge_string_data(secret);
     default_string(secret, "type", "Opaque");
 }
 

@@ -64,6 +64,18 @@ pub(super) fn config_map_update(new: &Value, old: &Value) -> ErrorList {
 }
 
 pub(super) fn secret(secret: &Value) -> ErrorList {
+    // The server validates the converted object, whose `data` holds `stringData` too.
+    let converted;
+    let secret = if secret.get("stringData").is_some() {
+        let mut copy = secret.clone();
+        if let Some(root) = copy.as_object_mut() {
+            crate::conversion::merge_string_data(root);
+        }
+        converted = copy;
+        &converted
+    } else {
+        secret
+    };
     let mut errs = validate_object_meta(
         secret.get("metadata"),
         true,

@@ -1,7 +1,18 @@
 //! The core group (`v1`): each kind's rules of `pkg/apis/core/validation/validation.go`.
 
 mod config;
+mod endpoints;
+mod event;
+mod ip;
+mod limits;
 mod namespace;
+pub(crate) mod pod;
+mod pvc;
+mod quota;
+mod replication_controller;
+mod resources;
+mod service;
+mod service_ips;
 
 use super::KindRules;
 
@@ -34,5 +45,68 @@ pub(crate) static KINDS: &[KindRules] = &[
         namespaced: true,
         create: namespace::service_account,
         update: namespace::service_account_update,
+    },
+    KindRules {
+        group: "",
+        kind: "Service",
+        namespaced: true,
+        create: service::service,
+        update: service::service_update,
+    },
+    KindRules {
+        group: "",
+        kind: "PersistentVolumeClaim",
+        namespaced: true,
+        create: pvc::pvc,
+        update: pvc::pvc_update,
+    },
+    KindRules {
+        group: "",
+        kind: "Event",
+        namespaced: true,
+        create: event::event,
+        update: event::event_update,
+    },
+    KindRules {
+        group: "events.k8s.io",
+        kind: "Event",
+        namespaced: true,
+        create: event::event,
+        update: event::event_update,
+    },
+    KindRules {
+        group: "",
+        kind: "Endpoints",
+        namespaced: true,
+        create: endpoints::endpoints,
+        update: endpoints::endpoints_update,
+    },
+    KindRules {
+        group: "",
+        kind: "ReplicationController",
+        namespaced: true,
+        create: replication_controller::replication_controller,
+        update: replication_controller::replication_controller_update,
+    },
+    KindRules {
+        group: "",
+        kind: "PodTemplate",
+        namespaced: true,
+        create: replication_controller::pod_template,
+        update: replication_controller::pod_template_update,
+    },
+    KindRules {
+        group: "",
+        kind: "LimitRange",
+        namespaced: true,
+        create: limits::limit_range,
+        update: limits::limit_range_update,
+    },
+    KindRules {
+        group: "",
+        kind: "ResourceQuota",
+        namespaced: true,
+        create: quota::resource_quota,
+        update: quota::resource_quota_update,
     },
 ];

@@ -33,14 +33,17 @@ pub(super) fn namespace(ns: &Value) -> ErrorList {
     errs
 }
 
-/// An update of a namespace checks only its metadata (the spec is the finalize
-/// subresource's).
+/// An update of a namespace: the namespace strategy checks the new object as a create would,
+/// then its metadata against the old (the spec's finalizers belong to the finalize
+/// subresource).
 pub(super) fn namespace_update(new: &Value, old: &Value) -> ErrorList {
-    validate_object_meta_update(
+    let mut errs = namespace(new);
+    errs.extend(validate_object_meta_update(
         new.get("metadata"),
         old.get("metadata"),
         &Path::new("metadata"),
-    )
+    ));
+    errs
 }
 
 pub(super) fn service_account(sa: &Value) -> ErrorList {

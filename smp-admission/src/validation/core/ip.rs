@@ -1,0 +1,324 @@
+//! IP addresses and CIDR values as the legacy core fields read them: the "sloppy" parser of
+//! `k8s.io/utils/net` (Go 1.16's `net.ParseIP`, which reads IPv4 octets with leading zeros as
+//! decimal), `IsValidIPForLegacyField`, `IsValidCIDRForLegacyField` and `ValidateEndpointIP`.
+//! `StrictIPCIDRValidation` is off by default in v1.34, so only the non-strict checks are here.
+
+use crate::validation::field::{self, ErrorList, Path};
+
+/// An address as Go keeps it: 16 bytes, IPv4 stored as `::ffff:a.b.c.d`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Ip([u8; 16]);
+
+const V4_PREFIX: [u8; 12] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff];
+
+/// Past this a run of digits is refused (the parser's `big`).
+const BIG: u32 = 0x00FF_FFFF;
+
+impl Ip {
+    /// The four IPv4 bytes when this address is IPv4 (or IPv4-mapped IPv6), as `To4`.
+    pub(crate) fn to4(self) -> Option<[u8; 4]> {
+        (self.0[..12] == V4_PREFIX).then(|| [self.0[12], self.0[13], self.0[14], self.0[15]])
+    }
+
+    /// Whether Go would call this an IPv6 address (`IsIPv6`: not representable as IPv4).
+    pub(crate) fn is_v6(self) -> bool {
+        self.to4().is_none()
+    }
+
+    fn is_unspecified(self) -> bool {
+        self.0 == [0; 16] || self.to4() == Some([0; 4])
+    }
+
+    fn is_loopback(self) -> bool {
+        match self.to4() {
+            Some(v4) => v4[0] == 127,
+            None => self.0 == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1],
+        }
+    }
+
+    fn is_link_local_unicast(self) -> bool {
+        match self.to4() {
+            Some(v4) => v4[0] == 169 && v4[1] == 254,
+            None => self.0[0] == 0xfe && self.0[1] & 0xc0 == 0x80,
+        }
+    }
+
+    fn is_link_local_multicast(self) -> bool {
+        match self.to4() {
+            Some(v4) => v4[0] == 224 && v4[1] == 0 && v4[2] == 0,
+            None => self.0[0] == 0xff && self.0[1] & 0x0f == 0x02,
+        }
+    }
+}
+
+/// Leading decimal digits of `s`: (value, digits read); `None` when there are none or they
+/// reach the parser's limit.
+fn decimal(s: &[u8]) -> Option<(u32, usize)> {
+    let mut n = 0u32;
+    let mut i = 0;
+    while i < s.len() && s[i].is_ascii_digit() {
+        n = n * 10 + u32::from(s[i] - b'0');
+        if n >= BIG {
+            return None;
+        }
+        i += 1;
+    }
+    (i > 0).then_some((n, i))
+}
+
+/// Leading hexadecimal digits of `s`, as [`decimal`].
+fn hex(s: &[u8]) -> Option<(u32, usize)> {
+    let mut n = 0u32;
+    let mut i = 0;
+    while i < s.len() {
+        let Some(d) = (s[i] as char).to_digit(16) else {
+            break;
+        };
+        n = n * 16 + d;
+        if n >= BIG {
+            return None;
+        }
+        i += 1;
+    }
+    (i > 0).then_some((n, i))
+}
+
+fn parse_v4(mut s: &[u8]) -> Option<Ip> {
+    let mut out = [0u8; 16];
+    out[..12].copy_from_slice(&V4_PREFIX);
+    for i in 0..4 {
+        if i > 0 {
+            s = s.strip_prefix(b".")?;
+        }
+        let (n, used) = decimal(s)?;
+        out[12 + i] = u8::try_from(n).ok()?;
+        s = &s[used..];
+    }
+    s.is_empty().then_some(Ip(out))
+}
+
+fn parse_v6(mut s: &[u8]) -> Option<Ip> {
+    let mut ip = [0u8; 16];
+    let mut ellipsis: Option<usize> = None;
+    if s.starts_with(b"::") {
+        ellipsis = Some(0);
+        s = &s[2..];
+        if s.is_empty() {
+            return Some(Ip(ip));
+        }
+    }
+    let mut i = 0;
+    while i < 16 {
+        let (n, used) = hex(s)?;
+        if n > 0xFFFF {
+            return None;
+        }
+        if s.get(used) == Some(&b'.') {
+            // An embedded IPv4 address closes the address.
+            if (ellipsis.is_none() && i != 12) || i + 4 > 16 {
+                return None;
+            }
+            let v4 = parse_v4(s)?;
+            ip[i..i + 4].copy_from_slice(&v4.0[12..]);
+            s = &[];
+            i += 4;
+            break;
+        }
+        ip[i] = (n >> 8) as u8;
+        ip[i + 1] = n as u8;
+        i += 2;
+        s = &s[used..];
+        if s.is_empty() {
+            break;
+        }
+        if s[0] != b':' || s.len() == 1 {
+            return None;
+        }
+        s = &s[1..];
+        if s[0] == b':' {
+            if ellipsis.is_some() {
+                return None;
+            }
+            ellipsis = Some(i);
+            s = &s[1..];
+            if s.is_empty() {
+                break;
+            }
+        }
+    }
+    if !s.is_empty() {
+        return None;
+    }
+    match (i < 16, ellipsis) {
+        (true, Some(e)) => {
+            let gap = 16 - i;
+            ip.copy_within(e..i, e + gap);
+            ip[e..e + gap].fill(0);
+        }
+        (true, None) | (false, Some(_)) => return None,
+        (false, None) => {}
+    }
+    Some(Ip(ip))
+}
+
+/// `netutils.ParseIPSloppy`: the first `.` or `:` decides the family.
+pub(crate) fn parse_ip_sloppy(s: &str) -> Option<Ip> {
+    match s.bytes().find(|&c| c == b'.' || c == b':') {
+        Some(b'.') => parse_v4(s.as_bytes()),
+        Some(_) => parse_v6(s.as_bytes()),
+        None => None,
+    }
+}
+
+/// `netutils.ParseCIDRSloppy` reduced to what validation needs: whether `s` parses.
+pub(crate) fn is_cidr_sloppy(s: &str) -> bool {
+    let Some((addr, mask)) = s.split_once('/') else {
+        return false;
+    };
+    let bits = if let Some(_ip) = parse_v4(addr.as_bytes()) {
+        32
+    } else if parse_v6(addr.as_bytes()).is_some() {
+        128
+    } else {
+        return false;
+    };
+    matches!(decimal(mask.as_bytes()), Some((n, used)) if used == mask.len() && n <= bits)
+}
+
+/// `IsValidIPForLegacyField` (non-strict): a value already in `valid_old` passes unparsed.
+pub(crate) fn validate_legacy_ip(
+    path: &Path,
+    value: &str,
+    valid_old: &[&str],
+    errs: &mut ErrorList,
+) {
+    if valid_old.contains(&value) {
+        return;
+    }
+    if parse_ip_sloppy(value).is_none() {
+        errs.push(field::invalid(
+            path,
+            value,
+            "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)",
+        ));
+    }
+}
+
+/// `IsValidCIDRForLegacyField` (non-strict).
+pub(crate) fn validate_legacy_cidr(
+    path: &Path,
+    value: &str,
+    valid_old: &[&str],
+    errs: &mut ErrorList,
+) {
+    if valid_old.contains(&value) {
+        return;
+    }
+    if !is_cidr_sloppy(value) {
+        errs.push(field::invalid(
+            path,
+            value,
+            "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)",
+        ));
+    }
+}
+
+/// `ValidateEndpointIP`: a parsable address that is not unspecified, loopback or link-local.
+pub(crate) fn validate_endpoint_ip(path: &Path, value: &str, errs: &mut ErrorList) {
+    let Some(ip) = parse_ip_sloppy(value) else {
+        errs.push(field::invalid(path, value, "must be a valid IP address"));
+        return;
+    };
+    if ip.is_unspecified() {
+        errs.push(field::invalid(
+            path,
+            value,
+            &format!("may not be unspecified ({value})"),
+        ));
+    }
+    if ip.is_loopback() {
+        errs.push(field::invalid(
+            path,
+            value,
+            "may not be in the loopback range (127.0.0.0/8, ::1/128)",
+        ));
+    }
+    if ip.is_link_local_unicast() {
+        errs.push(field::invalid(
+            path,
+            value,
+            "may not be in the link-local range (169.254.0.0/16, fe80::/10)",
+        ));
+    }
+    if ip.is_link_local_multicast() {
+        errs.push(field::invalid(
+            path,
+            value,
+            "may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)",
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sloppy_parsing_follows_go_1_16() {
+        assert!(parse_ip_sloppy("010.001.002.003").is_some());
+        assert_eq!(
+            parse_ip_sloppy("1.2.3.4").and_then(Ip::to4),
+            Some([1, 2, 3, 4])
+        );
+        assert!(parse_ip_sloppy("256.1.1.1").is_none());
+        assert!(parse_ip_sloppy("1.2.3").is_none());
+        assert!(parse_ip_sloppy("1.2.3.4 ").is_none());
+        assert!(parse_ip_sloppy("[2001:db8::1]").is_none());
+        assert!(parse_ip_sloppy("fe80::1%eth0").is_none());
+        assert!(parse_ip_sloppy("2001:db8::1").is_some_and(Ip::is_v6));
+        assert!(!parse_ip_sloppy("::ffff:1.2.3.4").is_some_and(Ip::is_v6));
+        assert!(parse_ip_sloppy("::1.2.3.4").is_some_and(Ip::is_v6));
+        assert!(parse_ip_sloppy("1:2:3:4:5:6:7:8").is_some());
+        assert!(parse_ip_sloppy("1:2:3:4:5:6:7:8:9").is_none());
+        assert!(parse_ip_sloppy("1::2::3").is_none());
+        assert!(parse_ip_sloppy("::").is_some());
+        assert!(parse_ip_sloppy("00001::").is_some());
+        assert!(parse_ip_sloppy("garbage").is_none());
+    }
+
+    #[test]
+    fn cidrs() {
+        assert!(is_cidr_sloppy("10.0.0.0/8"));
+        assert!(is_cidr_sloppy("10.0.0.1/08"));
+        assert!(is_cidr_sloppy("2001:db8::/64"));
+        assert!(!is_cidr_sloppy("1.2.3.4/33"));
+        assert!(!is_cidr_sloppy("1.2.3.4"));
+        assert!(!is_cidr_sloppy("1.2.3.4/"));
+        assert!(!is_cidr_sloppy("2001:db8::/129"));
+    }
+
+    #[test]
+    fn endpoint_ips() {
+        let path = Path::new("ip");
+        let mut errs = ErrorList::new();
+        for ip in [
+            "0.0.0.0",
+            "::",
+            "127.0.0.2",
+            "::1",
+            "169.254.1.1",
+            "fe80::1",
+            "224.0.0.5",
+            "ff02::2",
+            "::ffff:127.0.0.1",
+        ] {
+            validate_endpoint_ip(&path, ip, &mut errs);
+        }
+        assert_eq!(errs.len(), 9);
+        errs.clear();
+        for ip in ["10.0.0.1", "2001:db8::1", "224.0.1.1", "ff05::1"] {
+            validate_endpoint_ip(&path, ip, &mut errs);
+        }
+        assert!(errs.is_empty(), "{errs:?}");
+    }
+}
