@@ -24,13 +24,22 @@
 //! The rules are the scheme's defaulting functions of Kubernetes v1.34 (`SetDefaults_*` in
 //! `pkg/apis/<group>/<version>/defaults.go`, applied where the generated walkers of
 //! `zz_generated.defaults.go` apply them), with the feature gates as v1.34 enables them by
-//! default, written here as this crate's own code. [`defaulting`] lists the kinds covered;
-//! [`quantity`] reads and prints resource quantities as the server does; [`strategy`] is what
-//! the registry strategies set on create (a Pod's status), a step of its own.
+//! default, written here as this crate's own code.
 //!
-//! `smp default -f FILE` prints objects with both applied; the test server (`smp-apiserver`)
-//! applies them to every write, and `smp apply-config --server-side` to what it computes.
-//! Validation and the default admission plugins are still to come.
+//! The server's steps after decoding are each a module, to be run in this order (the test
+//! server and `smp default`, `smp validate`, `smp apply-config --server-side` do):
+//!
+//! 1. [`defaulting`]: the scheme's defaults (and decoding's conversions, such as a Secret's
+//!    `stringData` written into `data`); [`quantity`] reads and prints resource quantities as
+//!    the server does;
+//! 2. [`admission`]: the default mutating admission plugins (a Pod's service account token,
+//!    priority and tolerations, LimitRanger's defaults, default storage and ingress classes),
+//!    reading the cluster through a trait;
+//! 3. [`strategy`]: what the registry strategies set on create (a Pod's status);
+//! 4. [`validation`]: each kind's `Validate*` / `Validate*Update`, refusing with the server's
+//!    422 word for word.
+//!
+//! Each module's docs list the kinds it covers.
 
 #![warn(missing_docs)]
 

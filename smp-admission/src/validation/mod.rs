@@ -27,7 +27,12 @@ pub mod names;
 pub mod read;
 mod status;
 
+mod autoscaling;
+mod coordination;
 mod core;
+mod networking;
+mod policy;
+mod rbac;
 
 pub use field::{ErrorList, ErrorType, FieldError, Path};
 pub use status::Invalid;
@@ -51,6 +56,11 @@ pub(crate) struct KindRules {
 fn rules(group: &str, kind: &str) -> Option<&'static KindRules> {
     core::KINDS
         .iter()
+        .chain(networking::KINDS)
+        .chain(policy::KINDS)
+        .chain(rbac::KINDS)
+        .chain(coordination::KINDS)
+        .chain(autoscaling::KINDS)
         .find(|r| r.group == group && r.kind == kind)
 }
 

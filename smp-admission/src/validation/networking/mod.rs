@@ -1,0 +1,34 @@
+//! The `networking.k8s.io` group: NetworkPolicy, Ingress and IngressClass, as
+//! `pkg/apis/networking/validation` checks them in v1.34 and as their registry strategies call
+//! those checks on create and update.
+
+mod ingress;
+pub(crate) mod ip;
+mod network_policy;
+
+use super::KindRules;
+
+/// The networking kinds whose rules are here.
+pub(crate) static KINDS: &[KindRules] = &[
+    KindRules {
+        group: "networking.k8s.io",
+        kind: "NetworkPolicy",
+        namespaced: true,
+        create: network_policy::network_policy,
+        update: network_policy::network_policy_update,
+    },
+    KindRules {
+        group: "networking.k8s.io",
+        kind: "Ingress",
+        namespaced: true,
+        create: ingress::ingress,
+        update: ingress::ingress_update,
+    },
+    KindRules {
+        group: "networking.k8s.io",
+        kind: "IngressClass",
+        namespaced: false,
+        create: ingress::ingress_class,
+        update: ingress::ingress_class_update,
+    },
+];
