@@ -30,6 +30,7 @@ mod status;
 mod autoscaling;
 mod coordination;
 mod core;
+mod ip;
 mod networking;
 mod policy;
 mod rbac;

@@ -4,9 +4,9 @@
 
 use serde_json::Value;
 
-use super::ip::{validate_endpoint_ip, validate_legacy_ip};
 use super::service::validate_protocol;
 use crate::validation::field::{self, ErrorList, Path};
+use crate::validation::ip::{validate_endpoint_ip, validate_legacy_ip};
 use crate::validation::meta::{validate_object_meta, validate_object_meta_update};
 use crate::validation::names;
 use crate::validation::read;

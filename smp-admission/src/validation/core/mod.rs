@@ -3,7 +3,6 @@
 mod config;
 mod endpoints;
 mod event;
-mod ip;
 mod limits;
 mod namespace;
 pub(crate) mod pod;

@@ -8,9 +8,9 @@ use std::collections::{BTreeSet, HashSet};
 
 use serde_json::{Value, json};
 
-use super::ip::{validate_endpoint_ip, validate_legacy_cidr, validate_legacy_ip};
 use super::service_ips::{self, Addresses};
 use crate::validation::field::{self, BadValue, ErrorList, Path};
+use crate::validation::ip::{validate_endpoint_ip, validate_legacy_cidr, validate_legacy_ip};
 use crate::validation::meta::{validate_labels, validate_object_meta, validate_object_meta_update};
 use crate::validation::names;
 use crate::validation::read;

@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use super::ip::{parse_ip_sloppy, validate_legacy_ip};
 use crate::validation::field::{self, BadValue, ErrorList, Path};
+use crate::validation::ip::{parse_ip_sloppy, validate_legacy_ip};
 use crate::validation::read;
 
 const NONE: &str = "None";

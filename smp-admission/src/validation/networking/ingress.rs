@@ -3,8 +3,8 @@
 
 use serde_json::Value;
 
-use super::ip::is_ip_sloppy;
 use crate::validation::field::{self, BadValue, ErrorList, Path};
+use crate::validation::ip::is_ip_sloppy;
 use crate::validation::meta::{
     validate_immutable, validate_object_meta, validate_object_meta_update,
 };

@@ -3,8 +3,7 @@
 //! those checks on create and update.
 
 mod ingress;
-pub(crate) mod ip;
-mod network_policy;
+pub(crate) mod network_policy;
 
 use super::KindRules;
 

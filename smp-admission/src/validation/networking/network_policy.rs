@@ -5,8 +5,8 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use super::ip::parse_cidr_sloppy;
 use crate::validation::field::{self, BadValue, ErrorList, Path};
+use crate::validation::ip::parse_cidr_sloppy;
 use crate::validation::meta::{
     LabelSelectorOptions, validate_label_selector, validate_object_meta,
     validate_object_meta_update,

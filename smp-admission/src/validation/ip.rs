@@ -2,6 +2,8 @@
 //! `k8s.io/utils/net` (Go 1.16's `net.ParseIP`, which reads IPv4 octets with leading zeros as
 //! decimal), `IsValidIPForLegacyField`, `IsValidCIDRForLegacyField` and `ValidateEndpointIP`.
 //! `StrictIPCIDRValidation` is off by default in v1.34, so only the non-strict checks are here.
+//! CIDR blocks parse into [`Cidr`], with `net.IPNet`'s containment, for NetworkPolicy's
+//! `ipBlock.except`.
 
 use crate::validation::field::{self, ErrorList, Path};
 
@@ -83,7 +85,7 @@ fn hex(s: &[u8]) -> Option<(u32, usize)> {
     (i > 0).then_some((n, i))
 }
 
-fn parse_v4(mut s: &[u8]) -> Option<Ip> {
+pub(crate) fn parse_v4(mut s: &[u8]) -> Option<Ip> {
     let mut out = [0u8; 16];
     out[..12].copy_from_slice(&V4_PREFIX);
     for i in 0..4 {
@@ -97,7 +99,7 @@ fn parse_v4(mut s: &[u8]) -> Option<Ip> {
     s.is_empty().then_some(Ip(out))
 }
 
-fn parse_v6(mut s: &[u8]) -> Option<Ip> {
+pub(crate) fn parse_v6(mut s: &[u8]) -> Option<Ip> {
     let mut ip = [0u8; 16];
     let mut ellipsis: Option<usize> = None;
     if s.starts_with(b"::") {
@@ -256,6 +258,137 @@ pub(crate) fn validate_endpoint_ip(path: &Path, value: &str, errs: &mut ErrorLis
             value,
             "may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)",
         ));
+    }
+}
+
+/// Whether `text` is an IP address (`ParseIPSloppy` returns one).
+pub(crate) fn is_ip_sloppy(text: &str) -> bool {
+    parse_ip_sloppy(text).is_some()
+}
+
+/// A CIDR block as Go's `ParseCIDR` returns its `IPNet`: the masked address and the mask.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Cidr {
+    /// The network address: 4 bytes for an IPv4 text, 16 for an IPv6 one.
+    pub ip: Vec<u8>,
+    /// The mask, as long as the address.
+    pub mask: Vec<u8>,
+    /// The prefix length.
+    pub ones: u32,
+}
+
+fn cidr_mask(ones: u32, len: usize) -> Vec<u8> {
+    (0..len)
+        .map(|i| {
+            let start = u32::try_from(i * 8).unwrap_or(u32::MAX);
+            match ones.saturating_sub(start) {
+                0 => 0,
+                n if n >= 8 => 0xff,
+                n => 0xffu8 << (8 - n),
+            }
+        })
+        .collect()
+}
+
+/// `ParseCIDRSloppy`: `None` when the text is not a CIDR block.
+pub(crate) fn parse_cidr_sloppy(text: &str) -> Option<Cidr> {
+    let (addr, prefix) = text.split_once('/')?;
+    let (ip, bits): ([u8; 16], u32) = match parse_v4(addr.as_bytes()) {
+        Some(ip) => (ip.0, 32),
+        None => (parse_v6(addr.as_bytes())?.0, 128),
+    };
+    let (ones, used) = decimal(prefix.as_bytes())?;
+    if used != prefix.len() || ones > bits {
+        return None;
+    }
+    let (ip, len): (&[u8], usize) = if bits == 32 {
+        (&ip[12..], 4)
+    } else {
+        (&ip[..], 16)
+    };
+    let mask = cidr_mask(ones, len);
+    let ip = ip.iter().zip(&mask).map(|(a, m)| a & m).collect();
+    Some(Cidr { ip, mask, ones })
+}
+
+/// Go's `IP.To4`: the IPv4 bytes of a 4-byte address or of an IPv4-mapped 16-byte one.
+fn to4(ip: &[u8]) -> Option<&[u8]> {
+    match ip.len() {
+        4 => Some(ip),
+        16 if ip[..10].iter().all(|&b| b == 0) && ip[10] == 0xff && ip[11] == 0xff => {
+            Some(&ip[12..])
+        }
+        _ => None,
+    }
+}
+
+impl Cidr {
+    /// `IPNet.Contains(ip)`.
+    pub(crate) fn contains(&self, ip: &[u8]) -> bool {
+        let (net, mask): (&[u8], &[u8]) = match to4(&self.ip) {
+            Some(v4) => match self.mask.len() {
+                4 => (v4, &self.mask),
+                16 => (v4, &self.mask[12..]),
+                _ => return false,
+            },
+            None if self.ip.len() == 16 && self.mask.len() == 16 => (&self.ip, &self.mask),
+            None => return false,
+        };
+        let ip = to4(ip).unwrap_or(ip);
+        ip.len() == net.len()
+            && net
+                .iter()
+                .zip(mask)
+                .zip(ip)
+                .all(|((n, m), x)| n & m == x & m)
+    }
+}
+
+#[cfg(test)]
+mod cidr_tests {
+    use super::*;
+
+    #[test]
+    fn sloppy_ipv4_allows_leading_zeros() {
+        assert!(is_ip_sloppy("010.001.002.003"));
+        assert!(is_ip_sloppy("1.2.3.4"));
+        assert!(!is_ip_sloppy("1.2.3"));
+        assert!(!is_ip_sloppy("1.2.3.256"));
+        assert!(!is_ip_sloppy("foo.com"));
+    }
+
+    #[test]
+    fn ipv6_forms() {
+        assert!(is_ip_sloppy("::1"));
+        assert!(is_ip_sloppy("::"));
+        assert!(is_ip_sloppy("2001:db8::1"));
+        assert!(is_ip_sloppy("::ffff:1.2.3.4"));
+        assert!(!is_ip_sloppy("2001:db8:::1"));
+        assert!(!is_ip_sloppy("1:2:3:4:5:6:7:8:9"));
+        assert!(!is_ip_sloppy("1::2::3"));
+        assert!(!is_ip_sloppy("fe80::1%eth0"));
+        assert!(!is_ip_sloppy("1:2:3:4:5:6:7::8"));
+    }
+
+    #[test]
+    fn cidrs() {
+        let c = parse_cidr_sloppy("192.168.1.1/24").unwrap();
+        assert_eq!(c.ip, vec![192, 168, 1, 0]);
+        assert_eq!(c.ones, 24);
+        assert!(parse_cidr_sloppy("10.0.0.0/33").is_none());
+        assert!(parse_cidr_sloppy("10.0.0.0").is_none());
+        assert!(parse_cidr_sloppy("10.0.0.0/8/9").is_none());
+        assert!(parse_cidr_sloppy("10.0.0.0/").is_none());
+        let v6 = parse_cidr_sloppy("2001:db8::/64").unwrap();
+        assert_eq!(v6.ip.len(), 16);
+        let inner = parse_cidr_sloppy("2001:db8:0:0:1::/80").unwrap();
+        assert!(v6.contains(&inner.ip));
+        let v4 = parse_cidr_sloppy("10.0.0.0/24").unwrap();
+        assert!(!v6.contains(&v4.ip));
+        let outer = parse_cidr_sloppy("10.0.0.0/8").unwrap();
+        assert!(outer.contains(&v4.ip));
+        let mapped = parse_cidr_sloppy("::ffff:10.1.0.0/112").unwrap();
+        assert!(outer.contains(&mapped.ip));
     }
 }
 
