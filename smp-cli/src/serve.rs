@@ -42,7 +42,8 @@ pub struct ServeArgs {
     #[arg(long)]
     no_garbage_collection: bool,
     /// Store built-in objects as they are written, without the defaults kube-apiserver gives
-    /// them on decoding (a Deployment's strategy, containers' pull policies, ...).
+    /// them on decoding (a Deployment's strategy, containers' pull policies, ...). Most
+    /// objects are invalid without them: add --no-validation to store them anyway.
     #[arg(long)]
     no_defaulting: bool,
     /// Store built-in objects without validating them (the API server refuses an invalid

@@ -48,6 +48,22 @@ pub(crate) fn generate_name(object: &mut Value) {
     }
 }
 
+/// The server gives a new object its uid before validating it (a Job's generated selector
+/// names it); a stand-in is given here when it has none.
+pub(crate) fn give_uid(object: &mut Value) {
+    let Some(meta) = metadata(object) else {
+        return;
+    };
+    let has = meta
+        .get("uid")
+        .and_then(Value::as_str)
+        .is_some_and(|u| !u.is_empty());
+    if !has {
+        let uid = "00000000-0000-4000-8000-000000000000";
+        meta.insert("uid".into(), uid.into());
+    }
+}
+
 /// An update keeps what the server keeps of the stored object's metadata (its identity, and
 /// the resourceVersion an unconditional write is given).
 pub(crate) fn keep_stored_metadata(object: &mut Value, stored: &Value) {
@@ -93,8 +109,11 @@ pub(crate) fn admit_and_validate(object: &mut Value, live: Option<&Value>) -> Re
     settle_namespace(&mut checked, &api_version, &kind);
     let outcome = match live {
         Some(live) => {
-            keep_stored_metadata(&mut checked, live);
-            smp_admission::validation::validate_update(&checked, live)
+            // The live object may come without the namespace its request settled.
+            let mut stored = live.clone();
+            settle_namespace(&mut stored, &api_version, &kind);
+            keep_stored_metadata(&mut checked, &stored);
+            smp_admission::validation::validate_update(&checked, &stored)
         }
         None => {
             let namespace = checked
@@ -106,10 +125,12 @@ pub(crate) fn admit_and_validate(object: &mut Value, live: Option<&Value>) -> Re
             let plugins = smp_admission::admission::Plugins::all();
             smp_admission::admission::admit_create(object, &namespace, &cluster, &plugins)
                 .map_err(CliError::message)?;
-            smp_admission::strategy::prepare_for_create(object);
             checked = object.clone();
+            smp_admission::strategy::prepare_for_create(object);
             settle_namespace(&mut checked, &api_version, &kind);
             generate_name(&mut checked);
+            give_uid(&mut checked);
+            smp_admission::strategy::prepare_for_create(&mut checked);
             smp_admission::validation::validate_create(&checked)
         }
     };

@@ -135,6 +135,7 @@ pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
                 }
                 None => {
                     crate::server_steps::generate_name(&mut object);
+                    crate::server_steps::give_uid(&mut object);
                     smp_admission::strategy::prepare_for_create(&mut object);
                     smp_admission::validation::validate_create(&object)
                 }

@@ -2,10 +2,11 @@
 //! validation (`PrepareForCreate` of `pkg/registry/<group>/<resource>/strategy.go`): a
 //! separate step from the scheme's defaults, which a caller may leave out.
 //!
-//! Covered so far: a Pod's status (`Pending`, its QoS class, the scheduling-gated condition).
-//! Not yet: allocations that need the cluster's state (a Service's `clusterIP` and node
-//! ports), a Job's generated selector.
+//! Covered: a Pod's status (`Pending`, its QoS class, the scheduling-gated condition) and a
+//! Job's generated selector and labels (which need the uid the server gives). A Service's
+//! addresses need the cluster's state and are the test server's (`smp-apiserver`).
 
+mod job;
 mod pod;
 
 use serde_json::Value;
@@ -18,8 +19,10 @@ pub fn prepare_for_create(object: &mut Value) {
     };
     let api_version = map.get("apiVersion").and_then(Value::as_str);
     let kind = map.get("kind").and_then(Value::as_str);
-    if let (Some("v1"), Some("Pod")) = (api_version, kind) {
-        pod::prepare_for_create(map);
+    match (api_version, kind) {
+        (Some("v1"), Some("Pod")) => pod::prepare_for_create(map),
+        (Some("batch/v1"), Some("Job")) => job::generate_selector(map),
+        _ => {}
     }
 }
 

@@ -27,7 +27,9 @@ pub mod names;
 pub mod read;
 mod status;
 
+mod apps;
 mod autoscaling;
+mod batch;
 mod coordination;
 mod core;
 mod ip;
@@ -57,6 +59,8 @@ pub(crate) struct KindRules {
 fn rules(group: &str, kind: &str) -> Option<&'static KindRules> {
     core::KINDS
         .iter()
+        .chain(apps::KINDS)
+        .chain(batch::KINDS)
         .chain(networking::KINDS)
         .chain(policy::KINDS)
         .chain(rbac::KINDS)

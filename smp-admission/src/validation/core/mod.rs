@@ -6,7 +6,7 @@ mod event;
 mod limits;
 mod namespace;
 pub(crate) mod pod;
-mod pvc;
+pub(crate) mod pvc;
 mod quota;
 mod replication_controller;
 mod resources;

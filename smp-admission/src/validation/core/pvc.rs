@@ -71,6 +71,14 @@ fn validate_claim(claim: &Value, options: Options) -> ErrorList {
     errs
 }
 
+/// The spec rules of a claim's create, run on a StatefulSet's claim template spec
+/// (`ValidatePersistentVolumeClaimSpec` with `ValidationOptionsForPersistentVolumeClaimCreate`).
+pub(crate) fn validate_claim_spec_for_create(spec: &Value, path: &Path) -> ErrorList {
+    let mut errs = ErrorList::new();
+    validate_spec(spec, path, Options::default(), &mut errs);
+    errs
+}
+
 /// `ValidatePersistentVolumeClaimSpec`.
 fn validate_spec(spec: &Value, path: &Path, options: Options, errs: &mut ErrorList) {
     let modes_path = path.child("accessModes");

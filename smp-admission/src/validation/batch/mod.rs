@@ -1,0 +1,29 @@
+//! The batch group (`batch/v1`): `pkg/apis/batch/validation` as the Job and CronJob
+//! registry strategies of kube-apiserver v1.34 call it.
+
+mod cron;
+mod cronjob;
+mod job;
+mod policies;
+mod timezone;
+mod zones;
+
+use super::KindRules;
+
+/// The batch kinds whose rules are here.
+pub(crate) static KINDS: &[KindRules] = &[
+    KindRules {
+        group: "batch",
+        kind: "Job",
+        namespaced: true,
+        create: job::job,
+        update: job::job_update,
+    },
+    KindRules {
+        group: "batch",
+        kind: "CronJob",
+        namespaced: true,
+        create: cronjob::cron_job,
+        update: cronjob::cron_job_update,
+    },
+];
