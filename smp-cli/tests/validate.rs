@@ -78,3 +78,18 @@ fn old_objects_make_updates() {
     let out = smp(&["validate", "-f", "-", "--old", &live], Some(same));
     assert_eq!(out.status.code(), Some(0), "{out:?}");
 }
+
+/// The README's `smp validate` example prints the lines the README shows.
+#[test]
+fn the_readme_example_prints_what_the_readme_shows() {
+    let readme = std::fs::read_to_string(common::root().join("README.md")).unwrap();
+    let start = readme
+        .find("```text\nmetadata.name: Invalid value: \"Web\"")
+        .expect("the README shows smp validate's output")
+        + "```text\n".len();
+    let shown = &readme[start..start + readme[start..].find("```").unwrap()];
+    let file = common::root().join("examples/admission/invalid-deployment.yaml");
+    let out = smp(&["validate", "-f", file.to_str().unwrap()], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), shown);
+}
