@@ -132,6 +132,13 @@ impl Quantity {
             .and_then(|p| self.value.checked_mul(p))
     }
 
+    /// The value in units of `10^scale`, rounded up away from zero as Go's
+    /// `Quantity.ScaledValue` does (`scaled_up(0)` is `Value()`, `scaled_up(-3)` is
+    /// `MilliValue()`); `None` past what an i128 holds.
+    pub fn scaled_up(self, scale: i32) -> Option<i128> {
+        self.round_up(scale).at_scale(scale)
+    }
+
     /// How this quantity compares with `other` in value (whatever their formats).
     pub fn compare(self, other: Quantity) -> std::cmp::Ordering {
         let scale = self.scale.min(other.scale);

@@ -438,14 +438,19 @@ async fn streams_of_a_pod_with_no_kubelet() {
             (400, "BadRequest", "container other is not valid for pod s")
         );
 
-        // On a node with an address and no kubelet.
-        pods.patch(
-            "s",
-            &PatchParams::default(),
-            &Patch::Merge(json!({"spec": {"nodeName": "n1"}})),
+        // On a node with an address and no kubelet: bound as the scheduler binds it (a pod's
+        // `nodeName` cannot be patched: `ValidatePodUpdate` refuses it).
+        let binding = json!({"apiVersion": "v1", "kind": "Binding",
+            "metadata": {"name": "s"}, "target": {"kind": "Node", "name": "n1"}});
+        let bound = raw(
+            &client,
+            "POST",
+            "/api/v1/namespaces/default/pods/s/binding",
+            "application/json",
+            Some(binding),
         )
-        .await
-        .unwrap();
+        .await;
+        assert_eq!(bound.code, 201, "{how}: {}", bound.text);
         let missing = pods.logs("s", &LogParams::default()).await.unwrap_err();
         let kube::Error::Api(missing) = missing else {
             panic!("{how}: {missing}");

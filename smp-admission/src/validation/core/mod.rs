@@ -19,6 +19,13 @@ use super::KindRules;
 pub(crate) static KINDS: &[KindRules] = &[
     KindRules {
         group: "",
+        kind: "Pod",
+        namespaced: true,
+        create: pod::pod,
+        update: pod::pod_update,
+    },
+    KindRules {
+        group: "",
         kind: "ConfigMap",
         namespaced: true,
         create: config::config_map,
@@ -91,8 +98,8 @@ pub(crate) static KINDS: &[KindRules] = &[
         group: "",
         kind: "PodTemplate",
         namespaced: true,
-        create: replication_controller::pod_template,
-        update: replication_controller::pod_template_update,
+        create: pod::pod_template,
+        update: pod::pod_template_update,
     },
     KindRules {
         group: "",

@@ -31,7 +31,12 @@ pub(super) fn replication_controller_update(new: &Value, old: &Value) -> ErrorLi
         old.get("metadata"),
         &Path::new("metadata"),
     ));
-    validate_spec(new, &PodOptions::default(), &mut errs);
+    let old_template = old.pointer("/spec/template");
+    let options = PodOptions::for_template(
+        old_template.and_then(|t| t.get("spec")),
+        old_template.and_then(|t| t.get("metadata")),
+    );
+    validate_spec(new, &options, &mut errs);
     validate_non_convertible(new, old, &mut errs);
     errs
 }
@@ -130,35 +135,6 @@ fn validate_non_convertible(new: &Value, old: &Value, errs: &mut ErrorList) {
     }
 }
 
-pub(super) fn pod_template(pt: &Value) -> ErrorList {
-    let mut errs = validate_object_meta(
-        pt.get("metadata"),
-        true,
-        names::name_is_dns_subdomain,
-        &Path::new("metadata"),
-    );
-    errs.extend(validate_pod_template_spec(
-        pt.get("template"),
-        &Path::new("template"),
-        &PodOptions::default(),
-    ));
-    errs
-}
-
-pub(super) fn pod_template_update(new: &Value, old: &Value) -> ErrorList {
-    let mut errs = validate_object_meta_update(
-        new.get("metadata"),
-        old.get("metadata"),
-        &Path::new("metadata"),
-    );
-    errs.extend(validate_pod_template_spec(
-        new.get("template"),
-        &Path::new("template"),
-        &PodOptions::default(),
-    ));
-    errs
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -168,7 +144,10 @@ mod tests {
     fn update_reports_spec_errors_twice() {
         let rc = json!({"metadata": {"name": "r", "namespace": "d", "resourceVersion": "1"},
             "spec": {"replicas": -1, "selector": {"a": "b"},
-                "template": {"metadata": {"labels": {"a": "b"}}, "spec": {"restartPolicy": "Always"}}}});
+                "template": {"metadata": {"labels": {"a": "b"}}, "spec": {"restartPolicy": "Always",
+                    "dnsPolicy": "ClusterFirst", "terminationGracePeriodSeconds": 30,
+                    "containers": [{"name": "c", "image": "i", "imagePullPolicy": "Always",
+                        "terminationMessagePolicy": "File"}]}}}});
         let fields: Vec<String> = replication_controller_update(&rc, &rc)
             .iter()
             .map(|e| e.field.clone())
