@@ -63,13 +63,16 @@ fn bench(c: &mut Criterion) {
             assert!(response.status().is_success());
         })
     });
-    // The same on a server that stores objects as written: what defaulting costs a write.
+    // The same on a server that stores objects as written: what defaulting, admission and
+    // validation cost a write.
     let plain = ApiServer::new(smp_apiserver::Options {
         defaulting: false,
+        validation: false,
+        admission: smp_admission::admission::Plugins::none(),
         ..Default::default()
     });
     plain.create(&web).unwrap();
-    group.bench_function("strategic patch, no defaulting", |b| {
+    group.bench_function("strategic patch, no defaulting or validation", |b| {
         b.iter(|| {
             n += 1;
             let patch = json!({"metadata": {"labels": {"n": n.to_string()}}});
