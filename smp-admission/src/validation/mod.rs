@@ -17,6 +17,34 @@
 //! [`covered`] says which kinds have their rules here; a kind without them validates as
 //! valid. The field errors are [`field::FieldError`]s; [`Invalid`] is the 422 they make.
 //!
+//! # Kinds covered
+//!
+//! - core: Pod (create and update, with the options the strategy derives from the old pod and
+//!   the fields of gates off in v1.34 dropped first), PodTemplate, ReplicationController,
+//!   Service, ConfigMap, Secret, Namespace, ServiceAccount, PersistentVolumeClaim, Event,
+//!   Endpoints, LimitRange, ResourceQuota;
+//! - apps: Deployment, ReplicaSet, DaemonSet, StatefulSet, ControllerRevision; batch: Job,
+//!   CronJob (schedule parser and time zones included);
+//! - networking.k8s.io: Ingress, IngressClass, NetworkPolicy; policy: PodDisruptionBudget;
+//!   rbac.authorization.k8s.io: Role, ClusterRole, RoleBinding, ClusterRoleBinding;
+//!   coordination.k8s.io: Lease; autoscaling v1 and v2: HorizontalPodAutoscaler;
+//!   events.k8s.io: Event.
+//!
+//! The upstream cases are data in `tests/data/validation/` (1,204 of them, each with its
+//! source), run by `tests/upstream_validation.rs`.
+//!
+//! # Where the answers differ from the server's
+//!
+//! - Go walks maps in random order: errors of several bad keys of one map (labels,
+//!   annotations, resource lists) come here in key order.
+//! - A value Go prints from an internal struct (a Service's duplicate port, a Pod's
+//!   `allowPrivilegeEscalation`) is printed here from the v1 JSON: same facts, other spelling.
+//! - A Pod update's refusal ends with a diff of the two specs: the server's is of its internal
+//!   structs, this one of the v1 JSON; the line before it is the server's.
+//! - The server's flags are its defaults, except `--allow-privileged`, taken as true (kubeadm
+//!   and kind run with it).
+//! - Status and scale writes have their own rules upstream; they are not here.
+//!
 //! Layout: [`field`] (errors and paths), [`names`] (string formats), [`meta`] (ObjectMeta,
 //! labels, selectors), [`read`] (JSON read as the Go structs read), then one module per API
 //! group with its kinds, and the table below that maps a group and kind to its rules.
