@@ -37,7 +37,9 @@
 //!    reading the cluster through a trait;
 //! 3. [`strategy`]: what the registry strategies set on create (a Pod's status);
 //! 4. [`validation`]: each kind's `Validate*` / `Validate*Update`, refusing with the server's
-//!    422 word for word.
+//!    422 word for word;
+//! 5. [`printing`]: the object as the server encodes its Go structs back (empty structs held
+//!    by value printed `{}`, by-value times `null`, every quantity canonical).
 //!
 //! Each module's docs list the kinds it covers.
 
@@ -47,6 +49,7 @@ pub mod admission;
 pub(crate) mod conversion;
 pub mod defaulting;
 mod image;
+pub mod printing;
 pub mod quantity;
 pub mod strategy;
 pub mod validation;

@@ -23,7 +23,8 @@ container's imagePullPolicy and termination message settings, a Service's type,
 sessionAffinity and ports' targetPort..., then what the default admission plugins add on
 create (a Pod's service account and its token volume, priority and tolerations; a claim's
 default StorageClass; read from --cluster files, or a new cluster's), then what the kind's
-strategy sets on create (a Pod's status: Pending and its QoS class). Kinds without defaults print as they are. An object
+strategy sets on create (a Pod's status: Pending and its QoS class), printed as the server
+prints its Go structs (`resources: {}`, `status: {}`, quantities in canonical form). Kinds without defaults print as they are. An object
 that cannot be defaulted (no apiVersion or kind) prints one `error: ` line naming it; the
 others are still printed, and the status is 1.";
 
@@ -112,6 +113,7 @@ pub fn run(args: &DefaultArgs) -> Result<(), CliError> {
                 continue;
             }
             smp_admission::strategy::prepare_for_create(&mut object);
+            smp_admission::printing::print_as_go(&mut object);
             out.print(&object)?;
         }
     }
