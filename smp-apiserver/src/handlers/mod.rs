@@ -135,6 +135,9 @@ impl Call<'_> {
         if self.state.options.defaulting && self.resource.names.is_none() {
             // An object without a type was refused when it was read; nothing to default.
             let _ = smp_admission::defaulting::default_object(object);
+            // The decoded struct holds its by-value members, so the field manager of a create
+            // or an update sees them (`f:resources: {}`) as it does on the server.
+            smp_admission::printing::print_as_go(object);
         }
     }
 
@@ -155,6 +158,15 @@ impl Call<'_> {
         .map_err(|e| {
             ApiError::forbidden(e.to_string()).about(&self.resource.group, &e.resource, &e.name)
         })
+    }
+
+    /// A built-in object as the server encodes its Go structs back before storing it
+    /// (`smp_admission::printing`: empty structs held by value as `{}`, quantities canonical),
+    /// with `Options::defaulting`.
+    pub(crate) fn print_as_go(&self, object: &mut Value) {
+        if self.state.options.defaulting && self.resource.names.is_none() {
+            smp_admission::printing::print_as_go(object);
+        }
     }
 
     /// What the kind's registry strategy does to an object being created

@@ -276,7 +276,12 @@ pub(super) fn settle_generation(call: &Call<'_>, current: &Value, new: &mut Valu
 /// Stores `new` over `current` (or removes the object, when its deletion waited only for the
 /// finalizers `new` no longer has, or keeps `current` when `new` is the same); an error when
 /// the object changed meanwhile.
-pub(super) fn commit(call: &Call<'_>, current: &Stored, new: Value) -> Result<Value, WriteError> {
+pub(super) fn commit(
+    call: &Call<'_>,
+    current: &Stored,
+    mut new: Value,
+) -> Result<Value, WriteError> {
+    call.print_as_go(&mut new);
     if call.dry_run() {
         return Ok(new);
     }
@@ -408,6 +413,7 @@ pub(super) fn create_object(
         namespaces::prepare_create(&mut new);
     }
     call.validate_create(&new)?;
+    call.print_as_go(&mut new);
     if dry_run {
         return Ok((StatusCode::CREATED, new));
     }

@@ -1075,3 +1075,30 @@ async fn services_get_their_addresses_and_ports() {
         );
     }
 }
+
+/// An object reads back as the server's Go structs print it: a container without resources
+/// has `resources: {}` (a struct held by value), a new Deployment `status: {}`, and the
+/// creator's managedFields own `f:resources` as on a cluster (printing happens with decoding).
+#[tokio::test]
+async fn objects_read_back_as_the_go_structs_print_them() {
+    let clients = crate::support::clients().await;
+    for (how, client) in clients.each() {
+        let web = crate::support::deployment("printed");
+        let created = crate::support::raw(
+            &client,
+            "POST",
+            "/apis/apps/v1/namespaces/default/deployments",
+            "application/json",
+            Some(web),
+        )
+        .await;
+        assert_eq!(created.code, 201, "{how}: {}", created.text);
+        let object = &created.body;
+        assert_eq!(object["status"], serde_json::json!({}), "{how}");
+        let container = &object["spec"]["template"]["spec"]["containers"][0];
+        assert_eq!(container["resources"], serde_json::json!({}), "{how}");
+        let fields = &object["metadata"]["managedFields"][0]["fieldsV1"];
+        let text = fields.to_string();
+        assert!(text.contains("\"f:resources\":{}"), "{how}: {text}");
+    }
+}
