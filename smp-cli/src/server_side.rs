@@ -41,6 +41,7 @@ impl FieldManagerArgs {
         if !self.no_defaulting {
             // Untyped documents were refused before; nothing to default in them.
             let _ = smp_admission::defaulting::default_object(object);
+            smp_admission::printing::print_as_go(object);
         }
     }
 
