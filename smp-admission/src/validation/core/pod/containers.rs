@@ -7,32 +7,15 @@
 //! policies), its resource claims, whether it shares the host's user namespace, its OS, and
 //! the volumes that mounts may name.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::HashSet;
 
 use serde_json::Value;
 
+use super::context::PodContext;
 use super::{PodOptions, Volumes, env, mounts, probes, resources, security_context};
 use crate::validation::field::{self, BadValue, ErrorList, Path};
 use crate::validation::names;
 use crate::validation::read;
-
-/// What the checks of one container need from the pod spec it sits in.
-pub(super) struct PodContext<'a> {
-    /// `terminationGracePeriodSeconds` as the sleep hook sees it.
-    pub grace_period: Option<i64>,
-    /// The pod's `restartPolicy`.
-    pub restart_policy: &'a str,
-    /// The names in `resourceClaims`, which `resources.claims` may refer to.
-    pub claim_names: BTreeSet<&'a str>,
-    /// False only when the pod sets `hostUsers: false`.
-    pub host_users: bool,
-    /// `os.name` when `os` is set.
-    pub os: Option<&'a str>,
-    /// The pod's valid volumes by name.
-    pub volumes: &'a Volumes<'a>,
-    /// The options of this create or update.
-    pub options: &'a PodOptions,
-}
 
 impl<'a> PodContext<'a> {
     fn new(spec: &'a Value, volumes: &'a Volumes<'a>, options: &'a PodOptions) -> Self {

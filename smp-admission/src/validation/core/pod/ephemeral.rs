@@ -8,7 +8,7 @@
 
 use serde_json::Value;
 
-use super::volumes::SourceCtx;
+use super::context::SourceCtx;
 use crate::quantity::Quantity;
 use crate::validation::field::{self, ErrorList, Path};
 use crate::validation::meta::{

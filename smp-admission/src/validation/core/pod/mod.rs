@@ -11,6 +11,7 @@ mod container_refs;
 pub(crate) mod containers;
 #[cfg(test)]
 mod containers_tests;
+mod context;
 mod diff;
 mod dns;
 mod env;
@@ -22,6 +23,7 @@ mod pod_level_resources;
 mod pod_resources;
 mod probes;
 mod projected;
+mod relaxed_options;
 mod resources;
 mod scheduling;
 mod security;

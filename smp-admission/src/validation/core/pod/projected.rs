@@ -6,9 +6,9 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
+use super::context::SourceCtx;
 use super::paths;
 use super::sources::key_to_path;
-use super::volumes::SourceCtx;
 use crate::validation::field::{self, ErrorList, Path};
 use crate::validation::names;
 use crate::validation::read;

@@ -4,8 +4,8 @@
 
 use serde_json::Value;
 
+use super::context::SourceCtx;
 use super::paths;
-use super::volumes::SourceCtx;
 use crate::quantity::Quantity;
 use crate::validation::field::{self, BadValue, ErrorList, Path};
 use crate::validation::names;

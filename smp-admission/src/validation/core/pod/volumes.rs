@@ -6,20 +6,11 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
+use super::context::SourceCtx;
 use super::{PodOptions, Volumes, ephemeral, projected, sources};
 use crate::validation::field::{self, ErrorList, Path};
 use crate::validation::names;
 use crate::validation::read;
-
-/// What a source's check gets: the source object, the path to report under, the volume.
-pub(super) struct SourceCtx<'a> {
-    /// The volume's name.
-    pub volume_name: &'a str,
-    /// The pod's name when validating a Pod (generated PVC names depend on it).
-    pub pod_name: Option<&'a str>,
-    /// The options in force.
-    pub options: &'a PodOptions,
-}
 
 type Check = fn(&Value, &Path, &SourceCtx) -> ErrorList;
 
