@@ -12,6 +12,7 @@ use std::borrow::Cow;
 use serde_json::{Value, json};
 
 use super::KindRules;
+use super::core::resources::validate_container_resource_name;
 use super::field::{self, BadValue, ErrorList, Path};
 use super::meta::{IS_NEGATIVE, validate_object_meta, validate_object_meta_update};
 use super::names;
@@ -579,76 +580,6 @@ fn validate_target(target: &Value, path: &Path, errs: &mut ErrorList) {
                 &path.child("averageUtilization"),
                 utilization,
                 "must be greater than 0",
-            ));
-        }
-    }
-}
-
-/// Resource names every API knows (`IsStandardResourceName`, hugepages aside).
-const STANDARD_RESOURCES: [&str; 20] = [
-    "cpu",
-    "memory",
-    "ephemeral-storage",
-    "requests.cpu",
-    "requests.memory",
-    "requests.ephemeral-storage",
-    "limits.cpu",
-    "limits.memory",
-    "limits.ephemeral-storage",
-    "pods",
-    "resourcequotas",
-    "services",
-    "replicationcontrollers",
-    "secrets",
-    "configmaps",
-    "persistentvolumeclaims",
-    "storage",
-    "requests.storage",
-    "services.nodeports",
-    "services.loadbalancers",
-];
-
-/// core/v1 `ValidateContainerResourceName`: a qualified name; unprefixed, a standard resource
-/// a container can ask for; prefixed, a native or an extended resource. (Its first half
-/// returns early, the second half runs regardless, so an unknown unprefixed name gets two
-/// errors.)
-fn validate_container_resource_name(name: &str, path: &Path, errs: &mut ErrorList) {
-    let unprefixed = !name.contains('/');
-    let qualified = names::is_qualified_name(name);
-    if qualified.is_empty() {
-        let standard = STANDARD_RESOURCES.contains(&name)
-            || name.starts_with("hugepages-")
-            || name.starts_with("requests.hugepages-");
-        if unprefixed && !standard {
-            errs.push(field::invalid(
-                path,
-                name,
-                "must be a standard resource type or fully qualified",
-            ));
-        }
-    } else {
-        for msg in qualified {
-            errs.push(field::invalid(path, name, &msg));
-        }
-    }
-    if unprefixed {
-        let container_standard = matches!(name, "cpu" | "memory" | "ephemeral-storage")
-            || name.starts_with("hugepages-");
-        if !container_standard {
-            errs.push(field::invalid(
-                path,
-                name,
-                "must be a standard resource for containers",
-            ));
-        }
-    } else if !name.contains("kubernetes.io/") {
-        let extended = !name.starts_with("requests.")
-            && names::is_qualified_name(&format!("requests.{name}")).is_empty();
-        if !extended {
-            errs.push(field::invalid(
-                path,
-                name,
-                "doesn't follow extended resource name standard",
             ));
         }
     }

@@ -9,7 +9,7 @@ pub(crate) mod pod;
 pub(crate) mod pvc;
 mod quota;
 mod replication_controller;
-mod resources;
+pub(crate) mod resources;
 mod service;
 mod service_ips;
 

@@ -1,5 +1,5 @@
-//! Resource names and quantities as LimitRange and ResourceQuota check them
-//! (`validateResourceName`, `validateContainerResourceName`,
+//! Resource names and quantities as LimitRange, ResourceQuota, containers and the
+//! HorizontalPodAutoscaler check them (`validateResourceName`, `validateContainerResourceName`,
 //! `ValidateResourceQuotaResourceName`, `ValidateResourceQuantityValue` and the helpers of
 //! `pkg/apis/core/helper` they rely on).
 
@@ -67,22 +67,22 @@ pub(super) fn is_quota_hugepages(name: &str) -> bool {
     name.starts_with("hugepages-") || name.starts_with("requests.hugepages-")
 }
 
-pub(super) fn is_native(name: &str) -> bool {
+pub(crate) fn is_native(name: &str) -> bool {
     !name.contains('/') || name.contains("kubernetes.io/")
 }
 
-pub(super) fn is_extended(name: &str) -> bool {
+pub(crate) fn is_extended(name: &str) -> bool {
     !is_native(name)
         && !name.starts_with("requests.")
         && names::is_qualified_name(&format!("requests.{name}")).is_empty()
 }
 
-pub(super) fn is_integer_resource(name: &str) -> bool {
+pub(crate) fn is_integer_resource(name: &str) -> bool {
     INTEGER_RESOURCES.contains(&name) || is_extended(name)
 }
 
 /// `validateResourceName`: a qualified name, and a standard one when it has no prefix.
-pub(super) fn validate_resource_name(name: &str, path: &Path, errs: &mut ErrorList) -> bool {
+pub(crate) fn validate_resource_name(name: &str, path: &Path, errs: &mut ErrorList) -> bool {
     let before = errs.len();
     for msg in names::is_qualified_name(name) {
         errs.push(field::invalid(path, name, &msg));
@@ -101,7 +101,7 @@ pub(super) fn validate_resource_name(name: &str, path: &Path, errs: &mut ErrorLi
 }
 
 /// `validateContainerResourceName`.
-pub(super) fn validate_container_resource_name(name: &str, path: &Path, errs: &mut ErrorList) {
+pub(crate) fn validate_container_resource_name(name: &str, path: &Path, errs: &mut ErrorList) {
     validate_resource_name(name, path, errs);
     if !name.contains('/') {
         let container = matches!(name, "cpu" | "memory" | "ephemeral-storage")

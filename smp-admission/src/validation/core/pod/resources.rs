@@ -13,6 +13,9 @@ use serde_json::{Map, Value};
 use super::PodOptions;
 use super::env::quantity_text;
 use crate::quantity::{self, Quantity};
+use crate::validation::core::resources::{
+    is_integer_resource, is_native, validate_container_resource_name, validate_resource_name,
+};
 use crate::validation::field::{self, ErrorList, Path};
 use crate::validation::meta::IS_NEGATIVE;
 use crate::validation::names;
@@ -28,58 +31,8 @@ pub(crate) enum NameRule {
     Pod,
 }
 
-/// The resource names the API knows (`IsStandardResourceName`, huge pages aside).
-const STANDARD: [&str; 20] = [
-    "cpu",
-    "memory",
-    "ephemeral-storage",
-    "requests.cpu",
-    "requests.memory",
-    "requests.ephemeral-storage",
-    "limits.cpu",
-    "limits.memory",
-    "limits.ephemeral-storage",
-    "pods",
-    "quotas",
-    "services",
-    "replicationcontrollers",
-    "secrets",
-    "configmaps",
-    "persistentvolumeclaims",
-    "storage",
-    "requests.storage",
-    "services.nodeports",
-    "services.loadbalancers",
-];
-
-/// Resources counted in whole units (`IsIntegerResourceName`, extended resources aside).
-const INTEGER: [&str; 9] = [
-    "pods",
-    "quotas",
-    "services",
-    "replicationcontrollers",
-    "secrets",
-    "configmaps",
-    "persistentvolumeclaims",
-    "services.nodeports",
-    "services.loadbalancers",
-];
-
 fn is_hugepages(name: &str) -> bool {
     name.starts_with("hugepages-")
-}
-
-/// `IsNativeResource`: unprefixed, or in the `kubernetes.io/` domain.
-fn is_native(name: &str) -> bool {
-    !name.contains('/') || name.contains("kubernetes.io/")
-}
-
-/// `IsExtendedResourceName`: outside `kubernetes.io`, not a quota name, and a qualified name
-/// once prefixed with `requests.`.
-fn is_extended(name: &str) -> bool {
-    !is_native(name)
-        && !name.starts_with("requests.")
-        && names::is_qualified_name(&format!("requests.{name}")).is_empty()
 }
 
 /// `IsOvercommitAllowed`: a request may be below its limit.
@@ -87,54 +40,11 @@ fn overcommit_allowed(name: &str) -> bool {
     is_native(name) && !is_hugepages(name)
 }
 
-fn is_standard(name: &str) -> bool {
-    STANDARD.contains(&name) || is_hugepages(name) || name.starts_with("requests.hugepages-")
-}
-
-/// `validateResourceName`: a qualified name, and a known one when unprefixed. Returns whether
-/// the qualified-name check passed.
-fn validate_resource_name(name: &str, path: &Path, errs: &mut ErrorList) -> bool {
-    let msgs = names::is_qualified_name(name);
-    if !msgs.is_empty() {
-        for msg in msgs {
-            errs.push(field::invalid(path, name, &msg));
-        }
-        return false;
-    }
-    if !name.contains('/') && !is_standard(name) {
-        errs.push(field::invalid(
-            path,
-            name,
-            "must be a standard resource type or fully qualified",
-        ));
-    }
-    true
-}
-
 /// The name check of one entry, by rule (`validateContainerResourceName`,
 /// `validatePodResourceName`).
 fn validate_name(rule: NameRule, name: &str, path: &Path, errs: &mut ErrorList) {
     match rule {
-        NameRule::Container => {
-            validate_resource_name(name, path, errs);
-            if !name.contains('/') {
-                let container_resource =
-                    matches!(name, "cpu" | "memory" | "ephemeral-storage") || is_hugepages(name);
-                if !container_resource {
-                    errs.push(field::invalid(
-                        path,
-                        name,
-                        "must be a standard resource for containers",
-                    ));
-                }
-            } else if !is_native(name) && !is_extended(name) {
-                errs.push(field::invalid(
-                    path,
-                    name,
-                    "doesn't follow extended resource name standard",
-                ));
-            }
-        }
+        NameRule::Container => validate_container_resource_name(name, path, errs),
         NameRule::Pod => {
             let before = errs.len();
             validate_resource_name(name, path, errs);
@@ -173,7 +83,7 @@ fn validate_quantity(name: &str, e: &Entry, path: &Path, errs: &mut ErrorList) {
     if zero().is_some_and(|z| e.quantity.compare(z) == Ordering::Less) {
         errs.push(field::invalid(path, e.printed.as_str(), IS_NEGATIVE));
     }
-    let integer = INTEGER.contains(&name) || is_extended(name);
+    let integer = is_integer_resource(name);
     if integer
         && e.quantity
             .scaled_up(-3)
@@ -432,6 +342,7 @@ pub(super) fn validate_resize_policy(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::validation::core::resources::is_extended;
 
     #[test]
     fn names_by_kind() {
@@ -441,6 +352,21 @@ mod tests {
         assert!(overcommit_allowed("cpu"));
         assert!(!overcommit_allowed("hugepages-2Mi"));
         assert!(!overcommit_allowed("example.com/gpu"));
+    }
+
+    /// `resourcequotas` is a standard resource name (`core.ResourceQuotas`), so a container
+    /// asking for it hears only that it is not a container resource.
+    #[test]
+    fn standard_names_are_the_servers() {
+        let mut errs = ErrorList::new();
+        validate_name(
+            NameRule::Container,
+            "resourcequotas",
+            &Path::new("r"),
+            &mut errs,
+        );
+        let details: Vec<&str> = errs.iter().map(|e| e.detail.as_str()).collect();
+        assert_eq!(details, ["must be a standard resource for containers"]);
     }
 
     #[test]
