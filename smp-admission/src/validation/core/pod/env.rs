@@ -345,7 +345,7 @@ fn validate_file_key_ref(selector: &Value, path: &Path, errs: &mut ErrorList) {
     let file = read::text(selector, "path");
     if file.is_empty() {
         errs.push(field::required(&file_path, ""));
-    } else if super::mounts::has_backsteps(file) {
+    } else if super::paths::has_backsteps(file) {
         errs.push(field::invalid(&file_path, file, "must not contain '..'"));
     }
 }

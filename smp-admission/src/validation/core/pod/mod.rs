@@ -34,7 +34,6 @@ mod template;
 mod topology;
 mod update;
 mod volumes;
-mod windows_options;
 
 use std::collections::BTreeMap;
 

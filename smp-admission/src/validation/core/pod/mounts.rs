@@ -9,24 +9,9 @@ use std::collections::{BTreeMap, HashSet};
 
 use serde_json::Value;
 
-use super::Volumes;
+use super::{Volumes, paths};
 use crate::validation::field::{self, ErrorList, Path};
 use crate::validation::read;
-
-/// Whether a path has a `..` element (`validatePathNoBacksteps`).
-pub(super) fn has_backsteps(target: &str) -> bool {
-    target.split('/').any(|part| part == "..")
-}
-
-/// `validateLocalDescendingPath`: relative, and never stepping up.
-pub(super) fn validate_local_descending_path(target: &str, path: &Path, errs: &mut ErrorList) {
-    if target.starts_with('/') {
-        errs.push(field::invalid(path, target, "must be a relative path"));
-    }
-    if has_backsteps(target) {
-        errs.push(field::invalid(path, target, "must not contain '..'"));
-    }
-}
 
 /// Name to path of a list of mounts or devices, the last of a name winning (a Go map built
 /// from the list).
@@ -89,7 +74,7 @@ pub(super) fn validate_volume_mounts(
         }
         let sub_path = read::text(mount, "subPath");
         if !sub_path.is_empty() {
-            validate_local_descending_path(sub_path, &path.child("subPath"), errs);
+            paths::local_descending(sub_path, &path.child("subPath"), errs);
         }
         let expr = read::text(mount, "subPathExpr");
         if !expr.is_empty() {
@@ -100,7 +85,7 @@ pub(super) fn validate_volume_mounts(
                     "subPathExpr and subPath are mutually exclusive",
                 ));
             }
-            validate_local_descending_path(expr, &path.child("subPathExpr"), errs);
+            paths::local_descending(expr, &path.child("subPathExpr"), errs);
         }
         let propagation = read::opt_text(mount, "mountPropagation");
         if let Some(mode) = propagation {
@@ -212,7 +197,7 @@ pub(super) fn validate_volume_devices(
                 "must be unique",
             ));
         }
-        if !device_path.is_empty() && has_backsteps(device_path) {
+        if !device_path.is_empty() && paths::has_backsteps(device_path) {
             errs.push(field::invalid(
                 &device_path_path,
                 device_path,

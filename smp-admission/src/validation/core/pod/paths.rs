@@ -3,9 +3,14 @@
 
 use crate::validation::field::{self, ErrorList, Path};
 
+/// Whether a path has a `..` element (`validatePathNoBacksteps`).
+pub(crate) fn has_backsteps(target: &str) -> bool {
+    target.split('/').any(|part| part == "..")
+}
+
 /// No element of the path (split on `/`) is `..`; one error however many there are.
 pub(crate) fn no_backsteps(target: &str, path: &Path, errs: &mut ErrorList) {
-    if target.split('/').any(|part| part == "..") {
+    if has_backsteps(target) {
         errs.push(field::invalid(path, target, "must not contain '..'"));
     }
 }

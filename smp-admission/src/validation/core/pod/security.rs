@@ -9,6 +9,9 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 
 use super::PodOptions;
+use super::security_context::{
+    validate_apparmor_profile, validate_ids, validate_seccomp_profile, validate_windows_options,
+};
 use crate::validation::field::{self, ErrorList, Path};
 use crate::validation::names;
 use crate::validation::read;
@@ -57,14 +60,6 @@ pub(super) fn validate_host_network_ports(
     }
 }
 
-fn id_range(sc: &Value, member: &str, path: &Path, errs: &mut ErrorList) {
-    if let Some(id) = read::opt_int(sc, member) {
-        for msg in names::is_in_range(id, 0, i64::from(i32::MAX)) {
-            errs.push(field::invalid(&path.child(member), id, &msg));
-        }
-    }
-}
-
 /// `validatePodSpecSecurityContext`. The server's pod security context always exists (it
 /// carries the host namespaces), so the checks run even without `securityContext`.
 pub(super) fn validate_pod_security_context(
@@ -75,9 +70,7 @@ pub(super) fn validate_pod_security_context(
 ) {
     let sc = spec.get("securityContext").unwrap_or(&Value::Null);
     let path = spec_path.child("securityContext");
-    id_range(sc, "fsGroup", &path, errs);
-    id_range(sc, "runAsUser", &path, errs);
-    id_range(sc, "runAsGroup", &path, errs);
+    validate_ids(sc, &path, &["fsGroup", "runAsUser", "runAsGroup"], errs);
     let groups = path.child("supplementalGroups");
     for (g, gid) in read::list(sc, "supplementalGroups").iter().enumerate() {
         let gid = gid.as_i64().unwrap_or(0);
@@ -102,17 +95,17 @@ pub(super) fn validate_pod_security_context(
             ));
         }
     }
-    seccomp_profile(
+    validate_seccomp_profile(
         sc.get("seccompProfile"),
         &path.child("seccompProfile"),
         errs,
     );
-    super::windows_options::validate_windows_options(
+    validate_windows_options(
         sc.get("windowsOptions"),
         &path.child("windowsOptions"),
         errs,
     );
-    apparmor_profile(
+    validate_apparmor_profile(
         sc.get("appArmorProfile"),
         &path.child("appArmorProfile"),
         errs,
@@ -253,96 +246,6 @@ pub(super) fn has_host_namespaced_sysctl(spec: &Value) -> bool {
     read::list(sc, "sysctls")
         .iter()
         .any(|s| host_sysctl_problem(spec, read::text(s, "name")).is_some())
-}
-
-/// `validateSeccompProfileField`.
-pub(crate) fn seccomp_profile(profile: Option<&Value>, path: &Path, errs: &mut ErrorList) {
-    let Some(profile) = profile.filter(|p| p.is_object()) else {
-        return;
-    };
-    let kind = read::text(profile, "type");
-    let type_path = path.child("type");
-    match kind {
-        "Localhost" | "RuntimeDefault" | "Unconfined" => {}
-        "" => errs.push(field::required(
-            &type_path,
-            "type is required when seccompProfile is set",
-        )),
-        other => errs.push(field::not_supported(
-            &type_path,
-            other,
-            &["Localhost", "RuntimeDefault", "Unconfined"],
-        )),
-    }
-    let local_path = path.child("localhostProfile");
-    let local = read::opt_text(profile, "localhostProfile");
-    if kind == "Localhost" {
-        match local {
-            None => errs.push(field::required(
-                &local_path,
-                "must be set when seccomp type is Localhost",
-            )),
-            Some(local) => super::paths::local_descending(local, &local_path, errs),
-        }
-    } else if local.is_some() {
-        errs.push(field::invalid(
-            &local_path,
-            profile,
-            "can only be set when seccomp type is Localhost",
-        ));
-    }
-}
-
-/// `ValidateAppArmorProfileField`.
-pub(crate) fn apparmor_profile(profile: Option<&Value>, path: &Path, errs: &mut ErrorList) {
-    let Some(profile) = profile.filter(|p| p.is_object()) else {
-        return;
-    };
-    let local_path = path.child("localhostProfile");
-    let local = read::opt_text(profile, "localhostProfile");
-    match read::text(profile, "type") {
-        "Localhost" => match local {
-            None => errs.push(field::required(
-                &local_path,
-                "must be set when AppArmor type is Localhost",
-            )),
-            Some(local) => {
-                if local.trim() != local {
-                    errs.push(field::invalid(
-                        &local_path,
-                        local,
-                        "must not be padded with whitespace",
-                    ));
-                } else if local.is_empty() {
-                    errs.push(field::required(
-                        &local_path,
-                        "must be set when AppArmor type is Localhost",
-                    ));
-                }
-                if local.len() > 4095 {
-                    errs.push(field::too_long(&local_path, 4095));
-                }
-            }
-        },
-        "RuntimeDefault" | "Unconfined" => {
-            if let Some(local) = local {
-                errs.push(field::invalid(
-                    &local_path,
-                    local,
-                    "can only be set when AppArmor type is Localhost",
-                ));
-            }
-        }
-        "" => errs.push(field::required(
-            &path.child("type"),
-            "type is required when appArmorProfile is set",
-        )),
-        other => errs.push(field::not_supported(
-            &path.child("type"),
-            other,
-            &["Localhost", "RuntimeDefault", "Unconfined"],
-        )),
-    }
 }
 
 fn host_process(c: &Value) -> Option<bool> {

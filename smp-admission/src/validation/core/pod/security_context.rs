@@ -6,7 +6,6 @@
 use serde_json::Value;
 
 use super::PodOptions;
-use super::mounts::validate_local_descending_path;
 use crate::validation::field::{self, BadValue, ErrorList, Path};
 use crate::validation::names;
 use crate::validation::read;
@@ -130,7 +129,7 @@ pub(crate) fn validate_seccomp_profile(profile: Option<&Value>, path: &Path, err
                 &local_path,
                 "must be set when seccomp type is Localhost",
             )),
-            Some(local) => validate_local_descending_path(local, &local_path, errs),
+            Some(local) => super::paths::local_descending(local, &local_path, errs),
         }
     } else if local.is_some() {
         // Upstream reports the whole profile as the value.
