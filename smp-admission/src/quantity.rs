@@ -74,6 +74,15 @@ impl Quantity {
             self.scale = 0;
             return self;
         }
+        // Most values fit in 64 bits, where division is an instruction, not a call.
+        if let Ok(mut small) = i64::try_from(self.value) {
+            while small % 10 == 0 {
+                small /= 10;
+                self.scale += 1;
+            }
+            self.value = i128::from(small);
+            return self;
+        }
         while self.value % 10 == 0 {
             self.value /= 10;
             self.scale += 1;
@@ -139,6 +148,11 @@ impl Quantity {
         self.round_up(scale).at_scale(scale)
     }
 
+    /// Whether the value is below zero.
+    pub fn is_negative(self) -> bool {
+        self.value < 0
+    }
+
     /// How this quantity compares with `other` in value (whatever their formats).
     pub fn compare(self, other: Quantity) -> std::cmp::Ordering {
         let scale = self.scale.min(other.scale);
@@ -180,7 +194,6 @@ struct Scan<'a> {
     format: Format,
     bits: u32,
     written_scale: i32,
-    kept: bool,
 }
 
 fn scan(text: &str) -> Result<Scan<'_>, QuantityError> {
@@ -195,15 +208,25 @@ fn scan(text: &str) -> Result<Scan<'_>, QuantityError> {
         Some(b'+') => (false, &text[1..]),
         _ => (false, text),
     };
-    let number_end = unsigned
-        .find(|c: char| !c.is_ascii_digit() && c != '.')
-        .unwrap_or(unsigned.len());
+    // One pass over the number: where it ends, and where its one point is.
+    let (mut number_end, mut point) = (unsigned.len(), None);
+    for (i, b) in unsigned.bytes().enumerate() {
+        match b {
+            b'0'..=b'9' => {}
+            b'.' if point.is_none() => point = Some(i),
+            b'.' => return Err(QuantityError),
+            _ => {
+                number_end = i;
+                break;
+            }
+        }
+    }
     let (number, suffix) = unsigned.split_at(number_end);
-    let (whole, fraction) = match number.split_once('.') {
-        Some((w, f)) => (w, f),
+    let (whole, fraction) = match point {
+        Some(p) => (&number[..p], &number[p + 1..]),
         None => (number, ""),
     };
-    if (whole.is_empty() && fraction.is_empty()) || fraction.contains('.') {
+    if whole.is_empty() && fraction.is_empty() {
         return Err(QuantityError);
     }
     let whole = whole.trim_start_matches('0');
@@ -224,18 +247,22 @@ fn scan(text: &str) -> Result<Scan<'_>, QuantityError> {
     };
     let written_scale = power - fraction_digits;
     let digits = Digits { whole, fraction };
-    let kept = kept_as_written(digits, format, written_scale, bits) && written_scale >= -9;
     Ok(Scan {
         negative,
         digits,
         format,
         bits,
         written_scale,
-        kept,
     })
 }
 
 impl Scan<'_> {
+    /// Whether the server's parser keeps the text to print it back as written.
+    fn kept(&self) -> bool {
+        kept_as_written(self.digits, self.format, self.written_scale, self.bits)
+            && self.written_scale >= -9
+    }
+
     /// Whether the canonical form is the text itself, known without arithmetic: a binary
     /// quantity written as a whole number that is not a multiple of 1024 (`256Mi`), with
     /// no sign or leading zero, prints its digits and suffix again (unless it is past the
@@ -421,7 +448,7 @@ pub fn canonical_milli(text: &str) -> Option<String> {
 /// [`canonical`], borrowing `text` when it is kept as it is (found without arithmetic).
 pub(crate) fn printed(text: &str) -> Option<Cow<'_, str>> {
     let scanned = scan(text).ok()?;
-    if scanned.kept || scanned.prints_as_written(text) {
+    if scanned.kept() || scanned.prints_as_written(text) {
         return Some(Cow::Borrowed(text.trim()));
     }
     Some(Cow::Owned(parse(text).ok()?.to_string()))

@@ -53,6 +53,7 @@ pub mod field;
 pub mod meta;
 pub mod names;
 pub mod read;
+mod seen;
 mod status;
 
 mod apps;

@@ -201,6 +201,14 @@ fn annotation<'a>(meta: Option<&'a Value>, key: &str) -> Option<&'a str> {
         .and_then(Value::as_str)
 }
 
+/// Whether the object has an annotation whose key starts with `prefix` (the per-container
+/// checks below have nothing to compare without one, and skip their walk).
+fn has_annotation_prefix(meta: Option<&Value>, prefix: &str) -> bool {
+    meta.and_then(|m| m.get("annotations"))
+        .and_then(Value::as_object)
+        .is_some_and(|a| a.keys().any(|k| k.starts_with(prefix)))
+}
+
 /// The seccomp annotations agree with the `seccompProfile` fields they stand beside.
 pub(super) fn seccomp_fields_match_annotations(
     meta: Option<&Value>,
@@ -215,6 +223,9 @@ pub(super) fn seccomp_fields_match_annotations(
     if let (Some(profile), Some(value)) = (pod_profile, annotation(meta, SECCOMP_POD)) {
         let sc = spec_path.child("securityContext");
         seccomp_match(value, profile, &sc.child("seccompProfile"), errs);
+    }
+    if !has_annotation_prefix(meta, SECCOMP_CONTAINER) {
+        return;
     }
     each_container(spec, spec_path, |c, at| {
         let profile = c
@@ -263,6 +274,9 @@ pub(super) fn apparmor_fields_match_annotations(
         .get("os")
         .is_some_and(|os| read::text(os, "name") == "windows")
     {
+        return;
+    }
+    if !has_annotation_prefix(meta, APPARMOR_CONTAINER) {
         return;
     }
     let pod_profile = spec

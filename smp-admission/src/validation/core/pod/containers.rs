@@ -16,6 +16,7 @@ use super::{PodOptions, Volumes, env, mounts, probes, resources, security_contex
 use crate::validation::field::{self, BadValue, ErrorList, Path};
 use crate::validation::names;
 use crate::validation::read;
+use crate::validation::seen::Seen;
 
 impl<'a> PodContext<'a> {
     fn new(spec: &'a Value, volumes: &'a Volumes<'a>, options: &'a PodOptions) -> Self {
@@ -43,6 +44,30 @@ impl<'a> PodContext<'a> {
     }
 }
 
+read::view! {
+    /// The members of a container that its checks read.
+    pub(super) struct Container {
+        name: "name",
+        image: "image",
+        termination_message_policy: "terminationMessagePolicy",
+        ports: "ports",
+        env: "env",
+        env_from: "envFrom",
+        volume_mounts: "volumeMounts",
+        volume_devices: "volumeDevices",
+        image_pull_policy: "imagePullPolicy",
+        resources: "resources",
+        resize_policy: "resizePolicy",
+        security_context: "securityContext",
+        lifecycle: "lifecycle",
+        liveness_probe: "livenessProbe",
+        readiness_probe: "readinessProbe",
+        startup_probe: "startupProbe",
+        restart_policy: "restartPolicy",
+        restart_policy_rules: "restartPolicyRules",
+    }
+}
+
 /// `validateContainers`: `spec.containers` must not be empty; names are unique among the
 /// regular containers; probes and hooks are checked; host ports must not collide across all
 /// of them (reported after every container's own errors).
@@ -60,18 +85,19 @@ pub(crate) fn validate_containers(
         errs.push(field::required(&list_path, ""));
         return errs;
     }
-    let mut seen = HashSet::new();
+    let mut seen = Seen::new();
     for (i, ctr) in containers.iter().enumerate() {
         let at = list_path.index(i);
-        validate_container_common(ctr, &at, &ctx, &mut errs);
-        let name = read::text(ctr, "name");
+        let ctr = Container::of(ctr);
+        validate_container_common(&ctr, &at, &ctx, &mut errs);
+        let name = ctr.name.text();
         if !seen.insert(name) {
             errs.push(field::duplicate(&at.child("name"), name));
         }
-        probes::validate_hooks_and_probes(ctr, &at, &ctx, &mut errs);
+        probes::validate_hooks_and_probes(&ctr, &at, &ctx, &mut errs);
         if options.allow_container_restart_policy_rules {
-            validate_container_restart_policy(ctr, &at, &mut errs);
-        } else if read::opt_text(ctr, "restartPolicy").is_some() {
+            validate_container_restart_policy(&ctr, &at, &mut errs);
+        } else if ctr.restart_policy.opt_text().is_some() {
             errs.push(field::forbidden(
                 &at.child("restartPolicy"),
                 "may not be set for non-init containers",
@@ -97,46 +123,47 @@ pub(crate) fn validate_init_containers(
     let ctx = PodContext::new(spec, volumes, options);
     let list_path = path.child("initContainers");
     let mut errs = ErrorList::new();
-    let mut seen: HashSet<&str> = read::list(spec, "containers")
+    let mut seen: Seen = read::list(spec, "containers")
         .iter()
         .map(|c| read::text(c, "name"))
         .collect();
-    for (i, ctr) in read::list(spec, "initContainers").iter().enumerate() {
+    for (i, value) in read::list(spec, "initContainers").iter().enumerate() {
         let at = list_path.index(i);
-        validate_container_common(ctr, &at, &ctx, &mut errs);
-        let restartable = match read::opt_text(ctr, "restartPolicy") {
+        let ctr = Container::of(value);
+        validate_container_common(&ctr, &at, &ctx, &mut errs);
+        let restartable = match ctr.restart_policy.opt_text() {
             Some(policy) => {
-                validate_init_restart_policy(ctr, policy, &at, options, &mut errs);
+                validate_init_restart_policy(&ctr, policy, &at, options, &mut errs);
                 policy == "Always"
             }
             None => false,
         };
-        let name = read::text(ctr, "name");
+        let name = ctr.name.text();
         if seen.contains(name) {
             errs.push(field::duplicate(&at.child("name"), name));
         } else if !name.is_empty() {
             seen.insert(name);
         }
         // Upstream passes the container alone, so the path always says `initContainers[0]`.
-        host_port_conflicts(std::iter::once(ctr), &list_path, &mut errs);
+        host_port_conflicts(std::iter::once(value), &list_path, &mut errs);
         if restartable {
-            probes::validate_hooks_and_probes(ctr, &at, &ctx, &mut errs);
+            probes::validate_hooks_and_probes(&ctr, &at, &ctx, &mut errs);
         } else {
-            for member in [
-                "lifecycle",
-                "livenessProbe",
-                "readinessProbe",
-                "startupProbe",
+            for (member, value) in [
+                ("lifecycle", ctr.lifecycle),
+                ("livenessProbe", ctr.liveness_probe),
+                ("readinessProbe", ctr.readiness_probe),
+                ("startupProbe", ctr.startup_probe),
             ] {
-                if read::is_set(ctr, member) {
+                if value.is_set() {
                     errs.push(field::forbidden(&at.child(member), INIT_ONLY));
                 }
             }
         }
-        if !options.allow_sidecar_resize_policy && !read::list(ctr, "resizePolicy").is_empty() {
+        if !options.allow_sidecar_resize_policy && !ctr.resize_policy.list().is_empty() {
             errs.push(field::invalid(
                 &at.child("resizePolicy"),
-                BadValue::Json(ctr.get("resizePolicy").cloned().unwrap_or(Value::Null)),
+                BadValue::Json(ctr.resize_policy.value().cloned().unwrap_or(Value::Null)),
                 "must not be set for init containers",
             ));
         }
@@ -184,7 +211,7 @@ pub(crate) fn validate_ephemeral_containers(
     let mut seen = others.clone();
     for (i, ctr) in ephemeral.iter().enumerate() {
         let at = list_path.index(i);
-        validate_container_common(ctr, &at, &ctx, &mut errs);
+        validate_container_common(&Container::of(ctr), &at, &ctx, &mut errs);
         image_whitespace(ctr, &at, &mut errs);
         let name = read::text(ctr, "name");
         if !seen.insert(name) {
@@ -233,9 +260,9 @@ fn image_whitespace(ctr: &Value, at: &Path, errs: &mut ErrorList) {
 }
 
 /// `validateContainerCommon`: what every kind of container checks, in upstream order.
-fn validate_container_common(ctr: &Value, at: &Path, ctx: &PodContext, errs: &mut ErrorList) {
+fn validate_container_common(ctr: &Container, at: &Path, ctx: &PodContext, errs: &mut ErrorList) {
     let name_path = at.child("name");
-    let name = read::text(ctr, "name");
+    let name = ctr.name.text();
     if name.is_empty() {
         errs.push(field::required(&name_path, ""));
     } else {
@@ -243,11 +270,11 @@ fn validate_container_common(ctr: &Value, at: &Path, ctx: &PodContext, errs: &mu
             errs.push(field::invalid(&name_path, name, &msg));
         }
     }
-    if read::text(ctr, "image").is_empty() {
+    if ctr.image.text().is_empty() {
         errs.push(field::required(&at.child("image"), ""));
     }
     let policy_path = at.child("terminationMessagePolicy");
-    match read::text(ctr, "terminationMessagePolicy") {
+    match ctr.termination_message_policy.text() {
         "File" | "FallbackToLogsOnError" => {}
         "" => errs.push(field::required(&policy_path, "")),
         other => errs.push(field::not_supported(
@@ -256,18 +283,33 @@ fn validate_container_common(ctr: &Value, at: &Path, ctx: &PodContext, errs: &mu
             &["File", "FallbackToLogsOnError"],
         )),
     }
-    validate_ports(read::list(ctr, "ports"), &at.child("ports"), errs);
-    env::validate_env(read::list(ctr, "env"), &at.child("env"), ctx.options, errs);
-    env::validate_env_from(
-        read::list(ctr, "envFrom"),
-        &at.child("envFrom"),
-        ctx.options,
+    validate_ports(ctr.ports.list(), &at.child("ports"), errs);
+    env::validate_env(ctr.env.list(), &at.child("env"), ctx.options, errs);
+    env::validate_env_from(ctr.env_from.list(), &at.child("envFrom"), ctx.options, errs);
+    let (mounts, devices) = (ctr.volume_mounts.list(), ctr.volume_devices.list());
+    let privileged = ctr
+        .security_context
+        .object()
+        .and_then(|sc| sc.get("privileged"))
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    mounts::validate_volume_mounts(
+        mounts,
+        devices,
+        privileged,
+        ctx.volumes,
+        &at.child("volumeMounts"),
         errs,
     );
-    mounts::validate_volume_mounts(ctr, ctx.volumes, &at.child("volumeMounts"), errs);
-    mounts::validate_volume_devices(ctr, ctx.volumes, &at.child("volumeDevices"), errs);
+    mounts::validate_volume_devices(
+        mounts,
+        devices,
+        ctx.volumes,
+        &at.child("volumeDevices"),
+        errs,
+    );
     let pull_path = at.child("imagePullPolicy");
-    match read::text(ctr, "imagePullPolicy") {
+    match ctr.image_pull_policy.text() {
         "Always" | "IfNotPresent" | "Never" => {}
         "" => errs.push(field::required(&pull_path, "")),
         other => errs.push(field::not_supported(
@@ -277,20 +319,20 @@ fn validate_container_common(ctr: &Value, at: &Path, ctx: &PodContext, errs: &mu
         )),
     }
     resources::validate_container_resources(
-        ctr.get("resources"),
+        ctr.resources.value(),
         &ctx.claim_names,
         &at.child("resources"),
         ctx.options,
         errs,
     );
     resources::validate_resize_policy(
-        read::list(ctr, "resizePolicy"),
+        ctr.resize_policy.list(),
         &at.child("resizePolicy"),
         ctx.restart_policy,
         errs,
     );
     security_context::validate_container_security_context(
-        ctr.get("securityContext"),
+        ctr.security_context.value(),
         &at.child("securityContext"),
         ctx.host_users,
         ctx.options,
@@ -301,10 +343,19 @@ fn validate_container_common(ctr: &Value, at: &Path, ctx: &PodContext, errs: &mu
 /// `validateContainerPorts`: IANA names unique within the container, port numbers in range,
 /// and a known protocol.
 fn validate_ports(ports: &[Value], path: &Path, errs: &mut ErrorList) {
-    let mut names_seen = HashSet::new();
+    read::view! {
+        struct Port {
+            name: "name",
+            container_port: "containerPort",
+            host_port: "hostPort",
+            protocol: "protocol",
+        }
+    }
+    let mut names_seen = Seen::new();
     for (j, port) in ports.iter().enumerate() {
+        let port = Port::of(port);
         let at = path.index(j);
-        let name = read::text(port, "name");
+        let name = port.name.text();
         if !name.is_empty() {
             let msgs = names::is_valid_port_name(name);
             let name_path = at.child("name");
@@ -316,7 +367,7 @@ fn validate_ports(ports: &[Value], path: &Path, errs: &mut ErrorList) {
                 errs.push(field::duplicate(&name_path, name));
             }
         }
-        let container_port = read::int(port, "containerPort");
+        let container_port = port.container_port.int();
         let container_path = at.child("containerPort");
         if container_port == 0 {
             errs.push(field::required(&container_path, ""));
@@ -325,14 +376,14 @@ fn validate_ports(ports: &[Value], path: &Path, errs: &mut ErrorList) {
                 errs.push(field::invalid(&container_path, container_port, &msg));
             }
         }
-        let host_port = read::int(port, "hostPort");
+        let host_port = port.host_port.int();
         if host_port != 0 {
             for msg in names::is_valid_port_num(host_port) {
                 errs.push(field::invalid(&at.child("hostPort"), host_port, &msg));
             }
         }
         let protocol_path = at.child("protocol");
-        match read::text(port, "protocol") {
+        match port.protocol.text() {
             "" => errs.push(field::required(&protocol_path, "")),
             "TCP" | "UDP" | "SCTP" => {}
             other => errs.push(field::not_supported(
@@ -382,7 +433,7 @@ fn host_port_conflicts<'a>(
 /// allowed; with them, a restartable init container may not have rules, and any other
 /// policy is checked as a regular container's.
 fn validate_init_restart_policy(
-    ctr: &Value,
+    ctr: &Container,
     policy: &str,
     at: &Path,
     options: &PodOptions,
@@ -399,7 +450,7 @@ fn validate_init_restart_policy(
         return;
     }
     if policy == "Always" {
-        if !read::list(ctr, "restartPolicyRules").is_empty() {
+        if !ctr.restart_policy_rules.list().is_empty() {
             errs.push(field::forbidden(
                 &at.child("restartPolicyRules"),
                 "restartPolicyRules are not allowed for init containers with restart policy Always",
@@ -413,10 +464,10 @@ fn validate_init_restart_policy(
 /// `validateContainerRestartPolicy` (only with the `ContainerRestartRules` gate): a known
 /// policy, required once rules are given, and at most 20 rules, each restarting on a set of
 /// at most 255 exit codes.
-fn validate_container_restart_policy(ctr: &Value, at: &Path, errs: &mut ErrorList) {
-    let rules = read::list(ctr, "restartPolicyRules");
+fn validate_container_restart_policy(ctr: &Container, at: &Path, errs: &mut ErrorList) {
+    let rules = ctr.restart_policy_rules.list();
     let policy_path = at.child("restartPolicy");
-    match read::opt_text(ctr, "restartPolicy") {
+    match ctr.restart_policy.opt_text() {
         None if rules.is_empty() => return,
         None => errs.push(field::required(
             &policy_path,

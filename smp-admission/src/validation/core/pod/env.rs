@@ -70,10 +70,18 @@ pub(super) fn validate_env(
     options: &PodOptions,
     errs: &mut ErrorList,
 ) {
+    read::view! {
+        struct Var {
+            name: "name",
+            value: "value",
+            value_from: "valueFrom",
+        }
+    }
     for (k, var) in vars.iter().enumerate() {
+        let var = Var::of(var);
         let at = path.index(k);
         let name_path = at.child("name");
-        let name = read::text(var, "name");
+        let name = var.name.text();
         if name.is_empty() {
             errs.push(field::required(&name_path, ""));
         } else {
@@ -81,39 +89,50 @@ pub(super) fn validate_env(
                 errs.push(field::invalid(&name_path, name, &msg));
             }
         }
-        validate_value_from(var, &at.child("valueFrom"), options, errs);
+        if let Some(from) = var.value_from.set_object() {
+            let value = var.value.text();
+            validate_value_from(from, value, &at.child("valueFrom"), options, errs);
+        }
     }
-}
-
-/// A pointer member that is set (an object, not null).
-fn set_object<'a>(v: &'a Value, key: &str) -> Option<&'a Value> {
-    v.get(key).filter(|m| m.is_object())
 }
 
 /// `validateEnvVarValueFrom`: every source present is checked, then exactly one source and
 /// no literal `value` alongside it.
-fn validate_value_from(var: &Value, path: &Path, options: &PodOptions, errs: &mut ErrorList) {
-    let Some(from) = set_object(var, "valueFrom") else {
-        return;
-    };
+fn validate_value_from(
+    from: &Value,
+    value: &str,
+    path: &Path,
+    options: &PodOptions,
+    errs: &mut ErrorList,
+) {
+    read::view! {
+        struct Source {
+            field_ref: "fieldRef",
+            resource_field_ref: "resourceFieldRef",
+            config_map_key_ref: "configMapKeyRef",
+            secret_key_ref: "secretKeyRef",
+            file_key_ref: "fileKeyRef",
+        }
+    }
+    let from = Source::of(from);
     let mut sources = 0;
-    if let Some(r) = set_object(from, "fieldRef") {
+    if let Some(r) = from.field_ref.set_object() {
         sources += 1;
         validate_field_ref(r, &path.child("fieldRef"), errs);
     }
-    if let Some(r) = set_object(from, "resourceFieldRef") {
+    if let Some(r) = from.resource_field_ref.set_object() {
         sources += 1;
         validate_resource_field_ref(r, &path.child("resourceFieldRef"), errs);
     }
-    if let Some(r) = set_object(from, "configMapKeyRef") {
+    if let Some(r) = from.config_map_key_ref.set_object() {
         sources += 1;
         validate_key_selector(r, &path.child("configMapKeyRef"), errs);
     }
-    if let Some(r) = set_object(from, "secretKeyRef") {
+    if let Some(r) = from.secret_key_ref.set_object() {
         sources += 1;
         validate_key_selector(r, &path.child("secretKeyRef"), errs);
     }
-    if let Some(r) = set_object(from, "fileKeyRef") {
+    if let Some(r) = from.file_key_ref.set_object() {
         sources += 1;
         validate_file_key_ref(r, &path.child("fileKeyRef"), errs);
     }
@@ -124,7 +143,7 @@ fn validate_value_from(var: &Value, path: &Path, options: &PodOptions, errs: &mu
             "must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`"
         };
         errs.push(field::invalid(path, "", msg));
-    } else if !read::text(var, "value").is_empty() {
+    } else if !value.is_empty() {
         errs.push(field::invalid(
             path,
             "",
@@ -369,7 +388,7 @@ pub(super) fn validate_env_from(
         }
         let mut count = 0;
         for member in ["configMapRef", "secretRef"] {
-            if let Some(r) = set_object(source, member) {
+            if let Some(r) = read::member(source, member).set_object() {
                 count += 1;
                 let ref_path = at.child(member);
                 let name_path = ref_path.child("name");

@@ -5,13 +5,14 @@
 //! Upstream reports the sub-path, propagation and recursive read-only errors on the list's
 //! path without the item's index (`volumeMounts.subPath`); that is kept.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 
 use serde_json::Value;
 
 use super::{Volumes, paths};
 use crate::validation::field::{self, ErrorList, Path};
 use crate::validation::read;
+use crate::validation::seen::Seen;
 
 /// Name to path of a list of mounts or devices, the last of a name winning (a Go map built
 /// from the list).
@@ -22,24 +23,36 @@ fn by_name<'a>(items: &'a [Value], path_member: &str) -> BTreeMap<&'a str, &'a s
         .collect()
 }
 
+read::view! {
+    /// The members of a volume mount its checks read.
+    struct Mount {
+        name: "name",
+        mount_path: "mountPath",
+        sub_path: "subPath",
+        sub_path_expr: "subPathExpr",
+        mount_propagation: "mountPropagation",
+        recursive_read_only: "recursiveReadOnly",
+        read_only: "readOnly",
+    }
+}
+
 /// `ValidateVolumeMounts`.
 pub(super) fn validate_volume_mounts(
-    ctr: &Value,
+    mounts: &[Value],
+    devices: &[Value],
+    privileged: bool,
     volumes: &Volumes,
     path: &Path,
     errs: &mut ErrorList,
 ) {
-    let devices = by_name(read::list(ctr, "volumeDevices"), "devicePath");
-    let device_paths: HashSet<&str> = devices.values().copied().collect();
-    let privileged = read::object(ctr, "securityContext")
-        .and_then(|sc| sc.get("privileged"))
-        .and_then(Value::as_bool)
-        .unwrap_or(false);
-    let mut mount_points = HashSet::new();
-    for (m, mount) in read::list(ctr, "volumeMounts").iter().enumerate() {
+    let devices = by_name(devices, "devicePath");
+    let device_paths: Seen = devices.values().copied().collect();
+    let mut mount_points = Seen::new();
+    for (m, mount) in mounts.iter().enumerate() {
+        let mount = Mount::of(mount);
         let at = path.index(m);
         let name_path = at.child("name");
-        let name = read::text(mount, "name");
+        let name = mount.name.text();
         if name.is_empty() {
             errs.push(field::required(&name_path, ""));
         }
@@ -47,7 +60,7 @@ pub(super) fn validate_volume_mounts(
             errs.push(field::not_found(&name_path, name));
         }
         let mount_path_path = at.child("mountPath");
-        let mount_path = read::text(mount, "mountPath");
+        let mount_path = mount.mount_path.text();
         if mount_path.is_empty() {
             errs.push(field::required(&mount_path_path, ""));
         }
@@ -72,11 +85,11 @@ pub(super) fn validate_volume_mounts(
                 "must not already exist as a path in volumeDevices",
             ));
         }
-        let sub_path = read::text(mount, "subPath");
+        let sub_path = mount.sub_path.text();
         if !sub_path.is_empty() {
             paths::local_descending(sub_path, &path.child("subPath"), errs);
         }
-        let expr = read::text(mount, "subPathExpr");
+        let expr = mount.sub_path_expr.text();
         if !expr.is_empty() {
             if !sub_path.is_empty() {
                 errs.push(field::invalid(
@@ -87,13 +100,14 @@ pub(super) fn validate_volume_mounts(
             }
             paths::local_descending(expr, &path.child("subPathExpr"), errs);
         }
-        let propagation = read::opt_text(mount, "mountPropagation");
+        let propagation = mount.mount_propagation.opt_text();
         if let Some(mode) = propagation {
             validate_mount_propagation(mode, privileged, &path.child("mountPropagation"), errs);
         }
-        if let Some(rro) = read::opt_text(mount, "recursiveReadOnly") {
+        if let Some(rro) = mount.recursive_read_only.opt_text() {
             let rro_path = path.child("recursiveReadOnly");
-            validate_recursive_read_only(rro, mount, propagation, &rro_path, errs);
+            let read_only = mount.read_only.flag();
+            validate_recursive_read_only(rro, read_only, propagation, &rro_path, errs);
         }
     }
 }
@@ -120,7 +134,7 @@ fn validate_mount_propagation(mode: &str, privileged: bool, path: &Path, errs: &
 /// without propagation.
 fn validate_recursive_read_only(
     rro: &str,
-    mount: &Value,
+    read_only: bool,
     propagation: Option<&str>,
     path: &Path,
     errs: &mut ErrorList,
@@ -128,7 +142,7 @@ fn validate_recursive_read_only(
     match rro {
         "Disabled" => {}
         "Enabled" | "IfPossible" => {
-            if !read::flag(mount, "readOnly") {
+            if !read_only {
                 errs.push(field::forbidden(
                     path,
                     "may only be specified when readOnly is true",
@@ -156,16 +170,20 @@ fn is_claim(volume: &Value) -> bool {
 
 /// `ValidateVolumeDevices`.
 pub(super) fn validate_volume_devices(
-    ctr: &Value,
+    mounts: &[Value],
+    devices: &[Value],
     volumes: &Volumes,
     path: &Path,
     errs: &mut ErrorList,
 ) {
-    let mounts = by_name(read::list(ctr, "volumeMounts"), "mountPath");
-    let mount_paths: HashSet<&str> = mounts.values().copied().collect();
-    let mut device_paths = HashSet::new();
-    let mut device_names = HashSet::new();
-    for (d, device) in read::list(ctr, "volumeDevices").iter().enumerate() {
+    if devices.is_empty() {
+        return;
+    }
+    let mounts = by_name(mounts, "mountPath");
+    let mount_paths: Seen = mounts.values().copied().collect();
+    let mut device_paths = Seen::new();
+    let mut device_names = Seen::new();
+    for (d, device) in devices.iter().enumerate() {
         let at = path.index(d);
         let name_path = at.child("name");
         let name = read::text(device, "name");

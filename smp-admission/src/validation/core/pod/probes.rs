@@ -4,32 +4,61 @@
 
 use serde_json::Value;
 
+use super::containers::Container;
 use super::context::PodContext;
 use crate::validation::field::{self, BadValue, ErrorList, Path};
 use crate::validation::meta::IS_NEGATIVE;
 use crate::validation::names;
-use crate::validation::read;
+use crate::validation::read::{self, Member};
+
+read::view! {
+    /// The members of a probe its checks read.
+    struct Probe {
+        exec: "exec",
+        http_get: "httpGet",
+        tcp_socket: "tcpSocket",
+        grpc: "grpc",
+        initial_delay_seconds: "initialDelaySeconds",
+        timeout_seconds: "timeoutSeconds",
+        period_seconds: "periodSeconds",
+        success_threshold: "successThreshold",
+        failure_threshold: "failureThreshold",
+        termination_grace_period_seconds: "terminationGracePeriodSeconds",
+    }
+}
+
+read::view! {
+    /// The members of a lifecycle hook's handler its checks read.
+    struct Hook {
+        exec: "exec",
+        http_get: "httpGet",
+        tcp_socket: "tcpSocket",
+        sleep: "sleep",
+    }
+}
 
 /// The hooks and the three probes of a regular or restartable init container, in upstream
 /// order.
 pub(super) fn validate_hooks_and_probes(
-    ctr: &Value,
+    ctr: &Container,
     at: &Path,
     ctx: &PodContext,
     errs: &mut ErrorList,
 ) {
-    if let Some(lifecycle) = ctr.get("lifecycle").filter(|l| l.is_object()) {
+    if let Some(lifecycle) = ctr.lifecycle.set_object() {
         validate_lifecycle(lifecycle, &at.child("lifecycle"), ctx, errs);
     }
-    if let Some(probe) = ctr.get("livenessProbe").filter(|p| p.is_object()) {
+    if let Some(probe) = ctr.liveness_probe.set_object() {
         let path = at.child("livenessProbe");
-        validate_probe(probe, &path, ctx, errs);
-        success_threshold_one(probe, &path, errs);
+        let probe = Probe::of(probe);
+        validate_probe(&probe, &path, ctx, errs);
+        success_threshold_one(&probe, &path, errs);
     }
-    if let Some(probe) = ctr.get("readinessProbe").filter(|p| p.is_object()) {
+    if let Some(probe) = ctr.readiness_probe.set_object() {
         let path = at.child("readinessProbe");
-        validate_probe(probe, &path, ctx, errs);
-        if let Some(grace) = read::opt_int(probe, "terminationGracePeriodSeconds") {
+        let probe = Probe::of(probe);
+        validate_probe(&probe, &path, ctx, errs);
+        if let Some(grace) = probe.termination_grace_period_seconds.opt_int() {
             errs.push(field::invalid(
                 &path.child("terminationGracePeriodSeconds"),
                 grace,
@@ -37,16 +66,17 @@ pub(super) fn validate_hooks_and_probes(
             ));
         }
     }
-    if let Some(probe) = ctr.get("startupProbe").filter(|p| p.is_object()) {
+    if let Some(probe) = ctr.startup_probe.set_object() {
         let path = at.child("startupProbe");
-        validate_probe(probe, &path, ctx, errs);
-        success_threshold_one(probe, &path, errs);
+        let probe = Probe::of(probe);
+        validate_probe(&probe, &path, ctx, errs);
+        success_threshold_one(&probe, &path, errs);
     }
 }
 
 /// Liveness and startup probes succeed on the first success.
-fn success_threshold_one(probe: &Value, path: &Path, errs: &mut ErrorList) {
-    let threshold = read::int(probe, "successThreshold");
+fn success_threshold_one(probe: &Probe, path: &Path, errs: &mut ErrorList) {
+    let threshold = probe.success_threshold.int();
     if threshold != 1 {
         errs.push(field::invalid(
             &path.child("successThreshold"),
@@ -58,21 +88,27 @@ fn success_threshold_one(probe: &Value, path: &Path, errs: &mut ErrorList) {
 
 /// `validateProbe`: its handler, then no negative timing, and a positive grace period when
 /// one is given.
-fn validate_probe(probe: &Value, path: &Path, ctx: &PodContext, errs: &mut ErrorList) {
-    validate_handler(probe, &PROBE_ACTIONS, path, ctx, errs);
-    for member in [
-        "initialDelaySeconds",
-        "timeoutSeconds",
-        "periodSeconds",
-        "successThreshold",
-        "failureThreshold",
+fn validate_probe(probe: &Probe, path: &Path, ctx: &PodContext, errs: &mut ErrorList) {
+    let actions = [
+        ("exec", probe.exec),
+        ("httpGet", probe.http_get),
+        ("tcpSocket", probe.tcp_socket),
+        ("grpc", probe.grpc),
+    ];
+    validate_handler(&actions, path, ctx, errs);
+    for (member, value) in [
+        ("initialDelaySeconds", probe.initial_delay_seconds),
+        ("timeoutSeconds", probe.timeout_seconds),
+        ("periodSeconds", probe.period_seconds),
+        ("successThreshold", probe.success_threshold),
+        ("failureThreshold", probe.failure_threshold),
     ] {
-        let value = read::int(probe, member);
+        let value = value.int();
         if value < 0 {
             errs.push(field::invalid(&path.child(member), value, IS_NEGATIVE));
         }
     }
-    if let Some(grace) = read::opt_int(probe, "terminationGracePeriodSeconds") {
+    if let Some(grace) = probe.termination_grace_period_seconds.opt_int() {
         if grace <= 0 {
             errs.push(field::invalid(
                 &path.child("terminationGracePeriodSeconds"),
@@ -87,7 +123,14 @@ fn validate_probe(probe: &Value, path: &Path, ctx: &PodContext, errs: &mut Error
 fn validate_lifecycle(lifecycle: &Value, path: &Path, ctx: &PodContext, errs: &mut ErrorList) {
     for hook in ["postStart", "preStop"] {
         if let Some(handler) = lifecycle.get(hook).filter(|h| h.is_object()) {
-            validate_handler(handler, &HOOK_ACTIONS, &path.child(hook), ctx, errs);
+            let handler = Hook::of(handler);
+            let actions = [
+                ("exec", handler.exec),
+                ("httpGet", handler.http_get),
+                ("tcpSocket", handler.tcp_socket),
+                ("sleep", handler.sleep),
+            ];
+            validate_handler(&actions, &path.child(hook), ctx, errs);
         }
     }
     if let Some(signal) = read::opt_text(lifecycle, "stopSignal") {
@@ -95,23 +138,18 @@ fn validate_lifecycle(lifecycle: &Value, path: &Path, ctx: &PodContext, errs: &m
     }
 }
 
-/// A probe's actions, in the order upstream considers them.
-const PROBE_ACTIONS: [&str; 4] = ["exec", "httpGet", "tcpSocket", "grpc"];
-/// A lifecycle hook's actions, in the order upstream considers them.
-const HOOK_ACTIONS: [&str; 4] = ["exec", "httpGet", "tcpSocket", "sleep"];
-
 /// `validateHandler`: the first action set is checked, each further one is forbidden, and
-/// none at all is required.
+/// none at all is required. `actions` are the handler's, in the order upstream considers
+/// them.
 fn validate_handler(
-    handler: &Value,
-    actions: &[&str],
+    actions: &[(&str, Member); 4],
     path: &Path,
     ctx: &PodContext,
     errs: &mut ErrorList,
 ) {
     let mut found = false;
-    for &action in actions {
-        let Some(spec) = handler.get(action).filter(|a| a.is_object()) else {
+    for &(action, member) in actions {
+        let Some(spec) = member.set_object() else {
             continue;
         };
         let at = path.child(action);

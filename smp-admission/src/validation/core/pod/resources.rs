@@ -5,13 +5,13 @@
 //! (the JSON object's), so several bad keys are listed sorted. Quantities are printed as the
 //! server stores a resource list: rounded up to thousandths, in canonical form.
 
+use std::borrow::Cow;
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashSet};
 
 use serde_json::{Map, Value};
 
 use super::PodOptions;
-use super::env::quantity_text;
 use crate::quantity::{self, Quantity};
 use crate::validation::core::resources::{
     is_integer_resource, is_native, validate_container_resource_name, validate_resource_name,
@@ -60,28 +60,34 @@ fn validate_name(rule: NameRule, name: &str, path: &Path, errs: &mut ErrorList) 
     }
 }
 
-/// One entry of a resource list: its quantity and how the server prints it. `None` for a
+/// One entry of a resource list: its quantity and the text it was written as. `None` for a
 /// value that is not a quantity (the server refuses it before validating).
-struct Entry {
+struct Entry<'a> {
     quantity: Quantity,
-    printed: String,
+    text: Cow<'a, str>,
 }
 
-fn entry(value: &Value) -> Option<Entry> {
-    let text = quantity_text(value)?;
+impl Entry<'_> {
+    /// How the server prints the value, made only for an error message.
+    fn printed(&self) -> String {
+        quantity::canonical_milli(&self.text).unwrap_or_default()
+    }
+}
+
+fn entry(value: &Value) -> Option<Entry<'_>> {
+    let text = match value {
+        Value::String(s) => Cow::Borrowed(s.as_str()),
+        Value::Number(n) => Cow::Owned(n.to_string()),
+        _ => return None,
+    };
     let quantity = Quantity::parse(&text).ok()?;
-    let printed = quantity::canonical_milli(&text)?;
-    Some(Entry { quantity, printed })
-}
-
-fn zero() -> Option<Quantity> {
-    Quantity::parse("0").ok()
+    Some(Entry { quantity, text })
 }
 
 /// `ValidateResourceQuantityValue`: not negative, and whole for integer resources.
 fn validate_quantity(name: &str, e: &Entry, path: &Path, errs: &mut ErrorList) {
-    if zero().is_some_and(|z| e.quantity.compare(z) == Ordering::Less) {
-        errs.push(field::invalid(path, e.printed.as_str(), IS_NEGATIVE));
+    if e.quantity.is_negative() {
+        errs.push(field::invalid(path, e.printed(), IS_NEGATIVE));
     }
     let integer = is_integer_resource(name);
     if integer
@@ -89,11 +95,7 @@ fn validate_quantity(name: &str, e: &Entry, path: &Path, errs: &mut ErrorList) {
             .scaled_up(-3)
             .is_some_and(|milli| milli % 1000 != 0)
     {
-        errs.push(field::invalid(
-            path,
-            e.printed.as_str(),
-            "must be an integer",
-        ));
+        errs.push(field::invalid(path, e.printed(), "must be an integer"));
     }
 }
 
@@ -133,17 +135,27 @@ fn validate_hugepages_value(
     if !options.allow_indivisible_huge_pages_values && !divisible_into_pages(name, e.quantity) {
         errs.push(field::invalid(
             path,
-            e.printed.as_str(),
-            &format!("{} is not positive integer multiple of {name}", e.printed),
+            e.printed(),
+            &format!("{} is not positive integer multiple of {name}", e.printed()),
         ));
     }
 }
 
-fn entries(list: Option<&Map<String, Value>>) -> BTreeMap<&str, Entry> {
+/// The entries of a resource list with their quantities, in key order (the JSON object's, so
+/// sorted and unique); a value that is not a quantity is left out (the server refuses it
+/// before validating).
+fn entries(list: Option<&Map<String, Value>>) -> Vec<(&str, Entry<'_>)> {
     list.into_iter()
         .flatten()
         .filter_map(|(k, v)| entry(v).map(|e| (k.as_str(), e)))
         .collect()
+}
+
+/// The entry named `name` of a list made by [`entries`].
+fn find<'l, 'a>(list: &'l [(&str, Entry<'a>)], name: &str) -> Option<&'l Entry<'a>> {
+    list.binary_search_by(|(k, _)| (*k).cmp(name))
+        .ok()
+        .map(|i| &list[i].1)
 }
 
 /// `ValidateContainerResourceRequirements` for a container's `resources`.
@@ -186,6 +198,7 @@ pub(crate) fn validate_resource_requirements(
     let requests = entries(read::object(requirements, "requests"));
     let (mut cpu_or_memory, mut hugepages) = (false, false);
     for (name, e) in &limits {
+        let name = *name;
         let at = limits_path.key(name);
         validate_name(rule, name, &at, errs);
         validate_quantity(name, e, &at, errs);
@@ -193,28 +206,29 @@ pub(crate) fn validate_resource_requirements(
             hugepages = true;
             validate_hugepages_value(name, e, &at, options, errs);
         }
-        cpu_or_memory |= matches!(*name, "cpu" | "memory");
+        cpu_or_memory |= matches!(name, "cpu" | "memory");
     }
     for (name, e) in &requests {
+        let name = *name;
         let at = requests_path.key(name);
         validate_name(rule, name, &at, errs);
         validate_quantity(name, e, &at, errs);
-        match limits.get(name) {
+        match find(&limits, name) {
             Some(limit) => {
                 let order = e.quantity.compare(limit.quantity);
                 if order != Ordering::Equal && !overcommit_allowed(name) {
                     errs.push(field::invalid(
                         &requests_path,
-                        e.printed.as_str(),
-                        &format!("must be equal to {name} limit of {}", limit.printed),
+                        e.printed(),
+                        &format!("must be equal to {name} limit of {}", limit.printed()),
                     ));
                 } else if order == Ordering::Greater {
                     errs.push(field::invalid(
                         &requests_path,
-                        e.printed.as_str(),
+                        e.printed(),
                         &format!(
                             "must be less than or equal to {name} limit of {}",
-                            limit.printed
+                            limit.printed()
                         ),
                     ));
                 }
@@ -229,7 +243,7 @@ pub(crate) fn validate_resource_requirements(
             hugepages = true;
             validate_hugepages_value(name, e, &at, options, errs);
         }
-        cpu_or_memory |= matches!(*name, "cpu" | "memory");
+        cpu_or_memory |= matches!(name, "cpu" | "memory");
     }
     if hugepages && !cpu_or_memory {
         errs.push(field::forbidden(path, "HugePages require cpu or memory"));
