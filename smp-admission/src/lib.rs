@@ -41,12 +41,15 @@
 //! 5. [`printing`]: the object as the server encodes its Go structs back (empty structs held
 //!    by value printed `{}`, by-value times `null`, every quantity canonical).
 //!
-//! Each module's docs list the kinds it covers.
+//! Each module's docs list the kinds it covers. Custom resources take another path,
+//! [`customresource`]: their CRD's structural schema prunes what it does not declare and
+//! fills its defaults.
 
 #![warn(missing_docs)]
 
 pub mod admission;
 pub(crate) mod conversion;
+pub mod customresource;
 pub mod defaulting;
 mod image;
 pub mod printing;

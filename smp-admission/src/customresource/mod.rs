@@ -1,0 +1,242 @@
+//! Custom resources as kube-apiserver v1.34 admits them, by their CustomResourceDefinition:
+//! on decoding, members the version's structural schema does not declare are pruned (unless
+//! it preserves unknown fields) and `null`s it neither allows nor defaults are dropped; then
+//! its `default`s fill what is missing (apiextensions-apiserver's `customresource_handler.go`:
+//! `unstructuredSchemaCoercer.apply`, then `unstructuredDefaulter`).
+//!
+//! ```
+//! use serde_json::json;
+//! use smp_admission::customresource::Definitions;
+//!
+//! let crd = json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+//!     "metadata": {"name": "widgets.example.com"},
+//!     "spec": {"group": "example.com", "scope": "Namespaced",
+//!         "names": {"kind": "Widget", "plural": "widgets"},
+//!         "versions": [{"name": "v1", "served": true, "storage": true,
+//!             "schema": {"openAPIV3Schema": {"type": "object", "properties": {
+//!                 "spec": {"type": "object", "properties": {
+//!                     "replicas": {"type": "integer", "default": 1}}}}}}}]}});
+//! let mut definitions = Definitions::new();
+//! definitions.add(&crd)?;
+//! let mut widget = json!({"apiVersion": "example.com/v1", "kind": "Widget",
+//!     "metadata": {"name": "w"}, "spec": {"colour": "red"}});
+//! let unknown = definitions.admit(&mut widget)?;
+//! assert_eq!(unknown, ["spec.colour"]);
+//! assert_eq!(widget["spec"], json!({"replicas": 1}));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Not yet here: the schema's value constraints and `x-kubernetes-validations` rules, the
+//! ObjectMeta coercion of embedded resources, and the checks the server makes of a CRD itself
+//! on create (whether its schema is structural); a CRD is read as it is.
+
+pub mod defaulting;
+pub mod pruning;
+pub mod structural;
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+pub use structural::{SchemaError, Structural};
+
+/// Why a CRD could not be read, or an object not admitted by it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CustomResourceError {
+    /// The CRD lacks a member it needs (`spec.group`, `spec.names.kind`, `spec.versions`).
+    #[error("CustomResourceDefinition {name:?}: {missing} is required")]
+    Incomplete {
+        /// The CRD's name.
+        name: String,
+        /// The member missing, as a path.
+        missing: String,
+    },
+    /// A version's schema could not be read.
+    #[error("CustomResourceDefinition {name:?}, version {version:?}: {source}")]
+    Schema {
+        /// The CRD's name.
+        name: String,
+        /// The version.
+        version: String,
+        /// What is wrong with it.
+        source: SchemaError,
+    },
+    /// The object's `apiVersion` names a version its CRD does not have.
+    #[error("{kind}.{group}: no version {version:?} in its CustomResourceDefinition")]
+    NoSuchVersion {
+        /// The group.
+        group: String,
+        /// The kind.
+        kind: String,
+        /// The version asked for.
+        version: String,
+    },
+}
+
+/// One CRD as admission reads it.
+#[derive(Debug, Clone)]
+pub struct Definition {
+    group: String,
+    kind: String,
+    /// `spec.preserveUnknownFields` (only possible for CRDs carried over from v1beta1).
+    preserve_unknown_fields: bool,
+    /// Each version's schema (`None`: a version without one).
+    versions: BTreeMap<String, Option<Structural>>,
+}
+
+impl Definition {
+    /// Reads a CRD (`apiextensions.k8s.io/v1`).
+    pub fn from_crd(crd: &Value) -> Result<Definition, CustomResourceError> {
+        let name = crd["metadata"]["name"].as_str().unwrap_or("").to_owned();
+        let incomplete = |missing: &str| CustomResourceError::Incomplete {
+            name: name.clone(),
+            missing: missing.to_owned(),
+        };
+        let spec = &crd["spec"];
+        let group = spec["group"]
+            .as_str()
+            .ok_or_else(|| incomplete("spec.group"))?;
+        let kind = spec["names"]["kind"]
+            .as_str()
+            .ok_or_else(|| incomplete("spec.names.kind"))?;
+        let list = spec["versions"]
+            .as_array()
+            .ok_or_else(|| incomplete("spec.versions"))?;
+        let mut versions = BTreeMap::new();
+        for version in list {
+            let Some(version_name) = version["name"].as_str() else {
+                return Err(incomplete("spec.versions[].name"));
+            };
+            let schema = match version["schema"].get("openAPIV3Schema") {
+                None | Some(Value::Null) => None,
+                Some(schema) => Some(Structural::from_schema(schema).map_err(|source| {
+                    CustomResourceError::Schema {
+                        name: name.clone(),
+                        version: version_name.to_owned(),
+                        source,
+                    }
+                })?),
+            };
+            versions.insert(version_name.to_owned(), schema);
+        }
+        Ok(Definition {
+            group: group.to_owned(),
+            kind: kind.to_owned(),
+            preserve_unknown_fields: spec["preserveUnknownFields"].as_bool().unwrap_or(false),
+            versions,
+        })
+    }
+
+    /// The group.
+    pub fn group(&self) -> &str {
+        &self.group
+    }
+
+    /// The kind.
+    pub fn kind(&self) -> &str {
+        &self.kind
+    }
+
+    /// The structural schema of `version`: `Ok(None)` for a version without a schema.
+    pub fn schema(&self, version: &str) -> Result<Option<&Structural>, CustomResourceError> {
+        match self.versions.get(version) {
+            Some(schema) => Ok(schema.as_ref()),
+            None => Err(CustomResourceError::NoSuchVersion {
+                group: self.group.clone(),
+                kind: self.kind.clone(),
+                version: version.to_owned(),
+            }),
+        }
+    }
+
+    /// What decoding does to an object of this CRD: pruning (unless the CRD preserves
+    /// unknown fields) and the drop of `null`s the schema neither allows nor defaults.
+    /// Returns the pruned paths, sorted.
+    pub fn decode(&self, object: &mut Value) -> Result<Vec<String>, CustomResourceError> {
+        let Some(schema) = self.schema(version_of(object))? else {
+            return Ok(Vec::new());
+        };
+        if self.preserve_unknown_fields {
+            return Ok(Vec::new());
+        }
+        let unknown = pruning::prune(object, schema);
+        defaulting::prune_non_nullable_nulls(object, schema);
+        Ok(unknown)
+    }
+
+    /// The drop of `null`s the schema neither allows nor defaults, alone (for a caller that
+    /// prunes unknown fields by other means).
+    pub fn decode_nulls(&self, object: &mut Value) -> Result<(), CustomResourceError> {
+        if let Some(schema) = self.schema(version_of(object))?
+            && !self.preserve_unknown_fields
+        {
+            defaulting::prune_non_nullable_nulls(object, schema);
+        }
+        Ok(())
+    }
+
+    /// The schema's defaults, applied to `object`.
+    pub fn default(&self, object: &mut Value) -> Result<(), CustomResourceError> {
+        if let Some(schema) = self.schema(version_of(object))? {
+            defaulting::default(object, schema);
+        }
+        Ok(())
+    }
+}
+
+/// The version part of an object's `apiVersion` (`example.com/v1` → `v1`).
+fn version_of(object: &Value) -> &str {
+    let api_version = object["apiVersion"].as_str().unwrap_or("");
+    api_version.rsplit('/').next().unwrap_or(api_version)
+}
+
+/// The group part of an object's `apiVersion` (`""` for the core group).
+fn group_of(object: &Value) -> &str {
+    let api_version = object["apiVersion"].as_str().unwrap_or("");
+    api_version.rsplit_once('/').map_or("", |(group, _)| group)
+}
+
+/// The CRDs admission knows, by group and kind.
+#[derive(Debug, Clone, Default)]
+pub struct Definitions {
+    by_kind: BTreeMap<(String, String), Definition>,
+}
+
+impl Definitions {
+    /// None.
+    pub fn new() -> Definitions {
+        Definitions::default()
+    }
+
+    /// Adds a CRD (replacing one of the same group and kind).
+    pub fn add(&mut self, crd: &Value) -> Result<(), CustomResourceError> {
+        let definition = Definition::from_crd(crd)?;
+        self.by_kind.insert(
+            (definition.group.clone(), definition.kind.clone()),
+            definition,
+        );
+        Ok(())
+    }
+
+    /// The CRD of `object`'s group and kind, if known.
+    pub fn definition_of(&self, object: &Value) -> Option<&Definition> {
+        let kind = object["kind"].as_str().unwrap_or("");
+        self.by_kind
+            .get(&(group_of(object).to_owned(), kind.to_owned()))
+    }
+
+    /// Decodes and defaults `object` as the server does on create when its CRD is known
+    /// (nothing otherwise). Returns the pruned paths, sorted.
+    pub fn admit(&self, object: &mut Value) -> Result<Vec<String>, CustomResourceError> {
+        let Some(definition) = self.definition_of(object) else {
+            return Ok(Vec::new());
+        };
+        let unknown = definition.decode(object)?;
+        definition.default(object)?;
+        Ok(unknown)
+    }
+}
+
+#[cfg(test)]
+mod tests;

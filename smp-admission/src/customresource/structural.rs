@@ -1,0 +1,318 @@
+//! A CRD version's `openAPIV3Schema` read into the structural form the API server works with
+//! (apiextensions-apiserver's `schema.Structural`): per node its type, nullability, default,
+//! properties, items, additional properties, the `x-kubernetes-*` extensions and the value
+//! constraints.
+//!
+//! Reading follows the schema, so it stops at [`MAX_DEPTH`] levels instead of overflowing
+//! the stack on a schema nested beyond reason.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value};
+
+/// The most levels of nesting a schema may have here (real CRDs have a few dozen).
+pub const MAX_DEPTH: usize = 128;
+
+/// One node of a structural schema.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Structural {
+    /// `type`: `object`, `array`, `string`, `integer`, `number`, `boolean`, or empty (with
+    /// `x-kubernetes-int-or-string` or `x-kubernetes-preserve-unknown-fields`).
+    pub type_: String,
+    /// `nullable`.
+    pub nullable: bool,
+    /// `default`, if given.
+    pub default: Option<Value>,
+    /// `properties`.
+    pub properties: BTreeMap<String, Structural>,
+    /// `items`.
+    pub items: Option<Box<Structural>>,
+    /// `additionalProperties`.
+    pub additional_properties: Option<AdditionalProperties>,
+    /// `x-kubernetes-preserve-unknown-fields: true`.
+    pub preserve_unknown_fields: bool,
+    /// `x-kubernetes-embedded-resource: true`.
+    pub embedded_resource: bool,
+    /// `x-kubernetes-int-or-string: true`.
+    pub int_or_string: bool,
+    /// `x-kubernetes-list-type`.
+    pub list_type: Option<String>,
+    /// `x-kubernetes-list-map-keys`.
+    pub list_map_keys: Vec<String>,
+    /// `x-kubernetes-map-type`.
+    pub map_type: Option<String>,
+    /// The value constraints.
+    pub validation: ValueValidation,
+    /// `x-kubernetes-validations`, as written.
+    pub rules: Vec<Value>,
+}
+
+/// `additionalProperties`: a schema for every other member, or `true`/`false`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AdditionalProperties {
+    /// Other members follow this schema.
+    Schema(Box<Structural>),
+    /// `additionalProperties: true` or `false`.
+    Bool(bool),
+}
+
+impl AdditionalProperties {
+    /// The schema, when it is one.
+    pub fn schema(&self) -> Option<&Structural> {
+        match self {
+            AdditionalProperties::Schema(s) => Some(s),
+            AdditionalProperties::Bool(_) => None,
+        }
+    }
+}
+
+/// The constraints of a node on its value (`ValueValidation`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ValueValidation {
+    /// `format`.
+    pub format: String,
+    /// `maximum`.
+    pub maximum: Option<f64>,
+    /// `exclusiveMaximum`.
+    pub exclusive_maximum: bool,
+    /// `minimum`.
+    pub minimum: Option<f64>,
+    /// `exclusiveMinimum`.
+    pub exclusive_minimum: bool,
+    /// `maxLength`.
+    pub max_length: Option<i64>,
+    /// `minLength`.
+    pub min_length: Option<i64>,
+    /// `pattern`.
+    pub pattern: String,
+    /// `maxItems`.
+    pub max_items: Option<i64>,
+    /// `minItems`.
+    pub min_items: Option<i64>,
+    /// `uniqueItems`.
+    pub unique_items: bool,
+    /// `multipleOf`.
+    pub multiple_of: Option<f64>,
+    /// `enum`.
+    pub enum_: Vec<Value>,
+    /// `maxProperties`.
+    pub max_properties: Option<i64>,
+    /// `minProperties`.
+    pub min_properties: Option<i64>,
+    /// `required`.
+    pub required: Vec<String>,
+    /// `allOf`, `oneOf`, `anyOf` and `not`, as written (checked as written).
+    pub all_of: Vec<Value>,
+    /// `oneOf`.
+    pub one_of: Vec<Value>,
+    /// `anyOf`.
+    pub any_of: Vec<Value>,
+    /// `not`.
+    pub not: Option<Value>,
+}
+
+/// Why a schema could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SchemaError {
+    /// A node, or a member of one, is not of the JSON type the schema language gives it.
+    #[error("{path}: must be {expected}")]
+    WrongType {
+        /// Where, as `properties[spec].type`.
+        path: String,
+        /// What it must be.
+        expected: &'static str,
+    },
+    /// The schema nests deeper than [`MAX_DEPTH`].
+    #[error("{path}: the schema nests deeper than {MAX_DEPTH} levels")]
+    TooDeep {
+        /// Where it went past the limit.
+        path: String,
+    },
+}
+
+impl Structural {
+    /// Reads `openAPIV3Schema` (or any node of it).
+    pub fn from_schema(schema: &Value) -> Result<Structural, SchemaError> {
+        read(schema, "", 0)
+    }
+}
+
+fn wrong(path: &str, member: &str, expected: &'static str) -> SchemaError {
+    SchemaError::WrongType {
+        path: join(path, member),
+        expected,
+    }
+}
+
+fn join(path: &str, member: &str) -> String {
+    if path.is_empty() {
+        member.to_owned()
+    } else {
+        format!("{path}.{member}")
+    }
+}
+
+fn read(schema: &Value, path: &str, depth: usize) -> Result<Structural, SchemaError> {
+    if depth > MAX_DEPTH {
+        return Err(SchemaError::TooDeep {
+            path: path.to_owned(),
+        });
+    }
+    let Some(node) = schema.as_object() else {
+        return Err(SchemaError::WrongType {
+            path: path.to_owned(),
+            expected: "an object",
+        });
+    };
+    let mut s = Structural::default();
+    let text = |key: &str| -> Result<String, SchemaError> {
+        match node.get(key) {
+            None | Some(Value::Null) => Ok(String::new()),
+            Some(Value::String(t)) => Ok(t.clone()),
+            Some(_) => Err(wrong(path, key, "a string")),
+        }
+    };
+    let flag = |key: &str| -> Result<bool, SchemaError> {
+        match node.get(key) {
+            None | Some(Value::Null) => Ok(false),
+            Some(Value::Bool(b)) => Ok(*b),
+            Some(_) => Err(wrong(path, key, "a boolean")),
+        }
+    };
+    let int = |key: &str| -> Result<Option<i64>, SchemaError> {
+        match node.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(v) => v
+                .as_i64()
+                .map(Some)
+                .ok_or_else(|| wrong(path, key, "an integer")),
+        }
+    };
+    let number = |key: &str| -> Result<Option<f64>, SchemaError> {
+        match node.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(v) => v
+                .as_f64()
+                .map(Some)
+                .ok_or_else(|| wrong(path, key, "a number")),
+        }
+    };
+    let list = |key: &str| -> Result<Vec<Value>, SchemaError> {
+        match node.get(key) {
+            None | Some(Value::Null) => Ok(Vec::new()),
+            Some(Value::Array(items)) => Ok(items.clone()),
+            Some(_) => Err(wrong(path, key, "a list")),
+        }
+    };
+    let strings = |key: &str| -> Result<Vec<String>, SchemaError> {
+        list(key)?
+            .into_iter()
+            .map(|v| match v {
+                Value::String(t) => Ok(t),
+                _ => Err(wrong(path, key, "a list of strings")),
+            })
+            .collect()
+    };
+    s.type_ = text("type")?;
+    s.nullable = flag("nullable")?;
+    s.default = node.get("default").cloned();
+    s.preserve_unknown_fields = flag("x-kubernetes-preserve-unknown-fields")?;
+    s.embedded_resource = flag("x-kubernetes-embedded-resource")?;
+    s.int_or_string = flag("x-kubernetes-int-or-string")?;
+    s.list_type = Some(text("x-kubernetes-list-type")?).filter(|t| !t.is_empty());
+    s.list_map_keys = strings("x-kubernetes-list-map-keys")?;
+    s.map_type = Some(text("x-kubernetes-map-type")?).filter(|t| !t.is_empty());
+    s.rules = list("x-kubernetes-validations")?;
+    if let Some(properties) = node.get("properties").filter(|p| !p.is_null()) {
+        let properties: &Map<String, Value> = properties
+            .as_object()
+            .ok_or_else(|| wrong(path, "properties", "an object"))?;
+        for (name, property) in properties {
+            let at = format!("{}[{name}]", join(path, "properties"));
+            s.properties
+                .insert(name.clone(), read(property, &at, depth + 1)?);
+        }
+    }
+    if let Some(items) = node.get("items").filter(|i| !i.is_null()) {
+        s.items = Some(Box::new(read(items, &join(path, "items"), depth + 1)?));
+    }
+    s.additional_properties = match node.get("additionalProperties") {
+        None | Some(Value::Null) => None,
+        Some(Value::Bool(b)) => Some(AdditionalProperties::Bool(*b)),
+        Some(schema) => Some(AdditionalProperties::Schema(Box::new(read(
+            schema,
+            &join(path, "additionalProperties"),
+            depth + 1,
+        )?))),
+    };
+    let v = &mut s.validation;
+    v.format = text("format")?;
+    v.maximum = number("maximum")?;
+    v.exclusive_maximum = flag("exclusiveMaximum")?;
+    v.minimum = number("minimum")?;
+    v.exclusive_minimum = flag("exclusiveMinimum")?;
+    v.max_length = int("maxLength")?;
+    v.min_length = int("minLength")?;
+    v.pattern = text("pattern")?;
+    v.max_items = int("maxItems")?;
+    v.min_items = int("minItems")?;
+    v.unique_items = flag("uniqueItems")?;
+    v.multiple_of = number("multipleOf")?;
+    v.enum_ = list("enum")?;
+    v.max_properties = int("maxProperties")?;
+    v.min_properties = int("minProperties")?;
+    v.required = strings("required")?;
+    v.all_of = list("allOf")?;
+    v.one_of = list("oneOf")?;
+    v.any_of = list("anyOf")?;
+    v.not = node.get("not").filter(|n| !n.is_null()).cloned();
+    Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn reads_a_schema() {
+        let s = Structural::from_schema(&json!({
+            "type": "object",
+            "properties": {
+                "spec": {"type": "object", "required": ["replicas"], "properties": {
+                    "replicas": {"type": "integer", "minimum": 1, "default": 1},
+                    "ports": {"type": "array", "x-kubernetes-list-type": "map",
+                        "x-kubernetes-list-map-keys": ["port"],
+                        "items": {"type": "object", "properties": {"port": {"type": "integer"}}}},
+                    "labels": {"type": "object", "additionalProperties": {"type": "string"}}}}}}))
+        .unwrap();
+        let spec = &s.properties["spec"];
+        assert_eq!(spec.validation.required, ["replicas"]);
+        assert_eq!(spec.properties["replicas"].validation.minimum, Some(1.0));
+        assert_eq!(spec.properties["replicas"].default, Some(json!(1)));
+        assert_eq!(spec.properties["ports"].list_map_keys, ["port"]);
+        assert_eq!(
+            spec.properties["labels"]
+                .additional_properties
+                .as_ref()
+                .and_then(AdditionalProperties::schema)
+                .map(|s| s.type_.as_str()),
+            Some("string")
+        );
+    }
+
+    #[test]
+    fn refuses_what_is_not_a_schema() {
+        let err = Structural::from_schema(&json!({"properties": {"a": {"type": 3}}})).unwrap_err();
+        assert_eq!(err.to_string(), "properties[a].type: must be a string");
+        let mut deep = json!({"type": "string"});
+        for _ in 0..=MAX_DEPTH {
+            deep = json!({"type": "array", "items": deep});
+        }
+        assert!(matches!(
+            Structural::from_schema(&deep),
+            Err(SchemaError::TooDeep { .. })
+        ));
+    }
+}
