@@ -28,6 +28,8 @@ pub(crate) struct Served {
     /// Their kinds' strategic merge schemas, when custom resources take strategic merge
     /// patches (`Options::custom_resource_strategic_merge`).
     pub(crate) strategic: Option<Arc<CrdCatalog>>,
+    /// Their structural schemas, as admission reads them (defaults).
+    pub(crate) definitions: Arc<smp_admission::customresource::Definitions>,
 }
 
 impl Served {
@@ -38,6 +40,7 @@ impl Served {
             crds: Arc::new(Vec::new()),
             schema: None,
             strategic: None,
+            definitions: Arc::default(),
         }
     }
 
@@ -62,11 +65,17 @@ impl Served {
             }
             Arc::new(catalog)
         });
+        // A CRD whose schema admission cannot read defaults nothing.
+        let mut definitions = smp_admission::customresource::Definitions::new();
+        for crd in &crds {
+            let _ = definitions.add(crd);
+        }
         Served {
             resources: Arc::new(resources),
             crds: Arc::new(crds),
             schema,
             strategic,
+            definitions: Arc::new(definitions),
         }
     }
 }

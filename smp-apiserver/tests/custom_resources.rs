@@ -236,3 +236,45 @@ async fn a_crds_scale_subresource_uses_its_paths() {
         .unwrap();
     assert_eq!(api.get("w").await.unwrap().data["spec"]["size"], 4);
 }
+
+/// A custom resource written through kube comes back with its schema's defaults, as the
+/// custom resource handler's decoding gives them (apiextensions-apiserver
+/// `customresource_handler.go`: pruning and the drop of non-nullable `null`s, then the
+/// structural defaults, `pkg/apiserver/schema/defaulting`), on create and again after a merge
+/// patch removes a defaulted member.
+#[tokio::test]
+async fn custom_resources_get_their_schemas_defaults() {
+    let client = kube::Client::new(ApiServer::default(), "default");
+    let crds: Api<CustomResourceDefinition> = Api::all(client.clone());
+    let mut with_defaults = serde_json::to_value(crd()).unwrap();
+    let spec = &mut with_defaults["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]
+        ["spec"]["properties"];
+    spec["size"]["default"] = json!(3);
+    spec["ports"]["items"]["properties"]["protocol"] = json!({"type": "string", "default": "TCP"});
+    spec["mode"] = json!({"type": "string"});
+    let with_defaults: CustomResourceDefinition = serde_json::from_value(with_defaults).unwrap();
+    crds.create(&PostParams::default(), &with_defaults)
+        .await
+        .unwrap();
+
+    let resource = ApiResource::from_gvk(&GroupVersionKind::gvk("example.com", "v1", "Widget"));
+    let widgets: Api<DynamicObject> = Api::default_namespaced_with(client.clone(), &resource);
+    let w: DynamicObject = serde_json::from_value(json!({"apiVersion": "example.com/v1",
+        "kind": "Widget", "metadata": {"name": "w"},
+        "spec": {"ports": [{"name": "http", "port": 80}]}}))
+    .unwrap();
+    let created = widgets.create(&PostParams::default(), &w).await.unwrap();
+    assert_eq!(
+        created.data["spec"],
+        json!({"size": 3, "ports": [{"name": "http", "port": 80, "protocol": "TCP"}]})
+    );
+
+    let patch = json!({"spec": {"size": null, "mode": null}});
+    let patched = widgets
+        .patch("w", &PatchParams::default(), &Patch::Merge(&patch))
+        .await
+        .unwrap();
+    // A merge patch's `null` removes `size`, which the default then restores.
+    assert_eq!(patched.data["spec"]["size"], 3);
+    assert!(patched.data["spec"].get("mode").is_none());
+}

@@ -24,7 +24,10 @@ sessionAffinity and ports' targetPort..., then what the default admission plugin
 create (a Pod's service account and its token volume, priority and tolerations; a claim's
 default StorageClass; read from --cluster files, or a new cluster's), then what the kind's
 strategy sets on create (a Pod's status: Pending and its QoS class), printed as the server
-prints its Go structs (`resources: {}`, `status: {}`, quantities in canonical form). Kinds without defaults print as they are. An object
+prints its Go structs (`resources: {}`, `status: {}`, quantities in canonical form). A
+custom resource of a --crd CustomResourceDefinition is pruned of the fields its schema does
+not declare (each named in a warning) and given its schema's defaults. Other kinds without
+defaults print as they are. An object
 that cannot be defaulted (no apiVersion or kind) prints one `error: ` line naming it; the
 others are still printed, and the status is 1.";
 
@@ -46,6 +49,13 @@ pub struct DefaultArgs {
     #[arg(long = "cluster", value_name = "FILE")]
     cluster: Vec<PathBuf>,
 
+    /// CustomResourceDefinitions (a file, several YAML documents, a `List`, or a directory of
+    /// them): custom resources of their kinds are pruned of the fields their schema does not
+    /// declare (each named on standard error, as the server's `fieldValidation=Warn` answer)
+    /// and given their schema's defaults. May be repeated.
+    #[arg(long = "crd", value_name = "FILE_OR_DIR")]
+    crd: Vec<PathBuf>,
+
     /// Leave out the default admission plugins (a Pod's service account token volume,
     /// priority and tolerations, a claim's default StorageClass and protection finalizer...).
     #[arg(long = "no-admission")]
@@ -55,6 +65,31 @@ pub struct DefaultArgs {
     /// separated by `---`.
     #[arg(short = 'o', long = "output", value_enum, value_name = "FORMAT", default_value_t = Format::Json, hide_possible_values = true)]
     format: Format,
+}
+
+/// The CRDs of `--crd`, as admission reads them.
+pub(crate) fn custom_resource_definitions(
+    paths: &[PathBuf],
+) -> Result<smp_admission::customresource::Definitions, CliError> {
+    let mut catalog = smp_core::openapi::crd::CrdCatalog::new();
+    for path in paths {
+        let added = catalog
+            .add_path(path)
+            .map_err(|e| CliError::new("loading --crd", e))?;
+        if added == 0 {
+            return Err(CliError::new(
+                format_args!("--crd {}", path.display()),
+                "no CustomResourceDefinition with a served version found there",
+            ));
+        }
+    }
+    let mut definitions = smp_admission::customresource::Definitions::new();
+    for crd in catalog.documents() {
+        definitions
+            .add(crd)
+            .map_err(|e| CliError::new("loading --crd", e))?;
+    }
+    Ok(definitions)
 }
 
 /// Runs `smp default`.
@@ -85,6 +120,7 @@ pub fn run(args: &DefaultArgs) -> Result<(), CliError> {
             }
         }
     }
+    let definitions = custom_resource_definitions(&args.crd)?;
     for (i, doc) in docs.into_iter().enumerate() {
         for (item, mut object) in objects(doc) {
             let place = Place {
@@ -95,6 +131,21 @@ pub fn run(args: &DefaultArgs) -> Result<(), CliError> {
             if !object.is_object() {
                 let found = format!("expected an object, found {}", kind_of(&object));
                 errors.push(CliError::new(place, found));
+                continue;
+            }
+            if definitions.definition_of(&object).is_some() {
+                match definitions.admit(&mut object) {
+                    Ok(unknown) => {
+                        for path in unknown {
+                            eprintln!("Warning: {place}: unknown field \"{path}\"");
+                        }
+                    }
+                    Err(e) => {
+                        errors.push(CliError::new(place, e));
+                        continue;
+                    }
+                }
+                out.print(&object)?;
                 continue;
             }
             if let Err(e) = smp_admission::defaulting::default_object(&mut object) {

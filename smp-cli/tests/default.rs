@@ -110,3 +110,47 @@ fn pods_get_what_the_admission_plugins_add_unless_left_out() {
     assert!(plain["spec"].get("serviceAccountName").is_none());
     assert!(plain["spec"].get("tolerations").is_none());
 }
+
+/// A custom resource of a real CRD (Gateway API v1.x's HTTPRoute, from the shared data) is
+/// pruned and defaulted as its schema says, as kube-apiserver's custom resource handler does
+/// (apiextensions-apiserver `customresource_handler.go`: pruning on decoding, then the
+/// structural defaults): the `group`/`kind` of a parent reference, a backend reference's
+/// `group`, `kind` and `weight`, and a rule's default path match; an undeclared field is
+/// dropped and named on standard error.
+#[test]
+fn a_custom_resource_is_pruned_and_defaulted_by_its_crd() {
+    let Some(crds) = smp_testdata::file("crds/gateway-api/crds") else {
+        return;
+    };
+    let route = "\
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: web, namespace: default}
+spec:
+  colour: red
+  parentRefs: [{name: gw}]
+  rules:
+  - backendRefs: [{name: web, port: 80}]
+";
+    let out = smp(
+        &["default", "-f", "-", "--crd", crds.to_str().unwrap()],
+        Some(route),
+    );
+    assert_success(&out);
+    let object: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        object["spec"],
+        json!({
+            "parentRefs": [{"group": "gateway.networking.k8s.io", "kind": "Gateway", "name": "gw"}],
+            "rules": [{
+                "backendRefs": [{"group": "", "kind": "Service", "name": "web", "port": 80, "weight": 1}],
+                "matches": [{"path": {"type": "PathPrefix", "value": "/"}}]
+            }]
+        })
+    );
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(
+        stderr,
+        "Warning: <stdin> document 1: unknown field \"spec.colour\"\n"
+    );
+}

@@ -126,13 +126,23 @@ impl Call<'_> {
         )
     }
 
-    /// Drops from `object` the fields its type does not declare, or refuses them, as the
-    /// request's `fieldValidation` says.
-    /// Fills in the scheme's defaults of a built-in object being written, as decoding it on
-    /// the server does (`Options::defaulting`). Custom resources are defaulted by their
-    /// schemas, which is not done here.
+    /// Fills in the defaults of an object being written, as decoding it on the server does
+    /// (`Options::defaulting`): a built-in object's scheme defaults; a custom resource's
+    /// structural schema's (after the `null`s it neither allows nor defaults are dropped, as
+    /// the custom resource handler's decoding does; `validate_fields` has pruned it).
     pub(crate) fn default_object(&self, object: &mut Value) {
-        if self.state.options.defaulting && self.resource.names.is_none() {
+        if !self.state.options.defaulting {
+            return;
+        }
+        if self.resource.names.is_some() {
+            if let Some(definition) = self.served.definitions.definition_of(object) {
+                // A version the CRD lacks was refused when the request was routed.
+                let _ = definition.decode_nulls(object);
+                let _ = definition.default(object);
+            }
+            return;
+        }
+        {
             // An object without a type was refused when it was read; nothing to default.
             let _ = smp_admission::defaulting::default_object(object);
             // The decoded struct holds its by-value members, so the field manager of a create
