@@ -278,3 +278,67 @@ async fn custom_resources_get_their_schemas_defaults() {
     assert_eq!(patched.data["spec"]["size"], 3);
     assert!(patched.data["spec"].get("mode").is_none());
 }
+
+/// A custom resource its schema refuses is refused with the server's 422, word for word
+/// (kube-openapi's messages as apiextensions-apiserver `pkg/apiserver/validation` turns them
+/// into field errors), and an update that leaves a field its tightened schema now refuses as it
+/// was passes (`CRDValidationRatcheting`, on in v1.34).
+#[tokio::test]
+async fn custom_resources_are_validated_by_their_schemas() {
+    let client = kube::Client::new(ApiServer::default(), "default");
+    let crds: Api<CustomResourceDefinition> = Api::all(client.clone());
+    let mut strict = serde_json::to_value(crd()).unwrap();
+    let spec =
+        &mut strict["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"];
+    spec["properties"]["size"]["minimum"] = json!(1);
+    spec["properties"]["colour"] = json!({"type": "string", "enum": ["red", "blue"]});
+    let strict: CustomResourceDefinition = serde_json::from_value(strict).unwrap();
+    crds.create(&PostParams::default(), &strict).await.unwrap();
+
+    let resource = ApiResource::from_gvk(&GroupVersionKind::gvk("example.com", "v1", "Widget"));
+    let widgets: Api<DynamicObject> = Api::default_namespaced_with(client.clone(), &resource);
+    let mut bad = widget(0);
+    bad["spec"]["colour"] = json!("green");
+    bad["spec"]["ports"] = json!([{"name": "http", "port": 80}, {"name": "http", "port": 81}]);
+    let bad: DynamicObject = serde_json::from_value(bad).unwrap();
+    let err = widgets
+        .create(&PostParams::default(), &bad)
+        .await
+        .unwrap_err();
+    let kube::Error::Api(status) = err else {
+        panic!("{err}")
+    };
+    assert_eq!(status.code, 422);
+    assert_eq!(
+        status.message,
+        r#"Widget.example.com "w" is invalid: [spec.colour: Unsupported value: "green": supported values: "red", "blue", spec.size: Invalid value: 0: spec.size in body should be greater than or equal to 1, spec.ports[1]: Duplicate value: {"name":"http"}]"#
+    );
+
+    // The schema tightened after an object was stored: an update of another field passes
+    // with the old size, a change of the size is held to the new minimum.
+    let ok: DynamicObject = serde_json::from_value(widget(1)).unwrap();
+    widgets.create(&PostParams::default(), &ok).await.unwrap();
+    let mut tighter = crds.get("widgets.example.com").await.unwrap();
+    let mut schema = serde_json::to_value(&tighter.spec.versions[0].schema).unwrap();
+    schema["openAPIV3Schema"]["properties"]["spec"]["properties"]["size"]["minimum"] = json!(5);
+    tighter.spec.versions[0].schema = serde_json::from_value(schema).unwrap();
+    crds.replace("widgets.example.com", &PostParams::default(), &tighter)
+        .await
+        .unwrap();
+    let other = json!({"spec": {"colour": "red"}});
+    widgets
+        .patch("w", &PatchParams::default(), &Patch::Merge(&other))
+        .await
+        .unwrap();
+    let size = json!({"spec": {"size": 2}});
+    let err = widgets
+        .patch("w", &PatchParams::default(), &Patch::Merge(&size))
+        .await
+        .unwrap_err();
+    assert!(
+        err.to_string().contains(
+            "spec.size: Invalid value: 2: spec.size in body should be greater than or equal to 5"
+        ),
+        "{err}"
+    );
+}

@@ -27,6 +27,12 @@ object, standard output gets one line per field error, exactly as the server's 4
 lists them (each once, in its order), and standard error a line naming the object. The status
 is 0 when every object is valid, 1 otherwise.
 
+With --crd FILE_OR_DIR, custom resources of those CustomResourceDefinitions are pruned of the
+fields their schema does not declare (each named in a warning, as the server's default
+fieldValidation=Warn does), defaulted and checked against their schema's constraints (types,
+enum, pattern, format, bounds, lengths, required members, set and map lists), ratcheted on
+update as the server does; `x-kubernetes-validations` rules are not checked yet.
+
 With --old FILE, an object whose kind, namespace and name match one of the old file's is
 validated as an update of it (immutable fields, the kind's update rules); the others as
 creates. Kinds whose rules smp does not have yet are reported on standard error and count as
@@ -43,6 +49,12 @@ pub struct ValidateArgs {
     /// The objects as they are now: validate the matching objects of FILE as updates of them.
     #[arg(long, value_name = "FILE")]
     old: Option<PathBuf>,
+
+    /// CustomResourceDefinitions (a file, several YAML documents, a `List`, or a directory of
+    /// them): custom resources of their kinds are pruned (each unknown field named in a
+    /// warning), defaulted and validated by their schemas. May be repeated.
+    #[arg(long = "crd", value_name = "FILE_OR_DIR")]
+    crd: Vec<PathBuf>,
 
     #[command(flatten)]
     input: InputArgs,
@@ -83,16 +95,77 @@ fn read_objects(args: &ValidateArgs, file: &Path) -> Result<Documents, CliError>
     Ok(docs.into_iter().map(objects).collect())
 }
 
+/// One line per field error on standard output, the object named on standard error.
+fn print_refused(refused: &smp_admission::validation::Invalid, place: &Place<'_>) {
+    for line in refused.lines() {
+        println!("{line}");
+    }
+    eprintln!(
+        "error: {place}: {} {:?} is invalid",
+        refused.qualified_kind(),
+        refused.name
+    );
+}
+
+/// A custom resource through what the server does to it: decoding (pruning, each unknown
+/// field a warning), its schema's defaults, the create-time metadata, then its strategy's
+/// validation (as an update of its counterpart in `old`, if any). The 422's contents when it
+/// would be refused.
+fn validate_custom(
+    definition: &smp_admission::customresource::Definition,
+    mut object: Value,
+    old: &HashMap<Identity, Value>,
+    place: &Place<'_>,
+) -> Result<
+    Option<smp_admission::validation::Invalid>,
+    smp_admission::customresource::CustomResourceError,
+> {
+    for path in definition.decode(&mut object)? {
+        eprintln!("Warning: {place}: unknown field \"{path}\"");
+    }
+    definition.default(&mut object)?;
+    // As kubectl sends it: to its namespace, `default` unless it names one.
+    if definition.namespaced()
+        && object.pointer("/metadata/namespace").is_none()
+        && let Some(meta) = object.get_mut("metadata").and_then(Value::as_object_mut)
+    {
+        meta.insert("namespace".into(), "default".into());
+    }
+    let outcome = match old.get(&identity(&object)) {
+        Some(before) => {
+            crate::server_steps::keep_stored_metadata(&mut object, before);
+            definition.validate_update(&object, before)
+        }
+        None => {
+            crate::server_steps::generate_name(&mut object);
+            crate::server_steps::give_uid(&mut object);
+            definition.validate_create(&object)
+        }
+    };
+    match outcome {
+        Ok(()) => Ok(None),
+        Err(smp_admission::customresource::CustomResourceError::Invalid(refused)) => {
+            Ok(Some(*refused))
+        }
+        Err(e) => Err(e),
+    }
+}
+
 /// Runs `smp validate`.
 pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
     let source = Source::new(&args.file);
+    let definitions = crate::default::custom_resource_definitions(&args.crd)?;
     let mut old: HashMap<Identity, Value> = HashMap::new();
     if let Some(path) = &args.old {
         for doc in read_objects(args, path)? {
             for (_, mut object) in doc {
                 if object.is_object() {
                     // The stored object is a defaulted one.
-                    let _ = smp_admission::defaulting::default_object(&mut object);
+                    if definitions.definition_of(&object).is_some() {
+                        let _ = definitions.admit(&mut object);
+                    } else {
+                        let _ = smp_admission::defaulting::default_object(&mut object);
+                    }
                     let api_version = object["apiVersion"].as_str().unwrap_or("").to_owned();
                     let kind = object["kind"].as_str().unwrap_or("").to_owned();
                     crate::server_steps::settle_namespace(&mut object, &api_version, &kind);
@@ -113,6 +186,17 @@ pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
             if !object.is_object() {
                 let found = format!("expected an object, found {}", kind_of(&object));
                 errors.push(CliError::new(place, found));
+                continue;
+            }
+            if let Some(definition) = definitions.definition_of(&object) {
+                match validate_custom(definition, object, &old, &place) {
+                    Ok(None) => {}
+                    Ok(Some(refused)) => {
+                        invalid += 1;
+                        print_refused(&refused, &place);
+                    }
+                    Err(e) => errors.push(CliError::new(place, e)),
+                }
                 continue;
             }
             if let Err(e) = smp_admission::defaulting::default_object(&mut object) {
@@ -144,14 +228,7 @@ pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
                 Ok(()) => {}
                 Err(smp_admission::validation::ValidationError::Invalid(refused)) => {
                     invalid += 1;
-                    for line in refused.lines() {
-                        println!("{line}");
-                    }
-                    eprintln!(
-                        "error: {place}: {} {:?} is invalid",
-                        refused.qualified_kind(),
-                        refused.name
-                    );
+                    print_refused(&refused, &place);
                 }
                 Err(e) => errors.push(CliError::new(place, e)),
             }

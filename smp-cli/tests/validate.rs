@@ -93,3 +93,71 @@ fn the_readme_example_prints_what_the_readme_shows() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(String::from_utf8(out.stdout).unwrap(), shown);
 }
+
+/// Custom resources of real CRDs (from the shared data): a Gateway API HTTPRoute its schema
+/// refuses gets the server's lines (kube-openapi's messages as apiextensions-apiserver turns
+/// them into field errors), its unknown field a warning; every shared instance of the three
+/// projects' CRDs is valid.
+#[test]
+fn custom_resources_are_validated_by_their_crds() {
+    let Some(crds) = smp_testdata::file("crds") else {
+        return;
+    };
+    let gateway_api = crds.join("gateway-api/crds");
+    let route = "\
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: web}
+spec:
+  colour: red
+  parentRefs: [{name: gw, port: 70000}]
+  hostnames: [Bad_Host]
+  rules:
+  - backendRefs: [{name: web, port: 80, weight: -1}]
+";
+    let out = smp(
+        &[
+            "validate",
+            "-f",
+            "-",
+            "--crd",
+            gateway_api.to_str().unwrap(),
+        ],
+        Some(route),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        r#"spec.hostnames[0]: Invalid value: "Bad_Host": spec.hostnames[0] in body should match '^(\*\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$'
+spec.parentRefs[0].port: Invalid value: 70000: spec.parentRefs[0].port in body should be less than or equal to 65535
+spec.rules[0].backendRefs[0].weight: Invalid value: -1: spec.rules[0].backendRefs[0].weight in body should be greater than or equal to 0
+"#
+    );
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.starts_with("Warning: <stdin> document 1: unknown field \"spec.colour\"\n"));
+    assert!(stderr.contains("HTTPRoute.gateway.networking.k8s.io \"web\" is invalid"));
+
+    for project in ["gateway-api", "cert-manager", "argo-cd"] {
+        let definitions = crds.join(project).join("crds");
+        for entry in std::fs::read_dir(crds.join(project).join("instances")).unwrap() {
+            let path = entry.unwrap().path();
+            let out = smp(
+                &[
+                    "validate",
+                    "-f",
+                    path.to_str().unwrap(),
+                    "--crd",
+                    definitions.to_str().unwrap(),
+                ],
+                None,
+            );
+            assert_eq!(
+                (out.status.code(), out.stdout.len(), out.stderr.len()),
+                (Some(0), 0, 0),
+                "{}: {}",
+                path.display(),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
+}

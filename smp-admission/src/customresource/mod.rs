@@ -1,5 +1,6 @@
-//! Custom resources as kube-apiserver v1.34 admits them, by their CustomResourceDefinition:
-//! on decoding, members the version's structural schema does not declare are pruned (unless
+//! Custom resources as kube-apiserver v1.34 admits them, by their CustomResourceDefinition.
+//!
+//! On decoding, members the version's structural schema does not declare are pruned (unless
 //! it preserves unknown fields) and `null`s it neither allows nor defaults are dropped; then
 //! its `default`s fill what is missing (apiextensions-apiserver's `customresource_handler.go`:
 //! `unstructuredSchemaCoercer.apply`, then `unstructuredDefaulter`).
@@ -26,13 +27,23 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! Not yet here: the schema's value constraints and `x-kubernetes-validations` rules, the
-//! ObjectMeta coercion of embedded resources, and the checks the server makes of a CRD itself
-//! on create (whether its schema is structural); a CRD is read as it is.
+//! Then the strategy validates ([`validator`]): the root metadata, the schema's value
+//! constraints ([`openapi`], with [`formats`], ratcheted on update) and the uniqueness of set
+//! and map lists ([`listtype`]), each error the server's word for word; [`Definition::validate_create`]
+//! gives the 422.
+//!
+//! Not yet here: `x-kubernetes-validations` rules, `allOf`/`anyOf`/`oneOf`/`not`, the ObjectMeta
+//! coercion and validation of embedded resources, the scale subresource's checks, and the
+//! checks the server makes of a CRD itself on create (whether its schema is structural); a CRD
+//! is read as it is.
 
 pub mod defaulting;
+pub mod formats;
+pub mod listtype;
+pub mod openapi;
 pub mod pruning;
 pub mod structural;
+pub mod validator;
 
 use std::collections::BTreeMap;
 
@@ -40,10 +51,15 @@ use serde_json::Value;
 
 pub use structural::{SchemaError, Structural};
 
+use crate::validation::{ErrorList, Invalid};
+
 /// Why a CRD could not be read, or an object not admitted by it.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum CustomResourceError {
+    /// The object is invalid: the server's 422.
+    #[error(transparent)]
+    Invalid(Box<Invalid>),
     /// The CRD lacks a member it needs (`spec.group`, `spec.names.kind`, `spec.versions`).
     #[error("CustomResourceDefinition {name:?}: {missing} is required")]
     Incomplete {
@@ -79,6 +95,8 @@ pub enum CustomResourceError {
 pub struct Definition {
     group: String,
     kind: String,
+    /// `spec.scope` is `Namespaced`.
+    namespaced: bool,
     /// `spec.preserveUnknownFields` (only possible for CRDs carried over from v1beta1).
     preserve_unknown_fields: bool,
     /// Each version's schema (`None`: a version without one).
@@ -123,6 +141,7 @@ impl Definition {
         Ok(Definition {
             group: group.to_owned(),
             kind: kind.to_owned(),
+            namespaced: spec["scope"].as_str() != Some("Cluster"),
             preserve_unknown_fields: spec["preserveUnknownFields"].as_bool().unwrap_or(false),
             versions,
         })
@@ -136,6 +155,11 @@ impl Definition {
     /// The kind.
     pub fn kind(&self) -> &str {
         &self.kind
+    }
+
+    /// Whether its objects live in a namespace (`spec.scope: Namespaced`).
+    pub fn namespaced(&self) -> bool {
+        self.namespaced
     }
 
     /// The structural schema of `version`: `Ok(None)` for a version without a schema.
@@ -182,6 +206,53 @@ impl Definition {
             defaulting::default(object, schema);
         }
         Ok(())
+    }
+}
+
+impl Definition {
+    /// The field errors of creating `object` (after [`Definition::decode`] and
+    /// [`Definition::default`], as on the server).
+    pub fn errors_on_create(&self, object: &Value) -> Result<ErrorList, CustomResourceError> {
+        Ok(match self.schema(version_of(object))? {
+            Some(schema) => validator::errors_on_create(object, schema, self.namespaced),
+            None => ErrorList::new(),
+        })
+    }
+
+    /// The field errors of replacing `old` by `new`.
+    pub fn errors_on_update(
+        &self,
+        new: &Value,
+        old: &Value,
+    ) -> Result<ErrorList, CustomResourceError> {
+        Ok(match self.schema(version_of(new))? {
+            Some(schema) => validator::errors_on_update(new, old, schema),
+            None => ErrorList::new(),
+        })
+    }
+
+    /// Validates `object` as created: the server's 422 when it would refuse it.
+    pub fn validate_create(&self, object: &Value) -> Result<(), CustomResourceError> {
+        let errors = self.errors_on_create(object)?;
+        self.outcome(object, errors)
+    }
+
+    /// Validates `new` as the replacement of `old`.
+    pub fn validate_update(&self, new: &Value, old: &Value) -> Result<(), CustomResourceError> {
+        let errors = self.errors_on_update(new, old)?;
+        self.outcome(new, errors)
+    }
+
+    fn outcome(&self, object: &Value, errors: ErrorList) -> Result<(), CustomResourceError> {
+        if errors.is_empty() {
+            return Ok(());
+        }
+        Err(CustomResourceError::Invalid(Box::new(Invalid {
+            group: self.group.clone(),
+            kind: self.kind.clone(),
+            name: object["metadata"]["name"].as_str().unwrap_or("").to_owned(),
+            errors,
+        })))
     }
 }
 
@@ -240,3 +311,6 @@ impl Definitions {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod validation_tests;

@@ -83,8 +83,8 @@ pub struct ValueValidation {
     pub max_length: Option<i64>,
     /// `minLength`.
     pub min_length: Option<i64>,
-    /// `pattern`.
-    pub pattern: String,
+    /// `pattern`, compiled.
+    pub pattern: Option<Pattern>,
     /// `maxItems`.
     pub max_items: Option<i64>,
     /// `minItems`.
@@ -111,6 +111,118 @@ pub struct ValueValidation {
     pub not: Option<Value>,
 }
 
+/// A `pattern`, as written and compiled. Go's `regexp` (RE2) gives `\d`, `\w`, `\s` and `\b`
+/// their ASCII meanings, where the `regex` crate's are Unicode; the pattern is compiled with
+/// those classes spelled out in ASCII, so that `\d` does not match `٣`.
+#[derive(Debug, Clone)]
+pub struct Pattern {
+    source: String,
+    regex: regex::Regex,
+}
+
+impl Pattern {
+    /// Compiles `source`.
+    pub fn new(source: &str) -> Result<Pattern, String> {
+        let regex = regex::Regex::new(&ascii_perl_classes(source)).map_err(|e| e.to_string())?;
+        Ok(Pattern {
+            source: source.to_owned(),
+            regex,
+        })
+    }
+
+    /// The pattern as written.
+    pub fn as_str(&self) -> &str {
+        &self.source
+    }
+
+    /// Whether `text` has a match anywhere (patterns are not anchored).
+    pub fn is_match(&self, text: &str) -> bool {
+        self.regex.is_match(text)
+    }
+}
+
+impl PartialEq for Pattern {
+    fn eq(&self, other: &Pattern) -> bool {
+        self.source == other.source
+    }
+}
+
+/// `source` with RE2's ASCII Perl classes (`\d \D \w \W \s \S`) and word boundaries
+/// (`\b \B`) written so that the `regex` crate reads them as RE2 does.
+fn ascii_perl_classes(source: &str) -> String {
+    let mut out = String::with_capacity(source.len() + 8);
+    let mut in_class = false;
+    let mut chars = source.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                let Some(next) = chars.next() else {
+                    out.push(c);
+                    break;
+                };
+                let (bare, negated) = match next {
+                    'd' => ("0-9", false),
+                    'D' => ("0-9", true),
+                    'w' => ("0-9A-Za-z_", false),
+                    'W' => ("0-9A-Za-z_", true),
+                    's' => ("\\t\\n\\f\\r ", false),
+                    'S' => ("\\t\\n\\f\\r ", true),
+                    'b' if !in_class => {
+                        out.push_str("(?-u:\\b)");
+                        continue;
+                    }
+                    'B' if !in_class => {
+                        out.push_str("(?-u:\\B)");
+                        continue;
+                    }
+                    other => {
+                        out.push('\\');
+                        out.push(other);
+                        continue;
+                    }
+                };
+                match (in_class, negated) {
+                    (false, false) => {
+                        out.push('[');
+                        out.push_str(bare);
+                        out.push(']');
+                    }
+                    (false, true) => {
+                        out.push_str("[^");
+                        out.push_str(bare);
+                        out.push(']');
+                    }
+                    (true, false) => out.push_str(bare),
+                    // A negated class inside a class: left to the crate's (Unicode) reading.
+                    (true, true) => {
+                        out.push('\\');
+                        out.push(next);
+                    }
+                }
+            }
+            '[' if !in_class => {
+                in_class = true;
+                out.push(c);
+                // A `]` first in the class (after an optional `^`) is a literal.
+                if chars.peek() == Some(&'^') {
+                    out.push('^');
+                    chars.next();
+                }
+                if chars.peek() == Some(&']') {
+                    out.push_str("\\]");
+                    chars.next();
+                }
+            }
+            ']' if in_class => {
+                in_class = false;
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 /// Why a schema could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -122,6 +234,16 @@ pub enum SchemaError {
         path: String,
         /// What it must be.
         expected: &'static str,
+    },
+    /// A `pattern` is not a regular expression (of the RE2 syntax Go's `regexp` reads).
+    #[error("{path}: {pattern:?} is not a valid regular expression: {detail}")]
+    Pattern {
+        /// Where.
+        path: String,
+        /// The pattern.
+        pattern: String,
+        /// What the regular expression library said.
+        detail: String,
     },
     /// The schema nests deeper than [`MAX_DEPTH`].
     #[error("{path}: the schema nests deeper than {MAX_DEPTH} levels")]
@@ -165,6 +287,47 @@ fn read(schema: &Value, path: &str, depth: usize) -> Result<Structural, SchemaEr
             expected: "an object",
         });
     };
+    // The node's own members are read in a function of their own, so that the frame this
+    // recursion repeats holds little more than the node.
+    let mut s = read_node(node, path)?;
+    read_children(node, path, depth, &mut s)?;
+    Ok(s)
+}
+
+#[inline(never)]
+fn read_children(
+    node: &Map<String, Value>,
+    path: &str,
+    depth: usize,
+    s: &mut Structural,
+) -> Result<(), SchemaError> {
+    if let Some(properties) = node.get("properties").filter(|p| !p.is_null()) {
+        let properties: &Map<String, Value> = properties
+            .as_object()
+            .ok_or_else(|| wrong(path, "properties", "an object"))?;
+        for (name, property) in properties {
+            let at = format!("{}[{name}]", join(path, "properties"));
+            let child = read(property, &at, depth + 1)?;
+            s.properties.insert(name.clone(), child);
+        }
+    }
+    if let Some(items) = node.get("items").filter(|i| !i.is_null()) {
+        s.items = Some(Box::new(read(items, &join(path, "items"), depth + 1)?));
+    }
+    s.additional_properties = match node.get("additionalProperties") {
+        None | Some(Value::Null) => None,
+        Some(Value::Bool(b)) => Some(AdditionalProperties::Bool(*b)),
+        Some(schema) => Some(AdditionalProperties::Schema(Box::new(read(
+            schema,
+            &join(path, "additionalProperties"),
+            depth + 1,
+        )?))),
+    };
+    Ok(())
+}
+
+#[inline(never)]
+fn read_node(node: &Map<String, Value>, path: &str) -> Result<Structural, SchemaError> {
     let mut s = Structural::default();
     let text = |key: &str| -> Result<String, SchemaError> {
         match node.get(key) {
@@ -224,28 +387,6 @@ fn read(schema: &Value, path: &str, depth: usize) -> Result<Structural, SchemaEr
     s.list_map_keys = strings("x-kubernetes-list-map-keys")?;
     s.map_type = Some(text("x-kubernetes-map-type")?).filter(|t| !t.is_empty());
     s.rules = list("x-kubernetes-validations")?;
-    if let Some(properties) = node.get("properties").filter(|p| !p.is_null()) {
-        let properties: &Map<String, Value> = properties
-            .as_object()
-            .ok_or_else(|| wrong(path, "properties", "an object"))?;
-        for (name, property) in properties {
-            let at = format!("{}[{name}]", join(path, "properties"));
-            s.properties
-                .insert(name.clone(), read(property, &at, depth + 1)?);
-        }
-    }
-    if let Some(items) = node.get("items").filter(|i| !i.is_null()) {
-        s.items = Some(Box::new(read(items, &join(path, "items"), depth + 1)?));
-    }
-    s.additional_properties = match node.get("additionalProperties") {
-        None | Some(Value::Null) => None,
-        Some(Value::Bool(b)) => Some(AdditionalProperties::Bool(*b)),
-        Some(schema) => Some(AdditionalProperties::Schema(Box::new(read(
-            schema,
-            &join(path, "additionalProperties"),
-            depth + 1,
-        )?))),
-    };
     let v = &mut s.validation;
     v.format = text("format")?;
     v.maximum = number("maximum")?;
@@ -254,7 +395,16 @@ fn read(schema: &Value, path: &str, depth: usize) -> Result<Structural, SchemaEr
     v.exclusive_minimum = flag("exclusiveMinimum")?;
     v.max_length = int("maxLength")?;
     v.min_length = int("minLength")?;
-    v.pattern = text("pattern")?;
+    let pattern = text("pattern")?;
+    if !pattern.is_empty() {
+        v.pattern = Some(
+            Pattern::new(&pattern).map_err(|detail| SchemaError::Pattern {
+                path: join(path, "pattern"),
+                pattern: pattern.clone(),
+                detail,
+            })?,
+        );
+    }
     v.max_items = int("maxItems")?;
     v.min_items = int("minItems")?;
     v.unique_items = flag("uniqueItems")?;
@@ -300,6 +450,21 @@ mod tests {
                 .map(|s| s.type_.as_str()),
             Some("string")
         );
+    }
+
+    #[test]
+    fn patterns_read_perl_classes_as_re2_does() {
+        let p = Pattern::new(r"^\d+$").unwrap();
+        assert!(p.is_match("123"));
+        assert!(!p.is_match("١٢٣"), "Arabic-Indic digits are not RE2's \\d");
+        let p = Pattern::new(r"^[\w.-]+\s?\b$").unwrap();
+        assert!(p.is_match("a.b-c_d"));
+        assert!(!p.is_match("é"));
+        assert!(Pattern::new(r"^[^\d]x").unwrap().is_match("ax"));
+        assert!(Pattern::new(r"[]a]").unwrap().is_match("]"));
+        assert!(Pattern::new("(").is_err());
+        let err = Structural::from_schema(&json!({"pattern": "("})).unwrap_err();
+        assert!(matches!(err, SchemaError::Pattern { .. }));
     }
 
     #[test]

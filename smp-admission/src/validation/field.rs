@@ -433,7 +433,7 @@ pub(crate) fn go_quote(s: &str, out: &mut String) {
 }
 
 /// Go's `%v` of a float64: the shortest digits, with an exponent below 1e-4 and from 1e21.
-fn go_float(f: f64) -> String {
+pub(crate) fn go_float(f: f64) -> String {
     if f.is_nan() {
         return "NaN".to_owned();
     }

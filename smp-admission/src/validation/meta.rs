@@ -20,10 +20,24 @@ pub const TOTAL_ANNOTATION_SIZE_LIMIT: usize = 256 * 1024;
 
 const STANDARD_FINALIZERS: [&str; 3] = ["kubernetes", "orphan", "foregroundDeletion"];
 
-/// `ValidateObjectMeta` of the core group: the name by `name_fn`, the namespace (required or
-/// forbidden), generation, labels, annotations, owner references, finalizers (with the core
-/// group's rule that an unqualified finalizer is one of the standard three) and managedFields.
+/// `ValidateObjectMeta` of the core group: [`validate_generic_object_meta`], then the core
+/// group's rule that an unqualified finalizer is one of the standard three.
 pub fn validate_object_meta(
+    meta: Option<&Value>,
+    requires_namespace: bool,
+    name_fn: NameFn,
+    path: &Path,
+) -> ErrorList {
+    let mut errs = validate_generic_object_meta(meta, requires_namespace, name_fn, path);
+    let empty = Value::Null;
+    kube_finalizer_names(meta.unwrap_or(&empty), &path.child("finalizers"), &mut errs);
+    errs
+}
+
+/// apimachinery's `ValidateObjectMeta`, as every kind (custom resources too) runs it: the name
+/// by `name_fn`, the namespace (required or forbidden), generation, labels, annotations, owner
+/// references, finalizers and managedFields.
+pub fn validate_generic_object_meta(
     meta: Option<&Value>,
     requires_namespace: bool,
     name_fn: NameFn,
@@ -85,14 +99,26 @@ pub fn validate_object_meta(
     validate_owner_references(meta, &path.child("ownerReferences"), &mut errs);
     validate_finalizers(meta, &path.child("finalizers"), &mut errs);
     validate_managed_fields(meta, &path.child("managedFields"), &mut errs);
-    kube_finalizer_names(meta, &path.child("finalizers"), &mut errs);
     errs
 }
 
-/// `ValidateObjectMetaUpdate` of the core group: no new finalizers once deleting, a
+/// `ValidateObjectMetaUpdate` of the core group: [`validate_generic_object_meta_update`], then
+/// the core group's finalizer rule on the new object.
+pub fn validate_object_meta_update(
+    new: Option<&Value>,
+    old: Option<&Value>,
+    path: &Path,
+) -> ErrorList {
+    let mut errs = validate_generic_object_meta_update(new, old, path);
+    let empty = Value::Null;
+    kube_finalizer_names(new.unwrap_or(&empty), &path.child("finalizers"), &mut errs);
+    errs
+}
+
+/// apimachinery's `ValidateObjectMetaUpdate`: no new finalizers once deleting, a
 /// resourceVersion, a generation that does not go down, the immutable identity fields, then
 /// labels, annotations, owner references and managedFields of the new object.
-pub fn validate_object_meta_update(
+pub fn validate_generic_object_meta_update(
     new: Option<&Value>,
     old: Option<&Value>,
     path: &Path,
@@ -151,7 +177,6 @@ pub fn validate_object_meta_update(
     );
     validate_owner_references(new, &path.child("ownerReferences"), &mut errs);
     validate_managed_fields(new, &path.child("managedFields"), &mut errs);
-    kube_finalizer_names(new, &path.child("finalizers"), &mut errs);
     errs
 }
 
