@@ -93,13 +93,31 @@ fn walk(
     }
 }
 
-/// What the server says of unknown fields under `Strict`.
-pub fn strict_error(unknown: &[String]) -> ApiError {
+/// The strict decoding error's text: `strict decoding error: unknown field "spec.x", ...`.
+pub fn strict_message(unknown: &[String]) -> String {
     let fields: Vec<String> = unknown
         .iter()
         .map(|f| format!("unknown field \"{f}\""))
         .collect();
-    ApiError::bad_request(format!("strict decoding error: {}", fields.join(", ")))
+    format!("strict decoding error: {}", fields.join(", "))
+}
+
+/// What the server says of unknown fields under `Strict`, bare.
+pub fn strict_error(unknown: &[String]) -> ApiError {
+    ApiError::bad_request(strict_message(unknown))
+}
+
+/// The 400 of a create or an update whose body has unknown fields under `Strict`, as the
+/// handlers' `transformDecodeError` words it (apiserver `pkg/endpoints/handlers/rest.go`):
+/// `Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: ...`.
+pub fn strict_body_error(object: &Value, resource_kind: &str, unknown: &[String]) -> ApiError {
+    let kind = object["kind"].as_str().unwrap_or(resource_kind);
+    let api_version = object["apiVersion"].as_str().unwrap_or("");
+    let version = api_version.rsplit('/').next().unwrap_or(api_version);
+    ApiError::bad_request(format!(
+        "{kind} in version {version:?} cannot be handled as a {resource_kind}: {}",
+        strict_message(unknown)
+    ))
 }
 
 /// The `Warning` header value of an unknown field under `Warn`.

@@ -314,6 +314,30 @@ async fn custom_resources_are_validated_by_their_schemas() {
         r#"Widget.example.com "w" is invalid: [spec.colour: Unsupported value: "green": supported values: "red", "blue", spec.size: Invalid value: 0: spec.size in body should be greater than or equal to 1, spec.ports[1]: Duplicate value: {"name":"http"}]"#
     );
 
+    // Unknown fields under fieldValidation=Strict: the create is a 400 in the words of the
+    // handlers' transformDecodeError (apiserver pkg/endpoints/handlers/rest.go).
+    let mut extra = widget(1);
+    extra["spec"]["extra"] = json!(true);
+    let err = client
+        .request::<Value>(
+            http::Request::post(
+                "/apis/example.com/v1/namespaces/default/widgets?fieldValidation=Strict",
+            )
+            .header("content-type", "application/json")
+            .body(serde_json::to_vec(&extra).unwrap())
+            .unwrap(),
+        )
+        .await
+        .unwrap_err();
+    let kube::Error::Api(status) = err else {
+        panic!("{err}")
+    };
+    assert_eq!(status.code, 400);
+    assert_eq!(
+        status.message,
+        r#"Widget in version "v1" cannot be handled as a Widget: strict decoding error: unknown field "spec.extra""#
+    );
+
     // The schema tightened after an object was stored: an update of another field passes
     // with the old size, a change of the size is held to the new minimum.
     let ok: DynamicObject = serde_json::from_value(widget(1)).unwrap();

@@ -41,7 +41,8 @@ async fn unknown_fields_are_refused_warned_of_or_dropped() {
     assert_eq!(strict.status(), StatusCode::BAD_REQUEST);
     assert_eq!(
         body(strict).await["message"],
-        "strict decoding error: unknown field \"spec.replica\""
+        // transformDecodeError, apiserver pkg/endpoints/handlers/rest.go.
+        "Deployment in version \"v1\" cannot be handled as a Deployment: strict decoding error: unknown field \"spec.replica\""
     );
 
     let warned = server.handle(post("", with_typo()));
@@ -51,6 +52,30 @@ async fn unknown_fields_are_refused_warned_of_or_dropped() {
         "299 - \"unknown field \\\"spec.replica\\\"\""
     );
     assert!(body(warned).await["spec"].get("replica").is_none());
+
+    // A merge patch that writes an unknown field is refused as the patch handler refuses it:
+    // 422, no kind or name, the patched object quoted (apiserver
+    // pkg/endpoints/handlers/patch.go, `NewInvalid(GroupKind{}, "", ...)`).
+    let patch = Request::patch(format!("{DEPLOYMENTS}/web?fieldValidation=Strict"))
+        .header("content-type", "application/merge-patch+json")
+        .body(Bytes::from_static(
+            br#"{"spec":{"paused":true,"replica":2}}"#,
+        ))
+        .unwrap();
+    let refused = server.handle(patch);
+    assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let refused = body(refused).await;
+    let message = refused["message"].as_str().unwrap();
+    assert!(
+        message
+            .starts_with(r#" "" is invalid: patch: Invalid value: "{\"apiVersion\":\"apps/v1\""#),
+        "{message}"
+    );
+    assert!(
+        message.ends_with(r#"": strict decoding error: unknown field "spec.replica""#),
+        "{message}"
+    );
+    assert_eq!(refused["details"]["causes"][0]["field"], "patch");
 
     let server = ApiServer::default();
     let ignored = server.handle(post("?fieldValidation=Ignore", with_typo()));

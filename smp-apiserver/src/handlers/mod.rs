@@ -58,6 +58,17 @@ pub(crate) struct Call<'a> {
     pub(crate) shape: Shape,
 }
 
+/// How a request brought the object whose fields are checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ReadAs {
+    /// The body of a create or an update.
+    Body,
+    /// The object a JSON or merge patch made.
+    Patched,
+    /// A server-side apply configuration.
+    Applied,
+}
+
 impl Call<'_> {
     /// What tokens are checked against.
     pub(crate) fn authority(&self) -> crate::serviceaccount::Authority<'_> {
@@ -272,7 +283,10 @@ impl Call<'_> {
         ))
     }
 
-    pub(crate) fn validate_fields(&self, object: &mut Value) -> Result<(), ApiError> {
+    /// Drops from `object` the fields its type does not declare, or refuses them, as the
+    /// request's `fieldValidation` says; `read` is how the request brought the object, which
+    /// decides the form of a `Strict` refusal.
+    pub(crate) fn validate_fields(&self, object: &mut Value, read: ReadAs) -> Result<(), ApiError> {
         let mode = FieldValidation::parse(self.query("fieldValidation"))?;
         let gvk = smp_ssa::schema::Gvk::of(&self.resource.api_version(), &self.resource.kind);
         let builtin = smp_ssa::builtin::schema();
@@ -287,10 +301,21 @@ impl Call<'_> {
         let Some((schema, ty)) = found else {
             return Ok(());
         };
+        // A patch's refusal quotes the patched object as it was before the fields were dropped.
+        let before =
+            (mode == FieldValidation::Strict && read == ReadAs::Patched).then(|| object.clone());
         let unknown = validation::drop_unknown(schema, ty, object);
         match mode {
             _ if unknown.is_empty() => Ok(()),
-            FieldValidation::Strict => Err(validation::strict_error(&unknown)),
+            FieldValidation::Strict => Err(match (read, before) {
+                (ReadAs::Body, _) => {
+                    validation::strict_body_error(object, &self.resource.kind, &unknown)
+                }
+                (ReadAs::Patched, Some(before)) => {
+                    ApiError::invalid_patch(&before, &validation::strict_message(&unknown))
+                }
+                _ => validation::strict_error(&unknown),
+            }),
             FieldValidation::Warn => {
                 let mut warnings = self.warnings.borrow_mut();
                 warnings.extend(unknown.iter().map(|f| validation::warning(f)));

@@ -325,7 +325,7 @@ pub(super) fn commit(
 pub(super) fn create(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value), ApiError> {
     options::write(call, "CreateOptions")?;
     let mut new = read_object(call, body)?;
-    call.validate_fields(&mut new)?;
+    call.validate_fields(&mut new, super::ReadAs::Body)?;
     call.default_object(&mut new);
     create_object(call, new, true)
 }
@@ -438,7 +438,7 @@ pub(super) fn create_object(
 pub(super) fn update(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value), ApiError> {
     options::write(call, "UpdateOptions")?;
     let mut given = read_object(call, body)?;
-    call.validate_fields(&mut given)?;
+    call.validate_fields(&mut given, super::ReadAs::Body)?;
     call.default_object(&mut given);
     let expected = meta(&given, "resourceVersion").to_owned();
     for _ in 0..RETRIES {
