@@ -96,8 +96,8 @@ fn the_readme_example_prints_what_the_readme_shows() {
 
 /// Custom resources of real CRDs (from the shared data): a Gateway API HTTPRoute its schema
 /// refuses gets the server's lines (kube-openapi's messages as apiextensions-apiserver turns
-/// them into field errors), its unknown field a warning; every shared instance of the three
-/// projects' CRDs is valid.
+/// them into field errors), its unknown field a warning; one its CEL rules refuse gets theirs;
+/// every shared instance of the three projects' CRDs is valid.
 #[test]
 fn custom_resources_are_validated_by_their_crds() {
     let Some(crds) = smp_testdata::file("crds") else {
@@ -136,6 +136,39 @@ spec.rules[0].backendRefs[0].weight: Invalid value: -1: spec.rules[0].backendRef
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.starts_with("Warning: <stdin> document 1: unknown field \"spec.colour\"\n"));
     assert!(stderr.contains("HTTPRoute.gateway.networking.k8s.io \"web\" is invalid"));
+
+    // Its x-kubernetes-validations rules, evaluated with Kubernetes' CEL libraries: each
+    // failed rule at its node, the value the node's schema type.
+    let route = "\
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: web, namespace: default}
+spec:
+  parentRefs: [{name: gw}]
+  rules:
+  - backendRefs: [{name: web}]
+    filters:
+    - {type: RequestRedirect, requestRedirect: {scheme: https}}
+    - {type: URLRewrite, urlRewrite: {hostname: example.com}}
+";
+    let out = smp(
+        &[
+            "validate",
+            "-f",
+            "-",
+            "--crd",
+            gateway_api.to_str().unwrap(),
+        ],
+        Some(route),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        r#"spec.rules[0]: Invalid value: "object": RequestRedirect filter must not be used together with backendRefs
+spec.rules[0].backendRefs[0]: Invalid value: "object": Must have port for Service reference
+spec.rules[0].filters: Invalid value: "array": May specify either httpRouteFilterRequestRedirect or httpRouteFilterRequestRewrite, but not both
+"#
+    );
 
     for project in ["gateway-api", "cert-manager", "argo-cd"] {
         let definitions = crds.join(project).join("crds");

@@ -28,20 +28,23 @@
 //! ```
 //!
 //! Then the strategy validates ([`validator`]): the root metadata, the schema's value
-//! constraints ([`openapi`], with [`formats`], ratcheted on update) and the uniqueness of set
-//! and map lists ([`listtype`]), each error the server's word for word; [`Definition::validate_create`]
-//! gives the 422.
+//! constraints ([`openapi`], with [`formats`], ratcheted on update), the uniqueness of set
+//! and map lists ([`listtype`]) and the `x-kubernetes-validations` rules ([`cel`], compiled
+//! once per CRD in [`rules`]), each error the server's word for word;
+//! [`Definition::validate_create`] gives the 422.
 //!
-//! Not yet here: `x-kubernetes-validations` rules, `allOf`/`anyOf`/`oneOf`/`not`, the ObjectMeta
-//! coercion and validation of embedded resources, the scale subresource's checks, and the
-//! checks the server makes of a CRD itself on create (whether its schema is structural); a CRD
-//! is read as it is.
+//! Not yet here: `allOf`/`anyOf`/`oneOf`/`not`, CEL cost limits, the ObjectMeta coercion and
+//! validation of embedded resources, the scale subresource's checks, and the checks the
+//! server makes of a CRD itself on create (whether its schema is structural, whether its
+//! rules compile); a CRD is read as it is.
 
+pub mod cel;
 pub mod defaulting;
 pub mod formats;
 pub mod listtype;
 pub mod openapi;
 pub mod pruning;
+pub mod rules;
 pub mod structural;
 pub mod validator;
 
@@ -314,3 +317,6 @@ mod tests;
 
 #[cfg(test)]
 mod validation_tests;
+
+#[cfg(test)]
+mod cel_tests;

@@ -549,13 +549,13 @@ fn object(
 /// The items of an old `map` list by their keys, which the items of the new list correlate
 /// with (items of other lists correlate with none). Built once per list, so matching is
 /// linear.
-struct MapListIndex<'a, 's> {
+pub(super) struct MapListIndex<'a, 's> {
     keys: &'s [String],
     by_key: std::collections::HashMap<String, &'a Value>,
 }
 
 impl<'a, 's> MapListIndex<'a, 's> {
-    fn of(old: &'a [Value], s: &'s Structural) -> Option<MapListIndex<'a, 's>> {
+    pub(super) fn of(old: &'a [Value], s: &'s Structural) -> Option<MapListIndex<'a, 's>> {
         if s.list_type.as_deref() != Some("map") || s.list_map_keys.is_empty() {
             return None;
         }
@@ -571,7 +571,7 @@ impl<'a, 's> MapListIndex<'a, 's> {
         })
     }
 
-    fn get(&self, item: &Value) -> Option<&'a Value> {
+    pub(super) fn get(&self, item: &Value) -> Option<&'a Value> {
         map_key(item, self.keys).and_then(|k| self.by_key.get(&k).copied())
     }
 }
@@ -589,7 +589,13 @@ fn map_key(item: &Value, keys: &[String]) -> Option<String> {
 /// Whether `new` is what `old` was, as ratcheting compares them: objects member by member,
 /// `map` lists item by item matched by their keys (so in any order), other lists and scalars
 /// as they are.
-fn unchanged(new: &Value, old: &Value, s: &Structural, root: bool, depth: usize) -> bool {
+pub(super) fn unchanged(
+    new: &Value,
+    old: &Value,
+    s: &Structural,
+    root: bool,
+    depth: usize,
+) -> bool {
     if depth > MAX_DEPTH {
         return new == old;
     }

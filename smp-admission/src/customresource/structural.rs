@@ -10,6 +10,8 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
+use super::rules::Rule;
+
 /// The most levels of nesting a schema may have here (real CRDs have a few dozen).
 pub const MAX_DEPTH: usize = 128;
 
@@ -43,8 +45,11 @@ pub struct Structural {
     pub map_type: Option<String>,
     /// The value constraints.
     pub validation: ValueValidation,
-    /// `x-kubernetes-validations`, as written.
-    pub rules: Vec<Value>,
+    /// `x-kubernetes-validations`, compiled.
+    pub rules: Vec<Rule>,
+    /// Whether this node or one below it has rules (the server runs its rule validator, and
+    /// reports skipping it, only for a schema with some).
+    pub has_rules: bool,
 }
 
 /// `additionalProperties`: a schema for every other member, or `true`/`false`.
@@ -291,6 +296,13 @@ fn read(schema: &Value, path: &str, depth: usize) -> Result<Structural, SchemaEr
     // recursion repeats holds little more than the node.
     let mut s = read_node(node, path)?;
     read_children(node, path, depth, &mut s)?;
+    s.has_rules = !s.rules.is_empty()
+        || s.properties.values().any(|p| p.has_rules)
+        || s.items.as_ref().is_some_and(|i| i.has_rules)
+        || s.additional_properties
+            .as_ref()
+            .and_then(AdditionalProperties::schema)
+            .is_some_and(|a| a.has_rules);
     Ok(s)
 }
 
@@ -386,7 +398,10 @@ fn read_node(node: &Map<String, Value>, path: &str) -> Result<Structural, Schema
     s.list_type = Some(text("x-kubernetes-list-type")?).filter(|t| !t.is_empty());
     s.list_map_keys = strings("x-kubernetes-list-map-keys")?;
     s.map_type = Some(text("x-kubernetes-map-type")?).filter(|t| !t.is_empty());
-    s.rules = list("x-kubernetes-validations")?;
+    s.rules = list("x-kubernetes-validations")?
+        .iter()
+        .filter_map(Rule::from_value)
+        .collect();
     let v = &mut s.validation;
     v.format = text("format")?;
     v.maximum = number("maximum")?;

@@ -4,13 +4,16 @@
 //! then the uniqueness of set and map lists ([`super::listtype`], on update only when the old
 //! object had no such error).
 //!
-//! Not yet here: the scale subresource's replica checks, the ObjectMeta of embedded
-//! resources, and `x-kubernetes-validations` rules.
+//! Then the `x-kubernetes-validations` rules ([`super::cel`]), unless an earlier error of a
+//! blocking kind stops them.
+//!
+//! Not yet here: the scale subresource's replica checks and the ObjectMeta of embedded
+//! resources.
 
 use serde_json::Value;
 
 use super::structural::Structural;
-use super::{listtype, openapi};
+use super::{cel, listtype, openapi};
 use crate::validation::field::{ErrorList, Path};
 use crate::validation::meta;
 use crate::validation::names;
@@ -26,7 +29,21 @@ pub fn errors_on_create(object: &Value, schema: &Structural, namespaced: bool) -
     );
     errs.extend(openapi::validate(object, schema));
     errs.extend(listtype::validate(object, schema));
+    rules(object, None, schema, &mut errs);
     errs
+}
+
+/// The `x-kubernetes-validations` rules, if the schema has any, unless an earlier error blocks
+/// them (`cel::blocked_by`), in which case the server's note that they were skipped.
+fn rules(object: &Value, old: Option<&Value>, schema: &Structural, errs: &mut ErrorList) {
+    if !schema.has_rules {
+        return;
+    }
+    if cel::blocked_by(errs) {
+        errs.push(cel::not_checked());
+    } else {
+        errs.extend(cel::validate(object, old, schema));
+    }
 }
 
 /// The field errors of replacing `old` by `new`.
@@ -42,5 +59,6 @@ pub fn errors_on_update(new: &Value, old: &Value, schema: &Structural) -> ErrorL
     if listtype::validate(old, schema).is_empty() {
         errs.extend(listtype::validate(new, schema));
     }
+    rules(new, Some(old), schema, &mut errs);
     errs
 }

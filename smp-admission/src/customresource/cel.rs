@@ -1,0 +1,515 @@
+//! `x-kubernetes-validations` rules run over a custom resource as kube-apiserver v1.34 runs
+//! them (apiextensions-apiserver `pkg/apiserver/schema/cel/validation.go`): each node's rules
+//! with `self` bound to the node's value (and `oldSelf` to the value it replaces, on update),
+//! then the rules of its members and items; a failed rule is the field error its `reason`
+//! names, with its `message` (or `messageExpression`'s result, or `failed rule: <rule>`), the
+//! node's schema type as the value, and its path (extended by `fieldPath`).
+//!
+//! - Transition rules (those reading `oldSelf`) run only where the node has an old value:
+//!   not on create, not for a member or a `map` list item the old object lacks (unless
+//!   `optionalOldSelf`, where `oldSelf` is then `null` here; upstream it is an empty
+//!   optional).
+//! - A rule that fails on a node the update leaves as it was is not an error (ratcheting);
+//!   upstream makes it a warning, which is not reported here.
+//! - Rules run only when the earlier checks found no error of the blocking kinds (required,
+//!   unsupported value, too long, too many, wrong type); otherwise the server's note that
+//!   they were not checked is the last error.
+//!
+//! Where this differs from the server: rules are evaluated by the `cel` crate with
+//! `kube-cel`'s Kubernetes libraries, which do not type-check, do not count cost (no
+//! per-call limit or budget errors) and word runtime errors in their own way (the text after
+//! `Invalid value: "<type>": ` for an evaluation error is theirs); `allOf` branches' rules are
+//! not run.
+
+use std::sync::Arc;
+
+use kube_cel::KubeCelExt;
+use kube_cel::cel::objects::{Key, Map};
+use kube_cel::cel::{Context, Value as Cel};
+use serde_json::Value;
+
+use super::openapi::{MapListIndex, unchanged};
+use super::rules::Rule;
+use super::structural::{MAX_DEPTH, Structural};
+use crate::validation::field::{BadValue, ErrorList, ErrorType, FieldError};
+
+/// The most bytes a message expression's result may have.
+const MAX_MESSAGE_BYTES: usize = 5120;
+
+/// The note the server ends its errors with when it skipped the rules.
+pub const NOT_CHECKED: &str = "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation";
+
+/// Whether any of `errors` keeps the server from running the rules.
+pub fn blocked_by(errors: &[FieldError]) -> bool {
+    errors.iter().any(|e| {
+        matches!(
+            e.kind,
+            ErrorType::NotSupported
+                | ErrorType::Required
+                | ErrorType::TooLong
+                | ErrorType::TooMany
+                | ErrorType::TypeInvalid
+        )
+    })
+}
+
+/// The error that says the rules were skipped.
+pub fn not_checked() -> FieldError {
+    FieldError {
+        kind: ErrorType::Invalid,
+        field: "<nil>".to_owned(),
+        value: BadValue::Json(Value::Null),
+        detail: NOT_CHECKED.to_owned(),
+    }
+}
+
+/// The errors of the rules of `schema` over `object` (`old`: the object it replaces).
+pub fn validate(object: &Value, old: Option<&Value>, schema: &Structural) -> ErrorList {
+    let root = Context::default().with_all();
+    let mut walk = Walk {
+        root: &root,
+        errors: ErrorList::new(),
+    };
+    walk.node(object, old, schema, "", true, 0);
+    walk.errors
+}
+
+struct Walk<'c> {
+    root: &'c Context<'c>,
+    errors: ErrorList,
+}
+
+fn child(path: &str, name: &str) -> String {
+    if path.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{path}.{name}")
+    }
+}
+
+impl Walk<'_> {
+    fn node(
+        &mut self,
+        value: &Value,
+        old: Option<&Value>,
+        s: &Structural,
+        path: &str,
+        resource: bool,
+        depth: usize,
+    ) {
+        if depth > MAX_DEPTH || value.is_null() {
+            return;
+        }
+        if !s.rules.is_empty() {
+            let this = to_cel(value, s, resource, 0);
+            let before = old.map(|o| to_cel(o, s, resource, 0));
+            let same = old.is_some_and(|o| unchanged(value, o, s, resource, depth));
+            for rule in &s.rules {
+                self.rule(rule, &this, before.as_ref(), s, path, same);
+            }
+        }
+        match value {
+            Value::Object(members) => {
+                let old_members = old.and_then(Value::as_object);
+                let additional = s.additional_properties.as_ref().and_then(|a| a.schema());
+                for (key, member) in members {
+                    let old_member = if resource && (key == "kind" || key == "apiVersion") {
+                        None
+                    } else {
+                        old_members.and_then(|o| o.get(key))
+                    };
+                    if let Some(property) = s.properties.get(key) {
+                        let at = child(path, key);
+                        self.node(member, old_member, property, &at, false, depth + 1);
+                    } else if let Some(additional) = additional {
+                        let at = format!("{path}[{key}]");
+                        self.node(member, old_member, additional, &at, false, depth + 1);
+                    }
+                }
+            }
+            Value::Array(items) => {
+                let Some(item_schema) = s.items.as_deref() else {
+                    return;
+                };
+                let index = old
+                    .and_then(Value::as_array)
+                    .and_then(|o| MapListIndex::of(o, s));
+                for (i, item) in items.iter().enumerate() {
+                    let old_item = index.as_ref().and_then(|x| x.get(item));
+                    let at = format!("{path}[{i}]");
+                    self.node(item, old_item, item_schema, &at, false, depth + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn rule(
+        &mut self,
+        rule: &Rule,
+        this: &Cel,
+        old: Option<&Cel>,
+        s: &Structural,
+        path: &str,
+        same: bool,
+    ) {
+        if rule.uses_old_self && old.is_none() && !rule.optional_old_self {
+            return;
+        }
+        let type_name = BadValue::Str(if s.int_or_string {
+            String::new()
+        } else {
+            s.type_.clone()
+        });
+        let fallback = if rule.message.trim().is_empty() {
+            rule.rule.trim().to_owned()
+        } else {
+            rule.message.trim().to_owned()
+        };
+        let program = match &rule.program {
+            Ok(p) => p,
+            Err(e) => {
+                self.push(
+                    ErrorType::Invalid,
+                    path,
+                    type_name,
+                    format!("rule compile error: {e}"),
+                );
+                return;
+            }
+        };
+        let mut context = self.root.new_inner_scope();
+        context.add_variable_from_value("self", this.clone());
+        context.add_variable_from_value("oldSelf", old.cloned().unwrap_or(Cel::Null));
+        match program.execute(&context) {
+            Ok(Cel::Bool(true)) => {}
+            Ok(Cel::Bool(false)) => {
+                if same && !rule.uses_old_self {
+                    // Ratcheting: an unchanged value keeps failing as it did.
+                    return;
+                }
+                let message = match &rule.message_program {
+                    Some(Ok(expression)) => match expression.execute(&context) {
+                        Ok(Cel::String(text)) => {
+                            let text = text.trim();
+                            let fits = !text.is_empty()
+                                && !text.contains('\n')
+                                && text.len() <= MAX_MESSAGE_BYTES;
+                            if fits { text.to_owned() } else { failed(rule) }
+                        }
+                        _ => failed(rule),
+                    },
+                    _ => failed(rule),
+                };
+                let at = match normalized_field_path(&rule.field_path) {
+                    Some(extra) => child(path, &extra),
+                    None => path.to_owned(),
+                };
+                match rule.reason.as_str() {
+                    "FieldValueForbidden" => {
+                        self.push(ErrorType::Forbidden, &at, BadValue::Omit, message)
+                    }
+                    "FieldValueRequired" => {
+                        self.push(ErrorType::Required, &at, BadValue::Omit, message)
+                    }
+                    "FieldValueDuplicate" => {
+                        self.push(ErrorType::Duplicate, &at, type_name, String::new());
+                    }
+                    _ => self.push(ErrorType::Invalid, &at, type_name, message),
+                }
+            }
+            Ok(_) => self.push(
+                ErrorType::Invalid,
+                path,
+                type_name,
+                format!("rule did not evaluate to a bool evaluating rule: {fallback}"),
+            ),
+            Err(e) => self.push(
+                ErrorType::Invalid,
+                path,
+                type_name,
+                format!("{e} evaluating rule: {fallback}"),
+            ),
+        }
+    }
+
+    fn push(&mut self, kind: ErrorType, path: &str, value: BadValue, detail: String) {
+        self.errors.push(FieldError {
+            kind,
+            field: if path.is_empty() {
+                "<nil>".to_owned()
+            } else {
+                path.to_owned()
+            },
+            value,
+            detail,
+        });
+    }
+}
+
+/// The message of a failed rule without one of its own.
+fn failed(rule: &Rule) -> String {
+    if rule.message.trim().is_empty() {
+        format!("failed rule: {}", rule.rule.trim())
+    } else {
+        rule.message.trim().to_owned()
+    }
+}
+
+/// `fieldPath` (`.spec.a`, `.a['x.y']`) as the field path text it adds (`spec.a`, `a[x.y]`).
+fn normalized_field_path(field_path: &str) -> Option<String> {
+    let trimmed = field_path.trim();
+    if trimmed.is_empty() {
+        return None;
+    }
+    let mut out = String::new();
+    let mut rest = trimmed;
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix("['") {
+            let end = after.find("']")?;
+            out.push('[');
+            out.push_str(&after[..end]);
+            out.push(']');
+            rest = &after[end + 2..];
+        } else if let Some(after) = rest.strip_prefix('.') {
+            let end = after.find(['.', '[']).unwrap_or(after.len());
+            if !out.is_empty() {
+                out.push('.');
+            }
+            out.push_str(&after[..end]);
+            rest = &after[end..];
+        } else {
+            return None;
+        }
+    }
+    Some(out)
+}
+
+/// The words CEL reserves, which a property name is escaped from (`__namespace__`), sorted.
+const RESERVED: [&str; 21] = [
+    "as",
+    "break",
+    "const",
+    "continue",
+    "else",
+    "false",
+    "for",
+    "function",
+    "if",
+    "import",
+    "in",
+    "let",
+    "loop",
+    "namespace",
+    "null",
+    "package",
+    "return",
+    "true",
+    "var",
+    "void",
+    "while",
+];
+
+/// A property name as CEL sees it, or `None` when it cannot be written there.
+pub fn escape(name: &str) -> Option<String> {
+    if RESERVED.binary_search(&name).is_ok() {
+        return Some(format!("__{name}__"));
+    }
+    let mut chars = name.chars();
+    let first = chars.next()?;
+    let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-' | '/');
+    if !(first.is_ascii_alphabetic() || matches!(first, '_' | '.' | '-' | '/'))
+        || !name.chars().all(allowed)
+    {
+        return None;
+    }
+    let mut out = String::with_capacity(name.len());
+    let mut rest = name;
+    while let Some(c) = rest.chars().next() {
+        if let Some(after) = rest.strip_prefix("__") {
+            out.push_str("__underscores__");
+            rest = after;
+            continue;
+        }
+        match c {
+            '.' => out.push_str("__dot__"),
+            '-' => out.push_str("__dash__"),
+            '/' => out.push_str("__slash__"),
+            other => out.push(other),
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    Some(out)
+}
+
+fn text(s: &str) -> Cel {
+    Cel::String(Arc::new(s.to_owned()))
+}
+
+/// `value` as the CEL value the server binds for it under `s`: formats `byte`, `duration`,
+/// `date` and `date-time` become bytes, durations and timestamps; an integral number of an
+/// `integer` node an int; object members by their escaped names (a resource's own
+/// `metadata` shows only `name` and `generateName`).
+fn to_cel(value: &Value, s: &Structural, resource: bool, depth: usize) -> Cel {
+    if depth > MAX_DEPTH {
+        return Cel::Null;
+    }
+    match value {
+        Value::Null => Cel::Null,
+        Value::Bool(b) => Cel::Bool(*b),
+        Value::Number(n) => match (n.as_i64(), n.as_f64()) {
+            (Some(i), _) => Cel::Int(i),
+            (None, Some(f)) if s.type_ == "integer" && f.fract() == 0.0 && f.abs() < 9.2e18 => {
+                Cel::Int(f as i64)
+            }
+            (None, Some(f)) => Cel::Float(f),
+            (None, None) => Cel::Null,
+        },
+        Value::String(t) => formatted(t, &s.validation.format).unwrap_or_else(|| text(t)),
+        Value::Array(items) => {
+            let empty = Structural::default();
+            let item_schema = s.items.as_deref().unwrap_or(&empty);
+            Cel::List(Arc::new(
+                items
+                    .iter()
+                    .map(|i| to_cel(i, item_schema, false, depth + 1))
+                    .collect(),
+            ))
+        }
+        Value::Object(members) => {
+            let additional = s.additional_properties.as_ref().and_then(|a| a.schema());
+            let empty = Structural::default();
+            let mut map = std::collections::HashMap::with_capacity(members.len());
+            for (key, member) in members {
+                if resource && key == "metadata" {
+                    map.insert(
+                        Key::String(Arc::new(key.clone())),
+                        resource_metadata(member),
+                    );
+                    continue;
+                }
+                let (name, schema) = match (s.properties.get(key), additional) {
+                    (Some(p), _) => (escape(key), p),
+                    // Map keys are data, not names: they are not escaped.
+                    (None, Some(a)) => (Some(key.clone()), a),
+                    (None, None) => (escape(key), &empty),
+                };
+                if let Some(name) = name {
+                    map.insert(
+                        Key::String(Arc::new(name)),
+                        to_cel(member, schema, false, depth + 1),
+                    );
+                }
+            }
+            Cel::Map(Map { map: Arc::new(map) })
+        }
+    }
+}
+
+/// What rules see of a resource's own metadata: its name and generateName.
+fn resource_metadata(metadata: &Value) -> Cel {
+    let mut map = std::collections::HashMap::new();
+    for key in ["name", "generateName"] {
+        if let Some(v) = metadata.get(key).and_then(Value::as_str) {
+            map.insert(Key::String(Arc::new(key.to_owned())), text(v));
+        }
+    }
+    Cel::Map(Map { map: Arc::new(map) })
+}
+
+fn formatted(t: &str, format: &str) -> Option<Cel> {
+    use base64::Engine as _;
+    match format {
+        "byte" => base64::engine::general_purpose::STANDARD
+            .decode(t)
+            .ok()
+            .map(|b| Cel::Bytes(Arc::new(b))),
+        "duration" => go_duration_nanos(t).map(|n| Cel::Duration(chrono::Duration::nanoseconds(n))),
+        "date-time" | "datetime" => chrono::DateTime::parse_from_rfc3339(t)
+            .ok()
+            .map(Cel::Timestamp),
+        "date" => chrono::NaiveDate::parse_from_str(t, "%Y-%m-%d")
+            .ok()
+            .map(|d| {
+                let midnight = d.and_hms_opt(0, 0, 0).unwrap_or_default();
+                Cel::Timestamp(midnight.and_utc().fixed_offset())
+            }),
+        _ => None,
+    }
+}
+
+/// Go's `time.ParseDuration`, in nanoseconds.
+fn go_duration_nanos(s: &str) -> Option<i64> {
+    let (negative, mut rest) = match s.as_bytes().first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s),
+    };
+    if rest == "0" {
+        return Some(0);
+    }
+    if rest.is_empty() {
+        return None;
+    }
+    let mut total: f64 = 0.0;
+    while !rest.is_empty() {
+        let end = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(rest.len());
+        let number: f64 = rest[..end].parse().ok()?;
+        rest = &rest[end..];
+        let unit_end = rest
+            .find(|c: char| c.is_ascii_digit() || c == '.')
+            .unwrap_or(rest.len());
+        let scale = match &rest[..unit_end] {
+            "ns" => 1.0,
+            "us" | "µs" | "μs" => 1e3,
+            "ms" => 1e6,
+            "s" => 1e9,
+            "m" => 60e9,
+            "h" => 3600e9,
+            _ => return None,
+        };
+        rest = &rest[unit_end..];
+        total += number * scale;
+    }
+    let nanos = if negative { -total } else { total };
+    (nanos.abs() < 9.2e18).then_some(nanos as i64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_escaped_as_the_server_escapes_them() {
+        assert_eq!(escape("replicas").as_deref(), Some("replicas"));
+        assert_eq!(escape("namespace").as_deref(), Some("__namespace__"));
+        assert_eq!(
+            escape("a-b.c/d").as_deref(),
+            Some("a__dash__b__dot__c__slash__d")
+        );
+        assert_eq!(escape("a__b").as_deref(), Some("a__underscores__b"));
+        assert_eq!(escape("1a"), None);
+        assert_eq!(escape("a b"), None);
+        assert!(RESERVED.windows(2).all(|w| w[0] < w[1]), "sorted, for binary_search");
+        assert_eq!(escape("while").as_deref(), Some("__while__"));
+    }
+
+    #[test]
+    fn field_paths_are_normalized() {
+        assert_eq!(normalized_field_path(".spec.a").as_deref(), Some("spec.a"));
+        assert_eq!(
+            normalized_field_path(".a['x.y']").as_deref(),
+            Some("a[x.y]")
+        );
+        assert_eq!(normalized_field_path("").as_deref(), None);
+    }
+
+    #[test]
+    fn go_durations() {
+        assert_eq!(go_duration_nanos("1h30m"), Some(5_400_000_000_000));
+        assert_eq!(go_duration_nanos("-1.5s"), Some(-1_500_000_000));
+        assert_eq!(go_duration_nanos("1x"), None);
+    }
+}
