@@ -92,6 +92,25 @@ fn the_readme_example_prints_what_the_readme_shows() {
     let out = smp(&["validate", "-f", file.to_str().unwrap()], None);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(String::from_utf8(out.stdout).unwrap(), shown);
+
+    // The custom resource of the third command: its CEL rule, after the default `max: 10`.
+    let line = r#"spec: Invalid value: "object": replicas must not exceed max"#;
+    let prose: String = readme.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(prose.contains(&format!("the third prints `{line}`")));
+    let crd = common::root().join("examples/admission/widgets-crd.yaml");
+    let widget = common::root().join("examples/admission/invalid-widget.yaml");
+    let out = smp(
+        &[
+            "validate",
+            "--crd",
+            crd.to_str().unwrap(),
+            "-f",
+            widget.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), format!("{line}\n"));
 }
 
 /// Custom resources of real CRDs (from the shared data): a Gateway API HTTPRoute its schema

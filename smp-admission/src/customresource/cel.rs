@@ -492,7 +492,10 @@ mod tests {
         assert_eq!(escape("a__b").as_deref(), Some("a__underscores__b"));
         assert_eq!(escape("1a"), None);
         assert_eq!(escape("a b"), None);
-        assert!(RESERVED.windows(2).all(|w| w[0] < w[1]), "sorted, for binary_search");
+        assert!(
+            RESERVED.windows(2).all(|w| w[0] < w[1]),
+            "sorted, for binary_search"
+        );
         assert_eq!(escape("while").as_deref(), Some("__while__"));
     }
 

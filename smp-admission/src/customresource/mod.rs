@@ -81,6 +81,9 @@ pub enum CustomResourceError {
         /// What is wrong with it.
         source: SchemaError,
     },
+    /// A typed CRD or object did not serialize to JSON.
+    #[error("serializing: {0}")]
+    Serialize(String),
     /// The object's `apiVersion` names a version its CRD does not have.
     #[error("{kind}.{group}: no version {version:?} in its CustomResourceDefinition")]
     NoSuchVersion {
@@ -213,6 +216,37 @@ impl Definition {
 }
 
 impl Definition {
+    /// Reads a CRD from a typed value that serializes as one: kube's
+    /// `CustomResourceExt::crd()`, k8s-openapi's `CustomResourceDefinition`.
+    pub fn from_typed_crd<C: serde::Serialize>(crd: &C) -> Result<Definition, CustomResourceError> {
+        let crd =
+            serde_json::to_value(crd).map_err(|e| CustomResourceError::Serialize(e.to_string()))?;
+        Definition::from_crd(&crd)
+    }
+
+    /// What the server does to an object of this CRD on create, in its order: decoding
+    /// (pruning; the pruned paths are returned, sorted), the defaults, then validation (the
+    /// 422 as [`CustomResourceError::Invalid`]). `object` is left as the server would store it.
+    pub fn admit_create(&self, object: &mut Value) -> Result<Vec<String>, CustomResourceError> {
+        let unknown = self.decode(object)?;
+        self.default(object)?;
+        self.validate_create(object)?;
+        Ok(unknown)
+    }
+
+    /// [`Definition::admit_create`] of a typed custom resource (kube's `CustomResource`
+    /// derive, or any value that serializes with its `apiVersion` and `kind`): the object as
+    /// the server would store it.
+    pub fn admit_typed<T: serde::Serialize>(
+        &self,
+        object: &T,
+    ) -> Result<Value, CustomResourceError> {
+        let mut object = serde_json::to_value(object)
+            .map_err(|e| CustomResourceError::Serialize(e.to_string()))?;
+        self.admit_create(&mut object)?;
+        Ok(object)
+    }
+
     /// The field errors of creating `object` (after [`Definition::decode`] and
     /// [`Definition::default`], as on the server).
     pub fn errors_on_create(&self, object: &Value) -> Result<ErrorList, CustomResourceError> {
