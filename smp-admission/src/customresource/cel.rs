@@ -29,7 +29,7 @@ use kube_cel::cel::{Context, Value as Cel};
 use serde_json::Value;
 
 use super::openapi::{MapListIndex, unchanged};
-use super::rules::Rule;
+use super::rules::{Reads, Rule};
 use super::structural::{MAX_DEPTH, Structural};
 use crate::validation::field::{BadValue, ErrorList, ErrorType, FieldError};
 
@@ -179,8 +179,9 @@ impl Walk<'_> {
             }
         };
         let mut context = self.root.new_inner_scope();
-        context.add_variable_from_value("self", this.clone());
-        context.add_variable_from_value("oldSelf", old.cloned().unwrap_or(Cel::Null));
+        context.add_variable_from_value("self", project(this, &rule.reads_self));
+        let old = old.map_or(Cel::Null, |o| project(o, &rule.reads_old_self));
+        context.add_variable_from_value("oldSelf", old);
         match program.execute(&context) {
             Ok(Cel::Bool(true)) => {}
             Ok(Cel::Bool(false)) => {
@@ -245,6 +246,45 @@ impl Walk<'_> {
             detail,
         });
     }
+}
+
+/// The part of `value` a rule reads (see `Reads`): shares the subtrees it keeps.
+fn project(value: &Cel, reads: &Reads) -> Cel {
+    match reads {
+        Reads::Nothing => Cel::Null,
+        Reads::All => value.clone(),
+        Reads::Paths(paths) => {
+            let paths: Vec<&[String]> = paths.iter().map(Vec::as_slice).collect();
+            project_paths(value, &paths)
+        }
+    }
+}
+
+fn project_paths(value: &Cel, paths: &[&[String]]) -> Cel {
+    if paths.iter().any(|p| p.is_empty()) {
+        return value.clone();
+    }
+    let Cel::Map(map) = value else {
+        return value.clone();
+    };
+    let mut kept = std::collections::HashMap::new();
+    let mut firsts: Vec<&String> = paths.iter().map(|p| &p[0]).collect();
+    firsts.sort();
+    firsts.dedup();
+    for first in firsts {
+        let key = Key::String(Arc::new(first.clone()));
+        if let Some(child) = map.map.get(&key) {
+            let rests: Vec<&[String]> = paths
+                .iter()
+                .filter(|p| &p[0] == first)
+                .map(|p| &p[1..])
+                .collect();
+            kept.insert(key, project_paths(child, &rests));
+        }
+    }
+    Cel::Map(Map {
+        map: Arc::new(kept),
+    })
 }
 
 /// The message of a failed rule without one of its own.

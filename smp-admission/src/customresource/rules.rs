@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use kube_cel::cel::Program;
+use kube_cel::cel::common::ast::{EntryExpr, Expr, IdedExpr};
 use serde_json::Value;
 
 /// One validation rule.
@@ -28,6 +29,126 @@ pub struct Rule {
     pub(crate) message_program: Option<Result<Arc<Program>, String>>,
     /// Whether the rule reads `oldSelf` (a transition rule).
     pub(crate) uses_old_self: bool,
+    /// What the rule and its message expression read of `self` and of `oldSelf`.
+    pub(crate) reads_self: Reads,
+    pub(crate) reads_old_self: Reads,
+}
+
+/// What an expression reads of a variable: all of it, or the members along some paths
+/// (`self.spec.replicas` reads `spec.replicas`, and all below it).
+///
+/// Binding a variable in the `cel` crate (0.13) copies the whole value each time the
+/// expression names it; a rule at the root of a large object naming `self` twice copied the
+/// object four times. Only what the rule reads is bound, which changes no result.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) enum Reads {
+    /// Nothing.
+    #[default]
+    Nothing,
+    /// The whole value.
+    All,
+    /// The members along these paths (escaped names, as the expression writes them).
+    Paths(Vec<Vec<String>>),
+}
+
+impl Reads {
+    fn add(&mut self, path: Vec<String>) {
+        match self {
+            Reads::All => {}
+            Reads::Nothing => *self = Reads::Paths(vec![path]),
+            Reads::Paths(paths) => paths.push(path),
+        }
+    }
+
+    fn all(&mut self) {
+        *self = Reads::All;
+    }
+}
+
+/// The chain of fields `expr` selects from a variable (`self.a.b` is `self`, `[a, b]`).
+fn select_chain(expr: &IdedExpr) -> Option<(&str, Vec<String>)> {
+    match &expr.expr {
+        Expr::Ident(name) => Some((name.as_str(), Vec::new())),
+        Expr::Select(select) => {
+            let (root, mut path) = select_chain(&select.operand)?;
+            path.push(select.field.clone());
+            Some((root, path))
+        }
+        _ => None,
+    }
+}
+
+/// What `expr` reads of the variable `var`.
+fn reads(expr: &IdedExpr, var: &str, out: &mut Reads, depth: usize) {
+    if *out == Reads::All {
+        return;
+    }
+    if depth > 256 {
+        out.all();
+        return;
+    }
+    if let Some((root, path)) = select_chain(expr) {
+        if root == var {
+            if path.is_empty() {
+                out.all();
+            } else {
+                out.add(path);
+            }
+        }
+        return;
+    }
+    let mut visit = |e: &IdedExpr| reads(e, var, out, depth + 1);
+    match &expr.expr {
+        Expr::Call(call) => {
+            if let Some(target) = &call.target {
+                visit(target);
+            }
+            call.args.iter().for_each(visit);
+        }
+        Expr::Comprehension(c) => {
+            for e in [
+                &c.iter_range,
+                &c.accu_init,
+                &c.loop_cond,
+                &c.loop_step,
+                &c.result,
+            ] {
+                visit(e);
+            }
+        }
+        Expr::List(list) => list.elements.iter().for_each(visit),
+        Expr::Map(map) => {
+            for entry in &map.entries {
+                entries(&entry.expr, &mut visit);
+            }
+        }
+        Expr::Struct(st) => {
+            for entry in &st.entries {
+                entries(&entry.expr, &mut visit);
+            }
+        }
+        Expr::Select(select) => visit(&select.operand),
+        _ => {}
+    }
+}
+
+fn entries(entry: &EntryExpr, visit: &mut impl FnMut(&IdedExpr)) {
+    match entry {
+        EntryExpr::StructField(f) => visit(&f.value),
+        EntryExpr::MapEntry(m) => {
+            visit(&m.key);
+            visit(&m.value);
+        }
+    }
+}
+
+/// What `programs` read of `var` together.
+fn reads_of<'p>(programs: impl Iterator<Item = &'p Program>, var: &str) -> Reads {
+    let mut out = Reads::Nothing;
+    for program in programs {
+        reads(program.expression(), var, &mut out, 0);
+    }
+    out
 }
 
 impl std::fmt::Debug for Rule {
@@ -84,7 +205,19 @@ impl Rule {
         let uses_old_self = program
             .as_ref()
             .is_ok_and(|p| p.references().has_variable("oldSelf"));
+        let message_program =
+            (!message_expression.trim().is_empty()).then(|| compile(&message_expression));
+        let programs = || {
+            program
+                .iter()
+                .chain(message_program.iter().flatten())
+                .map(|p| p.as_ref())
+        };
+        let reads_self = reads_of(programs(), "self");
+        let reads_old_self = reads_of(programs(), "oldSelf");
         Some(Rule {
+            reads_self,
+            reads_old_self,
             message: text("message"),
             reason: text("reason"),
             field_path: text("fieldPath"),
@@ -92,12 +225,43 @@ impl Rule {
                 .get("optionalOldSelf")
                 .and_then(Value::as_bool)
                 .unwrap_or(false),
-            message_program: (!message_expression.trim().is_empty())
-                .then(|| compile(&message_expression)),
+            message_program,
             message_expression,
             program,
             uses_old_self,
             rule,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn rule(text: &str) -> Rule {
+        Rule::from_value(&json!({"rule": text})).unwrap()
+    }
+
+    #[test]
+    fn what_a_rule_reads_of_self_and_old_self() {
+        let r = rule("self.spec.a > 0 && has(self.spec.b) && oldSelf.x == self.x");
+        assert_eq!(
+            r.reads_self,
+            Reads::Paths(vec![
+                vec!["spec".into(), "a".into()],
+                vec!["spec".into(), "b".into()],
+                vec!["x".into()]
+            ])
+        );
+        assert_eq!(r.reads_old_self, Reads::Paths(vec![vec!["x".into()]]));
+        assert!(r.uses_old_self);
+        assert_eq!(rule("size(self) > 0").reads_self, Reads::All);
+        assert_eq!(
+            rule("self.items.all(i, i.x > 0)").reads_self,
+            Reads::Paths(vec![vec!["items".into()]])
+        );
+        assert_eq!(rule("1 == 1").reads_self, Reads::Nothing);
+        assert!(rule("self ==").program.is_err());
     }
 }
