@@ -1,7 +1,9 @@
 //! What the server's steps after decoding cost per object, on a Deployment whose pod template
 //! is `../shared/bench/pod50.json`'s spec (50 containers) and on pod3's: validation alone, and
 //! defaulting then validation from the object as sent (the target: under 20 µs for
-//! pod50). Needs the shared data; says so and measures nothing without it.
+//! pod50); and on the Pods themselves, the same work as the Go harness of `tools/go-harness`
+//! times with Kubernetes' own packages. Needs the shared data; says so and measures nothing
+//! without it.
 
 use std::hint::black_box;
 
@@ -34,6 +36,26 @@ fn bench(c: &mut Criterion) {
             vec![],
             "the benchmark's object is valid"
         );
+        // The Pod itself, as the Go harness under `tools/go-harness` measures it (the scheme's
+        // defaults, then ValidatePodCreate), from the object as sent.
+        let mut pod_defaulted = pod.clone();
+        smp_admission::defaulting::default_object(&mut pod_defaulted).unwrap();
+        assert_eq!(
+            smp_admission::validation::errors_on_create(&pod_defaulted).unwrap(),
+            vec![],
+            "the benchmark's pod is valid"
+        );
+        group.bench_function(format!("{name} Pod, default and validate"), |b| {
+            b.iter_batched(
+                || pod.clone(),
+                |mut pod| {
+                    smp_admission::defaulting::default_object(&mut pod).unwrap();
+                    let errors = smp_admission::validation::errors_on_create(&pod);
+                    black_box((pod, errors))
+                },
+                BatchSize::PerIteration,
+            )
+        });
         group.bench_function(format!("{name} Deployment, validate"), |b| {
             b.iter(|| smp_admission::validation::errors_on_create(black_box(&defaulted)))
         });
