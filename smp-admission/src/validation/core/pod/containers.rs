@@ -11,6 +11,7 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
+use super::container::Container;
 use super::context::PodContext;
 use super::{PodOptions, Volumes, env, mounts, probes, resources, security_context};
 use crate::validation::field::{self, BadValue, ErrorList, Path};
@@ -41,30 +42,6 @@ impl<'a> PodContext<'a> {
             volumes,
             options,
         }
-    }
-}
-
-read::view! {
-    /// The members of a container that its checks read.
-    pub(super) struct Container {
-        name: "name",
-        image: "image",
-        termination_message_policy: "terminationMessagePolicy",
-        ports: "ports",
-        env: "env",
-        env_from: "envFrom",
-        volume_mounts: "volumeMounts",
-        volume_devices: "volumeDevices",
-        image_pull_policy: "imagePullPolicy",
-        resources: "resources",
-        resize_policy: "resizePolicy",
-        security_context: "securityContext",
-        lifecycle: "lifecycle",
-        liveness_probe: "livenessProbe",
-        readiness_probe: "readinessProbe",
-        startup_probe: "startupProbe",
-        restart_policy: "restartPolicy",
-        restart_policy_rules: "restartPolicyRules",
     }
 }
 

@@ -6,6 +6,7 @@
 
 mod annotations;
 mod claims;
+mod container;
 mod container_gates;
 mod container_refs;
 pub(crate) mod containers;

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::containers::Container;
+use super::container::Container;
 use super::context::PodContext;
 use crate::validation::field::{self, BadValue, ErrorList, Path};
 use crate::validation::meta::IS_NEGATIVE;
