@@ -65,12 +65,24 @@ pub fn not_checked() -> FieldError {
 
 /// The errors of the rules of `schema` over `object` (`old`: the object it replaces).
 pub fn validate(object: &Value, old: Option<&Value>, schema: &Structural) -> ErrorList {
-    let root = Context::default().with_all();
+    validate_at(object, old, schema, "", true)
+}
+
+/// [`validate`] of any value, its errors' paths under `root` (`""` for none);
+/// `resource_root` treats it as a resource (its metadata reduced to its names).
+pub fn validate_at(
+    object: &Value,
+    old: Option<&Value>,
+    schema: &Structural,
+    root: &str,
+    resource_root: bool,
+) -> ErrorList {
+    let context = Context::default().with_all();
     let mut walk = Walk {
-        root: &root,
+        root: &context,
         errors: ErrorList::new(),
     };
-    walk.node(object, old, schema, "", true, 0);
+    walk.node(object, old, schema, root, resource_root, 0);
     walk.errors
 }
 
@@ -398,6 +410,8 @@ fn to_cel(value: &Value, s: &Structural, resource: bool, depth: usize) -> Cel {
         Value::Null => Cel::Null,
         Value::Bool(b) => Cel::Bool(*b),
         Value::Number(n) => match (n.as_i64(), n.as_f64()) {
+            // A `number` node is a double in CEL, whatever the JSON text looks like.
+            (_, Some(f)) if s.type_ == "number" => Cel::Float(f),
             (Some(i), _) => Cel::Int(i),
             (None, Some(f)) if s.type_ == "integer" && f.fract() == 0.0 && f.abs() < 9.2e18 => {
                 Cel::Int(f as i64)

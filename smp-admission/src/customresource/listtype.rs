@@ -16,9 +16,14 @@ use crate::validation::field::{BadValue, ErrorList, ErrorType, FieldError};
 
 /// The set and map list errors of `object` (the resource) under `schema`.
 pub fn validate(object: &Value, schema: &Structural) -> ErrorList {
+    validate_at(object, schema, "")
+}
+
+/// [`validate`] with the errors' paths under `root` (upstream's `fldPath`; `""` for none).
+pub fn validate_at(object: &Value, schema: &Structural, root: &str) -> ErrorList {
     let mut errs = ErrorList::new();
     if let Value::Object(members) = object {
-        walk_object("", members, schema, &mut errs, 0);
+        walk_object(root, members, schema, &mut errs, 0);
     }
     errs
 }

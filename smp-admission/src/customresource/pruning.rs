@@ -20,11 +20,27 @@ fn is_meta_field(key: &str) -> bool {
 /// embedded resource, whatever the schema says). Returns the dropped paths, sorted (Go's
 /// `sort.Strings`: byte order).
 pub fn prune(object: &mut Value, schema: &Structural) -> Vec<String> {
+    prune_with(object, Some(schema), true)
+}
+
+/// Prunes any value by `schema` (`None`: no schema, so every member of every object goes);
+/// `resource_root` treats the value as a resource, which keeps its `apiVersion`, `kind` and
+/// `metadata` (`PruneWithOptions`'s `isResourceRoot`).
+pub fn prune_with(
+    value: &mut Value,
+    schema: Option<&Structural>,
+    resource_root: bool,
+) -> Vec<String> {
     let mut walk = Walk {
         path: String::new(),
         unknown: Vec::new(),
     };
-    walk.prune(object, Some(schema), true, 0);
+    let empty = Structural::default();
+    let schema = match (schema, resource_root) {
+        (None, true) => Some(&empty),
+        (s, _) => s,
+    };
+    walk.prune(value, schema, resource_root, 0);
     walk.unknown.sort();
     walk.unknown
 }
