@@ -33,7 +33,7 @@
 //! once per CRD in [`rules`]), each error the server's word for word;
 //! [`Definition::validate_create`] gives the 422.
 //!
-//! Not yet here: `allOf`/`anyOf`/`oneOf`/`not`, CEL cost limits, the ObjectMeta coercion and
+//! Not yet here: CEL cost limits, the ObjectMeta coercion and
 //! validation of embedded resources, the scale subresource's checks, and the checks the
 //! server makes of a CRD itself on create (whether its schema is structural, whether its
 //! rules compile); a CRD is read as it is.

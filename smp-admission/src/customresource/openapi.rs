@@ -3,7 +3,9 @@
 //! into field errors by apiextensions-apiserver `pkg/apiserver/validation/validation.go`), with
 //! ratcheting on update (`ratcheting.go`, `CRDValidationRatcheting`, on in v1.34).
 //!
-//! Each node runs the checks upstream runs, in its order: type, then (for a string) length,
+//! Each node runs the checks upstream runs, in its order: type, `allOf`/`anyOf`/`oneOf`/`not`
+//! (each branch checked as a schema of its own; a failure adds upstream's composite message
+//! on no field, with the best branch's errors), then (for a string) length,
 //! pattern and format, (for a number) `multipleOf`, `minimum`, `maximum`, (for a list) its
 //! items, `minItems`, `maxItems`, `uniqueItems`, then `enum`, then (for an object)
 //! `minProperties`, `maxProperties`, forbidden properties, its members and the `required` ones
@@ -11,7 +13,7 @@
 //!
 //! Where this differs from the server: upstream visits an object's properties in Go's random
 //! map order, so the order of errors from several members varies from run to run there; here
-//! members come in key order. `allOf`, `anyOf`, `oneOf` and `not` are not checked yet.
+//! members come in key order.
 
 use serde_json::{Map, Value};
 
@@ -148,6 +150,7 @@ fn node(
             let actual = type_name(value);
             errs.push(type_error(name, actual, expected_type(s)));
         }
+        junctors(value, s, name, &mut errs, depth);
         match value {
             Value::String(text) => string(text, s, name, &mut errs),
             Value::Number(n) => numeric(number(n), s, name, &mut errs),
@@ -167,6 +170,91 @@ fn node(
         return;
     }
     out.append(&mut errs);
+}
+
+/// The errors of `value` against one branch of a junctor (no ratcheting inside).
+fn branch(value: &Value, s: &Structural, name: &str, depth: usize) -> ErrorList {
+    let mut errs = ErrorList::new();
+    node(value, s, name, None, false, &mut errs, depth + 1);
+    errs
+}
+
+/// What the junctors' failures say, on no field: `Invalid value: "": <message>`.
+fn composite(message: String) -> FieldError {
+    FieldError {
+        kind: ErrorType::Invalid,
+        field: "<nil>".to_owned(),
+        value: BadValue::Str(String::new()),
+        detail: message,
+    }
+}
+
+/// The errors of the branch with fewest errors (the first of them), which kube-openapi adds
+/// to a failed `anyOf` or `oneOf`.
+fn best(results: Vec<ErrorList>) -> ErrorList {
+    results
+        .into_iter()
+        .reduce(|a, b| if b.len() < a.len() { b } else { a })
+        .unwrap_or_default()
+}
+
+/// `allOf`, `anyOf`, `oneOf` and `not` (kube-openapi's `schemaPropsValidator`).
+fn junctors(value: &Value, s: &Structural, name: &str, errs: &mut ErrorList, depth: usize) {
+    let v = &s.validation;
+    let quoted_name = format!("\"{name}\"");
+    if !v.any_of.is_empty() {
+        let results: Vec<ErrorList> = v
+            .any_of
+            .iter()
+            .map(|b| branch(value, b, name, depth))
+            .collect();
+        if !results.iter().any(Vec::is_empty) {
+            errs.push(composite(format!(
+                "{quoted_name} must validate at least one schema (anyOf)"
+            )));
+            errs.extend(best(results));
+        }
+    }
+    if !v.one_of.is_empty() {
+        let results: Vec<ErrorList> = v
+            .one_of
+            .iter()
+            .map(|b| branch(value, b, name, depth))
+            .collect();
+        let valid = results.iter().filter(|r| r.is_empty()).count();
+        if valid == 0 {
+            errs.push(composite(format!(
+                "{quoted_name} must validate one and only one schema (oneOf). Found none valid"
+            )));
+            errs.extend(best(results));
+        } else if valid > 1 {
+            errs.push(composite(format!(
+                "{quoted_name} must validate one and only one schema (oneOf). Found {valid} valid alternatives"
+            )));
+        }
+    }
+    if !v.all_of.is_empty() {
+        let results: Vec<ErrorList> = v
+            .all_of
+            .iter()
+            .map(|b| branch(value, b, name, depth))
+            .collect();
+        let valid = results.iter().filter(|r| r.is_empty()).count();
+        if valid < results.len() {
+            let none = if valid == 0 { ". None validated" } else { "" };
+            errs.push(composite(format!(
+                "{quoted_name} must validate all the schemas (allOf){none}"
+            )));
+            errs.extend(results.into_iter().flatten());
+        }
+    }
+    if let Some(not) = &v.not
+        && branch(value, not, name, depth).is_empty()
+    {
+        errs.push(composite(format!(
+            "{quoted_name} must not validate the schema (not)"
+        )));
+    }
 }
 
 fn type_error(name: &str, actual: &str, expected: &str) -> FieldError {

@@ -12,8 +12,10 @@ use serde_json::{Map, Value};
 
 use super::rules::Rule;
 
-/// The most levels of nesting a schema may have here (real CRDs have a few dozen).
-pub const MAX_DEPTH: usize = 128;
+/// The most levels of nesting a schema may have here, and the deepest an object is walked:
+/// the CRDs of Gateway API, cert-manager and Argo CD nest at most 18 levels, and the limit
+/// keeps the recursive walks well inside a thread's stack.
+pub const MAX_DEPTH: usize = 64;
 
 /// One node of a structural schema.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -106,14 +108,15 @@ pub struct ValueValidation {
     pub min_properties: Option<i64>,
     /// `required`.
     pub required: Vec<String>,
-    /// `allOf`, `oneOf`, `anyOf` and `not`, as written (checked as written).
-    pub all_of: Vec<Value>,
+    /// `allOf`: schemas the value must all satisfy (their `type`s included, as in the
+    /// int-or-string pattern).
+    pub all_of: Vec<Structural>,
     /// `oneOf`.
-    pub one_of: Vec<Value>,
+    pub one_of: Vec<Structural>,
     /// `anyOf`.
-    pub any_of: Vec<Value>,
+    pub any_of: Vec<Structural>,
     /// `not`.
-    pub not: Option<Value>,
+    pub not: Option<Box<Structural>>,
 }
 
 /// A `pattern`, as written and compiled. Go's `regexp` (RE2) gives `\d`, `\w`, `\s` and `\b`
@@ -296,6 +299,7 @@ fn read(schema: &Value, path: &str, depth: usize) -> Result<Structural, SchemaEr
     // recursion repeats holds little more than the node.
     let mut s = read_node(node, path)?;
     read_children(node, path, depth, &mut s)?;
+    read_junctors(node, path, depth, &mut s)?;
     s.has_rules = !s.rules.is_empty()
         || s.properties.values().any(|p| p.has_rules)
         || s.items.as_ref().is_some_and(|i| i.has_rules)
@@ -335,6 +339,39 @@ fn read_children(
             depth + 1,
         )?))),
     };
+    Ok(())
+}
+
+/// `allOf`, `oneOf`, `anyOf` and `not`, each branch read as a schema.
+#[inline(never)]
+fn read_junctors(
+    node: &Map<String, Value>,
+    path: &str,
+    depth: usize,
+    s: &mut Structural,
+) -> Result<(), SchemaError> {
+    for (key, into) in [
+        ("allOf", &mut s.validation.all_of),
+        ("oneOf", &mut s.validation.one_of),
+        ("anyOf", &mut s.validation.any_of),
+    ] {
+        match node.get(key) {
+            None | Some(Value::Null) => {}
+            Some(Value::Array(branches)) => {
+                for (i, branch) in branches.iter().enumerate() {
+                    into.push(read(
+                        branch,
+                        &format!("{}[{i}]", join(path, key)),
+                        depth + 1,
+                    )?);
+                }
+            }
+            Some(_) => return Err(wrong(path, key, "a list")),
+        }
+    }
+    if let Some(not) = node.get("not").filter(|n| !n.is_null()) {
+        s.validation.not = Some(Box::new(read(not, &join(path, "not"), depth + 1)?));
+    }
     Ok(())
 }
 
@@ -428,10 +465,6 @@ fn read_node(node: &Map<String, Value>, path: &str) -> Result<Structural, Schema
     v.max_properties = int("maxProperties")?;
     v.min_properties = int("minProperties")?;
     v.required = strings("required")?;
-    v.all_of = list("allOf")?;
-    v.one_of = list("oneOf")?;
-    v.any_of = list("anyOf")?;
-    v.not = node.get("not").filter(|n| !n.is_null()).cloned();
     Ok(s)
 }
 

@@ -216,3 +216,23 @@ fn a_definition_gives_the_servers_422() {
     );
     assert_eq!(invalid.to_status()["code"], 422);
 }
+
+#[test]
+fn junctors_give_upstreams_composite_messages() {
+    let s = Structural::from_schema(&json!({"type": "object", "properties": {
+        "one": {"type": "integer", "oneOf": [{"minimum": 0}, {"maximum": 10}]},
+        "not": {"type": "string", "not": {"pattern": "^x"}}}}))
+    .unwrap();
+    let errors = |object: Value| lines(&openapi::validate(&object, &s));
+    assert_eq!(errors(json!({"one": 20, "not": "a"})), Vec::<String>::new());
+    assert_eq!(
+        errors(json!({"one": 5})),
+        [
+            r#"<nil>: Invalid value: "": "one" must validate one and only one schema (oneOf). Found 2 valid alternatives"#
+        ]
+    );
+    assert_eq!(
+        errors(json!({"not": "xy"})),
+        [r#"<nil>: Invalid value: "": "not" must not validate the schema (not)"#]
+    );
+}
