@@ -366,3 +366,36 @@ async fn custom_resources_are_validated_by_their_schemas() {
         "{err}"
     );
 }
+
+/// A write to the status subresource is validated as the status strategy validates it: the
+/// status alone against its schema, the message naming the member without `status.` and the
+/// field with it (apiextensions-apiserver `pkg/registry/customresource/status_strategy.go`).
+#[tokio::test]
+async fn status_writes_are_validated_by_the_status_schema() {
+    let client = kube::Client::new(ApiServer::default(), "default");
+    let crds: Api<CustomResourceDefinition> = Api::all(client.clone());
+    crds.create(&PostParams::default(), &crd()).await.unwrap();
+    let resource = ApiResource::from_gvk(&GroupVersionKind::gvk("example.com", "v1", "Widget"));
+    let widgets: Api<DynamicObject> = Api::default_namespaced_with(client.clone(), &resource);
+    let w: DynamicObject = serde_json::from_value(widget(1)).unwrap();
+    widgets.create(&PostParams::default(), &w).await.unwrap();
+
+    let ok = json!({"status": {"ready": true}});
+    widgets
+        .patch_status("w", &PatchParams::default(), &Patch::Merge(&ok))
+        .await
+        .unwrap();
+    let bad = json!({"status": {"ready": "yes"}});
+    let err = widgets
+        .patch_status("w", &PatchParams::default(), &Patch::Merge(&bad))
+        .await
+        .unwrap_err();
+    let kube::Error::Api(status) = err else {
+        panic!("{err}")
+    };
+    assert_eq!(status.code, 422);
+    assert_eq!(
+        status.message,
+        r#"Widget.example.com "w" is invalid: status.ready: Invalid value: "string": ready in body must be of type boolean: "string""#
+    );
+}

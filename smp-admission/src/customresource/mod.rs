@@ -31,7 +31,9 @@
 //! constraints ([`openapi`], with [`formats`], ratcheted on update), the uniqueness of set
 //! and map lists ([`listtype`]) and the `x-kubernetes-validations` rules ([`cel`], compiled
 //! once per CRD in [`rules`]), each error the server's word for word;
-//! [`Definition::validate_create`] gives the 422.
+//! [`Definition::validate_create`] gives the 422, and
+//! [`Definition::errors_on_status_update`] checks a status-subresource write as its strategy
+//! does.
 //!
 //! Not yet here: CEL cost limits, the ObjectMeta coercion and
 //! validation of embedded resources, the scale subresource's checks, and the checks the
@@ -264,6 +266,18 @@ impl Definition {
     ) -> Result<ErrorList, CustomResourceError> {
         Ok(match self.schema(version_of(new))? {
             Some(schema) => validator::errors_on_update(new, old, schema),
+            None => ErrorList::new(),
+        })
+    }
+
+    /// The field errors of a status-subresource write replacing `old` by `new`.
+    pub fn errors_on_status_update(
+        &self,
+        new: &Value,
+        old: &Value,
+    ) -> Result<ErrorList, CustomResourceError> {
+        Ok(match self.schema(version_of(new))? {
+            Some(schema) => validator::errors_on_status_update(new, old, schema),
             None => ErrorList::new(),
         })
     }

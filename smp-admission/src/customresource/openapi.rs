@@ -36,6 +36,34 @@ pub fn validate_update(new: &Value, old: &Value, schema: &Structural) -> ErrorLi
     errs
 }
 
+/// The errors of a status write: `status` alone against the schema's `status` node, as the
+/// status strategy validates it (its own root, so messages name members without `status.`,
+/// while the fields keep it), ratcheted against the old status.
+pub fn validate_status_update(new: &Value, old: &Value, schema: &Structural) -> ErrorList {
+    let (Some(status), Some(status_schema)) = (new.get("status"), schema.properties.get("status"))
+    else {
+        return ErrorList::new();
+    };
+    let mut errs = ErrorList::new();
+    node(
+        status,
+        status_schema,
+        "",
+        old.get("status"),
+        false,
+        &mut errs,
+        0,
+    );
+    for e in &mut errs {
+        e.field = if e.field == "<nil>" {
+            "status".to_owned()
+        } else {
+            format!("status.{}", e.field)
+        };
+    }
+    errs
+}
+
 /// The field of a kube-openapi name: the name itself, `<nil>` at the root.
 fn field(name: &str) -> String {
     let name = name.strip_prefix('.').unwrap_or(name);

@@ -236,3 +236,25 @@ fn junctors_give_upstreams_composite_messages() {
         [r#"<nil>: Invalid value: "": "not" must not validate the schema (not)"#]
     );
 }
+
+#[test]
+fn a_status_write_checks_the_status_as_its_own_root() {
+    let s = Structural::from_schema(&json!({"type": "object", "properties": {
+        "spec": {"type": "object", "properties": {"size": {"type": "integer", "minimum": 1}}},
+        "status": {"type": "object", "properties": {"ready": {"type": "boolean"}}}}}))
+    .unwrap();
+    let old = json!({"spec": {"size": 0}, "status": {"ready": true}});
+    // The spec is not the status write's business; the status is named from its own root.
+    let new = json!({"spec": {"size": 0}, "status": {"ready": "yes"}});
+    assert_eq!(
+        lines(&openapi::validate_status_update(&new, &old, &s)),
+        [
+            r#"status.ready: Invalid value: "string": ready in body must be of type boolean: "string""#
+        ]
+    );
+    let new = json!({"spec": {"size": 0}, "status": "up"});
+    assert_eq!(
+        lines(&openapi::validate_status_update(&new, &old, &s)),
+        [r#"status: Invalid value: "string":  in body must be of type object: "string""#]
+    );
+}

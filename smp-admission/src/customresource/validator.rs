@@ -62,3 +62,23 @@ pub fn errors_on_update(new: &Value, old: &Value, schema: &Structural) -> ErrorL
     rules(new, Some(old), schema, &mut errs);
     errs
 }
+
+/// The field errors of a write to the status subresource replacing `old` by `new` (the status
+/// strategy's `ValidateUpdate`): metadata, the status against its schema, set and map lists
+/// (reported when the new object breaks them and the old did not), then the rules of the
+/// whole object.
+pub fn errors_on_status_update(new: &Value, old: &Value, schema: &Structural) -> ErrorList {
+    let metadata = Path::new("metadata");
+    let mut errs = meta::validate_generic_object_meta_update(
+        new.get("metadata"),
+        old.get("metadata"),
+        &metadata,
+    );
+    errs.extend(openapi::validate_status_update(new, old, schema));
+    let lists = listtype::validate(new, schema);
+    if !lists.is_empty() && listtype::validate(old, schema).is_empty() {
+        errs.extend(lists);
+    }
+    rules(new, Some(old), schema, &mut errs);
+    errs
+}

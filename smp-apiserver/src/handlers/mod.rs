@@ -224,10 +224,26 @@ impl Call<'_> {
         self.refuse(object, &errors)
     }
 
+    /// The CRD of a custom resource whose status subresource is being written, when writes
+    /// are validated (apiextensions-apiserver `status_strategy.go`).
+    fn custom_status_definition(
+        &self,
+        object: &Value,
+    ) -> Option<&smp_admission::customresource::Definition> {
+        if !self.state.options.validation
+            || self.resource.names.is_none()
+            || self.info.subresource != "status"
+        {
+            return None;
+        }
+        self.served.definitions.definition_of(object)
+    }
+
     /// The CRD of a custom resource being written through its main endpoint, when its writes
     /// are validated (`Options::validation`). Its strategy (apiextensions-apiserver
     /// `pkg/registry/customresource`) checks the root metadata, the schema's constraints and
-    /// its set and map lists; status and scale writes are not checked here.
+    /// its set and map lists (status writes: `custom_status_definition`; scale writes are not
+    /// checked here).
     fn custom_definition(
         &self,
         object: &Value,
@@ -246,6 +262,12 @@ impl Call<'_> {
     pub(crate) fn validate_update(&self, object: &Value, old: &Value) -> Result<(), ApiError> {
         if let Some(definition) = self.custom_definition(object) {
             let errors = definition.errors_on_update(object, old).unwrap_or_default();
+            return self.refuse(object, &errors);
+        }
+        if let Some(definition) = self.custom_status_definition(object) {
+            let errors = definition
+                .errors_on_status_update(object, old)
+                .unwrap_or_default();
             return self.refuse(object, &errors);
         }
         if !self.validates() {
