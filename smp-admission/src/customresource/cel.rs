@@ -28,7 +28,9 @@ use kube_cel::cel::objects::{Key, Map};
 use kube_cel::cel::{Context, Value as Cel};
 use serde_json::Value;
 
+use super::formats;
 use super::openapi::{MapListIndex, unchanged};
+use super::paths::child;
 use super::rules::{Reads, Rule};
 use super::structural::{MAX_DEPTH, Structural};
 use crate::validation::field::{BadValue, ErrorList, ErrorType, FieldError};
@@ -89,14 +91,6 @@ pub fn validate_at(
 struct Walk<'c> {
     root: &'c Context<'c>,
     errors: ErrorList,
-}
-
-fn child(path: &str, name: &str) -> String {
-    if path.is_empty() {
-        name.to_owned()
-    } else {
-        format!("{path}.{name}")
-    }
 }
 
 impl Walk<'_> {
@@ -478,7 +472,9 @@ fn formatted(t: &str, format: &str) -> Option<Cel> {
             .decode(t)
             .ok()
             .map(|b| Cel::Bytes(Arc::new(b))),
-        "duration" => go_duration_nanos(t).map(|n| Cel::Duration(chrono::Duration::nanoseconds(n))),
+        "duration" => {
+            formats::go_duration_nanos(t).map(|n| Cel::Duration(chrono::Duration::nanoseconds(n)))
+        }
         "date-time" | "datetime" => chrono::DateTime::parse_from_rfc3339(t)
             .ok()
             .map(Cel::Timestamp),
@@ -490,45 +486,6 @@ fn formatted(t: &str, format: &str) -> Option<Cel> {
             }),
         _ => None,
     }
-}
-
-/// Go's `time.ParseDuration`, in nanoseconds.
-fn go_duration_nanos(s: &str) -> Option<i64> {
-    let (negative, mut rest) = match s.as_bytes().first() {
-        Some(b'-') => (true, &s[1..]),
-        Some(b'+') => (false, &s[1..]),
-        _ => (false, s),
-    };
-    if rest == "0" {
-        return Some(0);
-    }
-    if rest.is_empty() {
-        return None;
-    }
-    let mut total: f64 = 0.0;
-    while !rest.is_empty() {
-        let end = rest
-            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .unwrap_or(rest.len());
-        let number: f64 = rest[..end].parse().ok()?;
-        rest = &rest[end..];
-        let unit_end = rest
-            .find(|c: char| c.is_ascii_digit() || c == '.')
-            .unwrap_or(rest.len());
-        let scale = match &rest[..unit_end] {
-            "ns" => 1.0,
-            "us" | "µs" | "μs" => 1e3,
-            "ms" => 1e6,
-            "s" => 1e9,
-            "m" => 60e9,
-            "h" => 3600e9,
-            _ => return None,
-        };
-        rest = &rest[unit_end..];
-        total += number * scale;
-    }
-    let nanos = if negative { -total } else { total };
-    (nanos.abs() < 9.2e18).then_some(nanos as i64)
 }
 
 #[cfg(test)]
@@ -561,12 +518,5 @@ mod tests {
             Some("a[x.y]")
         );
         assert_eq!(normalized_field_path("").as_deref(), None);
-    }
-
-    #[test]
-    fn go_durations() {
-        assert_eq!(go_duration_nanos("1h30m"), Some(5_400_000_000_000));
-        assert_eq!(go_duration_nanos("-1.5s"), Some(-1_500_000_000));
-        assert_eq!(go_duration_nanos("1x"), None);
     }
 }

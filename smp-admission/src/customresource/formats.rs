@@ -300,44 +300,48 @@ fn is_duration(s: &str) -> bool {
     })
 }
 
-/// Go's `time.ParseDuration` grammar: an optional sign, then one or more numbers (with an
-/// optional fraction) each followed by a unit; `0` alone.
-fn is_go_duration(s: &str) -> bool {
-    let s = s.strip_prefix(['+', '-']).unwrap_or(s);
-    if s == "0" {
-        return true;
+/// Go's `time.ParseDuration`, in nanoseconds.
+pub(crate) fn go_duration_nanos(s: &str) -> Option<i64> {
+    let (negative, mut rest) = match s.as_bytes().first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s),
+    };
+    if rest == "0" {
+        return Some(0);
     }
-    if s.is_empty() {
-        return false;
+    if rest.is_empty() {
+        return None;
     }
-    let mut rest = s;
+    let mut total: f64 = 0.0;
     while !rest.is_empty() {
-        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-        let mut after = &rest[digits..];
-        let mut fraction = 0;
-        if let Some(f) = after.strip_prefix('.') {
-            fraction = f.bytes().take_while(u8::is_ascii_digit).count();
-            after = &f[fraction..];
-        }
-        if digits == 0 && fraction == 0 {
-            return false;
-        }
-        let unit_len = ["ns", "us", "µs", "μs", "ms", "s", "m", "h"]
-            .iter()
-            .filter(|u| after.starts_with(**u))
-            .map(|u| u.len())
-            .max();
-        let Some(len) = unit_len else {
-            return false;
+        let end = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(rest.len());
+        let number: f64 = rest[..end].parse().ok()?;
+        rest = &rest[end..];
+        let unit_end = rest
+            .find(|c: char| c.is_ascii_digit() || c == '.')
+            .unwrap_or(rest.len());
+        let scale = match &rest[..unit_end] {
+            "ns" => 1.0,
+            "us" | "µs" | "μs" => 1e3,
+            "ms" => 1e6,
+            "s" => 1e9,
+            "m" => 60e9,
+            "h" => 3600e9,
+            _ => return None,
         };
-        // `m` must not be read out of `ms`: the longest unit that fits is the one Go reads,
-        // and what follows it must start a new number.
-        rest = &after[len..];
-        if rest.starts_with(|c: char| c.is_ascii_alphabetic()) {
-            return false;
-        }
+        rest = &rest[unit_end..];
+        total += number * scale;
     }
-    true
+    let nanos = if negative { -total } else { total };
+    (nanos.abs() < 9.2e18).then_some(nanos as i64)
+}
+
+/// Go's `time.ParseDuration` accepts `s`.
+fn is_go_duration(s: &str) -> bool {
+    go_duration_nanos(s).is_some()
 }
 
 /// An address as `local@domain`, or `Display Name <local@domain>`.
@@ -380,6 +384,15 @@ fn is_request_uri(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn go_durations() {
+        assert_eq!(go_duration_nanos("1h30m"), Some(5_400_000_000_000));
+        assert_eq!(go_duration_nanos("-1.5s"), Some(-1_500_000_000));
+        assert_eq!(go_duration_nanos("1x"), None);
+        assert_eq!(go_duration_nanos("1mss"), None);
+        assert_eq!(go_duration_nanos(".5m"), Some(30_000_000_000));
+    }
 
     #[test]
     fn each_format_accepts_and_refuses() {

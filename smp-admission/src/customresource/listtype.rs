@@ -11,6 +11,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
+use super::paths::child;
 use super::structural::{MAX_DEPTH, Structural};
 use crate::validation::field::{BadValue, ErrorList, ErrorType, FieldError};
 
@@ -32,14 +33,6 @@ fn key_path(path: &str, key: &str) -> String {
     format!("{path}[{key}]")
 }
 
-fn child_path(path: &str, name: &str) -> String {
-    if path.is_empty() {
-        name.to_owned()
-    } else {
-        format!("{path}.{name}")
-    }
-}
-
 fn walk_object(
     path: &str,
     members: &Map<String, Value>,
@@ -57,7 +50,7 @@ fn walk_object(
     }
     for (key, member) in members {
         if let Some(property) = s.properties.get(key) {
-            walk(&child_path(path, key), member, property, errs, depth + 1);
+            walk(&child(path, key), member, property, errs, depth + 1);
         }
     }
 }

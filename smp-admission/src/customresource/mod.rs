@@ -45,6 +45,7 @@ pub mod defaulting;
 pub mod formats;
 pub mod listtype;
 pub mod openapi;
+mod paths;
 pub mod pruning;
 pub mod rules;
 pub mod structural;

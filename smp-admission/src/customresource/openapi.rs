@@ -18,6 +18,7 @@
 use serde_json::{Map, Value};
 
 use super::formats;
+use super::paths::child;
 use super::structural::{AdditionalProperties, MAX_DEPTH, Structural};
 use crate::validation::field::{BadValue, ErrorList, ErrorType, FieldError, go_float, go_quote};
 
@@ -71,14 +72,6 @@ fn field(name: &str) -> String {
         "<nil>".to_owned()
     } else {
         name.to_owned()
-    }
-}
-
-fn child(name: &str, key: &str) -> String {
-    if name.is_empty() {
-        key.to_owned()
-    } else {
-        format!("{name}.{key}")
     }
 }
 
