@@ -67,31 +67,6 @@ pub struct DefaultArgs {
     format: Format,
 }
 
-/// The CRDs of `--crd`, as admission reads them.
-pub(crate) fn custom_resource_definitions(
-    paths: &[PathBuf],
-) -> Result<smp_admission::customresource::Definitions, CliError> {
-    let mut catalog = smp_core::openapi::crd::CrdCatalog::new();
-    for path in paths {
-        let added = catalog
-            .add_path(path)
-            .map_err(|e| CliError::new("loading --crd", e))?;
-        if added == 0 {
-            return Err(CliError::new(
-                format_args!("--crd {}", path.display()),
-                "no CustomResourceDefinition with a served version found there",
-            ));
-        }
-    }
-    let mut definitions = smp_admission::customresource::Definitions::new();
-    for crd in catalog.documents() {
-        definitions
-            .add(crd)
-            .map_err(|e| CliError::new("loading --crd", e))?;
-    }
-    Ok(definitions)
-}
-
 /// Runs `smp default`.
 pub fn run(args: &DefaultArgs) -> Result<(), CliError> {
     let source = Source::new(&args.file);
@@ -120,7 +95,7 @@ pub fn run(args: &DefaultArgs) -> Result<(), CliError> {
             }
         }
     }
-    let definitions = custom_resource_definitions(&args.crd)?;
+    let definitions = crate::io::custom_resource_definitions(&args.crd)?;
     for (i, doc) in docs.into_iter().enumerate() {
         for (item, mut object) in objects(doc) {
             let place = Place {

@@ -215,6 +215,37 @@ impl SchemaSpec {
     }
 }
 
+/// The CRDs of `--crd` options (files, streams, Lists or directories); each path must hold
+/// one with a served version.
+fn crd_catalog(paths: &[PathBuf]) -> Result<smp_core::openapi::crd::CrdCatalog, CliError> {
+    let mut crds = smp_core::openapi::crd::CrdCatalog::new();
+    for path in paths {
+        let added = crds
+            .add_path(path)
+            .map_err(|e| CliError::new("loading --crd", e))?;
+        if added == 0 {
+            return Err(CliError::new(
+                format_args!("--crd {}", path.display()),
+                "no CustomResourceDefinition with a served version found there",
+            ));
+        }
+    }
+    Ok(crds)
+}
+
+/// The CRDs of `--crd`, as admission reads them (`smp default`, `smp validate`).
+pub(crate) fn custom_resource_definitions(
+    paths: &[PathBuf],
+) -> Result<smp_admission::customresource::Definitions, CliError> {
+    let mut definitions = smp_admission::customresource::Definitions::new();
+    for crd in crd_catalog(paths)?.documents() {
+        definitions
+            .add(crd)
+            .map_err(|e| CliError::new("loading --crd", e))?;
+    }
+    Ok(definitions)
+}
+
 /// The `--schema` and `--crd` options.
 #[derive(Debug, Args)]
 pub struct SchemaArgs {
@@ -254,18 +285,7 @@ impl SchemaArgs {
     /// Loads `--schema` and `--crd`.
     pub fn load(&self, input: &InputArgs) -> Result<Schemas, CliError> {
         let given = self.load_given(input)?;
-        let mut crds = smp_core::openapi::crd::CrdCatalog::new();
-        for path in &self.crd {
-            let added = crds
-                .add_path(path)
-                .map_err(|e| CliError::new("loading --crd", e))?;
-            if added == 0 {
-                return Err(CliError::new(
-                    format_args!("--crd {}", path.display()),
-                    "no CustomResourceDefinition with a served version found there",
-                ));
-            }
-        }
+        let crds = crd_catalog(&self.crd)?;
         Ok(Schemas { given, crds })
     }
 

@@ -154,7 +154,7 @@ fn validate_custom(
 /// Runs `smp validate`.
 pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
     let source = Source::new(&args.file);
-    let definitions = crate::default::custom_resource_definitions(&args.crd)?;
+    let definitions = crate::io::custom_resource_definitions(&args.crd)?;
     let mut old: HashMap<Identity, Value> = HashMap::new();
     if let Some(path) = &args.old {
         for doc in read_objects(args, path)? {

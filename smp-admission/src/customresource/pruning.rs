@@ -104,26 +104,7 @@ impl Walk {
                     members.clear();
                     return;
                 };
-                let mut dropped = Vec::new();
-                for (key, member) in members.iter_mut() {
-                    if (root || s.embedded_resource) && is_meta_field(key) {
-                        continue;
-                    }
-                    if let Some(property) = s.properties.get(key) {
-                        self.at_key(key, |w| w.prune(member, Some(property), false, depth + 1));
-                    } else if let Some(additional) = &s.additional_properties {
-                        let inner = additional.schema();
-                        self.at_key(key, |w| w.prune(member, inner, false, depth + 1));
-                    } else {
-                        if !is_meta_field(key) || !self.path.is_empty() {
-                            self.record(key);
-                        }
-                        dropped.push(key.clone());
-                    }
-                }
-                for key in dropped {
-                    members.remove(&key);
-                }
+                self.members(members, s, root, false, depth);
             }
             Value::Array(items) => {
                 let inner = schema.and_then(|s| s.items.as_deref());
@@ -135,6 +116,40 @@ impl Walk {
         }
     }
 
+    /// An object's members under its schema `s`: declared ones and those of
+    /// `additionalProperties` pruned by their own schemas; others dropped and recorded, unless
+    /// `preserve` (`x-kubernetes-preserve-unknown-fields`) keeps them. A resource's (`root`) or
+    /// an embedded resource's `apiVersion`, `kind` and `metadata` are left alone.
+    fn members(
+        &mut self,
+        members: &mut serde_json::Map<String, Value>,
+        s: &Structural,
+        root: bool,
+        preserve: bool,
+        depth: usize,
+    ) {
+        let mut dropped = Vec::new();
+        for (key, member) in members.iter_mut() {
+            if (root || s.embedded_resource) && is_meta_field(key) {
+                continue;
+            }
+            if let Some(property) = s.properties.get(key) {
+                self.at_key(key, |w| w.prune(member, Some(property), false, depth + 1));
+            } else if let Some(additional) = &s.additional_properties {
+                let inner = additional.schema();
+                self.at_key(key, |w| w.prune(member, inner, false, depth + 1));
+            } else if !preserve {
+                if !is_meta_field(key) || !self.path.is_empty() {
+                    self.record(key);
+                }
+                dropped.push(key.clone());
+            }
+        }
+        for key in dropped {
+            members.remove(&key);
+        }
+    }
+
     /// Under `x-kubernetes-preserve-unknown-fields`: unknown members stay, declared ones are
     /// pruned by their own schemas.
     fn skip_prune(&mut self, value: &mut Value, s: &Structural, root: bool, depth: usize) {
@@ -142,19 +157,7 @@ impl Walk {
             return;
         }
         match value {
-            Value::Object(members) => {
-                for (key, member) in members.iter_mut() {
-                    if (root || s.embedded_resource) && is_meta_field(key) {
-                        continue;
-                    }
-                    if let Some(property) = s.properties.get(key) {
-                        self.at_key(key, |w| w.prune(member, Some(property), false, depth + 1));
-                    } else if let Some(additional) = &s.additional_properties {
-                        let inner = additional.schema();
-                        self.at_key(key, |w| w.prune(member, inner, false, depth + 1));
-                    }
-                }
-            }
+            Value::Object(members) => self.members(members, s, root, true, depth),
             Value::Array(items) => {
                 if let Some(inner) = s.items.as_deref() {
                     for (i, item) in items.iter_mut().enumerate() {
