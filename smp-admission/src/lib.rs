@@ -43,13 +43,15 @@
 //!
 //! Each module's docs list the kinds it covers. Custom resources take another path,
 //! [`customresource`]: their CRD's structural schema prunes what it does not declare and
-//! fills its defaults.
+//! fills its defaults. A CRD itself is checked by [`customresourcedefinition`] (its schema
+//! structural, its rules compiling), as the server's CRD strategy does.
 
 #![warn(missing_docs)]
 
 pub mod admission;
 pub(crate) mod conversion;
 pub mod customresource;
+pub mod customresourcedefinition;
 pub mod defaulting;
 mod image;
 pub mod printing;

@@ -27,7 +27,8 @@ fn crd() -> CustomResourceDefinition {
                         "size": {"type": "integer"},
                         "ports": {"type": "array", "x-kubernetes-list-type": "map",
                                   "x-kubernetes-list-map-keys": ["name"],
-                                  "items": {"type": "object", "properties": {
+                                  // A map list's key must be required (or defaulted).
+                                  "items": {"type": "object", "required": ["name"], "properties": {
                                       "name": {"type": "string"}, "port": {"type": "integer"}}}}
                     }},
                     "status": {"type": "object", "properties": {"ready": {"type": "boolean"}}}
@@ -397,5 +398,117 @@ async fn status_writes_are_validated_by_the_status_schema() {
     assert_eq!(
         status.message,
         r#"Widget.example.com "w" is invalid: status.ready: Invalid value: "string": ready in body must be of type boolean: "string""#
+    );
+}
+
+/// The CRD strategy's checks (apiextensions-apiserver `validation.go`): a schema that is not
+/// structural, or a rule that does not compile, is refused with the server's 422.
+#[tokio::test]
+async fn a_crd_the_server_would_refuse_is_refused() {
+    let client = kube::Client::new(ApiServer::default(), "default");
+    let crds: Api<CustomResourceDefinition> = Api::all(client.clone());
+    let mut untyped = serde_json::to_value(crd()).unwrap();
+    untyped["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]
+        ["colour"] = json!({"description": "no type"});
+    untyped["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["x-kubernetes-validations"] =
+        json!([{"rule": "self.size >"}]);
+    let refused = crds
+        .create(
+            &PostParams::default(),
+            &serde_json::from_value(untyped).unwrap(),
+        )
+        .await
+        .unwrap_err();
+    let kube::Error::Api(status) = refused else {
+        panic!("{refused}")
+    };
+    assert_eq!(status.code, 422);
+    assert_eq!(
+        status.message,
+        "CustomResourceDefinition.apiextensions.k8s.io \"widgets.example.com\" is invalid: spec.validation.openAPIV3Schema.properties[spec].properties[colour].type: Required value: must not be empty for specified object fields"
+    );
+    // Nothing was stored, and the kind is not served.
+    assert!(crds.get_opt("widgets.example.com").await.unwrap().is_none());
+    // The same CRD with the type given, but a rule that does not parse.
+    let mut unparsed = serde_json::to_value(crd()).unwrap();
+    unparsed["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["x-kubernetes-validations"] =
+        json!([{"rule": "self.size >"}]);
+    let refused = crds
+        .create(
+            &PostParams::default(),
+            &serde_json::from_value(unparsed).unwrap(),
+        )
+        .await
+        .unwrap_err();
+    let kube::Error::Api(status) = refused else {
+        panic!("{refused}")
+    };
+    let cause = &status.details.as_ref().unwrap().causes[0];
+    assert_eq!(
+        cause.field,
+        "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule"
+    );
+    assert!(
+        cause.message.contains("compilation failed: "),
+        "{}",
+        cause.message
+    );
+}
+
+/// An embedded resource (`x-kubernetes-embedded-resource`) decodes and validates as a
+/// resource (apiextensions-apiserver `schema/objectmeta`): its metadata must decode as an
+/// ObjectMeta (400 otherwise), and it needs its `apiVersion` and `kind` (422).
+#[tokio::test]
+async fn embedded_resources_are_checked_as_resources() {
+    let client = kube::Client::new(ApiServer::default(), "default");
+    let crds: Api<CustomResourceDefinition> = Api::all(client.clone());
+    let mut with_template = serde_json::to_value(crd()).unwrap();
+    with_template["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]
+        ["template"] = json!({"type": "object", "x-kubernetes-embedded-resource": true,
+               "x-kubernetes-preserve-unknown-fields": true});
+    crds.create(
+        &PostParams::default(),
+        &serde_json::from_value(with_template).unwrap(),
+    )
+    .await
+    .unwrap();
+    let resource = ApiResource::from_gvk_with_plural(
+        &GroupVersionKind::gvk("example.com", "v1", "Widget"),
+        "widgets",
+    );
+    let widgets: Api<DynamicObject> = Api::namespaced_with(client, "default", &resource);
+    let mut widget = widget(1);
+    widget["spec"]["template"] = json!({"apiVersion": "v1", "kind": "Pod",
+        "metadata": {"labels": {"a": 1}}});
+    let refused = widgets
+        .create(
+            &PostParams::default(),
+            &serde_json::from_value(widget.clone()).unwrap(),
+        )
+        .await
+        .unwrap_err();
+    let kube::Error::Api(status) = refused else {
+        panic!("{refused}")
+    };
+    assert_eq!(status.code, 400);
+    assert_eq!(
+        status.message,
+        r#"Widget in version "v1" cannot be handled as a Widget: spec.template.metadata: Invalid value: {"labels":{"a":1}}: json: cannot unmarshal number into Go struct field ObjectMeta.labels of type string"#
+    );
+    widget["spec"]["template"] = json!({"metadata": {"name": "a/b"}});
+    let refused = widgets
+        .create(
+            &PostParams::default(),
+            &serde_json::from_value(widget).unwrap(),
+        )
+        .await
+        .unwrap_err();
+    let kube::Error::Api(status) = refused else {
+        panic!("{refused}")
+    };
+    assert_eq!(status.code, 422);
+    assert_eq!(
+        status.message,
+        r#"Widget.example.com "w" is invalid: [spec.template.apiVersion: Required value, spec.template.kind: Required value, spec.template.metadata.name: Invalid value: "a/b": may not contain '/']"#
     );
 }

@@ -205,6 +205,24 @@ pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
             }
             let api_version = object["apiVersion"].as_str().unwrap_or("").to_owned();
             let kind = object["kind"].as_str().unwrap_or("").to_owned();
+            if api_version == "apiextensions.k8s.io/v1" && kind == "CustomResourceDefinition" {
+                use smp_admission::customresourcedefinition as crd;
+                let outcome = match old.get(&identity(&object)) {
+                    Some(before) => {
+                        crd::prepare_for_update(&mut object, before);
+                        crd::check_update(&object, before)
+                    }
+                    None => {
+                        crd::prepare_for_create(&mut object);
+                        crd::check_create(&object)
+                    }
+                };
+                if let Err(refused) = outcome {
+                    invalid += 1;
+                    print_refused(&refused, &place);
+                }
+                continue;
+            }
             if !smp_admission::validation::covered(&api_version, &kind) {
                 eprintln!(
                     "warning: {place}: smp has no validation rules for {kind} ({api_version}) yet"

@@ -213,3 +213,45 @@ spec.rules[0].filters: Invalid value: "array": May specify either httpRouteFilte
         }
     }
 }
+
+/// A CustomResourceDefinition is checked as the server's CRD strategy checks it: its schema
+/// structural, its rules compiling.
+#[test]
+fn crds_are_validated_as_the_server_validates_them() {
+    let crd = "\
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {kind: Widget, plural: widgets}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: {description: how big}
+";
+    let out = smp(&["validate", "-f", "-"], Some(crd));
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "spec.validation.openAPIV3Schema.properties[spec].properties[size].type: Required value: must not be empty for specified object fields\n"
+    );
+    let valid = crd.replace("{description: how big}", "{type: integer}");
+    let out = smp(&["validate", "-f", "-"], Some(&valid));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.stdout.is_empty());
+}

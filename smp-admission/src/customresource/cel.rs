@@ -28,6 +28,7 @@ use kube_cel::cel::objects::{Key, Map};
 use kube_cel::cel::{Context, Value as Cel};
 use serde_json::Value;
 
+use super::fieldpath;
 use super::formats;
 use super::openapi::{MapListIndex, unchanged};
 use super::paths::child;
@@ -208,9 +209,10 @@ impl Walk<'_> {
                     },
                     _ => failed(rule),
                 };
-                let at = match normalized_field_path(&rule.field_path) {
-                    Some(extra) => child(path, &extra),
-                    None => path.to_owned(),
+                // The server adds the path the rule's `fieldPath` resolves to, as one step.
+                let at = match fieldpath::resolve(rule.field_path.trim(), s, true) {
+                    Ok((extra, _)) if !extra.is_empty() => child(path, &extra),
+                    _ => path.to_owned(),
                 };
                 match rule.reason.as_str() {
                     "FieldValueForbidden" => {
@@ -300,35 +302,6 @@ fn failed(rule: &Rule) -> String {
     } else {
         rule.message.trim().to_owned()
     }
-}
-
-/// `fieldPath` (`.spec.a`, `.a['x.y']`) as the field path text it adds (`spec.a`, `a[x.y]`).
-fn normalized_field_path(field_path: &str) -> Option<String> {
-    let trimmed = field_path.trim();
-    if trimmed.is_empty() {
-        return None;
-    }
-    let mut out = String::new();
-    let mut rest = trimmed;
-    while !rest.is_empty() {
-        if let Some(after) = rest.strip_prefix("['") {
-            let end = after.find("']")?;
-            out.push('[');
-            out.push_str(&after[..end]);
-            out.push(']');
-            rest = &after[end + 2..];
-        } else if let Some(after) = rest.strip_prefix('.') {
-            let end = after.find(['.', '[']).unwrap_or(after.len());
-            if !out.is_empty() {
-                out.push('.');
-            }
-            out.push_str(&after[..end]);
-            rest = &after[end..];
-        } else {
-            return None;
-        }
-    }
-    Some(out)
 }
 
 /// The words CEL reserves, which a property name is escaped from (`__namespace__`), sorted.
@@ -508,15 +481,5 @@ mod tests {
             "sorted, for binary_search"
         );
         assert_eq!(escape("while").as_deref(), Some("__while__"));
-    }
-
-    #[test]
-    fn field_paths_are_normalized() {
-        assert_eq!(normalized_field_path(".spec.a").as_deref(), Some("spec.a"));
-        assert_eq!(
-            normalized_field_path(".a['x.y']").as_deref(),
-            Some("a[x.y]")
-        );
-        assert_eq!(normalized_field_path("").as_deref(), None);
     }
 }

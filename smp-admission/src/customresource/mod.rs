@@ -35,15 +35,16 @@
 //! [`Definition::errors_on_status_update`] checks a status-subresource write as its strategy
 //! does.
 //!
-//! Not yet here: CEL cost limits, the ObjectMeta coercion and
-//! validation of embedded resources, the scale subresource's checks, and the checks the
-//! server makes of a CRD itself on create (whether its schema is structural, whether its
-//! rules compile); a CRD is read as it is.
+//! Not yet here: CEL cost limits, the ObjectMeta coercion and validation of embedded
+//! resources, and the scale subresource's checks. The checks the server makes of a CRD itself
+//! on create and update are [`crate::customresourcedefinition`]'s.
 
 pub mod cel;
 pub mod defaulting;
+pub mod fieldpath;
 pub mod formats;
 pub mod listtype;
+pub mod objectmeta;
 pub mod openapi;
 mod paths;
 pub mod pruning;
@@ -87,6 +88,11 @@ pub enum CustomResourceError {
     /// A typed CRD or object did not serialize to JSON.
     #[error("serializing: {0}")]
     Serialize(String),
+    /// An embedded resource of the object does not decode (its `apiVersion` or `kind` is not
+    /// a string, or its `metadata` not an `ObjectMeta`): the server's 400, after
+    /// `cannot be handled as a <Kind>: `.
+    #[error("{0}")]
+    Undecodable(String),
     /// The object's `apiVersion` names a version its CRD does not have.
     #[error("{kind}.{group}: no version {version:?} in its CustomResourceDefinition")]
     NoSuchVersion {
@@ -193,9 +199,21 @@ impl Definition {
         if self.preserve_unknown_fields {
             return Ok(Vec::new());
         }
-        let unknown = pruning::prune(object, schema);
+        let mut unknown = pruning::prune(object, schema);
         defaulting::prune_non_nullable_nulls(object, schema);
+        unknown.extend(self.coerce_embedded(object)?);
         Ok(unknown)
+    }
+
+    /// Decoding's coercion of the object's embedded resources (`objectmeta`): members their
+    /// metadata cannot hold are dropped and returned (sorted); a wrong type is
+    /// [`CustomResourceError::Undecodable`].
+    pub fn coerce_embedded(&self, object: &mut Value) -> Result<Vec<String>, CustomResourceError> {
+        let Some(schema) = self.schema(version_of(object))? else {
+            return Ok(Vec::new());
+        };
+        objectmeta::coerce(object, schema, None, false)
+            .map_err(|e| CustomResourceError::Undecodable(e.to_string()))
     }
 
     /// The drop of `null`s the schema neither allows nor defaults, alone (for a caller that

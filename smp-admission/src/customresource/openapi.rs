@@ -29,6 +29,13 @@ pub fn validate(object: &Value, schema: &Structural) -> ErrorList {
     errs
 }
 
+/// The errors of any value (not a resource) against `schema`, named from the value's root.
+pub fn validate_value(value: &Value, schema: &Structural) -> ErrorList {
+    let mut errs = ErrorList::new();
+    node(value, schema, "", None, false, &mut errs, 0);
+    errs
+}
+
 /// The errors of `new` against `schema` on an update from `old`, ratcheted: errors of a part
 /// that the update leaves as it was are dropped.
 pub fn validate_update(new: &Value, old: &Value, schema: &Structural) -> ErrorList {

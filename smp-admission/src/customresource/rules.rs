@@ -182,10 +182,26 @@ impl PartialEq for Rule {
     }
 }
 
+/// Compiles `source`; a parse error is worded as cel-go words it (the `cel` crate's parser is
+/// generated from the same grammar; only the margin of its source lines differs).
 fn compile(source: &str) -> Result<Arc<Program>, String> {
     Program::compile(source)
         .map(Arc::new)
-        .map_err(|e| e.to_string())
+        .map_err(|e| e.to_string().replace("\n| ", "\n | "))
+}
+
+impl Rule {
+    /// Whether the message expression is a literal of another type than string, which the
+    /// server refuses (`messageExpression must evaluate to a string`); the type of any other
+    /// expression is known only when it runs here.
+    pub(crate) fn message_is_not_a_string(&self) -> bool {
+        use kube_cel::cel::common::ast::LiteralValue;
+        match &self.message_program {
+            Some(Ok(p)) => matches!(&p.expression().expr,
+                Expr::Literal(l) if !matches!(l, LiteralValue::String(_))),
+            _ => false,
+        }
+    }
 }
 
 impl Rule {

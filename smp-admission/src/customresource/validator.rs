@@ -7,13 +7,13 @@
 //! Then the `x-kubernetes-validations` rules ([`super::cel`]), unless an earlier error of a
 //! blocking kind stops them.
 //!
-//! Not yet here: the scale subresource's replica checks and the ObjectMeta of embedded
-//! resources.
+//! The ObjectMeta of embedded resources ([`super::objectmeta`]) is checked after the schema's
+//! constraints. Not yet here: the scale subresource's replica checks.
 
 use serde_json::Value;
 
 use super::structural::Structural;
-use super::{cel, listtype, openapi};
+use super::{cel, listtype, objectmeta, openapi};
 use crate::validation::field::{ErrorList, Path};
 use crate::validation::meta;
 use crate::validation::names;
@@ -28,6 +28,7 @@ pub fn errors_on_create(object: &Value, schema: &Structural, namespaced: bool) -
         &metadata,
     );
     errs.extend(openapi::validate(object, schema));
+    errs.extend(objectmeta::validate(object, schema, None, false));
     errs.extend(listtype::validate(object, schema));
     rules(object, None, schema, &mut errs);
     errs
@@ -55,6 +56,7 @@ pub fn errors_on_update(new: &Value, old: &Value, schema: &Structural) -> ErrorL
         &metadata,
     );
     errs.extend(openapi::validate_update(new, old, schema));
+    errs.extend(objectmeta::validate(new, schema, None, false));
     // Upstream skips the list checks when the old object already failed them.
     if listtype::validate(old, schema).is_empty() {
         errs.extend(listtype::validate(new, schema));

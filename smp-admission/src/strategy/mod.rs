@@ -14,6 +14,12 @@ use serde_json::Value;
 /// Prepares `object` for its creation as its kind's strategy does. Objects of other kinds,
 /// or not objects, are left as they are.
 pub fn prepare_for_create(object: &mut Value) {
+    if object.get("apiVersion").and_then(Value::as_str) == Some("apiextensions.k8s.io/v1")
+        && object.get("kind").and_then(Value::as_str) == Some("CustomResourceDefinition")
+    {
+        crate::customresourcedefinition::prepare_for_create(object);
+        return;
+    }
     let Value::Object(map) = object else {
         return;
     };

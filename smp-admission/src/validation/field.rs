@@ -98,6 +98,10 @@ pub enum BadValue {
     Float(f64),
     /// Anything else (lists, maps, structs, `nil`), printed as its JSON.
     Json(Value),
+    /// A value printed ahead of time, written as it is: Go's JSON of a struct whose members
+    /// print in declaration order under their Go names (`{"Rule":"self.a","Message":""}`),
+    /// which a sorted JSON map cannot spell.
+    Printed(String),
 }
 
 impl From<&str> for BadValue {
@@ -178,6 +182,10 @@ impl FieldError {
                 BadValue::Json(v) => {
                     s.push_str(": ");
                     go_json(v, &mut s);
+                }
+                BadValue::Printed(text) => {
+                    s.push_str(": ");
+                    s.push_str(text);
                 }
             }
         }
@@ -452,7 +460,7 @@ pub(crate) fn go_float(f: f64) -> String {
 }
 
 /// JSON as Go's `encoding/json` writes it: compact, with `<`, `>` and `&` escaped.
-fn go_json(v: &Value, out: &mut String) {
+pub(crate) fn go_json(v: &Value, out: &mut String) {
     let text = serde_json::to_string(v).unwrap_or_default();
     for c in text.chars() {
         match c {

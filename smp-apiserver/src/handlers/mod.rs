@@ -210,9 +210,26 @@ impl Call<'_> {
             && smp_admission::validation::covered(&self.resource.api_version(), &self.resource.kind)
     }
 
+    /// Whether this write is of a CustomResourceDefinition's main endpoint, validated as the
+    /// server's CRD strategy validates it (`Options::validation`).
+    fn validates_crd(&self) -> bool {
+        self.state.options.validation
+            && self.resource.names.is_none()
+            && self.info.subresource.is_empty()
+            && self.resource.group == "apiextensions.k8s.io"
+            && self.resource.kind == "CustomResourceDefinition"
+    }
+
     /// Refuses an object being created that the server's validation refuses (the kind's
     /// `Validate*` run by the registry's `BeforeCreate`), with its 422.
     pub(crate) fn validate_create(&self, object: &Value) -> Result<(), ApiError> {
+        if self.validates_crd() {
+            // The strategy's `PrepareForCreate` records the storage version the checks expect.
+            let mut crd = object.clone();
+            smp_admission::customresourcedefinition::prepare_for_create(&mut crd);
+            let errors = smp_admission::customresourcedefinition::validate_create(&crd);
+            return self.refuse(object, &errors);
+        }
         if let Some(definition) = self.custom_definition(object) {
             let errors = definition.errors_on_create(object).unwrap_or_default();
             return self.refuse(object, &errors);
@@ -260,6 +277,12 @@ impl Call<'_> {
     /// Refuses an update that the server's validation refuses (`Validate*Update`, run by the
     /// registry's `BeforeUpdate` with the stored object as the old one).
     pub(crate) fn validate_update(&self, object: &Value, old: &Value) -> Result<(), ApiError> {
+        if self.validates_crd() {
+            let mut crd = object.clone();
+            smp_admission::customresourcedefinition::prepare_for_update(&mut crd, old);
+            let errors = smp_admission::customresourcedefinition::validate_update(&crd, old);
+            return self.refuse(object, &errors);
+        }
         if let Some(definition) = self.custom_definition(object) {
             let errors = definition.errors_on_update(object, old).unwrap_or_default();
             return self.refuse(object, &errors);
@@ -326,7 +349,21 @@ impl Call<'_> {
         // A patch's refusal quotes the patched object as it was before the fields were dropped.
         let before =
             (mode == FieldValidation::Strict && read == ReadAs::Patched).then(|| object.clone());
-        let unknown = validation::drop_unknown(schema, ty, object);
+        let mut unknown = validation::drop_unknown(schema, ty, object);
+        // A custom resource's embedded resources decode as resources: their metadata as an
+        // ObjectMeta (apiextensions-apiserver `schema/objectmeta`, run by the decoder).
+        if let Some(definition) = self.served.definitions.definition_of(object) {
+            match definition.coerce_embedded(object) {
+                Ok(dropped) => unknown.extend(dropped),
+                Err(e) => {
+                    let kind = &self.resource.kind;
+                    let version = &self.resource.version;
+                    return Err(ApiError::bad_request(format!(
+                        "{kind} in version {version:?} cannot be handled as a {kind}: {e}"
+                    )));
+                }
+            }
+        }
         match mode {
             _ if unknown.is_empty() => Ok(()),
             FieldValidation::Strict => Err(match (read, before) {
