@@ -33,7 +33,7 @@ use super::formats;
 use super::openapi::{MapListIndex, unchanged};
 use super::paths::child;
 use super::rules::{Reads, Rule};
-use super::structural::{MAX_DEPTH, Structural};
+use super::structural::{MAX_DEPTH, Pattern, Structural};
 use crate::validation::field::{BadValue, ErrorList, ErrorType, FieldError};
 
 /// The most bytes a message expression's result may have.
@@ -80,13 +80,95 @@ pub fn validate_at(
     root: &str,
     resource_root: bool,
 ) -> ErrorList {
-    let context = Context::default().with_all();
-    let mut walk = Walk {
-        root: &context,
-        errors: ErrorList::new(),
+    ROOT.with(|context| {
+        let mut walk = Walk {
+            root: context,
+            errors: ErrorList::new(),
+        };
+        walk.node(object, old, schema, root, resource_root, 0);
+        walk.errors
+    })
+}
+
+thread_local! {
+    /// The functions rules may call, registered once per thread: Kubernetes' libraries
+    /// (`kube-cel`), and `matches` with its patterns compiled once.
+    static ROOT: Context<'static> = {
+        let mut context = Context::default().with_all();
+        context.add_function("matches", matches);
+        context.add_function("size", size);
+        context
     };
-    walk.node(object, old, schema, root, resource_root, 0);
-    walk.errors
+    /// The patterns `matches` has compiled, by their text.
+    static PATTERNS: std::cell::RefCell<std::collections::HashMap<String, Option<Pattern>>> =
+        std::cell::RefCell::default();
+}
+
+/// CEL's `size`: a string's code points (the `cel` crate counts its bytes), a list's items, a
+/// map's entries, a byte string's bytes; reading its argument where it lies rather than as a
+/// copy (rules call it as `size(x)`, see `rules.rs`).
+fn size(ftx: &kube_cel::cel::FunctionContext) -> kube_cel::cel::ResolveResult {
+    use kube_cel::cel::common::types::{CelBytes, CelList, CelMap, CelString};
+    let n = match (&ftx.this, ftx.args.first()) {
+        (Some(this), _) => match this {
+            Cel::List(l) => l.len(),
+            Cel::Map(m) => m.map.len(),
+            Cel::String(s) => s.chars().count(),
+            Cel::Bytes(b) => b.len(),
+            other => return Err(ftx.error(format!("cannot determine the size of {other:?}"))),
+        },
+        (None, Some(arg)) => {
+            let value = Cel::resolve_val(arg, ftx.ptx)?;
+            let value = value.as_ref();
+            if let Some(l) = value.downcast_ref::<CelList>() {
+                l.inner().len()
+            } else if let Some(m) = value.downcast_ref::<CelMap>() {
+                m.inner().len()
+            } else if let Some(s) = value.downcast_ref::<CelString>() {
+                s.inner().chars().count()
+            } else if let Some(b) = value.downcast_ref::<CelBytes>() {
+                b.inner().len()
+            } else {
+                let shown: Cel = value.try_into().unwrap_or(Cel::Null);
+                return Err(ftx.error(format!("cannot determine the size of {shown:?}")));
+            }
+        }
+        (None, None) => return Err(kube_cel::cel::ExecutionError::missing_argument_or_target()),
+    };
+    Ok(Cel::Int(n as i64))
+}
+
+/// How many compiled patterns a thread keeps; past it, the cache starts again.
+const MAX_PATTERNS: usize = 512;
+
+/// CEL's `matches`: an unanchored search, a pattern that does not compile being an error. In
+/// place of the `cel` crate's, for two reasons: patterns are read as RE2 (cel-go's) reads
+/// them, `\d` and `\w` in ASCII ([`Pattern`]), and each is compiled once rather than at
+/// every call (a rule over a list's items ran it once per item).
+fn matches(
+    ftx: &kube_cel::cel::FunctionContext,
+    kube_cel::cel::extractors::This(this): kube_cel::cel::extractors::This<Arc<String>>,
+    pattern: Arc<String>,
+) -> kube_cel::cel::ResolveResult {
+    let found = PATTERNS.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if !cache.contains_key(pattern.as_str()) {
+            if cache.len() >= MAX_PATTERNS {
+                cache.clear();
+            }
+            cache.insert(pattern.to_string(), Pattern::new(&pattern).ok());
+        }
+        cache
+            .get(pattern.as_str())
+            .and_then(|r| r.as_ref().map(|r| r.is_match(&this)))
+    });
+    match found {
+        Some(b) => Ok(Cel::Bool(b)),
+        None => {
+            let detail = Pattern::new(&pattern).err().unwrap_or_default();
+            Err(ftx.error(format!("'{pattern}' not a valid regex:\n{detail}")))
+        }
+    }
 }
 
 struct Walk<'c> {
@@ -108,11 +190,16 @@ impl Walk<'_> {
             return;
         }
         if !s.rules.is_empty() {
-            let this = to_cel(value, s, resource, 0);
-            let before = old.map(|o| to_cel(o, s, resource, 0));
             let same = old.is_some_and(|o| unchanged(value, o, s, resource, depth));
+            // One binding serves the node's rules: what any of them reads, converted alone
+            // (the `cel` crate copies a value each time it is bound).
+            let (reads_self, reads_old) = &s.rule_reads;
+            let mut context = self.root.new_inner_scope();
+            context.add_variable_from_value("self", to_cel_reading(value, s, resource, reads_self));
+            let bound_old = old.map_or(Cel::Null, |o| to_cel_reading(o, s, resource, reads_old));
+            context.add_variable_from_value("oldSelf", bound_old);
             for rule in &s.rules {
-                self.rule(rule, &this, before.as_ref(), s, path, same);
+                self.rule(rule, &context, old.is_some(), s, path, same);
             }
         }
         match value {
@@ -154,13 +241,13 @@ impl Walk<'_> {
     fn rule(
         &mut self,
         rule: &Rule,
-        this: &Cel,
-        old: Option<&Cel>,
+        context: &Context,
+        has_old: bool,
         s: &Structural,
         path: &str,
         same: bool,
     ) {
-        if rule.uses_old_self && old.is_none() && !rule.optional_old_self {
+        if rule.uses_old_self && !has_old && !rule.optional_old_self {
             return;
         }
         let type_name = BadValue::Str(if s.int_or_string {
@@ -185,19 +272,19 @@ impl Walk<'_> {
                 return;
             }
         };
-        let mut context = self.root.new_inner_scope();
-        context.add_variable_from_value("self", project(this, &rule.reads_self));
-        let old = old.map_or(Cel::Null, |o| project(o, &rule.reads_old_self));
-        context.add_variable_from_value("oldSelf", old);
-        match program.execute(&context) {
+        let outcome = match &rule.runs {
+            Some(expr) => Cel::resolve(expr, context),
+            None => program.execute(context),
+        };
+        match outcome {
             Ok(Cel::Bool(true)) => {}
             Ok(Cel::Bool(false)) => {
                 if same && !rule.uses_old_self {
                     // Ratcheting: an unchanged value keeps failing as it did.
                     return;
                 }
-                let message = match &rule.message_program {
-                    Some(Ok(expression)) => match expression.execute(&context) {
+                let message = match (&rule.message_runs, &rule.message_program) {
+                    (Some(expr), Some(Ok(_))) => match Cel::resolve(expr, context) {
                         Ok(Cel::String(text)) => {
                             let text = text.trim();
                             let fits = !text.is_empty()
@@ -256,43 +343,60 @@ impl Walk<'_> {
     }
 }
 
-/// The part of `value` a rule reads (see `Reads`): shares the subtrees it keeps.
-fn project(value: &Cel, reads: &Reads) -> Cel {
+/// The part of `value` rules read (see `Reads`), as [`to_cel`] converts it.
+fn to_cel_reading(value: &Value, s: &Structural, resource: bool, reads: &Reads) -> Cel {
     match reads {
         Reads::Nothing => Cel::Null,
-        Reads::All => value.clone(),
+        Reads::All => to_cel(value, s, resource, 0),
         Reads::Paths(paths) => {
             let paths: Vec<&[String]> = paths.iter().map(Vec::as_slice).collect();
-            project_paths(value, &paths)
+            convert_paths(value, s, resource, &paths, 0)
         }
     }
 }
 
-fn project_paths(value: &Cel, paths: &[&[String]]) -> Cel {
-    if paths.iter().any(|p| p.is_empty()) {
-        return value.clone();
+fn convert_paths(
+    value: &Value,
+    s: &Structural,
+    resource: bool,
+    paths: &[&[String]],
+    depth: usize,
+) -> Cel {
+    if depth > MAX_DEPTH {
+        return Cel::Null;
     }
-    let Cel::Map(map) = value else {
-        return value.clone();
+    let Value::Object(members) = value else {
+        return to_cel(value, s, resource, depth);
     };
-    let mut kept = std::collections::HashMap::new();
-    let mut firsts: Vec<&String> = paths.iter().map(|p| &p[0]).collect();
-    firsts.sort();
-    firsts.dedup();
-    for first in firsts {
-        let key = Key::String(Arc::new(first.clone()));
-        if let Some(child) = map.map.get(&key) {
-            let rests: Vec<&[String]> = paths
-                .iter()
-                .filter(|p| &p[0] == first)
-                .map(|p| &p[1..])
-                .collect();
-            kept.insert(key, project_paths(child, &rests));
-        }
+    if paths.iter().any(|p| p.is_empty()) {
+        return to_cel(value, s, resource, depth);
     }
-    Cel::Map(Map {
-        map: Arc::new(kept),
-    })
+    let additional = s.additional_properties.as_ref().and_then(|a| a.schema());
+    let empty = Structural::default();
+    let mut map = std::collections::HashMap::new();
+    let mut rests: Vec<&[String]> = Vec::new();
+    for (key, member) in members {
+        let (name, schema) = match (s.properties.get(key), additional) {
+            (Some(p), _) => (escape(key), p),
+            (None, Some(a)) => (Some(std::borrow::Cow::Borrowed(key.as_str())), a),
+            (None, None) => (escape(key), &empty),
+        };
+        let Some(name) = name else {
+            continue;
+        };
+        rests.clear();
+        rests.extend(paths.iter().filter(|p| p[0] == *name).map(|p| &p[1..]));
+        if rests.is_empty() {
+            continue;
+        }
+        let converted = if resource && key == "metadata" {
+            resource_metadata(member)
+        } else {
+            convert_paths(member, schema, false, &rests, depth + 1)
+        };
+        map.insert(Key::String(Arc::new(name.into_owned())), converted);
+    }
+    Cel::Map(Map { map: Arc::new(map) })
 }
 
 /// The message of a failed rule without one of its own.
@@ -330,9 +434,19 @@ const RESERVED: [&str; 21] = [
 ];
 
 /// A property name as CEL sees it, or `None` when it cannot be written there.
-pub fn escape(name: &str) -> Option<String> {
+pub fn escape(name: &str) -> Option<std::borrow::Cow<'_, str>> {
+    use std::borrow::Cow;
     if RESERVED.binary_search(&name).is_ok() {
-        return Some(format!("__{name}__"));
+        return Some(Cow::Owned(format!("__{name}__")));
+    }
+    let plain = name
+        .bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        && !name.contains("__");
+    if plain {
+        return Some(Cow::Borrowed(name));
     }
     let mut chars = name.chars();
     let first = chars.next()?;
@@ -358,7 +472,7 @@ pub fn escape(name: &str) -> Option<String> {
         }
         rest = &rest[c.len_utf8()..];
     }
-    Some(out)
+    Some(Cow::Owned(out))
 }
 
 fn text(s: &str) -> Cel {
@@ -412,12 +526,12 @@ fn to_cel(value: &Value, s: &Structural, resource: bool, depth: usize) -> Cel {
                 let (name, schema) = match (s.properties.get(key), additional) {
                     (Some(p), _) => (escape(key), p),
                     // Map keys are data, not names: they are not escaped.
-                    (None, Some(a)) => (Some(key.clone()), a),
+                    (None, Some(a)) => (Some(std::borrow::Cow::Borrowed(key.as_str())), a),
                     (None, None) => (escape(key), &empty),
                 };
                 if let Some(name) = name {
                     map.insert(
-                        Key::String(Arc::new(name)),
+                        Key::String(Arc::new(name.into_owned())),
                         to_cel(member, schema, false, depth + 1),
                     );
                 }

@@ -25,6 +25,10 @@ pub struct Rule {
     pub optional_old_self: bool,
     /// The compiled rule, or why it does not compile.
     pub(crate) program: Result<Arc<Program>, String>,
+    /// The rule as it runs here ([`for_evaluation`]).
+    pub(crate) runs: Option<Arc<IdedExpr>>,
+    /// The message expression as it runs here.
+    pub(crate) message_runs: Option<Arc<IdedExpr>>,
     /// The compiled message expression, if any.
     pub(crate) message_program: Option<Result<Arc<Program>, String>>,
     /// Whether the rule reads `oldSelf` (a transition rule).
@@ -62,6 +66,23 @@ impl Reads {
 
     fn all(&mut self) {
         *self = Reads::All;
+    }
+
+    /// What several expressions read together.
+    pub(crate) fn union<'r>(reads: impl Iterator<Item = &'r Reads>) -> Reads {
+        let mut out = Reads::Nothing;
+        for r in reads {
+            match r {
+                Reads::Nothing => {}
+                Reads::All => return Reads::All,
+                Reads::Paths(paths) => {
+                    for p in paths {
+                        out.add(p.clone());
+                    }
+                }
+            }
+        }
+        out
     }
 }
 
@@ -182,6 +203,70 @@ impl PartialEq for Rule {
     }
 }
 
+/// An expression as it runs here: `x.size()` written `size(x)`, so that this crate's `size`
+/// (see `cel.rs`) reads `x` where it lies; the `cel` crate hands a method's target to the
+/// function as a copy of the whole value (a rule adding up `self[i].matches.size()` over a
+/// route's rules copied the rules each time).
+fn for_evaluation(program: &Program) -> Arc<IdedExpr> {
+    let mut expr = program.expression().clone();
+    rewrite(&mut expr, 0);
+    Arc::new(expr)
+}
+
+fn rewrite(expr: &mut IdedExpr, depth: usize) {
+    if depth > 256 {
+        return;
+    }
+    let mut visit = |e: &mut IdedExpr| rewrite(e, depth + 1);
+    match &mut expr.expr {
+        Expr::Call(call) => {
+            if call.func_name == "size" && call.args.is_empty() {
+                if let Some(target) = call.target.take() {
+                    call.args.push(*target);
+                }
+            }
+            if let Some(target) = call.target.as_deref_mut() {
+                visit(target);
+            }
+            call.args.iter_mut().for_each(visit);
+        }
+        Expr::Comprehension(c) => {
+            for e in [
+                &mut c.iter_range,
+                &mut c.accu_init,
+                &mut c.loop_cond,
+                &mut c.loop_step,
+                &mut c.result,
+            ] {
+                visit(e);
+            }
+        }
+        Expr::List(list) => list.elements.iter_mut().for_each(visit),
+        Expr::Map(map) => {
+            for entry in &mut map.entries {
+                entries_mut(&mut entry.expr, &mut visit);
+            }
+        }
+        Expr::Struct(st) => {
+            for entry in &mut st.entries {
+                entries_mut(&mut entry.expr, &mut visit);
+            }
+        }
+        Expr::Select(select) => visit(&mut select.operand),
+        _ => {}
+    }
+}
+
+fn entries_mut(entry: &mut EntryExpr, visit: &mut impl FnMut(&mut IdedExpr)) {
+    match entry {
+        EntryExpr::StructField(f) => visit(&mut f.value),
+        EntryExpr::MapEntry(m) => {
+            visit(&mut m.key);
+            visit(&mut m.value);
+        }
+    }
+}
+
 /// Compiles `source`; a parse error is worded as cel-go words it (the `cel` crate's parser is
 /// generated from the same grammar; only the margin of its source lines differs).
 fn compile(source: &str) -> Result<Arc<Program>, String> {
@@ -231,7 +316,14 @@ impl Rule {
         };
         let reads_self = reads_of(programs(), "self");
         let reads_old_self = reads_of(programs(), "oldSelf");
+        let runs = program.as_ref().ok().map(|p| for_evaluation(p));
+        let message_runs = message_program
+            .as_ref()
+            .and_then(|p| p.as_ref().ok())
+            .map(|p| for_evaluation(p));
         Some(Rule {
+            runs,
+            message_runs,
             reads_self,
             reads_old_self,
             message: text("message"),

@@ -49,6 +49,8 @@ pub struct Structural {
     pub validation: ValueValidation,
     /// `x-kubernetes-validations`, compiled.
     pub rules: Vec<Rule>,
+    /// What this node's rules read of `self` and of `oldSelf`, together (bound once for all).
+    pub(crate) rule_reads: (super::rules::Reads, super::rules::Reads),
     /// Whether this node or one below it has rules (the server runs its rule validator, and
     /// reports skipping it, only for a schema with some).
     pub has_rules: bool,
@@ -439,6 +441,10 @@ fn read_node(node: &Map<String, Value>, path: &str) -> Result<Structural, Schema
         .iter()
         .filter_map(Rule::from_value)
         .collect();
+    s.rule_reads = (
+        super::rules::Reads::union(s.rules.iter().map(|r| &r.reads_self)),
+        super::rules::Reads::union(s.rules.iter().map(|r| &r.reads_old_self)),
+    );
     let v = &mut s.validation;
     v.format = text("format")?;
     v.maximum = number("maximum")?;
