@@ -32,7 +32,7 @@ use super::fieldpath;
 use super::formats;
 use super::openapi::{MapListIndex, unchanged};
 use super::paths::child;
-use super::rules::{Reads, Rule};
+use super::rules::{ITEMS, Reads, Rule};
 use super::structural::{MAX_DEPTH, Pattern, Structural};
 use crate::validation::field::{BadValue, ErrorList, ErrorType, FieldError};
 
@@ -365,12 +365,26 @@ fn convert_paths(
     if depth > MAX_DEPTH {
         return Cel::Null;
     }
-    let Value::Object(members) = value else {
-        return to_cel(value, s, resource, depth);
-    };
     if paths.iter().any(|p| p.is_empty()) {
         return to_cel(value, s, resource, depth);
     }
+    let members = match value {
+        Value::Object(members) if !paths.iter().any(|p| p[0] == ITEMS) => members,
+        // Each item of a list, as far as the paths through it read.
+        Value::Array(items) if paths.iter().all(|p| p[0] == ITEMS) => {
+            let rests: Vec<&[String]> = paths.iter().map(|p| &p[1..]).collect();
+            let empty = Structural::default();
+            let item_schema = s.items.as_deref().unwrap_or(&empty);
+            return Cel::List(Arc::new(
+                items
+                    .iter()
+                    .map(|i| convert_paths(i, item_schema, false, &rests, depth + 1))
+                    .collect(),
+            ));
+        }
+        // A macro over a map walks its keys: the map is bound whole.
+        _ => return to_cel(value, s, resource, depth),
+    };
     let additional = s.additional_properties.as_ref().and_then(|a| a.schema());
     let empty = Structural::default();
     let mut map = std::collections::HashMap::new();

@@ -86,6 +86,9 @@ impl Reads {
     }
 }
 
+/// The step of a read path that stands for every item of a list (no CEL name is `*`).
+pub(crate) const ITEMS: &str = "*";
+
 /// The chain of fields `expr` selects from a variable (`self.a.b` is `self`, `[a, b]`).
 fn select_chain(expr: &IdedExpr) -> Option<(&str, Vec<String>)> {
     match &expr.expr {
@@ -115,6 +118,37 @@ fn reads(expr: &IdedExpr, var: &str, out: &mut Reads, depth: usize) {
             } else {
                 out.add(path);
             }
+        }
+        return;
+    }
+    // A macro over a list the variable holds (`self.items.all(i, i.x > 0)`) reads of each
+    // item only what its body reads of the loop variable (`items`, `*`, `x`).
+    if let Expr::Comprehension(c) = &expr.expr
+        && let Some((root, path)) = select_chain(&c.iter_range)
+        && root == var
+        && c.iter_var != var
+        && c.accu_var != var
+    {
+        let body = [&c.accu_init, &c.loop_cond, &c.loop_step, &c.result];
+        let mut items = Reads::Nothing;
+        for e in body {
+            reads(e, &c.iter_var, &mut items, depth + 1);
+        }
+        let mut each = path;
+        each.push(ITEMS.to_owned());
+        match items {
+            Reads::Paths(paths) => {
+                for p in paths {
+                    let mut full = each.clone();
+                    full.extend(p);
+                    out.add(full);
+                }
+            }
+            // The whole item (or, reading none of it, still every item, to count them).
+            Reads::All | Reads::Nothing => out.add(each),
+        }
+        for e in body {
+            reads(e, var, out, depth + 1);
         }
         return;
     }
@@ -164,10 +198,10 @@ fn entries(entry: &EntryExpr, visit: &mut impl FnMut(&IdedExpr)) {
 }
 
 /// What `programs` read of `var` together.
-fn reads_of<'p>(programs: impl Iterator<Item = &'p Program>, var: &str) -> Reads {
+fn reads_of<'p>(exprs: impl Iterator<Item = &'p IdedExpr>, var: &str) -> Reads {
     let mut out = Reads::Nothing;
-    for program in programs {
-        reads(program.expression(), var, &mut out, 0);
+    for expr in exprs {
+        reads(expr, var, &mut out, 0);
     }
     out
 }
@@ -225,6 +259,13 @@ fn rewrite(expr: &mut IdedExpr, depth: usize) {
                     call.args.push(*target);
                 }
             }
+            if call.func_name == "size" && call.args.len() == 1 {
+                if let Some(count) = filter_counted(&call.args[0]) {
+                    expr.expr = count;
+                    rewrite(expr, depth + 1);
+                    return;
+                }
+            }
             if let Some(target) = call.target.as_deref_mut() {
                 visit(target);
             }
@@ -255,6 +296,66 @@ fn rewrite(expr: &mut IdedExpr, depth: usize) {
         Expr::Select(select) => visit(&mut select.operand),
         _ => {}
     }
+}
+
+/// `size(x.filter(v, p))` as the count it is: the `filter` macro's loop with `@result + 1` in
+/// place of `@result + [v]`, so the items are neither collected nor read beyond `p`.
+fn filter_counted(arg: &IdedExpr) -> Option<Expr> {
+    use kube_cel::cel::common::ast::{CallExpr, LiteralValue, operators};
+    let Expr::Comprehension(c) = &arg.expr else {
+        return None;
+    };
+    let empty_list = matches!(&c.accu_init.expr, Expr::List(l) if l.elements.is_empty());
+    let returns_accu = matches!(&c.result.expr, Expr::Ident(n) if *n == c.accu_var);
+    let Expr::Call(step) = &c.loop_step.expr else {
+        return None;
+    };
+    if !empty_list
+        || !returns_accu
+        || c.iter_var2.is_some()
+        || step.func_name != operators::CONDITIONAL
+        || step.args.len() != 3
+    {
+        return None;
+    }
+    let is_accu = |e: &IdedExpr| matches!(&e.expr, Expr::Ident(n) if *n == c.accu_var);
+    let Expr::Call(add) = &step.args[1].expr else {
+        return None;
+    };
+    let appends_item = add.func_name == operators::ADD
+        && add.args.len() == 2
+        && is_accu(&add.args[0])
+        && matches!(&add.args[1].expr, Expr::List(l) if l.elements.len() == 1
+            && matches!(&l.elements[0].expr, Expr::Ident(n) if *n == c.iter_var));
+    if !appends_item || !is_accu(&step.args[2]) {
+        return None;
+    }
+    let literal = |n: i64| IdedExpr {
+        id: 0,
+        expr: Expr::Literal(LiteralValue::Int(n.into())),
+    };
+    let mut counted = (**c).clone();
+    counted.accu_init = literal(0);
+    counted.loop_step = IdedExpr {
+        id: c.loop_step.id,
+        expr: Expr::Call(CallExpr {
+            func_name: operators::CONDITIONAL.to_owned(),
+            target: None,
+            args: vec![
+                step.args[0].clone(),
+                IdedExpr {
+                    id: add.args[1].id,
+                    expr: Expr::Call(CallExpr {
+                        func_name: operators::ADD.to_owned(),
+                        target: None,
+                        args: vec![add.args[0].clone(), literal(1)],
+                    }),
+                },
+                step.args[2].clone(),
+            ],
+        }),
+    };
+    Some(Expr::Comprehension(Box::new(counted)))
 }
 
 fn entries_mut(entry: &mut EntryExpr, visit: &mut impl FnMut(&mut IdedExpr)) {
@@ -308,19 +409,15 @@ impl Rule {
             .is_ok_and(|p| p.references().has_variable("oldSelf"));
         let message_program =
             (!message_expression.trim().is_empty()).then(|| compile(&message_expression));
-        let programs = || {
-            program
-                .iter()
-                .chain(message_program.iter().flatten())
-                .map(|p| p.as_ref())
-        };
-        let reads_self = reads_of(programs(), "self");
-        let reads_old_self = reads_of(programs(), "oldSelf");
         let runs = program.as_ref().ok().map(|p| for_evaluation(p));
         let message_runs = message_program
             .as_ref()
             .and_then(|p| p.as_ref().ok())
             .map(|p| for_evaluation(p));
+        // What runs is what is read.
+        let exprs = || runs.iter().chain(message_runs.iter()).map(|e| e.as_ref());
+        let reads_self = reads_of(exprs(), "self");
+        let reads_old_self = reads_of(exprs(), "oldSelf");
         Some(Rule {
             runs,
             message_runs,
@@ -367,9 +464,39 @@ mod tests {
         assert_eq!(rule("size(self) > 0").reads_self, Reads::All);
         assert_eq!(
             rule("self.items.all(i, i.x > 0)").reads_self,
-            Reads::Paths(vec![vec!["items".into()]])
+            Reads::Paths(vec![vec!["items".into(), ITEMS.into(), "x".into()]])
+        );
+        // Counted, a filter reads only what its predicate reads.
+        assert_eq!(
+            rule("self.filter(f, f.a).size() <= 1").reads_self,
+            Reads::Paths(vec![vec![ITEMS.into(), "a".into()]])
+        );
+        assert_eq!(
+            rule("self.filter(f, f.a) == []").reads_self,
+            Reads::Paths(vec![vec![ITEMS.into()]])
         );
         assert_eq!(rule("1 == 1").reads_self, Reads::Nothing);
         assert!(rule("self ==").program.is_err());
+    }
+}
+
+#[cfg(test)]
+mod malformed {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn malformed_macros_do_not_panic() {
+        for text in [
+            "self.filter(f)",
+            "self.all()",
+            "self.exists_one(1, 2)",
+            "self.map(x)",
+            "has()",
+            "has(self)",
+        ] {
+            let rule = Rule::from_value(&json!({"rule": text})).unwrap();
+            let _ = rule.program.is_ok();
+        }
     }
 }
