@@ -36,6 +36,21 @@ pub(crate) struct Filter {
     pub(crate) values: Fields,
     /// The shape its objects are sent in.
     pub(crate) shape: Shape,
+    /// A custom resource's CRDs, whose defaults its objects are read with (none for a
+    /// built-in resource, or without `Options::defaulting`).
+    pub(crate) defaults: Option<std::sync::Arc<smp_admission::customresource::Definitions>>,
+}
+
+impl Filter {
+    /// An object as the watch sends it: in the resource's shape, with its CRD's defaults.
+    fn read(&self, object: &Value) -> Value {
+        let shaped = self.shape.render(object);
+        let defaulted = self.defaults.as_ref().and_then(|d| {
+            d.definition_of(&shaped)
+                .and_then(|definition| definition.default_on_read(&shaped))
+        });
+        defaulted.unwrap_or_else(|| shaped.into_owned())
+    }
 }
 
 impl Filter {
@@ -70,10 +85,7 @@ impl Filter {
             // Out of the selection: the object as it was, at the write's revision (the watch
             // cache's `convertToWatchEvent`).
             (_, true, false) => {
-                let mut last = self
-                    .shape
-                    .render(event.previous.as_deref().unwrap_or(&Value::Null))
-                    .into_owned();
+                let mut last = self.read(event.previous.as_deref().unwrap_or(&Value::Null));
                 if let Some(m) = last.get_mut("metadata").and_then(Value::as_object_mut) {
                     m.insert("resourceVersion".into(), json!(event.revision.to_string()));
                 }
@@ -81,7 +93,7 @@ impl Filter {
             }
             (_, false, false) => return None,
         };
-        Some((kind, self.shape.render(&event.object).into_owned()))
+        Some((kind, self.read(&event.object)))
     }
 }
 

@@ -512,3 +512,44 @@ async fn embedded_resources_are_checked_as_resources() {
         r#"Widget.example.com "w" is invalid: [spec.template.apiVersion: Required value, spec.template.kind: Required value, spec.template.metadata.name: Invalid value: "a/b": may not contain '/']"#
     );
 }
+
+/// Defaults apply on read too (the storage decoder defaults what it reads): an object stored
+/// before its CRD gained a default reads back with it, at the revision it was written.
+#[tokio::test]
+async fn a_default_added_later_is_read_back() {
+    let client = kube::Client::new(ApiServer::default(), "default");
+    let crds: Api<CustomResourceDefinition> = Api::all(client.clone());
+    crds.create(&PostParams::default(), &crd()).await.unwrap();
+    let resource = ApiResource::from_gvk_with_plural(
+        &GroupVersionKind::gvk("example.com", "v1", "Widget"),
+        "widgets",
+    );
+    let widgets: Api<DynamicObject> = Api::namespaced_with(client, "default", &resource);
+    let mut plain = widget(1);
+    plain["spec"].as_object_mut().unwrap().remove("size");
+    let written = widgets
+        .create(
+            &PostParams::default(),
+            &serde_json::from_value(plain).unwrap(),
+        )
+        .await
+        .unwrap();
+    assert!(written.data["spec"].get("size").is_none());
+    let revision = written.metadata.resource_version.clone();
+    let mut defaulted = crds.get("widgets.example.com").await.unwrap();
+    let mut value = serde_json::to_value(&defaulted).unwrap();
+    value["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]
+        ["size"]["default"] = json!(3);
+    defaulted = serde_json::from_value(value).unwrap();
+    crds.replace("widgets.example.com", &PostParams::default(), &defaulted)
+        .await
+        .unwrap();
+    let read = widgets.get("w").await.unwrap();
+    assert_eq!(read.data["spec"]["size"], json!(3));
+    assert_eq!(
+        read.metadata.resource_version, revision,
+        "a read writes nothing"
+    );
+    let listed = widgets.list(&Default::default()).await.unwrap();
+    assert_eq!(listed.items[0].data["spec"]["size"], json!(3));
+}

@@ -69,6 +69,74 @@ fn default_at(value: &mut Value, s: &Structural, depth: usize) {
     }
 }
 
+/// Whether [`default`] would change `value`: the check a read makes before it copies an
+/// object to default it (the server defaults every object it reads from storage, which
+/// matters for objects stored before their CRD gained a default).
+pub fn would_default(value: &Value, schema: &Structural) -> bool {
+    would_default_at(value, schema, 0)
+}
+
+fn would_default_at(value: &Value, s: &Structural, depth: usize) -> bool {
+    if depth > MAX_DEPTH {
+        return false;
+    }
+    match value {
+        Value::Object(members) => {
+            let missing = s.properties.iter().any(|(key, property)| {
+                property.default.is_some()
+                    && members
+                        .get(key)
+                        .is_none_or(|m| non_nullable_null(m, Some(property)))
+            });
+            if missing {
+                return true;
+            }
+            let additional = s.additional_properties.as_ref().map(|a| a.schema());
+            members.iter().any(|(key, member)| {
+                if let Some(property) = s.properties.get(key) {
+                    would_default_at(member, property, depth + 1)
+                } else if let Some(additional) = additional {
+                    let takes_default = non_nullable_null(member, additional)
+                        && additional.is_some_and(|a| a.default.is_some());
+                    takes_default
+                        || additional
+                            .is_some_and(|inner| would_default_at(member, inner, depth + 1))
+                } else {
+                    false
+                }
+            })
+        }
+        Value::Array(items) => {
+            let Some(inner) = s.items.as_deref() else {
+                return false;
+            };
+            items.iter().any(|item| {
+                (non_nullable_null(item, Some(inner)) && inner.default.is_some())
+                    || would_default_at(item, inner, depth + 1)
+            })
+        }
+        _ => false,
+    }
+}
+
+/// Whether any node of `schema` has a default.
+pub fn has_defaults(schema: &Structural) -> bool {
+    has_defaults_at(schema, 0)
+}
+
+fn has_defaults_at(s: &Structural, depth: usize) -> bool {
+    depth <= MAX_DEPTH
+        && (s.default.is_some()
+            || s.properties.values().any(|p| has_defaults_at(p, depth + 1))
+            || s.items
+                .as_deref()
+                .is_some_and(|i| has_defaults_at(i, depth + 1))
+            || s.additional_properties
+                .as_ref()
+                .and_then(|a| a.schema())
+                .is_some_and(|a| has_defaults_at(a, depth + 1)))
+}
+
 /// Drops every `null` member whose schema neither allows null nor has a default
 /// (`PruneNonNullableNullsWithoutDefaults`); list items are not dropped.
 pub fn prune_non_nullable_nulls(value: &mut Value, schema: &Structural) {

@@ -116,6 +116,8 @@ pub struct Definition {
     preserve_unknown_fields: bool,
     /// Each version's schema (`None`: a version without one).
     versions: BTreeMap<String, Option<Structural>>,
+    /// The versions whose schemas have a default somewhere (reads default only theirs).
+    with_defaults: std::collections::BTreeSet<String>,
 }
 
 impl Definition {
@@ -153,12 +155,18 @@ impl Definition {
             };
             versions.insert(version_name.to_owned(), schema);
         }
+        let with_defaults = versions
+            .iter()
+            .filter(|(_, s)| s.as_ref().is_some_and(defaulting::has_defaults))
+            .map(|(v, _)| v.clone())
+            .collect();
         Ok(Definition {
             group: group.to_owned(),
             kind: kind.to_owned(),
             namespaced: spec["scope"].as_str() != Some("Cluster"),
             preserve_unknown_fields: spec["preserveUnknownFields"].as_bool().unwrap_or(false),
             versions,
+            with_defaults,
         })
     }
 
@@ -225,6 +233,24 @@ impl Definition {
             defaulting::prune_non_nullable_nulls(object, schema);
         }
         Ok(())
+    }
+
+    /// `object` as a read from storage gives it back: with the defaults of its version's
+    /// schema applied (the server's storage decoder defaults every object it reads, so an
+    /// object stored before its CRD gained a default reads back with it). `None` when the
+    /// object reads back as it is, which costs a walk and no copy.
+    pub fn default_on_read(&self, object: &Value) -> Option<Value> {
+        let version = version_of(object);
+        if !self.with_defaults.contains(version) {
+            return None;
+        }
+        let schema = self.schema(version).ok()??;
+        if !defaulting::would_default(object, schema) {
+            return None;
+        }
+        let mut read = object.clone();
+        defaulting::default(&mut read, schema);
+        Some(read)
     }
 
     /// The schema's defaults, applied to `object`.

@@ -117,15 +117,36 @@ impl Call<'_> {
         Ok(self.served_shape(stored))
     }
 
-    /// A stored object in the shape the resource serves.
+    /// A stored object in the shape the resource serves; a custom resource with its CRD's
+    /// defaults, as the server's storage decoder applies them to every object it reads
+    /// (`Options::defaulting`).
     pub(crate) fn served_shape(&self, stored: Stored) -> Stored {
-        match self.shape {
+        let stored = match self.shape {
             Shape::Plain => stored,
             shape => Stored::new(
                 Arc::new(shape.render(&stored.object).into_owned()),
                 stored.revision,
             ),
+        };
+        if !self.state.options.defaulting || self.resource.names.is_none() {
+            return stored;
         }
+        let read = self
+            .served
+            .definitions
+            .definition_of(&stored.object)
+            .and_then(|definition| definition.default_on_read(&stored.object));
+        match read {
+            Some(read) => Stored::new(Arc::new(read), stored.revision),
+            None => stored,
+        }
+    }
+
+    /// The CRDs a watch reads its objects' defaults from: a custom resource's, with
+    /// `Options::defaulting`.
+    pub(crate) fn read_defaults(&self) -> Option<Arc<smp_admission::customresource::Definitions>> {
+        (self.state.options.defaulting && self.resource.names.is_some())
+            .then(|| self.served.definitions.clone())
     }
 
     pub(crate) fn not_found(&self, name: &str) -> ApiError {
@@ -609,6 +630,7 @@ fn watch(call: &Call<'_>, form: crate::negotiation::Form) -> Result<Watch, ApiEr
         fields: field_selector(call)?,
         values: call.fields.clone(),
         shape: call.shape,
+        defaults: call.read_defaults(),
     };
     let initial = call.query("sendInitialEvents") == Some("true");
     let from = match call.query("resourceVersion") {
