@@ -118,6 +118,7 @@ fn bench(c: &mut Criterion) {
         })
     });
     group.finish();
+    custom_resources(c);
     lists(c);
 
     let mut http = Http::start(server.clone());
@@ -151,6 +152,68 @@ fn bench(c: &mut Criterion) {
 }
 
 /// Lists of 10,000 pods, half of them running.
+/// Patches of a Gateway API `HTTPRoute` (the CRD and instance of `../shared/crds`), admitted
+/// as the server admits custom resources: pruned, defaulted, validated by its schema and its
+/// CEL rules. A JSON merge patch (what clients send a custom resource), and a strategic merge
+/// patch on a server that takes them for custom resources
+/// (`Options::custom_resource_strategic_merge`; the real server answers 415).
+fn custom_resources(c: &mut Criterion) {
+    let read = |relative: &str| {
+        let text = std::fs::read_to_string(smp_testdata::file(relative)?).ok()?;
+        smp_core::input::parse_documents(&text, smp_core::DocRole::Original).ok()
+    };
+    let (Some(crds), Some(routes)) = (
+        read("crds/gateway-api/crds/gateway.networking.k8s.io_httproutes.yaml"),
+        read("crds/gateway-api/instances/httproute-storefront.yaml"),
+    ) else {
+        eprintln!("skipped custom resource requests: needs ../shared/crds/gateway-api");
+        return;
+    };
+    let server = ApiServer::new(smp_apiserver::Options {
+        custom_resource_strategic_merge: true,
+        ..Default::default()
+    });
+    server.create(&crds[0]).unwrap();
+    let mut route = routes[0].clone();
+    if let Some(object) = route.as_object_mut() {
+        object.remove("status");
+        object.insert(
+            "metadata".into(),
+            json!({"name": "storefront", "namespace": "default"}),
+        );
+    }
+    server.create(&route).unwrap();
+    let path = "/apis/gateway.networking.k8s.io/v1/namespaces/default/httproutes/storefront";
+    let patch_request = |content_type: &str, n: u64| {
+        Request::builder()
+            .method("PATCH")
+            .uri(path)
+            .header("content-type", content_type)
+            .body(Bytes::from(format!(
+                r#"{{"metadata":{{"labels":{{"n":"{n}"}}}}}}"#
+            )))
+            .unwrap()
+    };
+    let mut group = c.benchmark_group("apiserver/custom resource (HTTPRoute, CEL rules)");
+    let mut n = 0u64;
+    for (name, content_type) in [
+        ("merge patch", "application/merge-patch+json"),
+        (
+            "strategic merge patch",
+            "application/strategic-merge-patch+json",
+        ),
+    ] {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                n += 1;
+                let response = server.handle(black_box(patch_request(content_type, n)));
+                assert!(response.status().is_success(), "{:?}", response.status());
+            })
+        });
+    }
+    group.finish();
+}
+
 fn lists(c: &mut Criterion) {
     let server = ApiServer::default();
     for i in 0..10_000 {
