@@ -553,3 +553,49 @@ async fn a_default_added_later_is_read_back() {
     let listed = widgets.list(&Default::default()).await.unwrap();
     assert_eq!(listed.items[0].data["spec"]["size"], json!(3));
 }
+
+/// A rule added after an object was stored, which the object breaks, does not refuse an
+/// update that leaves the broken part as it was: the failure comes back as a warning
+/// (ratcheting, apiextensions-apiserver `schema/cel/validation.go`).
+#[tokio::test]
+async fn a_ratcheted_rule_failure_is_a_warning() {
+    let server = ApiServer::default();
+    let client = kube::Client::new(server.clone(), "default");
+    let crds: Api<CustomResourceDefinition> = Api::all(client.clone());
+    crds.create(&PostParams::default(), &crd()).await.unwrap();
+    let resource = ApiResource::from_gvk_with_plural(
+        &GroupVersionKind::gvk("example.com", "v1", "Widget"),
+        "widgets",
+    );
+    let widgets: Api<DynamicObject> = Api::namespaced_with(client, "default", &resource);
+    widgets
+        .create(
+            &PostParams::default(),
+            &serde_json::from_value(widget(1)).unwrap(),
+        )
+        .await
+        .unwrap();
+    let mut ruled = serde_json::to_value(crds.get("widgets.example.com").await.unwrap()).unwrap();
+    ruled["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]
+        ["size"]["x-kubernetes-validations"] =
+        json!([{"rule": "self > 1", "message": "must be more than one"}]);
+    crds.replace(
+        "widgets.example.com",
+        &PostParams::default(),
+        &serde_json::from_value(ruled).unwrap(),
+    )
+    .await
+    .unwrap();
+    let patch = http::Request::patch("/apis/example.com/v1/namespaces/default/widgets/w")
+        .header("content-type", "application/merge-patch+json")
+        .body(bytes::Bytes::from_static(
+            br#"{"metadata":{"labels":{"a":"b"}}}"#,
+        ))
+        .unwrap();
+    let answer = server.handle(patch);
+    assert_eq!(answer.status(), http::StatusCode::OK);
+    assert_eq!(
+        answer.headers()["warning"],
+        r#"299 - "spec.size: Invalid value: \"integer\": must be more than one""#
+    );
+}

@@ -9,8 +9,8 @@
 //!   not on create, not for a member or a `map` list item the old object lacks (unless
 //!   `optionalOldSelf`, where `oldSelf` is then `null` here; upstream it is an empty
 //!   optional).
-//! - A rule that fails on a node the update leaves as it was is not an error (ratcheting);
-//!   upstream makes it a warning, which is not reported here.
+//! - A rule that fails on a node the update leaves as it was is not an error but a warning
+//!   (ratcheting; [`validate_with_warnings`]).
 //! - Rules run only when the earlier checks found no error of the blocking kinds (required,
 //!   unsupported value, too long, too many, wrong type); otherwise the server's note that
 //!   they were not checked is the last error.
@@ -71,6 +71,26 @@ pub fn validate(object: &Value, old: Option<&Value>, schema: &Structural) -> Err
     validate_at(object, old, schema, "", true)
 }
 
+/// What the rules found over an object: the errors, and the failures of rules over parts an
+/// update left as they were, which ratcheting turns into warnings (the server sends each as a
+/// `Warning` header, the error's text).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Findings {
+    /// The errors: the write is refused for them.
+    pub errors: ErrorList,
+    /// The ratcheted failures.
+    pub warnings: ErrorList,
+}
+
+/// [`validate`], with the ratcheted failures kept as warnings.
+pub fn validate_with_warnings(
+    object: &Value,
+    old: Option<&Value>,
+    schema: &Structural,
+) -> Findings {
+    walk(object, old, schema, "", true)
+}
+
 /// [`validate`] of any value, its errors' paths under `root` (`""` for none);
 /// `resource_root` treats it as a resource (its metadata reduced to its names).
 pub fn validate_at(
@@ -80,13 +100,60 @@ pub fn validate_at(
     root: &str,
     resource_root: bool,
 ) -> ErrorList {
+    walk(object, old, schema, root, resource_root).errors
+}
+
+fn walk(
+    object: &Value,
+    old: Option<&Value>,
+    schema: &Structural,
+    root: &str,
+    resource_root: bool,
+) -> Findings {
     ROOT.with(|context| {
         let mut walk = Walk {
             root: context,
             errors: ErrorList::new(),
+            warnings: ErrorList::new(),
         };
         walk.node(object, old, schema, root, resource_root, 0);
-        walk.errors
+        Findings {
+            errors: walk.errors,
+            warnings: walk.warnings,
+        }
+    })
+}
+
+/// Evaluates `rule` in the environment rules run in (Kubernetes' CEL libraries), with `self`
+/// bound to `this` read as plain JSON (no schema: no formats, every name as written): whether
+/// it yields `true`, or why it does not compile or run. For checking a rule, or the
+/// environment itself, outside a CRD.
+///
+/// ```
+/// use serde_json::json;
+/// use smp_admission::customresource::cel::evaluate_rule;
+///
+/// assert_eq!(evaluate_rule("self.replicas <= 3", &json!({"replicas": 2})), Ok(true));
+/// assert_eq!(evaluate_rule("isQuantity('1Gi') && quantity('1Gi').asInteger() == 1073741824",
+///     &json!(null)), Ok(true));
+/// assert!(evaluate_rule("self.replicas <", &json!({})).is_err());
+/// ```
+pub fn evaluate_rule(rule: &str, this: &Value) -> Result<bool, String> {
+    let compiled = Rule::from_value(&serde_json::json!({ "rule": rule }))
+        .ok_or_else(|| "not a rule".to_owned())?;
+    let expr = match (&compiled.runs, &compiled.program) {
+        (Some(expr), _) => expr.clone(),
+        (None, Err(e)) => return Err(e.clone()),
+        (None, Ok(_)) => return Err("not compiled".to_owned()),
+    };
+    ROOT.with(|root| {
+        let mut context = root.new_inner_scope();
+        context.add_variable_from_value("self", to_cel(this, &Structural::default(), false, 0));
+        match Cel::resolve(&expr, &context) {
+            Ok(Cel::Bool(b)) => Ok(b),
+            Ok(other) => Err(format!("not a bool: {other:?}")),
+            Err(e) => Err(e.to_string()),
+        }
     })
 }
 
@@ -174,6 +241,7 @@ fn matches(
 struct Walk<'c> {
     root: &'c Context<'c>,
     errors: ErrorList,
+    warnings: ErrorList,
 }
 
 impl Walk<'_> {
@@ -279,10 +347,8 @@ impl Walk<'_> {
         match outcome {
             Ok(Cel::Bool(true)) => {}
             Ok(Cel::Bool(false)) => {
-                if same && !rule.uses_old_self {
-                    // Ratcheting: an unchanged value keeps failing as it did.
-                    return;
-                }
+                // Ratcheting: an unchanged value that keeps failing as it did is a warning.
+                let ratcheted = same && !rule.uses_old_self;
                 let message = match (&rule.message_runs, &rule.message_program) {
                     (Some(expr), Some(Ok(_))) => match Cel::resolve(expr, context) {
                         Ok(Cel::String(text)) => {
@@ -302,16 +368,26 @@ impl Walk<'_> {
                     _ => path.to_owned(),
                 };
                 match rule.reason.as_str() {
-                    "FieldValueForbidden" => {
-                        self.push(ErrorType::Forbidden, &at, BadValue::Omit, message)
-                    }
+                    "FieldValueForbidden" => self.report(
+                        ratcheted,
+                        ErrorType::Forbidden,
+                        &at,
+                        BadValue::Omit,
+                        message,
+                    ),
                     "FieldValueRequired" => {
-                        self.push(ErrorType::Required, &at, BadValue::Omit, message)
+                        self.report(ratcheted, ErrorType::Required, &at, BadValue::Omit, message)
                     }
                     "FieldValueDuplicate" => {
-                        self.push(ErrorType::Duplicate, &at, type_name, String::new());
+                        self.report(
+                            ratcheted,
+                            ErrorType::Duplicate,
+                            &at,
+                            type_name,
+                            String::new(),
+                        );
                     }
-                    _ => self.push(ErrorType::Invalid, &at, type_name, message),
+                    _ => self.report(ratcheted, ErrorType::Invalid, &at, type_name, message),
                 }
             }
             Ok(_) => self.push(
@@ -326,6 +402,23 @@ impl Walk<'_> {
                 type_name,
                 format!("{e} evaluating rule: {fallback}"),
             ),
+        }
+    }
+
+    /// [`Walk::push`], or a warning when the failure is ratcheted.
+    fn report(
+        &mut self,
+        ratcheted: bool,
+        kind: ErrorType,
+        path: &str,
+        value: BadValue,
+        detail: String,
+    ) {
+        self.push(kind, path, value, detail);
+        if ratcheted {
+            if let Some(e) = self.errors.pop() {
+                self.warnings.push(e);
+            }
         }
     }
 

@@ -315,6 +315,31 @@ impl Definition {
         })
     }
 
+    /// [`Definition::errors_on_update`] with the warnings the server answers with: each rule
+    /// failure over a part the update left as it was (ratcheted, not refused).
+    pub fn check_update(
+        &self,
+        new: &Value,
+        old: &Value,
+    ) -> Result<validator::Checked, CustomResourceError> {
+        Ok(match self.schema(version_of(new))? {
+            Some(schema) => validator::check_update(new, old, schema),
+            None => validator::Checked::default(),
+        })
+    }
+
+    /// [`Definition::errors_on_status_update`] with its warnings.
+    pub fn check_status_update(
+        &self,
+        new: &Value,
+        old: &Value,
+    ) -> Result<validator::Checked, CustomResourceError> {
+        Ok(match self.schema(version_of(new))? {
+            Some(schema) => validator::check_status_update(new, old, schema),
+            None => validator::Checked::default(),
+        })
+    }
+
     /// The field errors of a status-subresource write replacing `old` by `new`.
     pub fn errors_on_status_update(
         &self,

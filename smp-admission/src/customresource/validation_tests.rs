@@ -258,3 +258,33 @@ fn a_status_write_checks_the_status_as_its_own_root() {
         [r#"status: Invalid value: "string":  in body must be of type object: "string""#]
     );
 }
+
+/// A rule that still fails over a part an update left as it was is not an error but a
+/// warning, the error's text (apiextensions-apiserver `schema/cel/validation.go`, ratcheting);
+/// once the part changes, it is an error again.
+#[test]
+fn ratcheted_rule_failures_are_warnings() {
+    let schema = Structural::from_schema(&json!({"type": "object", "properties": {
+        "spec": {"type": "object", "properties": {
+            "a": {"type": "integer", "x-kubernetes-validations": [
+                {"rule": "self > 0", "message": "must be positive"}]},
+            "b": {"type": "string"}}}}}))
+    .unwrap();
+    let old = json!({"apiVersion": "example.com/v1", "kind": "Widget",
+        "metadata": {"name": "w", "resourceVersion": "1"}, "spec": {"a": 0, "b": "x"}});
+    let mut new = old.clone();
+    new["spec"]["b"] = json!("y");
+    let checked = super::validator::check_update(&new, &old, &schema);
+    assert_eq!(checked.errors, vec![]);
+    assert_eq!(
+        checked.warnings,
+        [r#"spec.a: Invalid value: "integer": must be positive"#]
+    );
+    new["spec"]["a"] = json!(-1);
+    let checked = super::validator::check_update(&new, &old, &schema);
+    assert_eq!(
+        lines(&checked.errors),
+        [r#"spec.a: Invalid value: "integer": must be positive"#]
+    );
+    assert!(checked.warnings.is_empty());
+}

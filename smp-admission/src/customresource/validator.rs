@@ -30,25 +30,48 @@ pub fn errors_on_create(object: &Value, schema: &Structural, namespaced: bool) -
     errs.extend(openapi::validate(object, schema));
     errs.extend(objectmeta::validate(object, schema, None, false));
     errs.extend(listtype::validate(object, schema));
-    rules(object, None, schema, &mut errs);
+    // Nothing ratchets on create: there are no warnings.
+    let _ = rules(object, None, schema, &mut errs);
     errs
+}
+
+/// What a write's validation found: the errors that refuse it, and the warnings the server
+/// sends with its answer (the text of each rule failure that ratcheting let through).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Checked {
+    /// The field errors.
+    pub errors: ErrorList,
+    /// The warnings, each the text of a field error.
+    pub warnings: Vec<String>,
 }
 
 /// The `x-kubernetes-validations` rules, if the schema has any, unless an earlier error blocks
 /// them (`cel::blocked_by`), in which case the server's note that they were skipped.
-fn rules(object: &Value, old: Option<&Value>, schema: &Structural, errs: &mut ErrorList) {
+fn rules(
+    object: &Value,
+    old: Option<&Value>,
+    schema: &Structural,
+    errs: &mut ErrorList,
+) -> Vec<String> {
     if !schema.has_rules {
-        return;
+        return Vec::new();
     }
     if cel::blocked_by(errs) {
         errs.push(cel::not_checked());
-    } else {
-        errs.extend(cel::validate(object, old, schema));
+        return Vec::new();
     }
+    let found = cel::validate_with_warnings(object, old, schema);
+    errs.extend(found.errors);
+    found.warnings.iter().map(ToString::to_string).collect()
 }
 
 /// The field errors of replacing `old` by `new`.
 pub fn errors_on_update(new: &Value, old: &Value, schema: &Structural) -> ErrorList {
+    check_update(new, old, schema).errors
+}
+
+/// [`errors_on_update`], with the warnings.
+pub fn check_update(new: &Value, old: &Value, schema: &Structural) -> Checked {
     let metadata = Path::new("metadata");
     let mut errs = meta::validate_generic_object_meta_update(
         new.get("metadata"),
@@ -61,8 +84,11 @@ pub fn errors_on_update(new: &Value, old: &Value, schema: &Structural) -> ErrorL
     if listtype::validate(old, schema).is_empty() {
         errs.extend(listtype::validate(new, schema));
     }
-    rules(new, Some(old), schema, &mut errs);
-    errs
+    let warnings = rules(new, Some(old), schema, &mut errs);
+    Checked {
+        errors: errs,
+        warnings,
+    }
 }
 
 /// The field errors of a write to the status subresource replacing `old` by `new` (the status
@@ -70,6 +96,11 @@ pub fn errors_on_update(new: &Value, old: &Value, schema: &Structural) -> ErrorL
 /// (reported when the new object breaks them and the old did not), then the rules of the
 /// whole object.
 pub fn errors_on_status_update(new: &Value, old: &Value, schema: &Structural) -> ErrorList {
+    check_status_update(new, old, schema).errors
+}
+
+/// [`errors_on_status_update`], with the warnings.
+pub fn check_status_update(new: &Value, old: &Value, schema: &Structural) -> Checked {
     let metadata = Path::new("metadata");
     let mut errs = meta::validate_generic_object_meta_update(
         new.get("metadata"),
@@ -81,6 +112,9 @@ pub fn errors_on_status_update(new: &Value, old: &Value, schema: &Structural) ->
     if !lists.is_empty() && listtype::validate(old, schema).is_empty() {
         errs.extend(lists);
     }
-    rules(new, Some(old), schema, &mut errs);
-    errs
+    let warnings = rules(new, Some(old), schema, &mut errs);
+    Checked {
+        errors: errs,
+        warnings,
+    }
 }

@@ -304,15 +304,23 @@ impl Call<'_> {
             let errors = smp_admission::customresourcedefinition::validate_update(&crd, old);
             return self.refuse(object, &errors);
         }
-        if let Some(definition) = self.custom_definition(object) {
-            let errors = definition.errors_on_update(object, old).unwrap_or_default();
-            return self.refuse(object, &errors);
-        }
-        if let Some(definition) = self.custom_status_definition(object) {
-            let errors = definition
-                .errors_on_status_update(object, old)
-                .unwrap_or_default();
-            return self.refuse(object, &errors);
+        let checked = match self.custom_definition(object) {
+            Some(definition) => Some(definition.check_update(object, old).unwrap_or_default()),
+            None => self.custom_status_definition(object).map(|definition| {
+                definition
+                    .check_status_update(object, old)
+                    .unwrap_or_default()
+            }),
+        };
+        if let Some(checked) = checked {
+            // A rule that still fails over what the update left alone is a warning.
+            self.warnings.borrow_mut().extend(
+                checked
+                    .warnings
+                    .iter()
+                    .map(|w| validation::warning_header(w)),
+            );
+            return self.refuse(object, &checked.errors);
         }
         if !self.validates() {
             return Ok(());
