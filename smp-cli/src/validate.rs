@@ -134,7 +134,12 @@ fn validate_custom(
     let outcome = match old.get(&identity(&object)) {
         Some(before) => {
             crate::server_steps::keep_stored_metadata(&mut object, before);
-            definition.validate_update(&object, before)
+            let checked = definition.check_update(&object, before)?;
+            // Rules that still fail over what the update left alone: the server's warnings.
+            for warning in &checked.warnings {
+                eprintln!("Warning: {place}: {warning}");
+            }
+            definition.outcome(&object, checked.errors)
         }
         None => {
             crate::server_steps::generate_name(&mut object);

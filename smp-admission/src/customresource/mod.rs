@@ -364,7 +364,8 @@ impl Definition {
         self.outcome(new, errors)
     }
 
-    fn outcome(&self, object: &Value, errors: ErrorList) -> Result<(), CustomResourceError> {
+    /// The server's 422 for `errors` found on `object` (none: `Ok`).
+    pub fn outcome(&self, object: &Value, errors: ErrorList) -> Result<(), CustomResourceError> {
         if errors.is_empty() {
             return Ok(());
         }
