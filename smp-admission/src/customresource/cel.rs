@@ -18,8 +18,9 @@
 //! Where this differs from the server: rules are evaluated by the `cel` crate with
 //! `kube-cel`'s Kubernetes libraries, which do not type-check, do not count cost (no
 //! per-call limit or budget errors) and word runtime errors in their own way (the text after
-//! `Invalid value: "<type>": ` for an evaluation error is theirs); `allOf` branches' rules are
-//! not run.
+//! `Invalid value: "<type>": ` for an evaluation error is theirs). Rules inside `allOf`,
+//! `anyOf`, `oneOf` or `not` are not run: a CRD cannot hold them (its create refuses them as
+//! not structural, see [`crate::customresourcedefinition`]).
 
 use std::sync::Arc;
 
