@@ -236,6 +236,20 @@ async fn a_crds_scale_subresource_uses_its_paths() {
         .await
         .unwrap();
     assert_eq!(api.get("w").await.unwrap().data["spec"]["size"], 4);
+    // The replica counts where the scale subresource points are checked on every write
+    // (apiextensions-apiserver `registry/customresource/validator.go`, `ValidateScaleSpec`).
+    let negative = json!({"spec": {"size": -1}});
+    let refused = api
+        .patch("w", &PatchParams::default(), &Patch::Merge(&negative))
+        .await
+        .unwrap_err();
+    let kube::Error::Api(status) = refused else {
+        panic!("{refused}")
+    };
+    assert_eq!(
+        status.message,
+        r#"Widget.example.com "w" is invalid: .spec.size: Invalid value: -1: should be a non-negative integer"#
+    );
 }
 
 /// A custom resource written through kube comes back with its schema's defaults, as the

@@ -54,7 +54,7 @@ fn widget(spec: Value) -> Value {
 }
 
 fn on_create(spec: Value) -> Vec<String> {
-    validator::errors_on_create(&widget(spec), &schema(), true)
+    validator::errors_on_create(&widget(spec), &schema(), true, None)
         .iter()
         .map(ToString::to_string)
         .collect()
@@ -65,7 +65,7 @@ fn on_update(old: Value, new: Value) -> Vec<String> {
     old["metadata"]["resourceVersion"] = json!("1");
     let mut new = widget(new);
     new["metadata"]["resourceVersion"] = json!("1");
-    validator::errors_on_update(&new, &old, &schema())
+    validator::errors_on_update(&new, &old, &schema(), None)
         .iter()
         .map(ToString::to_string)
         .collect()

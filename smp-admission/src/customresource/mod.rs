@@ -35,9 +35,8 @@
 //! [`Definition::errors_on_status_update`] checks a status-subresource write as its strategy
 //! does.
 //!
-//! Not yet here: CEL cost limits, the ObjectMeta coercion and validation of embedded
-//! resources, and the scale subresource's checks. The checks the server makes of a CRD itself
-//! on create and update are [`crate::customresourcedefinition`]'s.
+//! Not yet here: CEL cost limits. The checks the server makes of a CRD itself on create and
+//! update are [`crate::customresourcedefinition`]'s.
 
 pub mod cel;
 pub mod defaulting;
@@ -49,6 +48,7 @@ pub mod openapi;
 mod paths;
 pub mod pruning;
 pub mod rules;
+pub mod scale;
 pub mod structural;
 pub mod validator;
 
@@ -118,6 +118,8 @@ pub struct Definition {
     versions: BTreeMap<String, Option<Structural>>,
     /// The versions whose schemas have a default somewhere (reads default only theirs).
     with_defaults: std::collections::BTreeSet<String>,
+    /// Each version's scale subresource, for those that have one.
+    scales: BTreeMap<String, scale::Scale>,
 }
 
 impl Definition {
@@ -155,6 +157,15 @@ impl Definition {
             };
             versions.insert(version_name.to_owned(), schema);
         }
+        let scales = spec["versions"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|v| {
+                let name = v.get("name")?.as_str()?.to_owned();
+                Some((name, scale::Scale::of_version(v)?))
+            })
+            .collect();
         let with_defaults = versions
             .iter()
             .filter(|(_, s)| s.as_ref().is_some_and(defaulting::has_defaults))
@@ -167,6 +178,7 @@ impl Definition {
             preserve_unknown_fields: spec["preserveUnknownFields"].as_bool().unwrap_or(false),
             versions,
             with_defaults,
+            scales,
         })
     }
 
@@ -298,7 +310,12 @@ impl Definition {
     /// [`Definition::default`], as on the server).
     pub fn errors_on_create(&self, object: &Value) -> Result<ErrorList, CustomResourceError> {
         Ok(match self.schema(version_of(object))? {
-            Some(schema) => validator::errors_on_create(object, schema, self.namespaced),
+            Some(schema) => validator::errors_on_create(
+                object,
+                schema,
+                self.namespaced,
+                self.scales.get(version_of(object)),
+            ),
             None => ErrorList::new(),
         })
     }
@@ -310,7 +327,9 @@ impl Definition {
         old: &Value,
     ) -> Result<ErrorList, CustomResourceError> {
         Ok(match self.schema(version_of(new))? {
-            Some(schema) => validator::errors_on_update(new, old, schema),
+            Some(schema) => {
+                validator::errors_on_update(new, old, schema, self.scales.get(version_of(new)))
+            }
             None => ErrorList::new(),
         })
     }
@@ -323,7 +342,9 @@ impl Definition {
         old: &Value,
     ) -> Result<validator::Checked, CustomResourceError> {
         Ok(match self.schema(version_of(new))? {
-            Some(schema) => validator::check_update(new, old, schema),
+            Some(schema) => {
+                validator::check_update(new, old, schema, self.scales.get(version_of(new)))
+            }
             None => validator::Checked::default(),
         })
     }
@@ -335,7 +356,9 @@ impl Definition {
         old: &Value,
     ) -> Result<validator::Checked, CustomResourceError> {
         Ok(match self.schema(version_of(new))? {
-            Some(schema) => validator::check_status_update(new, old, schema),
+            Some(schema) => {
+                validator::check_status_update(new, old, schema, self.scales.get(version_of(new)))
+            }
             None => validator::Checked::default(),
         })
     }
@@ -347,7 +370,12 @@ impl Definition {
         old: &Value,
     ) -> Result<ErrorList, CustomResourceError> {
         Ok(match self.schema(version_of(new))? {
-            Some(schema) => validator::errors_on_status_update(new, old, schema),
+            Some(schema) => validator::errors_on_status_update(
+                new,
+                old,
+                schema,
+                self.scales.get(version_of(new)),
+            ),
             None => ErrorList::new(),
         })
     }

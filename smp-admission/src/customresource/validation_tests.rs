@@ -274,14 +274,14 @@ fn ratcheted_rule_failures_are_warnings() {
         "metadata": {"name": "w", "resourceVersion": "1"}, "spec": {"a": 0, "b": "x"}});
     let mut new = old.clone();
     new["spec"]["b"] = json!("y");
-    let checked = super::validator::check_update(&new, &old, &schema);
+    let checked = super::validator::check_update(&new, &old, &schema, None);
     assert_eq!(checked.errors, vec![]);
     assert_eq!(
         checked.warnings,
         [r#"spec.a: Invalid value: "integer": must be positive"#]
     );
     new["spec"]["a"] = json!(-1);
-    let checked = super::validator::check_update(&new, &old, &schema);
+    let checked = super::validator::check_update(&new, &old, &schema, None);
     assert_eq!(
         lines(&checked.errors),
         [r#"spec.a: Invalid value: "integer": must be positive"#]

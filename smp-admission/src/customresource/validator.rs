@@ -7,11 +7,13 @@
 //! Then the `x-kubernetes-validations` rules ([`super::cel`]), unless an earlier error of a
 //! blocking kind stops them.
 //!
-//! The ObjectMeta of embedded resources ([`super::objectmeta`]) is checked after the schema's
-//! constraints. Not yet here: the scale subresource's replica checks.
+//! After the schema's constraints come the scale subresource's replica counts
+//! ([`super::scale`], when the version has one) and the ObjectMeta of embedded resources
+//! ([`super::objectmeta`]).
 
 use serde_json::Value;
 
+use super::scale::{self, Scale};
 use super::structural::Structural;
 use super::{cel, listtype, objectmeta, openapi};
 use crate::validation::field::{ErrorList, Path};
@@ -19,7 +21,12 @@ use crate::validation::meta;
 use crate::validation::names;
 
 /// The field errors of creating `object`.
-pub fn errors_on_create(object: &Value, schema: &Structural, namespaced: bool) -> ErrorList {
+pub fn errors_on_create(
+    object: &Value,
+    schema: &Structural,
+    namespaced: bool,
+    scale: Option<&Scale>,
+) -> ErrorList {
     let metadata = Path::new("metadata");
     let mut errs = meta::validate_generic_object_meta(
         object.get("metadata"),
@@ -28,6 +35,10 @@ pub fn errors_on_create(object: &Value, schema: &Structural, namespaced: bool) -
         &metadata,
     );
     errs.extend(openapi::validate(object, schema));
+    if let Some(scale) = scale {
+        scale::validate_spec(object, scale, &mut errs);
+        scale::validate_status(object, scale, &mut errs);
+    }
     errs.extend(objectmeta::validate(object, schema, None, false));
     errs.extend(listtype::validate(object, schema));
     // Nothing ratchets on create: there are no warnings.
@@ -66,12 +77,22 @@ fn rules(
 }
 
 /// The field errors of replacing `old` by `new`.
-pub fn errors_on_update(new: &Value, old: &Value, schema: &Structural) -> ErrorList {
-    check_update(new, old, schema).errors
+pub fn errors_on_update(
+    new: &Value,
+    old: &Value,
+    schema: &Structural,
+    scale: Option<&Scale>,
+) -> ErrorList {
+    check_update(new, old, schema, scale).errors
 }
 
 /// [`errors_on_update`], with the warnings.
-pub fn check_update(new: &Value, old: &Value, schema: &Structural) -> Checked {
+pub fn check_update(
+    new: &Value,
+    old: &Value,
+    schema: &Structural,
+    scale: Option<&Scale>,
+) -> Checked {
     let metadata = Path::new("metadata");
     let mut errs = meta::validate_generic_object_meta_update(
         new.get("metadata"),
@@ -79,6 +100,10 @@ pub fn check_update(new: &Value, old: &Value, schema: &Structural) -> Checked {
         &metadata,
     );
     errs.extend(openapi::validate_update(new, old, schema));
+    if let Some(scale) = scale {
+        scale::validate_spec(new, scale, &mut errs);
+        scale::validate_status(new, scale, &mut errs);
+    }
     errs.extend(objectmeta::validate(new, schema, None, false));
     // Upstream skips the list checks when the old object already failed them.
     if listtype::validate(old, schema).is_empty() {
@@ -95,12 +120,22 @@ pub fn check_update(new: &Value, old: &Value, schema: &Structural) -> Checked {
 /// strategy's `ValidateUpdate`): metadata, the status against its schema, set and map lists
 /// (reported when the new object breaks them and the old did not), then the rules of the
 /// whole object.
-pub fn errors_on_status_update(new: &Value, old: &Value, schema: &Structural) -> ErrorList {
-    check_status_update(new, old, schema).errors
+pub fn errors_on_status_update(
+    new: &Value,
+    old: &Value,
+    schema: &Structural,
+    scale: Option<&Scale>,
+) -> ErrorList {
+    check_status_update(new, old, schema, scale).errors
 }
 
 /// [`errors_on_status_update`], with the warnings.
-pub fn check_status_update(new: &Value, old: &Value, schema: &Structural) -> Checked {
+pub fn check_status_update(
+    new: &Value,
+    old: &Value,
+    schema: &Structural,
+    scale: Option<&Scale>,
+) -> Checked {
     let metadata = Path::new("metadata");
     let mut errs = meta::validate_generic_object_meta_update(
         new.get("metadata"),
@@ -108,6 +143,9 @@ pub fn check_status_update(new: &Value, old: &Value, schema: &Structural) -> Che
         &metadata,
     );
     errs.extend(openapi::validate_status_update(new, old, schema));
+    if let Some(scale) = scale {
+        scale::validate_status(new, scale, &mut errs);
+    }
     let lists = listtype::validate(new, schema);
     if !lists.is_empty() && listtype::validate(old, schema).is_empty() {
         errs.extend(lists);
