@@ -10,6 +10,44 @@ use serde_json::Value;
 
 use crate::validation::field::go_json;
 
+/// Which of the versions' members the conversion moves to the spec: those every version has
+/// alike (absent and empty count as alike, as the server's semantic equality has it).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Hoisted {
+    /// `schema`.
+    pub schema: bool,
+    /// `subresources`.
+    pub subresources: bool,
+    /// `additionalPrinterColumns`.
+    pub columns: bool,
+    /// `selectableFields`.
+    pub selectable_fields: bool,
+}
+
+impl Hoisted {
+    /// What moves up from `versions`.
+    pub fn of(versions: &[Value]) -> Hoisted {
+        let Some(first) = versions.first() else {
+            return Hoisted::default();
+        };
+        let alike = |key: &str| {
+            let norm = |v: &Value| match v.get(key) {
+                None | Some(Value::Null) => Value::Null,
+                Some(Value::Array(a)) if a.is_empty() => Value::Null,
+                Some(other) => other.clone(),
+            };
+            let head = norm(first);
+            versions.iter().all(|v| norm(v) == head)
+        };
+        Hoisted {
+            schema: alike("schema"),
+            subresources: alike("subresources"),
+            columns: alike("additionalPrinterColumns"),
+            selectable_fields: alike("selectableFields"),
+        }
+    }
+}
+
 /// A JSON object written member by member, in the order given.
 struct Struct {
     out: String,
@@ -265,7 +303,7 @@ fn dependencies(v: &Value, out: &mut String) {
 /// `spec.versions` as the internal `[]CustomResourceDefinitionVersion` prints, after the
 /// conversion from v1 moved what every version shares to the spec (`hoisted`: schema,
 /// subresources, columns, selectable fields).
-pub fn versions(v: &Value, hoisted: &super::spec::Hoisted) -> String {
+pub fn versions(v: &Value, hoisted: &Hoisted) -> String {
     let mut out = String::new();
     list(v, &mut out, |version, out| {
         let mut s = Struct::new();

@@ -6,53 +6,15 @@
 //! The server checks the internal form, into which the v1 conversion moves whatever every
 //! version has alike (schema, subresources, columns, selectable fields) up to the spec: their
 //! errors then name `spec.validation.openAPIV3Schema...`, `spec.subresources...` rather than
-//! `spec.versions[i]...`. [`Hoisted`] says which moved, and the paths follow it.
+//! `spec.versions[i]...`. [`internal::Hoisted`] says which moved, and the paths follow it.
 
 use serde_json::Value;
 
-use super::internal;
+use super::internal::{self, Hoisted};
 use super::options::ValidationOptions;
 use super::schema;
 use crate::validation::field::{self, BadValue, ErrorList, Path};
 use crate::validation::names;
-
-/// Which of the versions' members the conversion moves to the spec: those every version has
-/// alike (absent and empty count as alike, as the server's semantic equality has it).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Hoisted {
-    /// `schema`.
-    pub schema: bool,
-    /// `subresources`.
-    pub subresources: bool,
-    /// `additionalPrinterColumns`.
-    pub columns: bool,
-    /// `selectableFields`.
-    pub selectable_fields: bool,
-}
-
-impl Hoisted {
-    /// What moves up from `versions`.
-    pub fn of(versions: &[Value]) -> Hoisted {
-        let Some(first) = versions.first() else {
-            return Hoisted::default();
-        };
-        let alike = |key: &str| {
-            let norm = |v: &Value| match v.get(key) {
-                None | Some(Value::Null) => Value::Null,
-                Some(Value::Array(a)) if a.is_empty() => Value::Null,
-                Some(other) => other.clone(),
-            };
-            let head = norm(first);
-            versions.iter().all(|v| norm(v) == head)
-        };
-        Hoisted {
-            schema: alike("schema"),
-            subresources: alike("subresources"),
-            columns: alike("additionalPrinterColumns"),
-            selectable_fields: alike("selectableFields"),
-        }
-    }
-}
 
 const PRINTER_COLUMN_TYPES: &str = "boolean,date,integer,number,string";
 const PRINTER_COLUMN_FORMATS: &str = "byte,date,date-time,double,float,int32,int64,password";
