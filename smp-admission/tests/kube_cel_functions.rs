@@ -7,7 +7,8 @@
 //! `tests/data/customresource/kube_cel_gaps.txt`; the test fails when a listed case passes
 //! and when an unlisted one fails.
 
-use std::collections::BTreeMap;
+mod common;
+
 use std::path::Path;
 
 use serde_json::Value;
@@ -19,26 +20,12 @@ fn data_file(name: &str) -> std::path::PathBuf {
         .join(name)
 }
 
-fn gaps() -> BTreeMap<String, String> {
-    let text = std::fs::read_to_string(data_file("kube_cel_gaps.txt")).unwrap_or_default();
-    let mut gaps = BTreeMap::new();
-    let mut reason = String::new();
-    for line in text.lines() {
-        if let Some(r) = line.strip_prefix("# reason: ") {
-            reason = r.to_owned();
-        } else if !line.trim().is_empty() && !line.starts_with('#') {
-            gaps.insert(line.to_owned(), reason.clone());
-        }
-    }
-    gaps
-}
-
 #[test]
 fn kube_cel_library_cases() {
     let data: Value =
         serde_json::from_str(&std::fs::read_to_string(data_file("kube_cel.json")).unwrap())
             .unwrap();
-    let gaps = gaps();
+    let gaps = common::gaps("customresource/kube_cel_gaps.txt");
     let (mut agree, mut total) = (0, 0);
     let mut unexpected = Vec::new();
     let mut fixed = Vec::new();

@@ -6,7 +6,9 @@
 //! the test fails both when a listed case passes (the list must shrink) and when an unlisted
 //! one fails.
 
-use std::collections::{BTreeMap, BTreeSet};
+mod common;
+
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use serde_json::Value;
@@ -18,22 +20,6 @@ fn data(name: &str) -> Value {
         .join("tests/data/customresource")
         .join(name);
     serde_json::from_str(&std::fs::read_to_string(&path).expect("readable")).expect("JSON")
-}
-
-/// The listed gaps: `file: case name` to reason.
-fn gaps() -> BTreeMap<String, String> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/customresource/gaps.txt");
-    let text = std::fs::read_to_string(path).unwrap_or_default();
-    let mut gaps = BTreeMap::new();
-    let mut reason = String::new();
-    for line in text.lines() {
-        if let Some(r) = line.strip_prefix("# reason: ") {
-            reason = r.to_owned();
-        } else if !line.trim().is_empty() && !line.starts_with('#') {
-            gaps.insert(line.to_owned(), reason.clone());
-        }
-    }
-    gaps
 }
 
 fn schema(case: &Value) -> Option<Structural> {
@@ -156,7 +142,7 @@ fn run(kind: &str, case: &Value) -> Result<(), String> {
 
 #[test]
 fn upstream_custom_resource_cases() {
-    let gaps = gaps();
+    let gaps = common::gaps("customresource/gaps.txt");
     let mut failures = Vec::new();
     let mut newly_passing = Vec::new();
     let mut counts = Vec::new();

@@ -9,6 +9,8 @@
 //! Errors are compared in order, except for the cases upstream's own order varies (Go walks
 //! maps in random order), compared as sets. `SMP_DUMP_FAILURES=1` prints each disagreement.
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
@@ -19,23 +21,6 @@ fn data() -> Value {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/customresourcedefinition/validation.json");
     serde_json::from_str(&std::fs::read_to_string(&path).expect("readable")).expect("JSON")
-}
-
-/// The listed gaps: `test #index: name` to reason.
-fn gaps() -> BTreeMap<String, String> {
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/customresourcedefinition/gaps.txt");
-    let text = std::fs::read_to_string(path).unwrap_or_default();
-    let mut gaps = BTreeMap::new();
-    let mut reason = String::new();
-    for line in text.lines() {
-        if let Some(r) = line.strip_prefix("# reason: ") {
-            reason = r.to_owned();
-        } else if !line.trim().is_empty() && !line.starts_with('#') {
-            gaps.insert(line.to_owned(), reason.clone());
-        }
-    }
-    gaps
 }
 
 /// Whether one case agrees with upstream; `Err` says how it does not.
@@ -65,7 +50,7 @@ fn run(case: &Value) -> Result<(), String> {
 #[test]
 fn upstream_crd_validation_cases() {
     let data = data();
-    let gaps = gaps();
+    let gaps = common::gaps("customresourcedefinition/gaps.txt");
     let dump = std::env::var_os("SMP_DUMP_FAILURES").is_some();
     let mut counts: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let mut unexpected = Vec::new();

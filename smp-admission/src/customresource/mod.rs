@@ -326,12 +326,7 @@ impl Definition {
         new: &Value,
         old: &Value,
     ) -> Result<ErrorList, CustomResourceError> {
-        Ok(match self.schema(version_of(new))? {
-            Some(schema) => {
-                validator::errors_on_update(new, old, schema, self.scales.get(version_of(new)))
-            }
-            None => ErrorList::new(),
-        })
+        Ok(self.check_update(new, old)?.errors)
     }
 
     /// [`Definition::errors_on_update`] with the warnings the server answers with: each rule
@@ -341,12 +336,7 @@ impl Definition {
         new: &Value,
         old: &Value,
     ) -> Result<validator::Checked, CustomResourceError> {
-        Ok(match self.schema(version_of(new))? {
-            Some(schema) => {
-                validator::check_update(new, old, schema, self.scales.get(version_of(new)))
-            }
-            None => validator::Checked::default(),
-        })
+        self.check_with(new, old, validator::check_update)
     }
 
     /// [`Definition::errors_on_status_update`] with its warnings.
@@ -355,12 +345,7 @@ impl Definition {
         new: &Value,
         old: &Value,
     ) -> Result<validator::Checked, CustomResourceError> {
-        Ok(match self.schema(version_of(new))? {
-            Some(schema) => {
-                validator::check_status_update(new, old, schema, self.scales.get(version_of(new)))
-            }
-            None => validator::Checked::default(),
-        })
+        self.check_with(new, old, validator::check_status_update)
     }
 
     /// The field errors of a status-subresource write replacing `old` by `new`.
@@ -369,14 +354,20 @@ impl Definition {
         new: &Value,
         old: &Value,
     ) -> Result<ErrorList, CustomResourceError> {
-        Ok(match self.schema(version_of(new))? {
-            Some(schema) => validator::errors_on_status_update(
-                new,
-                old,
-                schema,
-                self.scales.get(version_of(new)),
-            ),
-            None => ErrorList::new(),
+        Ok(self.check_status_update(new, old)?.errors)
+    }
+
+    /// An update's checks by `check`, with the new object's version's schema and scale.
+    fn check_with(
+        &self,
+        new: &Value,
+        old: &Value,
+        check: fn(&Value, &Value, &Structural, Option<&scale::Scale>) -> validator::Checked,
+    ) -> Result<validator::Checked, CustomResourceError> {
+        let version = version_of(new);
+        Ok(match self.schema(version)? {
+            Some(schema) => check(new, old, schema, self.scales.get(version)),
+            None => validator::Checked::default(),
         })
     }
 

@@ -159,14 +159,7 @@ pub fn validate_update(crd: &Value, old: &Value) -> ErrorList {
             .unwrap_or("")
             .to_owned()
     };
-    let established = old
-        .pointer("/status/conditions")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .any(|c| {
-            c.get("type") == Some(&json!("Established")) && c.get("status") == Some(&json!("True"))
-        });
+    let established = is_established(old);
     let mut immutable = |pointer: &str, at: &Path| {
         let (new_value, old_value) = (text(crd, pointer), text(old, pointer));
         if new_value != old_value {
@@ -182,6 +175,17 @@ pub fn validate_update(crd: &Value, old: &Value) -> ErrorList {
     immutable("/spec/names/plural", &names_path.child("plural"));
     common_tail(crd, Some(old), &mut errs);
     errs
+}
+
+/// Whether the CRD's `Established` condition is true (names served; some fields fixed).
+fn is_established(crd: &Value) -> bool {
+    crd.pointer("/status/conditions")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .any(|c| {
+            c.get("type") == Some(&json!("Established")) && c.get("status") == Some(&json!("True"))
+        })
 }
 
 /// The create options, relaxed where the old CRD's schemas already break them.
@@ -216,14 +220,7 @@ fn options_for_update(old: &Value) -> ValidationOptions {
         .pointer("/spec/conversion/webhook/clientConfig/caBundle")
         .and_then(Value::as_str)
         .unwrap_or("");
-    let established = old
-        .pointer("/status/conditions")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .any(|c| {
-            c.get("type") == Some(&json!("Established")) && c.get("status") == Some(&json!("True"))
-        });
+    let established = is_established(old);
     ValidationOptions {
         require_valid_property_type: !any_invalid_type,
         require_structural: !any_non_structural,

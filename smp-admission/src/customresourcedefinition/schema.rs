@@ -396,17 +396,7 @@ fn walk(
     }
     // Junctors: their rules are never compiled (a structural schema has none there).
     if let Some(not) = s.get("not") {
-        walk(
-            not,
-            None,
-            &path.child("not"),
-            ssv,
-            false,
-            options,
-            false,
-            out,
-            depth + 1,
-        );
+        walk_junctor(not, &path.child("not"), ssv, options, out, depth);
     }
     for key in ["allOf", "oneOf", "anyOf"] {
         let at = path.child(key);
@@ -417,33 +407,13 @@ fn walk(
             .flatten()
             .enumerate()
         {
-            walk(
-                clause,
-                None,
-                &at.index(i),
-                ssv,
-                false,
-                options,
-                false,
-                out,
-                depth + 1,
-            );
+            walk_junctor(clause, &at.index(i), ssv, options, out, depth);
         }
     }
     if let Some(definitions) = s.get("definitions").and_then(Value::as_object) {
         let at = path.child("definitions");
         for (key, d) in definitions {
-            walk(
-                d,
-                None,
-                &at.key(key),
-                ssv,
-                false,
-                options,
-                false,
-                out,
-                depth + 1,
-            );
+            walk_junctor(d, &at.key(key), ssv, options, out, depth);
         }
     }
     let list_type = s.get("x-kubernetes-list-type").and_then(Value::as_str);
@@ -487,17 +457,7 @@ fn walk(
         let at = path.child("dependencies");
         for (key, d) in dependencies {
             if d.is_object() {
-                walk(
-                    d,
-                    None,
-                    &at.key(key),
-                    ssv,
-                    false,
-                    options,
-                    false,
-                    out,
-                    depth + 1,
-                );
+                walk_junctor(d, &at.key(key), ssv, options, out, depth);
             }
         }
     }
@@ -512,6 +472,19 @@ fn walk(
             compile_rules(rules, path, ssv, &mut out.rules);
         }
     }
+}
+
+/// The walk of a junctor's clause (or a definition, or a dependency): its rules are never
+/// compiled (a structural schema has none there) and it has no structural counterpart.
+fn walk_junctor(
+    s: &Value,
+    path: &Path,
+    ssv: &Ssv,
+    options: &ValidationOptions,
+    out: &mut Walked,
+    depth: usize,
+) {
+    walk(s, None, path, ssv, false, options, false, out, depth + 1);
 }
 
 /// The checks of `x-kubernetes-preserve-unknown-fields`, `x-kubernetes-map-type`,
