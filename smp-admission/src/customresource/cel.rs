@@ -165,6 +165,32 @@ thread_local! {
         let mut context = Context::default().with_all();
         context.add_function("matches", matches);
         context.add_function("size", size);
+        context.add_function("type", type_of);
+        context.add_function("dyn", dyn_value);
+        for name in [
+            "int", "uint", "double", "bool", "string", "bytes", "list", "map", "null_type",
+            "type",
+        ] {
+            context.add_variable_from_value(name, text(name));
+        }
+        let names = |prefix: &str, members: &[&str]| {
+            let map: std::collections::HashMap<Key, Cel> = members
+                .iter()
+                .map(|m| (Key::String(Arc::new((*m).to_owned())), text(&format!("{prefix}.{m}"))))
+                .collect();
+            Cel::Map(Map { map: Arc::new(map) })
+        };
+        let protobuf = names("google.protobuf", &["Duration", "Timestamp"]);
+        let google = std::collections::HashMap::from([(
+            Key::String(Arc::new("protobuf".to_owned())),
+            protobuf,
+        )]);
+        context.add_variable_from_value("google", Cel::Map(Map { map: Arc::new(google) }));
+        context.add_variable_from_value("net", names("net", &["IP", "CIDR"]));
+        context.add_variable_from_value(
+            "kubernetes",
+            names("kubernetes", &["Quantity", "URL", "Semver", "Format"]),
+        );
         context
     };
     /// The patterns `matches` has compiled, by their text.
@@ -204,6 +230,35 @@ fn size(ftx: &kube_cel::cel::FunctionContext) -> kube_cel::cel::ResolveResult {
         (None, None) => return Err(kube_cel::cel::ExecutionError::missing_argument_or_target()),
     };
     Ok(Cel::Int(n as i64))
+}
+
+/// CEL's `type(x)`, which the `cel` crate lacks: the name of the value's type, compared with
+/// the type names bound beside it (`int`, `string`, `google.protobuf.Timestamp`, `net.IP`...,
+/// each bound to its own name), so that `type(self.x) == int` reads as upstream. A schema's
+/// object types all read `map` here, where cel-go names each; two of them compare equal.
+fn type_of(value: Cel) -> kube_cel::cel::ResolveResult {
+    let name = match &value {
+        Cel::Int(_) => "int",
+        Cel::UInt(_) => "uint",
+        Cel::Float(_) => "double",
+        Cel::String(_) => "string",
+        Cel::Bytes(_) => "bytes",
+        Cel::Bool(_) => "bool",
+        Cel::List(_) => "list",
+        Cel::Map(_) => "map",
+        Cel::Null => "null_type",
+        Cel::Duration(_) => "google.protobuf.Duration",
+        Cel::Timestamp(_) => "google.protobuf.Timestamp",
+        Cel::Function(..) => "function",
+        Cel::Opaque(o) => return Ok(text(o.runtime_type_name())),
+    };
+    Ok(text(name))
+}
+
+/// CEL's `dyn(x)`: `x` itself (a hint to cel-go's type checker, which this environment has
+/// not).
+fn dyn_value(value: Cel) -> kube_cel::cel::ResolveResult {
+    Ok(value)
 }
 
 /// How many compiled patterns a thread keeps; past it, the cache starts again.
