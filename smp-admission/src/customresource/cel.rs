@@ -540,8 +540,10 @@ fn convert_paths(
     let mut rests: Vec<&[String]> = Vec::new();
     for (key, member) in members {
         let (name, schema) = match (s.properties.get(key), additional) {
+            (Some(_), _) if member.is_null() => continue,
             (Some(p), _) => (escape(key), p),
             (None, Some(a)) => (Some(std::borrow::Cow::Borrowed(key.as_str())), a),
+            (None, None) if member.is_null() => continue,
             (None, None) => (escape(key), &empty),
         };
         let Some(name) = name else {
@@ -687,9 +689,12 @@ fn to_cel(value: &Value, s: &Structural, resource: bool, depth: usize) -> Cel {
                     continue;
                 }
                 let (name, schema) = match (s.properties.get(key), additional) {
+                    // A field set to null is unset to rules (`has()` is false), as upstream.
+                    (Some(_), _) if member.is_null() => continue,
                     (Some(p), _) => (escape(key), p),
                     // Map keys are data, not names: they are not escaped.
                     (None, Some(a)) => (Some(std::borrow::Cow::Borrowed(key.as_str())), a),
+                    (None, None) if member.is_null() => continue,
                     (None, None) => (escape(key), &empty),
                 };
                 if let Some(name) = name {
