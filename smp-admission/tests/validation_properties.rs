@@ -56,6 +56,13 @@ const KINDS: &[(&str, &str)] = &[
     ("autoscaling/v2", "HorizontalPodAutoscaler"),
     ("autoscaling/v1", "HorizontalPodAutoscaler"),
     ("events.k8s.io/v1", "Event"),
+    ("scheduling.k8s.io/v1", "PriorityClass"),
+    ("storage.k8s.io/v1", "StorageClass"),
+    ("storage.k8s.io/v1", "CSIDriver"),
+    ("storage.k8s.io/v1", "CSINode"),
+    ("storage.k8s.io/v1", "VolumeAttachment"),
+    ("storage.k8s.io/v1", "CSIStorageCapacity"),
+    ("storage.k8s.io/v1", "VolumeAttributesClass"),
 ];
 
 fn typed(kind: (&str, &str), body: Value) -> Value {

@@ -28,9 +28,11 @@
 //! - networking.k8s.io: Ingress, IngressClass, NetworkPolicy; policy: PodDisruptionBudget;
 //!   rbac.authorization.k8s.io: Role, ClusterRole, RoleBinding, ClusterRoleBinding;
 //!   coordination.k8s.io: Lease; autoscaling v1 and v2: HorizontalPodAutoscaler;
-//!   events.k8s.io: Event.
+//!   events.k8s.io: Event;
+//! - scheduling.k8s.io: PriorityClass; storage.k8s.io: StorageClass, VolumeAttributesClass,
+//!   CSIDriver, CSINode, VolumeAttachment, CSIStorageCapacity.
 //!
-//! The upstream cases are data in `tests/data/validation/` (1,204 of them, each with its
+//! The upstream cases are data in `tests/data/validation/` (1,440 of them, each with its
 //! source), run by `tests/upstream_validation.rs`.
 //!
 //! # Where the answers differ from the server's
@@ -65,6 +67,8 @@ mod ip;
 mod networking;
 mod policy;
 mod rbac;
+mod scheduling;
+mod storage;
 
 pub use field::{ErrorList, ErrorType, FieldError, Path};
 pub use status::Invalid;
@@ -95,6 +99,8 @@ fn rules(group: &str, kind: &str) -> Option<&'static KindRules> {
         .chain(rbac::KINDS)
         .chain(coordination::KINDS)
         .chain(autoscaling::KINDS)
+        .chain(scheduling::KINDS)
+        .chain(storage::KINDS)
         .find(|r| r.group == group && r.kind == kind)
 }
 
