@@ -8,8 +8,7 @@ use serde_json::Value;
 use smp_ssa::managedfields::ApplyOptions;
 
 use super::write::{
-    commit, conflict, manager_error, prepare_update, record_update, settle_generation,
-    with_field_manager,
+    conflict, manager_error, prepare_update, record_update, store_update, with_field_manager,
 };
 use super::{Call, RETRIES, options};
 use crate::jsonpatch::{self, Limits, PatchError};
@@ -89,10 +88,8 @@ pub(super) fn patch(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value),
             return Err(conflict(call));
         }
         let new = prepare_update(call, &current.object, patched)?;
-        let mut new = record_update(call, &current.object, new)?;
-        settle_generation(call, &current.object, &mut new);
-        super::write::validate_update(call, &current, &new)?;
-        match commit(call, &current, new) {
+        let new = record_update(call, &current.object, new)?;
+        match store_update(call, &current, new)? {
             Ok(object) => return Ok((StatusCode::OK, object)),
             Err(_) if expected.is_empty() => continue,
             Err(_) => return Err(conflict(call)),
@@ -184,10 +181,8 @@ fn apply(call: &Call<'_>, text: &str) -> Result<(StatusCode, Value), ApiError> {
         .map_err(|e| manager_error(call, &name, e))?;
         let mut object = object;
         call.default_object(&mut object);
-        let mut new = prepare_update(call, &current.object, object)?;
-        settle_generation(call, &current.object, &mut new);
-        super::write::validate_update(call, &current, &new)?;
-        match commit(call, &current, new) {
+        let new = prepare_update(call, &current.object, object)?;
+        match store_update(call, &current, new)? {
             Ok(object) => return Ok((StatusCode::OK, object)),
             Err(_) => continue,
         }

@@ -273,6 +273,55 @@ pub(super) fn settle_generation(call: &Call<'_>, current: &Value, new: &mut Valu
     };
 }
 
+/// Whether the write is to the Services' main endpoint, whose registry allocates addresses and
+/// node ports (a status write keeps the spec, so allocates nothing).
+fn allocates_addresses(call: &Call<'_>) -> bool {
+    call.resource.group.is_empty()
+        && call.resource.plural() == "services"
+        && call.resource.names.is_none()
+        && call.info.subresource.is_empty()
+}
+
+/// The lock a Service write holds from picking its addresses to recording them. A writer that
+/// panicked holding it recorded nothing, so the lock is taken all the same.
+fn lock_allocator<'a>(call: &Call<'a>) -> std::sync::MutexGuard<'a, ()> {
+    call.state
+        .allocator
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+}
+
+/// The end every update shares (a replace, a patch, an apply): a Service's addresses and node
+/// ports settled (its registry's `beginUpdate`, which runs before the strategy and validation),
+/// `generation` moved, the object validated and committed. The outer error refuses the update;
+/// the inner one is the store's, the object having changed meanwhile. A Service holds the
+/// allocator lock from its choice until its addresses are recorded, so no create or update
+/// takes them meanwhile, and records them only if it is still stored.
+pub(super) fn store_update(
+    call: &Call<'_>,
+    current: &Stored,
+    mut new: Value,
+) -> Result<Result<Value, WriteError>, ApiError> {
+    let is_service = allocates_addresses(call);
+    let _allocating = is_service.then(|| lock_allocator(call));
+    let allocation = if is_service {
+        crate::registry::services::prepare_update(call.state, &mut new, &current.object)?
+    } else {
+        Default::default()
+    };
+    settle_generation(call, &current.object, &mut new);
+    validate_update(call, current, &new)?;
+    let written = commit(call, current, new);
+    // An update that let a deleted object go stores nothing to record addresses for (the
+    // deletion released what it held).
+    let stored = || call.state.store.get(&call.key(&call.info.name)).is_some();
+    if is_service && written.is_ok() && !call.dry_run() && stored() {
+        let (namespace, name) = (&call.info.namespace, &call.info.name);
+        crate::registry::services::record(call.state, namespace, name, &allocation);
+    }
+    Ok(written)
+}
+
 /// Stores `new` over `current` (or removes the object, when its deletion waited only for the
 /// finalizers `new` no longer has, or keeps `current` when `new` is the same); an error when
 /// the object changed meanwhile.
@@ -392,17 +441,10 @@ pub(super) fn create_object(
     // The admission plugins and the strategy's own steps come after the field manager: what
     // they set is no manager's.
     call.admit_create(&mut new)?;
-    // A Service's addresses are picked and recorded under one lock, so two creates never
+    // A Service's addresses are picked and recorded under one lock, so two writes never
     // take the same one.
-    let is_service = call.resource.group.is_empty()
-        && call.resource.plural() == "services"
-        && call.resource.names.is_none();
-    let _allocating = is_service.then(|| {
-        call.state
-            .allocator
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-    });
+    let is_service = allocates_addresses(call);
+    let _allocating = is_service.then(|| lock_allocator(call));
     let allocation = if is_service {
         crate::registry::services::allocate(call.state, &mut new)?
     } else {
@@ -446,11 +488,9 @@ pub(super) fn update(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value)
         if !expected.is_empty() && expected != current.revision.to_string() {
             return Err(conflict(call));
         }
-        let mut new = prepare_update(call, &current.object, given.clone())?;
-        new = record_update(call, &current.object, new)?;
-        settle_generation(call, &current.object, &mut new);
-        validate_update(call, &current, &new)?;
-        match commit(call, &current, new) {
+        let new = prepare_update(call, &current.object, given.clone())?;
+        let new = record_update(call, &current.object, new)?;
+        match store_update(call, &current, new)? {
             Ok(object) => return Ok((StatusCode::OK, object)),
             Err(_) if expected.is_empty() => continue,
             Err(_) => return Err(conflict(call)),

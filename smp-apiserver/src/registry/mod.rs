@@ -2,7 +2,7 @@
 //! consult: which fields a field selector may name and what they hold ([`fields`]), when
 //! `metadata.generation` moves ([`generation`]), and how a deletion goes ([`deletion`]: the
 //! default propagation, graceful deletion, what DELETE answers), and what a Service is given
-//! on create ([`services`]: its cluster IP, node ports and IP families).
+//! on create and update ([`services`]: its cluster IP, node ports and IP families).
 //!
 //! Upstream these live in `pkg/registry/<group>/<resource>/strategy.go` and the field label
 //! conversions of `pkg/apis/<group>/<version>/conversion.go` (kubernetes/kubernetes), and for
