@@ -422,12 +422,13 @@ fn invalid_results_are_refused_with_the_servers_message() {
         ),
         "{stderr}"
     );
+    // Its own file names: the tests run in parallel, and another writes `ssa-live.yaml`.
     let live = temp_file(
-        "ssa-live.yaml",
+        "ssa-frozen-live.yaml",
         "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: frozen, namespace: default, resourceVersion: '3'}\nimmutable: true\ndata: {a: '1'}\n",
     );
     let new = temp_file(
-        "ssa-new.yaml",
+        "ssa-frozen-new.yaml",
         "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: frozen, namespace: default}\nimmutable: true\ndata: {a: '2'}\n",
     );
     let out = smp(
