@@ -2,8 +2,11 @@
 //! validation (`PrepareForCreate` of `pkg/registry/<group>/<resource>/strategy.go`): a
 //! separate step from the scheme's defaults, which a caller may leave out.
 //!
-//! Covered: a Pod's status (`Pending`, its QoS class, the scheduling-gated condition) and a
-//! Job's generated selector and labels (which need the uid the server gives). A Service's
+//! Covered: a Pod's status (`Pending`, its QoS class, the scheduling-gated condition), a
+//! Job's generated selector and labels (which need the uid the server gives), a
+//! CustomResourceDefinition's status and generation, a VolumeAttachment's status (cleared:
+//! only its status writes set it) and a CSIDriver's `nodeAllocatableUpdatePeriodSeconds`
+//! (dropped: its gate, `MutableCSINodeAllocatableCount`, is off in v1.34). A Service's
 //! addresses need the cluster's state and are the test server's (`smp-apiserver`).
 
 mod job;
@@ -28,7 +31,37 @@ pub fn prepare_for_create(object: &mut Value) {
     match (api_version, kind) {
         (Some("v1"), Some("Pod")) => pod::prepare_for_create(map),
         (Some("batch/v1"), Some("Job")) => job::generate_selector(map),
+        (Some("storage.k8s.io/v1"), Some("VolumeAttachment")) => {
+            // The status is the attacher's to write, through the status subresource.
+            map.insert("status".to_owned(), serde_json::json!({"attached": false}));
+        }
+        (Some("storage.k8s.io/v1"), Some("CSIDriver")) => {
+            if let Some(spec) = map.get_mut("spec").and_then(Value::as_object_mut) {
+                spec.remove("nodeAllocatableUpdatePeriodSeconds");
+            }
+        }
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn storage_objects_are_prepared_as_their_strategies_prepare_them() {
+        let mut attachment = json!({"apiVersion": "storage.k8s.io/v1", "kind": "VolumeAttachment",
+            "metadata": {"name": "a"}, "spec": {"attacher": "x", "nodeName": "n",
+                "source": {"persistentVolumeName": "pv"}},
+            "status": {"attached": true, "attachmentMetadata": {"k": "v"}}});
+        prepare_for_create(&mut attachment);
+        assert_eq!(attachment["status"], json!({"attached": false}));
+        let mut driver = json!({"apiVersion": "storage.k8s.io/v1", "kind": "CSIDriver",
+            "metadata": {"name": "d"}, "spec": {"attachRequired": true,
+                "nodeAllocatableUpdatePeriodSeconds": 60}});
+        prepare_for_create(&mut driver);
+        assert_eq!(driver["spec"], json!({"attachRequired": true}));
     }
 }
 
