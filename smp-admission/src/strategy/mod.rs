@@ -14,6 +14,8 @@ mod pod;
 
 use serde_json::Value;
 
+pub use pod::qos_class;
+
 /// Prepares `object` for its creation as its kind's strategy does. Objects of other kinds,
 /// or not objects, are left as they are.
 pub fn prepare_for_create(object: &mut Value) {
@@ -64,5 +66,3 @@ mod tests {
         assert_eq!(driver["spec"], json!({"attachRequired": true}));
     }
 }
-
-pub use pod::qos_class;
