@@ -539,14 +539,7 @@ fn convert_paths(
     let mut map = std::collections::HashMap::new();
     let mut rests: Vec<&[String]> = Vec::new();
     for (key, member) in members {
-        let (name, schema) = match (s.properties.get(key), additional) {
-            (Some(_), _) if member.is_null() => continue,
-            (Some(p), _) => (escape(key), p),
-            (None, Some(a)) => (Some(std::borrow::Cow::Borrowed(key.as_str())), a),
-            (None, None) if member.is_null() => continue,
-            (None, None) => (escape(key), &empty),
-        };
-        let Some(name) = name else {
+        let Some((name, schema)) = bound_member(key, member, s, additional, &empty) else {
             continue;
         };
         rests.clear();
@@ -688,16 +681,7 @@ fn to_cel(value: &Value, s: &Structural, resource: bool, depth: usize) -> Cel {
                     );
                     continue;
                 }
-                let (name, schema) = match (s.properties.get(key), additional) {
-                    // A field set to null is unset to rules (`has()` is false), as upstream.
-                    (Some(_), _) if member.is_null() => continue,
-                    (Some(p), _) => (escape(key), p),
-                    // Map keys are data, not names: they are not escaped.
-                    (None, Some(a)) => (Some(std::borrow::Cow::Borrowed(key.as_str())), a),
-                    (None, None) if member.is_null() => continue,
-                    (None, None) => (escape(key), &empty),
-                };
-                if let Some(name) = name {
+                if let Some((name, schema)) = bound_member(key, member, s, additional, &empty) {
                     map.insert(
                         Key::String(Arc::new(name.into_owned())),
                         to_cel(member, schema, false, depth + 1),
@@ -706,6 +690,24 @@ fn to_cel(value: &Value, s: &Structural, resource: bool, depth: usize) -> Cel {
             }
             Cel::Map(Map { map: Arc::new(map) })
         }
+    }
+}
+
+/// How rules see an object's member: its name (escaped, but for a map's keys, which are data)
+/// and its schema; `None` for a member they do not see (a field set to null is unset, as
+/// upstream binds it; a name CEL cannot spell is not bound).
+fn bound_member<'a, 's>(
+    key: &'a str,
+    member: &Value,
+    s: &'s Structural,
+    additional: Option<&'s Structural>,
+    empty: &'s Structural,
+) -> Option<(std::borrow::Cow<'a, str>, &'s Structural)> {
+    match (s.properties.get(key), additional) {
+        (Some(_), _) | (None, None) if member.is_null() => None,
+        (Some(p), _) => Some((escape(key)?, p)),
+        (None, Some(a)) => Some((std::borrow::Cow::Borrowed(key), a)),
+        (None, None) => Some((escape(key)?, empty)),
     }
 }
 
