@@ -31,11 +31,8 @@ impl Hoisted {
             return Hoisted::default();
         };
         let alike = |key: &str| {
-            let norm = |v: &Value| match v.get(key) {
-                None | Some(Value::Null) => Value::Null,
-                Some(Value::Array(a)) if a.is_empty() => Value::Null,
-                Some(other) => other.clone(),
-            };
+            // Compared in place: a schema can be large, and there is one per version.
+            let norm = |v| set_member(v, key);
             let head = norm(first);
             versions.iter().all(|v| norm(v) == head)
         };
@@ -45,6 +42,16 @@ impl Hoisted {
             columns: alike("additionalPrinterColumns"),
             selectable_fields: alike("selectableFields"),
         }
+    }
+}
+
+/// A version's member as the internal form holds it: `None` when absent, null or an empty
+/// list (semantic equality takes those for alike).
+fn set_member<'v>(version: &'v Value, key: &str) -> Option<&'v Value> {
+    match version.get(key) {
+        None | Some(Value::Null) => None,
+        Some(Value::Array(a)) if a.is_empty() => None,
+        Some(other) => Some(other),
     }
 }
 
