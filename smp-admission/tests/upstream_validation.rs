@@ -1,12 +1,15 @@
 //! The validation tests of Kubernetes v1.34, as data (`tests/data/validation/*.json`): each
 //! case's object is validated (as an update of `old` when it has one) and the field errors
 //! compared with the expected ones, in order: type and field always, the message when the case
-//! gives it. A case with a `gap` names what is not done yet and is counted, not run.
+//! gives it. A case with `"subresource": "status"` is a write to the status endpoint. A case
+//! with a `gap` names what is not done yet and is counted, not run.
 
 use std::path::Path;
 
 use serde_json::Value;
-use smp_admission::validation::{ErrorType, errors_on_create, errors_on_update};
+use smp_admission::validation::{
+    ErrorType, errors_on_create, errors_on_status_update, errors_on_update,
+};
 
 fn run(file: &Path) -> (usize, usize, Vec<String>) {
     let data: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
@@ -20,7 +23,9 @@ fn run(file: &Path) -> (usize, usize, Vec<String>) {
             continue;
         }
         let object = &case["object"];
+        let status_write = case.get("subresource").and_then(Value::as_str) == Some("status");
         let found = match case.get("old").filter(|o| !o.is_null()) {
+            Some(old) if status_write => errors_on_status_update(object, old),
             Some(old) => errors_on_update(object, old),
             None => errors_on_create(object),
         }

@@ -11,10 +11,12 @@
 
 mod job;
 mod pod;
+mod status;
 
 use serde_json::Value;
 
 pub use pod::qos_class;
+pub use status::prepare_for_status_update;
 
 /// Prepares `object` for its creation as its kind's strategy does. Objects of other kinds,
 /// or not objects, are left as they are.

@@ -11,12 +11,12 @@ use std::borrow::Cow;
 
 use serde_json::{Value, json};
 
-use super::KindRules;
 use super::core::resources::validate_container_resource_name;
 use super::field::{self, BadValue, ErrorList, Path};
 use super::meta::{IS_NEGATIVE, validate_object_meta, validate_object_meta_update};
 use super::names;
 use super::read;
+use super::{KindRules, StatusRules};
 use crate::quantity::{self, Quantity};
 
 /// The autoscaling kinds whose rules are here.
@@ -583,6 +583,36 @@ fn validate_target(target: &Value, path: &Path, errs: &mut ErrorList) {
             ));
         }
     }
+}
+
+/// The status endpoint's rules (`ValidateHorizontalPodAutoscalerStatusUpdate`), for both
+/// versions.
+pub(crate) static STATUS: &[StatusRules] = &[StatusRules {
+    group: "autoscaling",
+    kind: "HorizontalPodAutoscaler",
+    update: status_update,
+}];
+
+/// `ValidateHorizontalPodAutoscalerStatusUpdate`: the metadata, and replica counts not
+/// negative.
+fn status_update(new: &Value, old: &Value) -> ErrorList {
+    let mut errs = validate_object_meta_update(
+        new.get("metadata"),
+        old.get("metadata"),
+        &Path::new("metadata"),
+    );
+    let status = new.get("status").unwrap_or(&Value::Null);
+    for name in ["currentReplicas", "desiredReplicas"] {
+        let value = read::int(status, name);
+        if value < 0 {
+            errs.push(field::invalid(
+                &Path::names(&["status", name]),
+                value,
+                IS_NEGATIVE,
+            ));
+        }
+    }
+    errs
 }
 
 #[cfg(test)]

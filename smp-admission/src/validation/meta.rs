@@ -468,6 +468,89 @@ pub fn go_string_slice<'a>(items: impl Iterator<Item = &'a str>) -> String {
     out
 }
 
+/// The statuses a `metav1.Condition` may have.
+const CONDITION_STATUSES: [&str; 3] = ["False", "True", "Unknown"];
+
+/// The longest `reason` and `message` a `metav1.Condition` may have, in bytes.
+const CONDITION_REASON_MAX: usize = 1024;
+const CONDITION_MESSAGE_MAX: usize = 32 * 1024;
+
+/// A condition reason: a letter, then letters, digits, `_`, `,` or `:`, not ending in `,` or
+/// `:`.
+fn is_condition_reason(reason: &str) -> bool {
+    let bytes = reason.as_bytes();
+    let (Some(first), Some(last)) = (bytes.first(), bytes.last()) else {
+        return false;
+    };
+    first.is_ascii_alphabetic()
+        && (last.is_ascii_alphanumeric() || *last == b'_')
+        && bytes
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b',' | b':'))
+}
+
+/// apimachinery's `ValidateConditions` of `metav1.Condition` lists: types distinct and label
+/// names, a known status, a generation not negative, a transition time, a reason of the
+/// condition-reason form, and bounded reason and message lengths.
+pub fn validate_conditions(conditions: &[Value], path: &Path, errs: &mut ErrorList) {
+    let mut types = std::collections::HashSet::new();
+    for (i, condition) in conditions.iter().enumerate() {
+        let at = path.index(i);
+        let kind = read::text(condition, "type");
+        if !types.insert(kind) {
+            errs.push(field::duplicate(&at.child("type"), kind));
+        }
+        validate_label_name(kind, &at.child("type"), errs);
+        let status = read::text(condition, "status");
+        if !CONDITION_STATUSES.contains(&status) {
+            errs.push(field::not_supported(
+                &at.child("status"),
+                status,
+                &CONDITION_STATUSES,
+            ));
+        }
+        let generation = read::int(condition, "observedGeneration");
+        if generation < 0 {
+            errs.push(field::invalid(
+                &at.child("observedGeneration"),
+                generation,
+                "must be greater than or equal to zero",
+            ));
+        }
+        if read::text(condition, "lastTransitionTime").is_empty() {
+            errs.push(field::required(&at.child("lastTransitionTime"), ""));
+        }
+        let reason = read::text(condition, "reason");
+        if reason.is_empty() {
+            errs.push(field::required(&at.child("reason"), ""));
+        } else {
+            if !is_condition_reason(reason) {
+                errs.push(field::invalid(
+                    &at.child("reason"),
+                    reason,
+                    &names::regex_error(
+                        "a condition reason must start with alphabetic character, optionally followed by a string of alphanumeric characters or '_,:', and must end with an alphanumeric character or '_'",
+                        "[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?",
+                        &["my_name", "MY_NAME", "MyName", "ReasonA,ReasonB", "ReasonA:ReasonB"],
+                    ),
+                ));
+            }
+            if reason.len() > CONDITION_REASON_MAX {
+                errs.push(field::too_long(
+                    &at.child("reason"),
+                    CONDITION_REASON_MAX as i64,
+                ));
+            }
+        }
+        if read::text(condition, "message").len() > CONDITION_MESSAGE_MAX {
+            errs.push(field::too_long(
+                &at.child("message"),
+                CONDITION_MESSAGE_MAX as i64,
+            ));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -32,6 +32,16 @@
 //! - scheduling.k8s.io: PriorityClass; storage.k8s.io: StorageClass, VolumeAttributesClass,
 //!   CSIDriver, CSINode, VolumeAttachment, CSIStorageCapacity.
 //!
+//! # Status writes
+//!
+//! [`errors_on_status_update`] runs a kind's `Validate<Kind>StatusUpdate`, which its status
+//! strategy runs instead of the update's rules, on the object as the strategy leaves it
+//! ([`crate::strategy::prepare_for_status_update`] after the endpoint's reset fields are put
+//! back). Covered: Pod, Service, ReplicationController, Namespace, ResourceQuota,
+//! PersistentVolumeClaim; Deployment, ReplicaSet, StatefulSet, DaemonSet; Ingress;
+//! PodDisruptionBudget; HorizontalPodAutoscaler. A Job's and a CronJob's status rules are not
+//! here yet.
+//!
 //! The upstream cases are data in `tests/data/validation/` (1,440 of them, each with its
 //! source), run by `tests/upstream_validation.rs`.
 //!
@@ -45,7 +55,6 @@
 //!   structs, this one of the v1 JSON; the line before it is the server's.
 //! - The server's flags are its defaults, except `--allow-privileged`, taken as true (kubeadm
 //!   and kind run with it).
-//! - Status and scale writes have their own rules upstream; they are not here.
 //!
 //! Layout: [`field`] (errors and paths), [`names`] (string formats), [`meta`] (ObjectMeta,
 //! labels, selectors), [`read`] (JSON read as the Go structs read), then one module per API
@@ -87,6 +96,27 @@ pub(crate) struct KindRules {
     pub create: fn(&Value) -> ErrorList,
     /// `Validate<Kind>Update`, given the new object and the old.
     pub update: fn(&Value, &Value) -> ErrorList,
+}
+
+/// The rules of a kind's status endpoint: `Validate<Kind>StatusUpdate`, which its status
+/// strategy runs instead of the main endpoint's update rules.
+pub(crate) struct StatusRules {
+    /// The API group (`""` for core).
+    pub group: &'static str,
+    /// The kind.
+    pub kind: &'static str,
+    /// The status update's rules, given the new object and the old.
+    pub update: fn(&Value, &Value) -> ErrorList,
+}
+
+fn status_rules(group: &str, kind: &str) -> Option<&'static StatusRules> {
+    core::STATUS
+        .iter()
+        .chain(apps::STATUS)
+        .chain(networking::STATUS)
+        .chain(policy::STATUS)
+        .chain(autoscaling::STATUS)
+        .find(|r| r.group == group && r.kind == kind)
 }
 
 fn rules(group: &str, kind: &str) -> Option<&'static KindRules> {
@@ -169,6 +199,27 @@ pub fn errors_on_create(obj: &Value) -> Result<ErrorList, ValidationError> {
 pub fn errors_on_update(new: &Value, old: &Value) -> Result<ErrorList, ValidationError> {
     let (group, kind) = group_and_kind(new)?;
     Ok(rules(group, kind).map_or_else(Vec::new, |r| (r.update)(new, old)))
+}
+
+/// Whether the rules of the status endpoint of `kind` in the group of `api_version` are here.
+pub fn covers_status(api_version: &str, kind: &str) -> bool {
+    let group = api_version.split_once('/').map_or("", |(g, _)| g);
+    status_rules(group, kind).is_some()
+}
+
+/// The field errors of a write to the status endpoint that turns `old` into `new` (empty when
+/// it is valid or the kind's status rules are not here). `new` is the object as the status
+/// strategy leaves it: written status, the old spec (`strategy::prepare_for_status_update`).
+pub fn errors_on_status_update(new: &Value, old: &Value) -> Result<ErrorList, ValidationError> {
+    let (group, kind) = group_and_kind(new)?;
+    Ok(status_rules(group, kind).map_or_else(Vec::new, |r| (r.update)(new, old)))
+}
+
+/// Validates a write to the status endpoint as the server does.
+pub fn validate_status_update(new: &Value, old: &Value) -> Result<(), ValidationError> {
+    let errors = errors_on_status_update(new, old)?;
+    let (group, kind) = group_and_kind(new)?;
+    outcome(group, kind, new, errors)
 }
 
 /// Validates `obj` as the server does on create: `Ok` when it would be stored, the 422's

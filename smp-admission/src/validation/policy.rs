@@ -7,14 +7,14 @@
 
 use serde_json::{Map, Value};
 
-use super::KindRules;
 use super::field::{self, BadValue, ErrorList, Path};
 use super::meta::{
-    IS_NEGATIVE, LabelSelectorOptions, validate_label_selector, validate_object_meta,
-    validate_object_meta_update,
+    IS_NEGATIVE, LabelSelectorOptions, validate_conditions, validate_label_selector,
+    validate_object_meta, validate_object_meta_update,
 };
 use super::names;
 use super::read;
+use super::{KindRules, StatusRules};
 
 /// The policy kinds whose rules are here.
 pub(crate) static KINDS: &[KindRules] = &[KindRules {
@@ -160,6 +160,49 @@ pub(crate) fn is_not_more_than_100_percent(value: &Value, path: &Path, errs: &mu
     if percent > 100 {
         errs.push(field::invalid(path, s, "must not be greater than 100%"));
     }
+}
+
+/// The status endpoint's rules.
+pub(crate) static STATUS: &[StatusRules] = &[StatusRules {
+    group: "policy",
+    kind: "PodDisruptionBudget",
+    update: pod_disruption_budget_status_update,
+}];
+
+/// The generic metadata checks, then `ValidatePodDisruptionBudgetStatusUpdate` (policy/v1:
+/// its conditions, and counts not negative).
+fn pod_disruption_budget_status_update(new: &Value, old: &Value) -> ErrorList {
+    let metadata = Path::new("metadata");
+    let mut errs = validate_object_meta(
+        new.get("metadata"),
+        true,
+        names::name_is_path_segment,
+        &metadata,
+    );
+    errs.extend(validate_object_meta_update(
+        new.get("metadata"),
+        old.get("metadata"),
+        &metadata,
+    ));
+    let status = new.get("status").unwrap_or(&Value::Null);
+    let path = Path::new("status");
+    validate_conditions(
+        read::list(status, "conditions"),
+        &path.child("conditions"),
+        &mut errs,
+    );
+    for name in [
+        "disruptionsAllowed",
+        "currentHealthy",
+        "desiredHealthy",
+        "expectedPods",
+    ] {
+        let value = read::int(status, name);
+        if value < 0 {
+            errs.push(field::invalid(&path.child(name), value, IS_NEGATIVE));
+        }
+    }
+    errs
 }
 
 #[cfg(test)]

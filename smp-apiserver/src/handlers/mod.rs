@@ -225,8 +225,8 @@ impl Call<'_> {
     pub(crate) fn validates(&self) -> bool {
         self.state.options.validation
             && self.resource.names.is_none()
-            // A subresource's write (status, scale) is validated by its own strategy's rules,
-            // which are not here.
+            // A subresource's write is validated by its own strategy's rules
+            // (`validates_status`; a scale write by the scale handler's checks).
             && self.info.subresource.is_empty()
             && smp_admission::validation::covered(&self.resource.api_version(), &self.resource.kind)
     }
@@ -322,11 +322,29 @@ impl Call<'_> {
             );
             return self.refuse(object, &checked.errors);
         }
+        if self.validates_status() {
+            let errors =
+                smp_admission::validation::errors_on_status_update(object, old).unwrap_or_default();
+            return self.refuse(object, &errors);
+        }
         if !self.validates() {
             return Ok(());
         }
         let errors = smp_admission::validation::errors_on_update(object, old).unwrap_or_default();
         self.refuse(object, &errors)
+    }
+
+    /// Whether this write is to a built-in kind's status endpoint whose rules
+    /// `smp_admission::validation` has (`Validate<Kind>StatusUpdate`), with
+    /// `Options::validation`.
+    fn validates_status(&self) -> bool {
+        self.state.options.validation
+            && self.resource.names.is_none()
+            && self.info.subresource == "status"
+            && smp_admission::validation::covers_status(
+                &self.resource.api_version(),
+                &self.resource.kind,
+            )
     }
 
     fn refuse(

@@ -163,17 +163,7 @@ pub(super) fn prepare_update(
         )));
     }
     if call.info.subresource == "status" {
-        // The status endpoint writes the status and nothing else.
-        let status = new.get("status").cloned();
-        new = current.clone();
-        match status {
-            Some(status) => new["status"] = status,
-            None => {
-                if let Some(o) = new.as_object_mut() {
-                    o.remove("status");
-                }
-            }
-        }
+        new = status_write(call, current, new);
     }
     for key in [
         "uid",
@@ -200,6 +190,92 @@ pub(super) fn prepare_update(
         no_new_finalizers_while_deleting(call, current, &new)?;
     }
     Ok(new)
+}
+
+/// What a write to the status endpoint keeps of `new`. A built-in kind's status strategy takes
+/// the object written and puts back what its `PrepareForUpdate` resets: the spec, and for some
+/// kinds labels, owner references or the whole metadata (the reset-field table of
+/// `smp_ssa::builtin`, which is `GetResetFields` of the same strategies); so a status write may
+/// change a Pod's labels and annotations, as on a cluster. Then its gated status fields and a
+/// Pod's QoS class (`smp_admission::strategy::prepare_for_status_update`). A custom resource,
+/// or a kind the table lacks, takes the status alone (apiextensions-apiserver's
+/// `status_strategy.go`).
+fn status_write(call: &Call<'_>, current: &Value, mut new: Value) -> Value {
+    let api_version = call.resource.api_version();
+    let resets = call
+        .resource
+        .names
+        .is_none()
+        .then(|| smp_ssa::builtin::reset_fields(&api_version, &call.resource.kind, "status"))
+        .flatten();
+    let Some(resets) = resets else {
+        let status = new.get("status").cloned();
+        let mut kept = current.clone();
+        match status {
+            Some(status) => kept["status"] = status,
+            None => {
+                if let Some(o) = kept.as_object_mut() {
+                    o.remove("status");
+                }
+            }
+        }
+        return kept;
+    };
+    for path in resets.paths() {
+        let mut names = Vec::with_capacity(path.0.len());
+        for element in &path.0 {
+            match element {
+                smp_ssa::fieldpath::PathElement::Field(name) => names.push(name.as_str()),
+                _ => break,
+            }
+        }
+        if names.len() == path.0.len() {
+            put_back(&mut new, current, &names);
+        }
+    }
+    if call.state.options.defaulting {
+        smp_admission::strategy::prepare_for_status_update(&mut new, current);
+    }
+    new
+}
+
+/// Sets `object`'s member at `names` to `current`'s (removing it where `current` has none).
+/// The whole metadata put back keeps the written `resourceVersion`, the write's precondition.
+fn put_back(object: &mut Value, current: &Value, names: &[&str]) {
+    let Some((last, parents)) = names.split_last() else {
+        return;
+    };
+    let mut kept = parents
+        .iter()
+        .try_fold(current, |v, n| v.get(*n))
+        .and_then(|v| v.get(*last))
+        .cloned();
+    if names == ["metadata"] {
+        let version = object.pointer("/metadata/resourceVersion").cloned();
+        if let (Some(Value::Object(meta)), Some(version)) = (kept.as_mut(), version) {
+            meta.insert("resourceVersion".to_owned(), version);
+        }
+    }
+    let mut target = object;
+    for name in parents {
+        let Some(map) = target.as_object_mut() else {
+            return;
+        };
+        target = map
+            .entry((*name).to_owned())
+            .or_insert_with(|| Value::Object(Default::default()));
+    }
+    let Some(map) = target.as_object_mut() else {
+        return;
+    };
+    match kept {
+        Some(v) => {
+            map.insert((*last).to_owned(), v);
+        }
+        None => {
+            map.remove(*last);
+        }
+    }
 }
 
 /// An object being deleted takes no new finalizers (apimachinery's

@@ -6,8 +6,9 @@ mod deployment;
 mod revision;
 pub(crate) mod shared;
 mod statefulset;
+mod status;
 
-use super::KindRules;
+use super::{KindRules, StatusRules};
 
 /// The apps kinds whose rules are here.
 pub(crate) static KINDS: &[KindRules] = &[
@@ -45,5 +46,29 @@ pub(crate) static KINDS: &[KindRules] = &[
         namespaced: true,
         create: revision::controller_revision,
         update: revision::controller_revision_update,
+    },
+];
+
+/// The apps kinds whose status endpoint's rules are here.
+pub(crate) static STATUS: &[StatusRules] = &[
+    StatusRules {
+        group: "apps",
+        kind: "Deployment",
+        update: status::deployment_status_update,
+    },
+    StatusRules {
+        group: "apps",
+        kind: "ReplicaSet",
+        update: status::replica_set_status_update,
+    },
+    StatusRules {
+        group: "apps",
+        kind: "StatefulSet",
+        update: status::stateful_set_status_update,
+    },
+    StatusRules {
+        group: "apps",
+        kind: "DaemonSet",
+        update: status::daemon_set_status_update,
     },
 ];

@@ -12,8 +12,11 @@ mod replication_controller;
 pub(crate) mod resources;
 mod service;
 mod service_ips;
+mod status;
 
-use super::KindRules;
+pub(crate) use status::load_balancer_hostname;
+
+use super::{KindRules, StatusRules};
 
 /// The core kinds whose rules are here.
 pub(crate) static KINDS: &[KindRules] = &[
@@ -114,5 +117,39 @@ pub(crate) static KINDS: &[KindRules] = &[
         namespaced: true,
         create: quota::resource_quota,
         update: quota::resource_quota_update,
+    },
+];
+
+/// The core kinds whose status endpoint's rules are here.
+pub(crate) static STATUS: &[StatusRules] = &[
+    StatusRules {
+        group: "",
+        kind: "Pod",
+        update: pod::pod_status_update,
+    },
+    StatusRules {
+        group: "",
+        kind: "Service",
+        update: status::service_status_update,
+    },
+    StatusRules {
+        group: "",
+        kind: "ReplicationController",
+        update: status::replication_controller_status_update,
+    },
+    StatusRules {
+        group: "",
+        kind: "Namespace",
+        update: status::namespace_status_update,
+    },
+    StatusRules {
+        group: "",
+        kind: "ResourceQuota",
+        update: status::resource_quota_status_update,
+    },
+    StatusRules {
+        group: "",
+        kind: "PersistentVolumeClaim",
+        update: status::claim_status_update,
     },
 ];

@@ -471,6 +471,38 @@ fn validate_parameters(params: &Value, path: &Path, errs: &mut ErrorList) {
     }
 }
 
+/// `ValidateIngressStatusUpdate`: the metadata, then each load-balancer ingress point's address
+/// (new ones parse; one already there may stay) and host name.
+pub(super) fn ingress_status_update(new: &Value, old: &Value) -> ErrorList {
+    let mut errs = validate_object_meta_update(
+        new.get("metadata"),
+        old.get("metadata"),
+        &Path::new("metadata"),
+    );
+    let points = |obj: &Value| -> Vec<Value> {
+        obj.pointer("/status/loadBalancer/ingress")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+    };
+    let old_points = points(old);
+    let old_ips: Vec<&str> = old_points
+        .iter()
+        .map(|p| read::text(p, "ip"))
+        .filter(|ip| !ip.is_empty())
+        .collect();
+    let path = Path::names(&["status", "loadBalancer", "ingress"]);
+    for (i, point) in points(new).iter().enumerate() {
+        let at = path.index(i);
+        let ip = read::text(point, "ip");
+        if !ip.is_empty() {
+            crate::validation::ip::validate_legacy_ip(&at.child("ip"), ip, &old_ips, &mut errs);
+        }
+        crate::validation::core::load_balancer_hostname(point, &at, &mut errs);
+    }
+    errs
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

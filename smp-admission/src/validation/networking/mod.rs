@@ -5,7 +5,7 @@
 mod ingress;
 pub(crate) mod network_policy;
 
-use super::KindRules;
+use super::{KindRules, StatusRules};
 
 /// The networking kinds whose rules are here.
 pub(crate) static KINDS: &[KindRules] = &[
@@ -31,3 +31,10 @@ pub(crate) static KINDS: &[KindRules] = &[
         update: ingress::ingress_class_update,
     },
 ];
+
+/// The networking kinds whose status endpoint's rules are here.
+pub(crate) static STATUS: &[StatusRules] = &[StatusRules {
+    group: "networking.k8s.io",
+    kind: "Ingress",
+    update: ingress::ingress_status_update,
+}];

@@ -31,6 +31,7 @@ mod security;
 mod security_context;
 mod sources;
 mod spec_eq;
+mod status;
 mod template;
 mod topology;
 mod update;
@@ -47,6 +48,7 @@ use crate::validation::read;
 
 pub(crate) use annotations::validate_pod_specific_annotations;
 pub(crate) use options::PodOptions;
+pub(crate) use status::pod_status_update;
 pub(crate) use template::{pod_template, pod_template_update};
 // Called by the workload kinds (apps, batch, ReplicationController).
 #[allow(unused_imports)]
