@@ -213,6 +213,7 @@ async fn a_crds_scale_subresource_uses_its_paths() {
     let props = &mut scalable["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"];
     props["status"]["properties"]["count"] = json!({"type": "integer"});
     props["status"]["properties"]["selector"] = json!({"type": "string"});
+    props["spec"]["properties"]["size"]["maximum"] = json!(10);
     let scalable: CustomResourceDefinition = serde_json::from_value(scalable).unwrap();
     crds.create(&PostParams::default(), &scalable)
         .await
@@ -235,6 +236,21 @@ async fn a_crds_scale_subresource_uses_its_paths() {
     api.patch_scale("w", &PatchParams::default(), &Patch::Merge(&patch))
         .await
         .unwrap();
+    assert_eq!(api.get("w").await.unwrap().data["spec"]["size"], 4);
+    // A scale write stores through the custom resource's own strategy, so its schema applies
+    // (apiextensions-apiserver `registry/customresource/etcd.go`, `ScaleREST.Update`).
+    let too_many = json!({"spec": {"replicas": 11}});
+    let refused = api
+        .patch_scale("w", &PatchParams::default(), &Patch::Merge(&too_many))
+        .await
+        .unwrap_err();
+    let kube::Error::Api(status) = refused else {
+        panic!("{refused}")
+    };
+    assert_eq!(
+        status.message,
+        r#"Widget.example.com "w" is invalid: spec.size: Invalid value: 11: spec.size in body should be less than or equal to 10"#
+    );
     assert_eq!(api.get("w").await.unwrap().data["spec"]["size"], 4);
     // The replica counts where the scale subresource points are checked on every write
     // (apiextensions-apiserver `registry/customresource/validator.go`, `ValidateScaleSpec`).

@@ -225,9 +225,8 @@ impl Call<'_> {
     pub(crate) fn validates(&self) -> bool {
         self.state.options.validation
             && self.resource.names.is_none()
-            // A subresource's write is validated by its own strategy's rules
-            // (`validates_status`; a scale write by the scale handler's checks).
-            && self.info.subresource.is_empty()
+            // A status write is validated by its own strategy's rules (`validates_status`).
+            && self.writes_main_object()
             && smp_admission::validation::covered(&self.resource.api_version(), &self.resource.kind)
     }
 
@@ -277,22 +276,29 @@ impl Call<'_> {
         self.served.definitions.definition_of(object)
     }
 
-    /// The CRD of a custom resource being written through its main endpoint, when its writes
-    /// are validated (`Options::validation`). Its strategy (apiextensions-apiserver
+    /// The CRD of a custom resource being written through its main endpoint or its scale, when
+    /// its writes are validated (`Options::validation`). Its strategy (apiextensions-apiserver
     /// `pkg/registry/customresource`) checks the root metadata, the schema's constraints and
-    /// its set and map lists (status writes: `custom_status_definition`; scale writes are not
-    /// checked here).
+    /// its set and map lists (status writes: `custom_status_definition`).
     fn custom_definition(
         &self,
         object: &Value,
     ) -> Option<&smp_admission::customresource::Definition> {
         if !self.state.options.validation
             || self.resource.names.is_none()
-            || !self.info.subresource.is_empty()
+            || !self.writes_main_object()
         {
             return None;
         }
         self.served.definitions.definition_of(object)
+    }
+
+    /// Whether this write goes through the kind's main strategy: a write of the object itself,
+    /// or of its `scale` (whose registry writes the new count through the main store, so the
+    /// kind's update rules run: `pkg/registry/apps/deployment/storage`'s `ScaleREST`,
+    /// apiextensions-apiserver's `customresource` `ScaleREST`).
+    fn writes_main_object(&self) -> bool {
+        matches!(self.info.subresource.as_str(), "" | "scale")
     }
 
     /// Refuses an update that the server's validation refuses (`Validate*Update`, run by the

@@ -6,14 +6,16 @@
 //! the paths of its `scale` subresource for a CRD's kind. Getting it builds the `Scale` from
 //! the object; updating or patching it (JSON patch, merge patch, strategic merge patch) writes
 //! the new `spec.replicas` into the object, recorded in its managedFields as an update of the
-//! `scale` subresource, and answers the `Scale` of the object written.
+//! `scale` subresource, validated as an update of the object by its kind's rules (the
+//! registries write the count through the main store), and answers the `Scale` of the object
+//! written.
 
 use http::StatusCode;
 use serde_json::{Map, Value, json};
 
 use super::patch::{JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH, patched};
 use super::write::{
-    commit, conflict, parse_text, prepare_update, record_update, settle_generation,
+    commit, conflict, parse_text, prepare_update, record_update, settle_generation, validate_update,
 };
 use super::{Call, RETRIES, options};
 use crate::object::meta;
@@ -139,6 +141,7 @@ fn write(
         let new = prepare_update(call, &current.object, object)?;
         let mut new = record_update(call, &current.object, new)?;
         settle_generation(call, &current.object, &mut new);
+        validate_update(call, &current, &new)?;
         match commit(call, &current, new) {
             Ok(written) => return Ok((StatusCode::OK, scale_of(&written, paths))),
             Err(_) if expected.is_empty() => continue,
