@@ -5,10 +5,12 @@
 //! Covered: a Pod's status (`Pending`, its QoS class, the scheduling-gated condition), a
 //! Job's generated selector and labels (which need the uid the server gives), a
 //! CustomResourceDefinition's status and generation, a VolumeAttachment's status (cleared:
-//! only its status writes set it) and a CSIDriver's `nodeAllocatableUpdatePeriodSeconds`
-//! (dropped: its gate, `MutableCSINodeAllocatableCount`, is off in v1.34). A Service's
+//! only its status writes set it), and the fields of gates off in v1.34 (`gates`: in pod
+//! specs and templates, a Lease's, a CSIDriver's), also on update
+//! ([`prepare_for_update`]: kept when the old object used them). A Service's
 //! addresses need the cluster's state and are the test server's (`smp-apiserver`).
 
+mod gates;
 mod job;
 mod pod;
 mod status;
@@ -27,6 +29,7 @@ pub fn prepare_for_create(object: &mut Value) {
         crate::customresourcedefinition::prepare_for_create(object);
         return;
     }
+    gates::drop_disabled_fields(object, None);
     let Value::Object(map) = object else {
         return;
     };
@@ -39,13 +42,15 @@ pub fn prepare_for_create(object: &mut Value) {
             // The status is the attacher's to write, through the status subresource.
             map.insert("status".to_owned(), serde_json::json!({"attached": false}));
         }
-        (Some("storage.k8s.io/v1"), Some("CSIDriver")) => {
-            if let Some(spec) = map.get_mut("spec").and_then(Value::as_object_mut) {
-                spec.remove("nodeAllocatableUpdatePeriodSeconds");
-            }
-        }
         _ => {}
     }
+}
+
+/// Prepares `new`, replacing `old` through the main endpoint, as its kind's strategy does
+/// (`PrepareForUpdate`): fields of gates off in v1.34 dropped unless `old` used them. The
+/// status the endpoint resets is the caller's to put back.
+pub fn prepare_for_update(new: &mut Value, old: &Value) {
+    gates::drop_disabled_fields(new, Some(old));
 }
 
 #[cfg(test)]

@@ -82,6 +82,8 @@ mod storage;
 pub use field::{ErrorList, ErrorType, FieldError, Path};
 pub use status::Invalid;
 
+pub(crate) use core::pod::drop_disabled_container_fields;
+
 use serde_json::Value;
 
 /// The rules of one kind: what its create and its update check.

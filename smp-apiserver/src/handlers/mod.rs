@@ -220,6 +220,18 @@ impl Call<'_> {
         }
     }
 
+    /// What the kind's registry strategy does to an object being replaced through its main
+    /// endpoint (`smp_admission::strategy::prepare_for_update`: gated fields the old object did
+    /// not use dropped), with `Options::defaulting`.
+    pub(crate) fn prepare_for_update(&self, object: &mut Value, old: &Value) {
+        if self.state.options.defaulting
+            && self.resource.names.is_none()
+            && self.writes_main_object()
+        {
+            smp_admission::strategy::prepare_for_update(object, old);
+        }
+    }
+
     /// Whether this write's object is validated here: a built-in kind whose rules
     /// `smp_admission::validation` has, with `Options::validation`.
     pub(crate) fn validates(&self) -> bool {

@@ -140,6 +140,7 @@ fn write(
         set(&mut object, &paths.spec_replicas, json!(replicas));
         let new = prepare_update(call, &current.object, object)?;
         let mut new = record_update(call, &current.object, new)?;
+        call.prepare_for_update(&mut new, &current.object);
         settle_generation(call, &current.object, &mut new);
         validate_update(call, &current, &new)?;
         match commit(call, &current, new) {

@@ -385,6 +385,7 @@ pub(super) fn store_update(
     } else {
         Default::default()
     };
+    call.prepare_for_update(&mut new, &current.object);
     settle_generation(call, &current.object, &mut new);
     validate_update(call, current, &new)?;
     let written = commit(call, current, new);

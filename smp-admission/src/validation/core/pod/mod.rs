@@ -47,6 +47,7 @@ use crate::validation::names;
 use crate::validation::read;
 
 pub(crate) use annotations::validate_pod_specific_annotations;
+pub(crate) use container_gates::drop_disabled_container_fields;
 pub(crate) use options::PodOptions;
 pub(crate) use status::pod_status_update;
 pub(crate) use template::{pod_template, pod_template_update};
