@@ -7,8 +7,7 @@
 //!
 //! - Transition rules (those reading `oldSelf`) run only where the node has an old value:
 //!   not on create, not for a member or a `map` list item the old object lacks (unless
-//!   `optionalOldSelf`, where `oldSelf` is then `null` here; upstream it is an empty
-//!   optional).
+//!   `optionalOldSelf`, where `oldSelf` is then an optional, empty in those cases).
 //! - A rule that fails on a node the update leaves as it was is not an error but a warning
 //!   (ratcheting; [`validate_with_warnings`]).
 //! - Rules run only when the earlier checks found no error of the blocking kinds (required,
@@ -17,16 +16,16 @@
 //!
 //! Where this differs from the server: rules are evaluated by the `cel` crate with
 //! `kube-cel`'s Kubernetes libraries, which do not type-check, do not count cost (no
-//! per-call limit or budget errors) and word runtime errors in their own way (the text after
-//! `Invalid value: "<type>": ` for an evaluation error is theirs). Rules inside `allOf`,
+//! per-call limit or budget errors). Runtime errors are put in cel-go's words where the two
+//! libraries' errors say the same thing (`error_text`); the others keep the crates' text. Rules inside `allOf`,
 //! `anyOf`, `oneOf` or `not` are not run: a CRD cannot hold them (its create refuses them as
 //! not structural, see [`crate::customresourcedefinition`]).
 
 use std::sync::Arc;
 
 use kube_cel::KubeCelExt;
-use kube_cel::cel::objects::{Key, Map};
-use kube_cel::cel::{Context, Value as Cel};
+use kube_cel::cel::objects::{Key, Map, OptionalValue};
+use kube_cel::cel::{Context, ExecutionError, Value as Cel};
 use serde_json::Value;
 
 use super::fieldpath;
@@ -294,6 +293,55 @@ fn matches(
     }
 }
 
+/// A runtime error in cel-go's words, where the `cel` crate and kube-cel word it otherwise:
+/// the server's message carries cel-go's text (`division by zero`, `no such key: x`, the
+/// list library's `cannot slice(...)` and `max called on empty list`).
+fn error_text(e: &ExecutionError) -> String {
+    match e {
+        ExecutionError::DivisionByZero(_) => "division by zero".to_owned(),
+        ExecutionError::RemainderByZero(_) => "modulus by zero".to_owned(),
+        ExecutionError::Overflow(_, Cel::UInt(_), _)
+        | ExecutionError::Overflow(_, _, Cel::UInt(_)) => "unsigned integer overflow".to_owned(),
+        ExecutionError::Overflow(..) => "integer overflow".to_owned(),
+        ExecutionError::IndexOutOfBounds(Cel::Int(i)) => format!("index out of bounds: {i}"),
+        ExecutionError::IndexOutOfBounds(Cel::UInt(i)) => format!("index out of bounds: {i}"),
+        ExecutionError::NoSuchKey(key) => format!("no such key: {key}"),
+        ExecutionError::FunctionError { function, message } => {
+            function_error_text(function, message).unwrap_or_else(|| e.to_string())
+        }
+        _ => e.to_string(),
+    }
+}
+
+/// cel-go's text for the errors of its list library that kube-cel words its own way.
+fn function_error_text(function: &str, message: &str) -> Option<String> {
+    match function {
+        "min" | "max" if message.contains("empty list") => {
+            Some(format!("{function} called on empty list"))
+        }
+        "flatten" if message.contains("non-negative") => {
+            Some("level must be non-negative".to_owned())
+        }
+        "slice" => {
+            // kube-cel: `slice(S, E) out of range for list of length L`.
+            let rest = message.strip_prefix("slice(")?;
+            let (args, rest) = rest.split_once(") out of range for list of length ")?;
+            let (start, end) = args.split_once(", ")?;
+            let (start, end): (i64, i64) = (start.parse().ok()?, end.parse().ok()?);
+            let length: i64 = rest.trim().parse().ok()?;
+            let why = if start < 0 || end < 0 {
+                "negative indexes not supported".to_owned()
+            } else if start > end {
+                "start index must be less than or equal to end index".to_owned()
+            } else {
+                format!("list is length {length}")
+            };
+            Some(format!("cannot slice({start}, {end}), {why}"))
+        }
+        _ => None,
+    }
+}
+
 struct Walk<'c> {
     root: &'c Context<'c>,
     errors: ErrorList,
@@ -321,9 +369,24 @@ impl Walk<'_> {
             let mut context = self.root.new_inner_scope();
             context.add_variable_from_value("self", to_cel_reading(value, s, resource, reads_self));
             let bound_old = old.map_or(Cel::Null, |o| to_cel_reading(o, s, resource, reads_old));
-            context.add_variable_from_value("oldSelf", bound_old);
+            context.add_variable_from_value("oldSelf", bound_old.clone());
+            // A rule with `optionalOldSelf` reads `oldSelf` as an optional: empty on create or
+            // where the old object lacks the node, the old value otherwise.
+            let optional = s.rules.iter().any(|r| r.optional_old_self).then(|| {
+                let wrapped = match old {
+                    Some(_) => OptionalValue::of(bound_old),
+                    None => OptionalValue::none(),
+                };
+                let mut scope = context.new_inner_scope();
+                scope.add_variable_from_value("oldSelf", Cel::Opaque(Arc::new(wrapped)));
+                scope
+            });
             for rule in &s.rules {
-                self.rule(rule, &context, old.is_some(), s, path, same);
+                let scope = match &optional {
+                    Some(scope) if rule.optional_old_self => scope,
+                    _ => &context,
+                };
+                self.rule(rule, scope, old.is_some(), s, path, same);
             }
         }
         match value {
@@ -456,7 +519,7 @@ impl Walk<'_> {
                 ErrorType::Invalid,
                 path,
                 type_name,
-                format!("{e} evaluating rule: {fallback}"),
+                format!("{} evaluating rule: {fallback}", error_text(&e)),
             ),
         }
     }
