@@ -15,11 +15,11 @@
 //!   they were not checked is the last error.
 //!
 //! Where this differs from the server: rules are evaluated by the `cel` crate with
-//! `kube-cel`'s Kubernetes libraries, which do not type-check, do not count cost (no
+//! `kube-cel`'s Kubernetes libraries, which do not type-check and do not count cost (no
 //! per-call limit or budget errors). Runtime errors are put in cel-go's words where the two
-//! libraries' errors say the same thing (`error_text`); the others keep the crates' text. Rules inside `allOf`,
-//! `anyOf`, `oneOf` or `not` are not run: a CRD cannot hold them (its create refuses them as
-//! not structural, see [`crate::customresourcedefinition`]).
+//! libraries' errors say the same thing (`error_text`); the others keep the crates' text.
+//! Rules inside `allOf`, `anyOf`, `oneOf` or `not` are not run: a CRD cannot hold them (its
+//! create refuses them as not structural, see [`crate::customresourcedefinition`]).
 
 use std::sync::Arc;
 
@@ -166,6 +166,7 @@ thread_local! {
         context.add_function("size", size);
         context.add_function("type", type_of);
         context.add_function("dyn", dyn_value);
+        super::comprehensions::register(&mut context);
         for name in [
             "int", "uint", "double", "bool", "string", "bytes", "list", "map", "null_type",
             "type",

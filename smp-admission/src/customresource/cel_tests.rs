@@ -167,3 +167,36 @@ fn an_unchanged_value_is_not_refused_for_a_rule_it_already_failed() {
         Vec::<String>::new()
     );
 }
+
+#[test]
+fn two_variable_comprehensions_bind_the_index_or_key_and_the_value() {
+    use super::cel::evaluate_rule;
+    let this = json!({"a": [1, 2], "m": {"x": 1}});
+    for rule in [
+        "self.a.all(i, v, v > 0)",
+        "self.a.exists(i, v, i == 1 && v == 2)",
+        "self.a.existsOne(i, v, v == 2)",
+        "self.m.all(k, v, k == 'x' && v == 1)",
+        "self.a.transformList(i, v, v * 2) == [2, 4]",
+        "self.a.transformList(i, v, i > 0, v) == [2]",
+        "self.m.transformMap(k, v, v + 1) == {'x': 2}",
+        "self.m.transformMapEntry(k, v, {k + '2': v}) == {'x2': 1}",
+    ] {
+        assert_eq!(evaluate_rule(rule, &this), Ok(true), "{rule}");
+    }
+    // `all` is decided by a false element even when another errs.
+    assert_eq!(
+        evaluate_rule("self.a.all(i, v, v == 1 && 1 / (v - 1) == 0)", &this),
+        Ok(false)
+    );
+}
+
+#[test]
+fn a_message_construction_is_refused_when_compiled_not_when_run() {
+    // The `cel` crate cannot evaluate one (it would panic), and cel-go's checker refuses it.
+    let refused = super::cel::evaluate_rule("self == Foo{a: 1}", &json!({})).unwrap_err();
+    assert!(
+        refused.starts_with("ERROR: <input>:1:9: undeclared reference to 'Foo'"),
+        "{refused}"
+    );
+}

@@ -39,6 +39,7 @@
 //! update are [`crate::customresourcedefinition`]'s.
 
 pub mod cel;
+mod comprehensions;
 pub mod defaulting;
 pub mod fieldpath;
 pub mod formats;

@@ -107,7 +107,7 @@ fn reads(expr: &IdedExpr, var: &str, out: &mut Reads, depth: usize) {
     if *out == Reads::All {
         return;
     }
-    if depth > 256 {
+    if depth > MAX_EXPR_DEPTH {
         out.all();
         return;
     }
@@ -152,7 +152,15 @@ fn reads(expr: &IdedExpr, var: &str, out: &mut Reads, depth: usize) {
         }
         return;
     }
-    let mut visit = |e: &IdedExpr| reads(e, var, out, depth + 1);
+    each_child(expr, |e| reads(e, var, out, depth + 1));
+}
+
+/// How deep an expression is walked; past it, the walks stop (a parser's tree is bounded by
+/// the rule's length, which the CRD's validation bounds).
+const MAX_EXPR_DEPTH: usize = 256;
+
+/// Calls `visit` on each direct sub-expression of `expr`.
+fn each_child<'e>(expr: &'e IdedExpr, mut visit: impl FnMut(&'e IdedExpr)) {
     match &expr.expr {
         Expr::Call(call) => {
             if let Some(target) = &call.target {
@@ -187,7 +195,7 @@ fn reads(expr: &IdedExpr, var: &str, out: &mut Reads, depth: usize) {
     }
 }
 
-fn entries(entry: &EntryExpr, visit: &mut impl FnMut(&IdedExpr)) {
+fn entries<'e>(entry: &'e EntryExpr, visit: &mut impl FnMut(&'e IdedExpr)) {
     match entry {
         EntryExpr::StructField(f) => visit(&f.value),
         EntryExpr::MapEntry(m) => {
@@ -371,9 +379,42 @@ fn entries_mut(entry: &mut EntryExpr, visit: &mut impl FnMut(&mut IdedExpr)) {
 /// Compiles `source`; a parse error is worded as cel-go words it (the `cel` crate's parser is
 /// generated from the same grammar; only the margin of its source lines differs).
 fn compile(source: &str) -> Result<Arc<Program>, String> {
-    Program::compile(source)
+    let program = Program::compile(source)
         .map(Arc::new)
-        .map_err(|e| e.to_string().replace("\n| ", "\n | "))
+        .map_err(|e| e.to_string().replace("\n| ", "\n | "))?;
+    match message_type(program.expression(), 0) {
+        Some(name) => Err(undeclared(source, name)),
+        None => Ok(program),
+    }
+}
+
+/// The type of the first message construction (`Foo{a: 1}`) in `expr`. A rule has no message
+/// types to build (cel-go's checker refuses the name), and the `cel` crate cannot evaluate one.
+fn message_type(expr: &IdedExpr, depth: usize) -> Option<&str> {
+    if depth > MAX_EXPR_DEPTH {
+        return None;
+    }
+    if let Expr::Struct(st) = &expr.expr {
+        return Some(st.type_name.as_str());
+    }
+    let mut found = None;
+    each_child(expr, |child| {
+        if found.is_none() {
+            found = message_type(child, depth + 1);
+        }
+    });
+    found
+}
+
+/// cel-go's checker error for a name it does not know, pointing at its first appearance.
+fn undeclared(source: &str, name: &str) -> String {
+    let column = source.find(name).unwrap_or(0);
+    let line = source.lines().next().unwrap_or("");
+    format!(
+        "ERROR: <input>:1:{}: undeclared reference to '{name}' (in container '')\n | {line}\n | {}^",
+        column + 1,
+        ".".repeat(column)
+    )
 }
 
 impl Rule {
