@@ -181,6 +181,7 @@ fn two_variable_comprehensions_bind_the_index_or_key_and_the_value() {
         "self.a.transformList(i, v, i > 0, v) == [2]",
         "self.m.transformMap(k, v, v + 1) == {'x': 2}",
         "self.m.transformMapEntry(k, v, {k + '2': v}) == {'x2': 1}",
+        "[3, 1, 2].sortBy(e, -e) == [3, 2, 1]",
     ] {
         assert_eq!(evaluate_rule(rule, &this), Ok(true), "{rule}");
     }

@@ -1,9 +1,10 @@
 //! CEL's two-variable comprehensions (cel-go's `TwoVarComprehensions` library, which
 //! kube-apiserver v1.34 offers to rules): `all`, `exists` and `existsOne` with an index (or
-//! key) and a value, and `transformList`, `transformMap`, `transformMapEntry`. The `cel` crate
-//! expands only the one-variable macros when it parses, so a three- or four-argument call
-//! reaches the context as a function call; these functions read their arguments unevaluated
-//! and evaluate the body once per element, in a scope that binds the two names.
+//! key) and a value, and `transformList`, `transformMap`, `transformMapEntry`; and the lists
+//! library's `sortBy(e, key)`. The `cel` crate expands only the one-variable macros when it
+//! parses, so these calls reach the context as function calls; these functions read their
+//! arguments unevaluated and evaluate the body once per element, in a scope that binds the
+//! names.
 //!
 //! Over a list the first name is the index and the second the item; over a map, the key and
 //! its value. As in cel-go, `all` is false as soon as one element is false (an error on another
@@ -26,6 +27,7 @@ pub(super) fn register(context: &mut Context<'static>) {
     context.add_function("transformList", transform_list);
     context.add_function("transformMap", transform_map);
     context.add_function("transformMapEntry", transform_map_entry);
+    context.add_function("sortBy", sort_by);
 }
 
 /// The pairs a comprehension walks: `(index, item)` of a list, `(key, value)` of a map.
@@ -203,4 +205,55 @@ fn transform_map_entry(ftx: &FunctionContext) -> ResolveResult {
         }
     }
     Ok(Cel::Map(Map { map: Arc::new(out) }))
+}
+
+/// `list.sortBy(e, key)`: the items in the order of their keys (a stable sort), the keys all
+/// of one orderable type.
+fn sort_by(ftx: &FunctionContext) -> ResolveResult {
+    let Some(Cel::List(items)) = &ftx.this else {
+        return Err(ftx.error("sortBy applies to lists"));
+    };
+    if ftx.args.len() != 2 {
+        return Err(ExecutionError::invalid_argument_count(2, ftx.args.len()));
+    }
+    let Expr::Ident(name) = &ftx.args[0].expr else {
+        return Err(ftx.error("sortBy: argument 0 must be a simple name"));
+    };
+    let mut keyed = Vec::with_capacity(items.len());
+    for item in items.iter() {
+        let mut scope = ftx.ptx.new_inner_scope();
+        scope.add_variable_from_value(name.as_str(), item.clone());
+        keyed.push((Cel::resolve(&ftx.args[1], &scope)?, item.clone()));
+    }
+    let mut failed = None;
+    keyed.sort_by(|(a, _), (b, _)| match order(a, b) {
+        Some(o) => o,
+        None => {
+            failed.get_or_insert_with(|| {
+                ftx.error(format!("sortBy: keys {a:?} and {b:?} cannot be ordered"))
+            });
+            std::cmp::Ordering::Equal
+        }
+    });
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    Ok(Cel::List(Arc::new(
+        keyed.into_iter().map(|(_, v)| v).collect(),
+    )))
+}
+
+/// The order of two sort keys of one type.
+fn order(a: &Cel, b: &Cel) -> Option<std::cmp::Ordering> {
+    match (a, b) {
+        (Cel::Int(x), Cel::Int(y)) => Some(x.cmp(y)),
+        (Cel::UInt(x), Cel::UInt(y)) => Some(x.cmp(y)),
+        (Cel::Float(x), Cel::Float(y)) => x.partial_cmp(y),
+        (Cel::String(x), Cel::String(y)) => Some(x.cmp(y)),
+        (Cel::Bool(x), Cel::Bool(y)) => Some(x.cmp(y)),
+        (Cel::Duration(x), Cel::Duration(y)) => Some(x.cmp(y)),
+        (Cel::Timestamp(x), Cel::Timestamp(y)) => Some(x.cmp(y)),
+        (Cel::Bytes(x), Cel::Bytes(y)) => Some(x.cmp(y)),
+        _ => None,
+    }
 }
