@@ -607,7 +607,12 @@ fn convert_paths(
             continue;
         };
         rests.clear();
-        rests.extend(paths.iter().filter(|p| p[0] == *name).map(|p| &p[1..]));
+        rests.extend(
+            paths
+                .iter()
+                .filter(|p| p[0] == *name || p[0] == *key)
+                .map(|p| &p[1..]),
+        );
         if rests.is_empty() {
             continue;
         }
@@ -616,7 +621,7 @@ fn convert_paths(
         } else {
             convert_paths(member, schema, false, &rests, depth + 1)
         };
-        map.insert(Key::String(Arc::new(name.into_owned())), converted);
+        insert_member(&mut map, key, name, converted);
     }
     Cel::Map(Map { map: Arc::new(map) })
 }
@@ -746,10 +751,8 @@ fn to_cel(value: &Value, s: &Structural, resource: bool, depth: usize) -> Cel {
                     continue;
                 }
                 if let Some((name, schema)) = bound_member(key, member, s, additional, &empty) {
-                    map.insert(
-                        Key::String(Arc::new(name.into_owned())),
-                        to_cel(member, schema, false, depth + 1),
-                    );
+                    let converted = to_cel(member, schema, false, depth + 1);
+                    insert_member(&mut map, key, name, converted);
                 }
             }
             Cel::Map(Map { map: Arc::new(map) })
@@ -773,6 +776,21 @@ fn bound_member<'a, 's>(
         (None, Some(a)) => Some((std::borrow::Cow::Borrowed(key), a)),
         (None, None) => Some((escape(key)?, empty)),
     }
+}
+
+/// Binds a member under the name rules use. A member named by a reserved word is found under
+/// its plain name too: the server's maps unescape the name looked up, and a plain one has
+/// nothing to unescape (`self.spec.namespace` and `self.spec.__namespace__` both read it).
+fn insert_member(
+    map: &mut std::collections::HashMap<Key, Cel>,
+    key: &str,
+    name: std::borrow::Cow<'_, str>,
+    value: Cel,
+) {
+    if name != key && RESERVED.binary_search(&key).is_ok() {
+        map.insert(Key::String(Arc::new(key.to_owned())), value.clone());
+    }
+    map.insert(Key::String(Arc::new(name.into_owned())), value);
 }
 
 /// What rules see of a resource's own metadata: its name and generateName.

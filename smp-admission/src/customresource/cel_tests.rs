@@ -201,3 +201,16 @@ fn a_message_construction_is_refused_when_compiled_not_when_run() {
         "{refused}"
     );
 }
+
+#[test]
+fn a_member_named_by_a_reserved_word_reads_under_both_spellings() {
+    use super::cel::evaluate_rule;
+    let this = json!({"spec": {"if": "x", "namespace": "n"}});
+    for rule in [
+        "self.spec.if == 'x'",
+        "self.spec.__if__ == 'x'",
+        "has(self.spec.namespace) && self.spec.__namespace__ == 'n'",
+    ] {
+        assert_eq!(evaluate_rule(rule, &this), Ok(true), "{rule}");
+    }
+}
