@@ -5,11 +5,18 @@
 //! Covered: a Pod's status (`Pending`, its QoS class, the scheduling-gated condition), a
 //! Job's generated selector and labels (which need the uid the server gives), a
 //! CustomResourceDefinition's status and generation, a VolumeAttachment's status (cleared:
-//! only its status writes set it), and the fields of gates off in v1.34 (`gates`: in pod
-//! specs and templates, a Lease's, a CSIDriver's), also on update
-//! ([`prepare_for_update`]: kept when the old object used them). A Service's
-//! addresses need the cluster's state and are the test server's (`smp-apiserver`).
+//! only its status writes set it), an EndpointSlice's generation and its endpoints'
+//! `deprecatedTopology` (dropped: read-only in v1), a CertificateSigningRequest's status and
+//! requester (cleared; the server then sets the requester from the request's user, which is
+//! not known here), an APIService's status (cleared, and a local one marked available), and
+//! the fields of gates off in v1.34 (`gates`: in pod specs and templates, a Lease's, a
+//! CSIDriver's), also on update ([`prepare_for_update`]: kept when the old object used
+//! them). A Service's addresses need the cluster's state and are the test server's
+//! (`smp-apiserver`).
 
+mod apiregistration;
+mod certificates;
+mod discovery;
 mod gates;
 mod job;
 mod pod;
@@ -42,6 +49,15 @@ pub fn prepare_for_create(object: &mut Value) {
             // The status is the attacher's to write, through the status subresource.
             map.insert("status".to_owned(), serde_json::json!({"attached": false}));
         }
+        (Some("apiregistration.k8s.io/v1"), Some("APIService")) => {
+            apiregistration::prepare_api_service(map);
+        }
+        (Some("certificates.k8s.io/v1"), Some("CertificateSigningRequest")) => {
+            certificates::prepare_csr(map);
+        }
+        (Some("discovery.k8s.io/v1"), Some("EndpointSlice")) => {
+            discovery::prepare_endpoint_slice(map);
+        }
         _ => {}
     }
 }
@@ -71,5 +87,50 @@ mod tests {
                 "nodeAllocatableUpdatePeriodSeconds": 60}});
         prepare_for_create(&mut driver);
         assert_eq!(driver["spec"], json!({"attachRequired": true}));
+    }
+
+    #[test]
+    fn a_csr_is_created_without_status_or_requester() {
+        let mut csr = json!({"apiVersion": "certificates.k8s.io/v1",
+            "kind": "CertificateSigningRequest", "metadata": {"name": "c"},
+            "spec": {"request": "", "signerName": "a.b/c", "usages": ["any"], "username": "me",
+                "uid": "1", "groups": ["g"], "extra": {"k": ["v"]}},
+            "status": {"conditions": [{"type": "Approved", "status": "True"}]}});
+        prepare_for_create(&mut csr);
+        assert_eq!(
+            csr["spec"],
+            json!({"request": "", "signerName": "a.b/c", "usages": ["any"]})
+        );
+        assert_eq!(csr["status"], json!({}));
+    }
+
+    #[test]
+    fn a_local_api_service_is_created_available() {
+        let mut local = json!({"apiVersion": "apiregistration.k8s.io/v1", "kind": "APIService",
+            "metadata": {"name": "v1.foo.io"}, "spec": {"group": "foo.io", "version": "v1"},
+            "status": {"conditions": [{"type": "Available", "status": "False"}]}});
+        prepare_for_create(&mut local);
+        let condition = &local["status"]["conditions"][0];
+        assert_eq!(condition["status"], "True");
+        assert_eq!(condition["reason"], "Local");
+        assert!(condition["lastTransitionTime"].is_string());
+        let mut remote = local.clone();
+        remote["spec"]["service"] = json!({"namespace": "ns", "name": "api"});
+        prepare_for_create(&mut remote);
+        assert_eq!(remote["status"], json!({}));
+    }
+
+    #[test]
+    fn an_endpoint_slice_loses_its_deprecated_topology() {
+        let mut slice = json!({"apiVersion": "discovery.k8s.io/v1", "kind": "EndpointSlice",
+            "metadata": {"name": "s", "namespace": "d"}, "addressType": "IPv4",
+            "endpoints": [{"addresses": ["10.0.0.1"], "deprecatedTopology": {"a": "b"},
+                "hints": {"forNodes": [{"name": "n"}]}}, 7]});
+        prepare_for_create(&mut slice);
+        assert_eq!(slice["metadata"]["generation"], 1);
+        assert_eq!(
+            slice["endpoints"],
+            json!([{"addresses": ["10.0.0.1"], "hints": {"forNodes": [{"name": "n"}]}}, 7])
+        );
     }
 }

@@ -22,6 +22,11 @@ impl Ip {
         (self.0[..12] == V4_PREFIX).then(|| [self.0[12], self.0[13], self.0[14], self.0[15]])
     }
 
+    /// The sixteen bytes (an IPv4 address as `::ffff:a.b.c.d`).
+    pub(crate) fn octets(self) -> [u8; 16] {
+        self.0
+    }
+
     /// Whether Go would call this an IPv6 address (`IsIPv6`: not representable as IPv4).
     pub(crate) fn is_v6(self) -> bool {
         self.to4().is_none()

@@ -25,12 +25,16 @@
 //!   Endpoints, LimitRange, ResourceQuota;
 //! - apps: Deployment, ReplicaSet, DaemonSet, StatefulSet, ControllerRevision; batch: Job,
 //!   CronJob (schedule parser and time zones included);
-//! - networking.k8s.io: Ingress, IngressClass, NetworkPolicy; policy: PodDisruptionBudget;
+//! - networking.k8s.io: Ingress, IngressClass, NetworkPolicy, ServiceCIDR, IPAddress; policy:
+//!   PodDisruptionBudget;
 //!   rbac.authorization.k8s.io: Role, ClusterRole, RoleBinding, ClusterRoleBinding;
 //!   coordination.k8s.io: Lease; autoscaling v1 and v2: HorizontalPodAutoscaler;
 //!   events.k8s.io: Event;
 //! - scheduling.k8s.io: PriorityClass; storage.k8s.io: StorageClass, VolumeAttributesClass,
-//!   CSIDriver, CSINode, VolumeAttachment, CSIStorageCapacity.
+//!   CSIDriver, CSINode, VolumeAttachment, CSIStorageCapacity;
+//! - discovery.k8s.io: EndpointSlice; node.k8s.io: RuntimeClass; certificates.k8s.io:
+//!   CertificateSigningRequest (the PEM layer of its request, not the PKCS#10 inside);
+//!   apiregistration.k8s.io: APIService.
 //!
 //! # Status writes
 //!
@@ -67,13 +71,19 @@ pub mod read;
 mod seen;
 mod status;
 
+mod apiregistration;
 mod apps;
 mod autoscaling;
 mod batch;
+mod certificates;
 mod coordination;
 mod core;
+mod discovery;
 mod ip;
+mod ip_strict;
 mod networking;
+mod node;
+mod pem;
 mod policy;
 mod rbac;
 mod scheduling;
@@ -133,6 +143,10 @@ fn rules(group: &str, kind: &str) -> Option<&'static KindRules> {
         .chain(autoscaling::KINDS)
         .chain(scheduling::KINDS)
         .chain(storage::KINDS)
+        .chain(discovery::KINDS)
+        .chain(node::KINDS)
+        .chain(certificates::KINDS)
+        .chain(apiregistration::KINDS)
         .find(|r| r.group == group && r.kind == kind)
 }
 

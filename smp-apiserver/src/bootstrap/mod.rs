@@ -8,7 +8,9 @@
 //! ServiceAccount and `kube-root-ca.crt` ConfigMap, and aggregate `admin`, `edit` and `view`.
 //!
 //! The cluster's numbers are those of a kind or kubeadm cluster: services in `10.96.0.0/12`,
-//! the `kubernetes` Service at `10.96.0.1:443`, the server at `127.0.0.1:6443`.
+//! the `kubernetes` Service at `10.96.0.1:443`, the server advertised at `172.18.0.2:6443` (a
+//! kind node's address: a loopback one would make the `kubernetes` Endpoints and
+//! EndpointSlice invalid, as upstream validation refuses loopback endpoints).
 
 pub(crate) mod identity;
 
@@ -27,8 +29,9 @@ pub(crate) const SYSTEM_NAMESPACES: [&str; 4] =
 /// The service CIDR, and the `kubernetes` Service's address in it (its first).
 const SERVICE_CIDR: &str = "10.96.0.0/12";
 const SERVICE_IP: &str = "10.96.0.1";
-/// Where the `kubernetes` Service's endpoints say the server is.
-const ADVERTISE_ADDRESS: &str = "127.0.0.1";
+/// Where the `kubernetes` Service's endpoints say the server is: the first node address of
+/// kind's docker network (endpoints may not be loopback addresses).
+const ADVERTISE_ADDRESS: &str = "172.18.0.2";
 const SECURE_PORT: u16 = 6443;
 
 /// Creates the objects a new cluster has.

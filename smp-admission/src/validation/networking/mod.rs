@@ -1,9 +1,11 @@
-//! The `networking.k8s.io` group: NetworkPolicy, Ingress and IngressClass, as
-//! `pkg/apis/networking/validation` checks them in v1.34 and as their registry strategies call
-//! those checks on create and update.
+//! The `networking.k8s.io` group: NetworkPolicy, Ingress, IngressClass, ServiceCIDR and
+//! IPAddress, as `pkg/apis/networking/validation` checks them in v1.34 and as their registry
+//! strategies call those checks on create and update.
 
 mod ingress;
+mod ip_address;
 pub(crate) mod network_policy;
+mod service_cidr;
 
 use super::{KindRules, StatusRules};
 
@@ -29,6 +31,20 @@ pub(crate) static KINDS: &[KindRules] = &[
         namespaced: false,
         create: ingress::ingress_class,
         update: ingress::ingress_class_update,
+    },
+    KindRules {
+        group: "networking.k8s.io",
+        kind: "ServiceCIDR",
+        namespaced: false,
+        create: service_cidr::service_cidr,
+        update: service_cidr::service_cidr_update,
+    },
+    KindRules {
+        group: "networking.k8s.io",
+        kind: "IPAddress",
+        namespaced: false,
+        create: ip_address::ip_address,
+        update: ip_address::ip_address_update,
     },
 ];
 

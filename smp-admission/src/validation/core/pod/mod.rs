@@ -49,6 +49,8 @@ use crate::validation::read;
 pub(crate) use annotations::validate_pod_specific_annotations;
 pub(crate) use container_gates::drop_disabled_container_fields;
 pub(crate) use options::PodOptions;
+pub(crate) use resources::{NameRule, validate_resource_requirements};
+pub(crate) use scheduling::validate_tolerations;
 pub(crate) use status::pod_status_update;
 pub(crate) use template::{pod_template, pod_template_update};
 // Called by the workload kinds (apps, batch, ReplicationController).
