@@ -7,7 +7,8 @@
 //! Covered: the container fields of `ContainerRestartRules`, `ContainerStopSignals` and
 //! `EnvFiles`, in a Pod and in the pod template of every kind that holds one; a Lease's
 //! `strategy` and `preferredHolder` (`CoordinatedLeaderElection`); a CSIDriver's
-//! `nodeAllocatableUpdatePeriodSeconds` (`MutableCSINodeAllocatableCount`).
+//! `nodeAllocatableUpdatePeriodSeconds` (`MutableCSINodeAllocatableCount`); a Node's
+//! `spec.configSource` (the removed dynamic kubelet configuration).
 
 use serde_json::Value;
 
@@ -60,6 +61,10 @@ pub(super) fn drop_disabled_fields(new: &mut Value, old: Option<&Value>) {
         }
         ("storage.k8s.io/v1", "CSIDriver") => {
             drop_members_unless_old_has(new, old, &["nodeAllocatableUpdatePeriodSeconds"]);
+        }
+        ("v1", "Node") => {
+            // The dynamic kubelet configuration is gone: no Node gains a source.
+            drop_members_unless_old_has(new, old, &["configSource"]);
         }
         _ => {
             if let Some(path) = pod_spec_path(api_version, kind) {

@@ -8,14 +8,18 @@
 //! only its status writes set it), an EndpointSlice's generation and its endpoints'
 //! `deprecatedTopology` (dropped: read-only in v1), a CertificateSigningRequest's status and
 //! requester (cleared; the server then sets the requester from the request's user, which is
-//! not known here), an APIService's status (cleared, and a local one marked available), and
-//! the fields of gates off in v1.34 (`gates`: in pod specs and templates, a Lease's, a
-//! CSIDriver's), also on update ([`prepare_for_update`]: kept when the old object used
-//! them). A Service's addresses need the cluster's state and are the test server's
+//! not known here), an APIService's status (cleared, and a local one marked available), a
+//! PersistentVolume's status (`Pending`; the server also stamps the time of that phase,
+//! which is left out), a Node's `status.config` (dropped: the dynamic kubelet configuration
+//! is removed; the rest of its status is kept), and the fields of gates off in v1.34
+//! (`gates`: in pod specs and templates, a Lease's, a CSIDriver's, a Node's
+//! `spec.configSource`), also on update ([`prepare_for_update`]: kept when the old object
+//! used them). A Service's addresses need the cluster's state and are the test server's
 //! (`smp-apiserver`).
 
 mod apiregistration;
 mod certificates;
+mod core;
 mod discovery;
 mod gates;
 mod job;
@@ -45,6 +49,8 @@ pub fn prepare_for_create(object: &mut Value) {
     match (api_version, kind) {
         (Some("v1"), Some("Pod")) => pod::prepare_for_create(map),
         (Some("batch/v1"), Some("Job")) => job::generate_selector(map),
+        (Some("v1"), Some("PersistentVolume")) => core::prepare_persistent_volume(map),
+        (Some("v1"), Some("Node")) => core::prepare_node(map),
         (Some("storage.k8s.io/v1"), Some("VolumeAttachment")) => {
             // The status is the attacher's to write, through the status subresource.
             map.insert("status".to_owned(), serde_json::json!({"attached": false}));

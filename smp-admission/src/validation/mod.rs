@@ -21,8 +21,8 @@
 //!
 //! - core: Pod (create and update, with the options the strategy derives from the old pod and
 //!   the fields of gates off in v1.34 dropped first), PodTemplate, ReplicationController,
-//!   Service, ConfigMap, Secret, Namespace, ServiceAccount, PersistentVolumeClaim, Event,
-//!   Endpoints, LimitRange, ResourceQuota;
+//!   Service, ConfigMap, Secret, Namespace, ServiceAccount, PersistentVolumeClaim,
+//!   PersistentVolume, Node (main endpoint), Event, Endpoints, LimitRange, ResourceQuota;
 //! - apps: Deployment, ReplicaSet, DaemonSet, StatefulSet, ControllerRevision; batch: Job,
 //!   CronJob (schedule parser and time zones included);
 //! - networking.k8s.io: Ingress, IngressClass, NetworkPolicy, ServiceCIDR, IPAddress; policy:

@@ -5,6 +5,8 @@ mod endpoints;
 mod event;
 mod limits;
 mod namespace;
+mod node;
+pub(crate) mod persistent_volume;
 pub(crate) mod pod;
 pub(crate) mod pvc;
 mod quota;
@@ -68,6 +70,20 @@ pub(crate) static KINDS: &[KindRules] = &[
         namespaced: true,
         create: pvc::pvc,
         update: pvc::pvc_update,
+    },
+    KindRules {
+        group: "",
+        kind: "PersistentVolume",
+        namespaced: false,
+        create: persistent_volume::persistent_volume,
+        update: persistent_volume::persistent_volume_update,
+    },
+    KindRules {
+        group: "",
+        kind: "Node",
+        namespaced: false,
+        create: node::node,
+        update: node::node_update,
     },
     KindRules {
         group: "",

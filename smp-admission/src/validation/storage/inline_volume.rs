@@ -5,25 +5,20 @@
 //! Go tries the volume sources in a fixed order and forbids each one after the first (a
 //! FlexVolume is only counted). The CSI source is checked in full, a local volume's demand
 //! for node affinity (never met inline) is reported; the other sources' own members are not
-//! checked here (they cannot make a valid inline volume, which needs CSI, anyway).
+//! checked here (they cannot make a valid inline volume, which needs CSI, anyway). The
+//! access modes and the CSI source are checked by the PersistentVolume rules of the core
+//! group, which are the same.
 
 use serde_json::Value;
 
-use super::{csi_driver_name, pointer_text};
+use crate::validation::core::persistent_volume::{
+    cleans_to_root, validate_access_modes, validate_csi_source,
+};
 use crate::validation::field::{self, ErrorList, Path};
-use crate::validation::names;
 use crate::validation::read;
 
 const INLINE: &str = "may not be specified in the context of inline volumes";
 const MORE_THAN_ONE: &str = "may not specify more than 1 volume type";
-
-/// `sets.List` of the supported access modes: sorted.
-const ACCESS_MODES: [&str; 4] = [
-    "ReadOnlyMany",
-    "ReadWriteMany",
-    "ReadWriteOnce",
-    "ReadWriteOncePod",
-];
 
 /// The sources in the order Go tries them: the member, and the path segment its "more than
 /// one" error is reported under (`cephFS`, spelt so upstream), or `None` for FlexVolume.
@@ -50,14 +45,6 @@ const SOURCES: [(&str, Option<&str>); 22] = [
     ("local", Some("local")),
     ("storageos", Some("storageos")),
     ("csi", Some("csi")),
-];
-
-/// The secret references of a CSI source, in the order Go checks them.
-const CSI_SECRETS: [&str; 4] = [
-    "controllerPublishSecretRef",
-    "controllerExpandSecretRef",
-    "nodePublishSecretRef",
-    "nodeExpandSecretRef",
 ];
 
 fn set_object<'a>(spec: &'a Value, member: &str) -> Option<&'a Value> {
@@ -137,89 +124,6 @@ pub(super) fn validate_inline_volume(spec: &Value, path: &Path, errs: &mut Error
             "may not specify volumeMode other than Filesystem in the context of inline volumes",
         ));
     }
-}
-
-/// Access modes: at least one, each supported, `ReadWriteOncePod` alone.
-fn validate_access_modes(modes: &[Value], path: &Path, errs: &mut ErrorList) {
-    if modes.is_empty() {
-        errs.push(field::required(path, ""));
-    }
-    let (mut once_pod, mut other) = (false, false);
-    for mode in modes {
-        let mode = mode.as_str().unwrap_or("");
-        if !ACCESS_MODES.contains(&mode) {
-            errs.push(field::not_supported(
-                path,
-                pointer_text(mode),
-                &ACCESS_MODES,
-            ));
-        } else if mode == "ReadWriteOncePod" {
-            once_pod = true;
-        } else {
-            other = true;
-        }
-    }
-    if once_pod && other {
-        errs.push(field::forbidden(
-            path,
-            "may not use ReadWriteOncePod with other access modes",
-        ));
-    }
-}
-
-/// `validateCSIPersistentVolumeSource`: driver, volume handle, each secret reference set.
-fn validate_csi_source(csi: &Value, path: &Path, errs: &mut ErrorList) {
-    csi_driver_name(read::text(csi, "driver"), &path.child("driver"), errs);
-    if read::text(csi, "volumeHandle").is_empty() {
-        errs.push(field::required(&path.child("volumeHandle"), ""));
-    }
-    for member in CSI_SECRETS {
-        if let Some(secret) = set_object(csi, member) {
-            validate_secret_reference(secret, &path.child(member), errs);
-        }
-    }
-}
-
-/// `validatePVSecretReference`: a name that is a subdomain, a namespace that is a label.
-fn validate_secret_reference(secret: &Value, path: &Path, errs: &mut ErrorList) {
-    secret_member(secret, "name", names::is_dns1123_subdomain, path, errs);
-    secret_member(secret, "namespace", names::is_dns1123_label, path, errs);
-}
-
-/// A member of a secret reference: required, then in the format `check` reads.
-fn secret_member(
-    secret: &Value,
-    member: &str,
-    check: fn(&str) -> Vec<String>,
-    path: &Path,
-    errs: &mut ErrorList,
-) {
-    let value = read::text(secret, member);
-    let at = path.child(member);
-    if value.is_empty() {
-        errs.push(field::required(&at, ""));
-        return;
-    }
-    for msg in check(value) {
-        errs.push(field::invalid(&at, value, &msg));
-    }
-}
-
-/// Whether Go's `path.Clean` turns `p` into `/`: rooted, and every step cancelled out (a
-/// `..` at the root stays there).
-fn cleans_to_root(p: &str) -> bool {
-    let Some(rest) = p.strip_prefix('/') else {
-        return false;
-    };
-    let mut depth = 0usize;
-    for step in rest.split('/') {
-        match step {
-            "" | "." => {}
-            ".." => depth = depth.saturating_sub(1),
-            _ => depth += 1,
-        }
-    }
-    depth == 0
 }
 
 #[cfg(test)]

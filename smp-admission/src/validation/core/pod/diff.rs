@@ -10,7 +10,7 @@ use serde_json::Value;
 
 const CONTEXT: usize = 3;
 
-pub(super) fn spec_diff(old: &Value, new: &Value) -> String {
+pub(crate) fn spec_diff(old: &Value, new: &Value) -> String {
     let a = lines(old);
     let b = lines(new);
     unified(&a, &b)

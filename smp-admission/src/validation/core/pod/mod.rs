@@ -48,9 +48,13 @@ use crate::validation::read;
 
 pub(crate) use annotations::validate_pod_specific_annotations;
 pub(crate) use container_gates::drop_disabled_container_fields;
+pub(crate) use diff::spec_diff;
 pub(crate) use options::PodOptions;
 pub(crate) use resources::{NameRule, validate_resource_requirements};
-pub(crate) use scheduling::validate_tolerations;
+pub(crate) use scheduling::{validate_node_selector_term, validate_tolerations};
+pub(crate) use sources::{
+    csi_driver_name, has_known_prefix as iscsi_has_known_prefix, iscsi_name_matches,
+};
 pub(crate) use status::pod_status_update;
 pub(crate) use template::{pod_template, pod_template_update};
 // Called by the workload kinds (apps, batch, ReplicationController).
@@ -60,6 +64,46 @@ pub(crate) use template::validate_pod_template_spec;
 /// The volumes a pod declares that passed validation, by name: what container mounts may
 /// refer to (upstream builds the same map while validating `spec.volumes`).
 pub(crate) type Volumes<'a> = BTreeMap<&'a str, &'a Value>;
+
+/// The check of a volume source that a PersistentVolume shares with pod volumes word for
+/// word (`validateHostPathVolumeSource`, `validateNFSVolumeSource`, ... called from
+/// `ValidatePersistentVolumeSpec`), by the source's member name; `None` for a source whose
+/// PersistentVolume form has checks of its own. These checks read nothing of the pod.
+pub(crate) fn shared_volume_source_check(
+    member: &str,
+    source: &Value,
+    path: &Path,
+) -> Option<ErrorList> {
+    let check: fn(&Value, &Path, &context::SourceCtx) -> ErrorList = match member {
+        "hostPath" => sources::host_path,
+        "gcePersistentDisk" => sources::gce_pd,
+        "awsElasticBlockStore" => sources::aws_ebs,
+        "glusterfs" => sources::glusterfs,
+        "flocker" => sources::flocker,
+        "nfs" => sources::nfs,
+        "rbd" => sources::rbd,
+        "quobyte" => sources::quobyte,
+        "cephfs" => sources::cephfs,
+        "cinder" => sources::cinder,
+        "fc" => sources::fc,
+        "flexVolume" => sources::flex_volume,
+        "azureFile" => sources::azure_file,
+        "vsphereVolume" => sources::vsphere,
+        "photonPersistentDisk" => sources::photon,
+        "portworxVolume" => sources::portworx,
+        "azureDisk" => sources::azure_disk,
+        "scaleIO" => sources::scale_io,
+        "storageos" => sources::storageos,
+        _ => return None,
+    };
+    let options = PodOptions::default();
+    let ctx = context::SourceCtx {
+        volume_name: "",
+        pod_name: None,
+        options: &options,
+    };
+    Some(check(source, path, &ctx))
+}
 
 /// The annotation the kubelet puts on mirror (static) pods.
 pub(crate) const MIRROR_ANNOTATION: &str = "kubernetes.io/config.mirror";

@@ -204,14 +204,14 @@ pub(super) fn iscsi_name_length(source: &Value, at: &Path, ctx: &SourceCtx, errs
     }
 }
 
-fn has_known_prefix(name: &str) -> bool {
+pub(crate) fn has_known_prefix(name: &str) -> bool {
     ["iqn", "eui", "naa"].iter().any(|p| name.starts_with(p))
 }
 
 /// The format of an iSCSI qualified name by its prefix: `iqn.YYYY-MM.<alnum.->:<anything but
 /// ,;*&$| and spaces>` (found anywhere, anchored at the end), or `eui.` with 16 and `naa.`
 /// with 32 alphanumerics.
-fn iscsi_name_matches(name: &str) -> bool {
+pub(crate) fn iscsi_name_matches(name: &str) -> bool {
     if name.starts_with("iqn") {
         (0..name.len()).any(|start| name.is_char_boundary(start) && iqn_at(&name[start..]))
     } else if let Some(rest) = name.strip_prefix("eui") {
