@@ -63,6 +63,27 @@ const KINDS: &[(&str, &str)] = &[
     ("storage.k8s.io/v1", "VolumeAttachment"),
     ("storage.k8s.io/v1", "CSIStorageCapacity"),
     ("storage.k8s.io/v1", "VolumeAttributesClass"),
+    ("flowcontrol.apiserver.k8s.io/v1", "FlowSchema"),
+    (
+        "flowcontrol.apiserver.k8s.io/v1",
+        "PriorityLevelConfiguration",
+    ),
+    (
+        "admissionregistration.k8s.io/v1",
+        "ValidatingWebhookConfiguration",
+    ),
+    (
+        "admissionregistration.k8s.io/v1",
+        "MutatingWebhookConfiguration",
+    ),
+    (
+        "admissionregistration.k8s.io/v1",
+        "ValidatingAdmissionPolicy",
+    ),
+    (
+        "admissionregistration.k8s.io/v1",
+        "ValidatingAdmissionPolicyBinding",
+    ),
 ];
 
 fn typed(kind: (&str, &str), body: Value) -> Value {

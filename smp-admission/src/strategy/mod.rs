@@ -11,16 +11,20 @@
 //! not known here), an APIService's status (cleared, and a local one marked available), a
 //! PersistentVolume's status (`Pending`; the server also stamps the time of that phase,
 //! which is left out), a Node's `status.config` (dropped: the dynamic kubelet configuration
-//! is removed; the rest of its status is kept), and the fields of gates off in v1.34
-//! (`gates`: in pod specs and templates, a Lease's, a CSIDriver's, a Node's
-//! `spec.configSource`), also on update ([`prepare_for_update`]: kept when the old object
-//! used them). A Service's addresses need the cluster's state and are the test server's
-//! (`smp-apiserver`).
+//! is removed; the rest of its status is kept), a FlowSchema's and a
+//! PriorityLevelConfiguration's status (cleared) and generation (1), the
+//! admissionregistration kinds' generation (1) and a ValidatingAdmissionPolicy's status
+//! (cleared); and the fields of gates off in v1.34 (`gates`: in pod specs and templates, a
+//! Lease's, a CSIDriver's, a Node's `spec.configSource`), also on update
+//! ([`prepare_for_update`]: kept when the old object used them). A Service's addresses need
+//! the cluster's state and are the test server's (`smp-apiserver`).
 
+mod admissionregistration;
 mod apiregistration;
 mod certificates;
 mod core;
 mod discovery;
+mod flowcontrol;
 mod gates;
 mod job;
 mod pod;
@@ -64,6 +68,19 @@ pub fn prepare_for_create(object: &mut Value) {
         (Some("discovery.k8s.io/v1"), Some("EndpointSlice")) => {
             discovery::prepare_endpoint_slice(map);
         }
+        (
+            Some("flowcontrol.apiserver.k8s.io/v1"),
+            Some("FlowSchema" | "PriorityLevelConfiguration"),
+        ) => flowcontrol::prepare_for_create(map),
+        (
+            Some("admissionregistration.k8s.io/v1"),
+            Some(
+                "ValidatingWebhookConfiguration"
+                | "MutatingWebhookConfiguration"
+                | "ValidatingAdmissionPolicy"
+                | "ValidatingAdmissionPolicyBinding",
+            ),
+        ) => admissionregistration::prepare_for_create(map),
         _ => {}
     }
 }
@@ -138,5 +155,32 @@ mod tests {
             slice["endpoints"],
             json!([{"addresses": ["10.0.0.1"], "hints": {"forNodes": [{"name": "n"}]}}, 7])
         );
+    }
+
+    #[test]
+    fn flowcontrol_objects_start_with_no_status_at_generation_1() {
+        for kind in ["FlowSchema", "PriorityLevelConfiguration"] {
+            let mut object = json!({"apiVersion": "flowcontrol.apiserver.k8s.io/v1",
+                "kind": kind, "metadata": {"name": "a", "generation": 7},
+                "status": {"conditions": [{"type": "Dangling", "status": "True"}]}});
+            prepare_for_create(&mut object);
+            assert_eq!(object["status"], json!({}));
+            assert_eq!(object["metadata"]["generation"], json!(1));
+        }
+    }
+
+    #[test]
+    fn admission_policies_start_with_no_status_at_generation_1() {
+        let mut policy = json!({"apiVersion": "admissionregistration.k8s.io/v1",
+            "kind": "ValidatingAdmissionPolicy", "metadata": {"name": "p"},
+            "status": {"observedGeneration": 4}});
+        prepare_for_create(&mut policy);
+        assert_eq!(policy["status"], json!({}));
+        assert_eq!(policy["metadata"]["generation"], json!(1));
+        let mut binding = json!({"apiVersion": "admissionregistration.k8s.io/v1",
+            "kind": "ValidatingAdmissionPolicyBinding", "metadata": {"name": "b"}});
+        prepare_for_create(&mut binding);
+        assert_eq!(binding.get("status"), None);
+        assert_eq!(binding["metadata"]["generation"], json!(1));
     }
 }

@@ -35,6 +35,11 @@
 //! - discovery.k8s.io: EndpointSlice; node.k8s.io: RuntimeClass; certificates.k8s.io:
 //!   CertificateSigningRequest (the PEM layer of its request, not the PKCS#10 inside);
 //!   apiregistration.k8s.io: APIService.
+//! - flowcontrol.apiserver.k8s.io: FlowSchema, PriorityLevelConfiguration (the mandatory
+//!   `exempt` and `catch-all` objects' fixed specs included); admissionregistration.k8s.io:
+//!   ValidatingWebhookConfiguration, MutatingWebhookConfiguration, ValidatingAdmissionPolicy,
+//!   ValidatingAdmissionPolicyBinding (CEL expressions parsed, not type-checked; the policy
+//!   strategies' authorization checks left out).
 //!
 //! # Status writes
 //!
@@ -71,6 +76,7 @@ pub mod read;
 mod seen;
 mod status;
 
+mod admissionregistration;
 mod apiregistration;
 mod apps;
 mod autoscaling;
@@ -79,6 +85,7 @@ mod certificates;
 mod coordination;
 mod core;
 mod discovery;
+mod flowcontrol;
 mod ip;
 mod ip_strict;
 mod networking;
@@ -147,6 +154,8 @@ fn rules(group: &str, kind: &str) -> Option<&'static KindRules> {
         .chain(node::KINDS)
         .chain(certificates::KINDS)
         .chain(apiregistration::KINDS)
+        .chain(flowcontrol::KINDS)
+        .chain(admissionregistration::KINDS)
         .find(|r| r.group == group && r.kind == kind)
 }
 
