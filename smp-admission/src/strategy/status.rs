@@ -1,7 +1,7 @@
 //! What the status strategies do to a status write beyond putting back the fields their
 //! endpoint resets (the spec, and for some kinds parts of the metadata: the caller does that
 //! from the reset-field table): status fields of gates off in v1.34 are dropped unless the old
-//! object already used them, and a Pod keeps the QoS class the server gave it.
+//! object already used them (or always, for a Pod's device health), and a Pod keeps the QoS class the server gave it.
 
 use serde_json::{Map, Value};
 
@@ -39,29 +39,24 @@ fn drop_unless_old_has(new: &mut Value, old: &Value, key: &str) {
     }
 }
 
-/// The container status lists whose entries may report their devices' health.
-const HEALTH_LISTS: [&str; 2] = ["containerStatuses", "initContainerStatuses"];
-
-fn reports_health(status: &Value) -> bool {
-    HEALTH_LISTS.iter().any(|list| {
-        status.get(list).and_then(Value::as_array).is_some_and(|l| {
-            l.iter()
-                .any(|c| c.get("allocatedResourcesStatus").is_some())
-        })
-    })
-}
+/// The container status lists, each of whose entries may report its devices' health.
+const CONTAINER_LISTS: [&str; 3] = [
+    "containerStatuses",
+    "initContainerStatuses",
+    "ephemeralContainerStatuses",
+];
 
 /// The pods status strategy: the QoS class is the one the server computed on create (an old
-/// kubelet that dropped it does not clear it), `extendedResourceClaimStatus`
-/// (`DRAExtendedResource`) and the containers' `allocatedResourcesStatus`
-/// (`ResourceHealthStatus`), both gates off in v1.34, are dropped unless the old pod had them.
+/// kubelet that dropped it does not clear it); `extendedResourceClaimStatus`
+/// (`DRAExtendedResource`, off in v1.34) is dropped unless the old pod had it; the
+/// containers' `allocatedResourcesStatus` (`ResourceHealthStatus`, off) is always dropped, as
+/// the server drops it whatever the old pod held.
 fn pod(new: &mut Value, old: &Value) {
-    let old_status = old.get("status").unwrap_or(&Value::Null);
-    let old_qos = old_status
-        .get("qosClass")
+    let old_qos = old
+        .get("status")
+        .and_then(|s| s.get("qosClass"))
         .and_then(Value::as_str)
         .filter(|q| !q.is_empty());
-    let old_reports_health = reports_health(old_status);
     drop_unless_old_has(new, old, "extendedResourceClaimStatus");
     let Some(status) = status_mut(new) else {
         return;
@@ -73,10 +68,7 @@ fn pod(new: &mut Value, old: &Value) {
     if let (true, Some(qos)) = (qos_missing, old_qos) {
         status.insert("qosClass".to_owned(), Value::from(qos));
     }
-    if old_reports_health {
-        return;
-    }
-    for list in HEALTH_LISTS {
+    for list in CONTAINER_LISTS {
         if let Some(entries) = status.get_mut(list).and_then(Value::as_array_mut) {
             for entry in entries.iter_mut().filter_map(Value::as_object_mut) {
                 entry.remove("allocatedResourcesStatus");
@@ -101,6 +93,18 @@ mod tests {
         assert_eq!(
             new["status"],
             json!({"qosClass": "Burstable", "containerStatuses": [{"name": "c"}]})
+        );
+    }
+
+    #[test]
+    fn device_health_is_dropped_even_when_the_old_pod_reported_it() {
+        let old = json!({"apiVersion": "v1", "kind": "Pod", "status": {
+            "ephemeralContainerStatuses": [{"name": "d", "allocatedResourcesStatus": [{"name": "cpu"}]}]}});
+        let mut new = old.clone();
+        prepare_for_status_update(&mut new, &old);
+        assert_eq!(
+            new["status"],
+            json!({"ephemeralContainerStatuses": [{"name": "d"}]})
         );
     }
 

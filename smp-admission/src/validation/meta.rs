@@ -489,6 +489,16 @@ fn is_condition_reason(reason: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b',' | b':'))
 }
 
+/// Whether a `metav1.Time` is the zero time, as `IsZero` sees it once decoded: absent, or
+/// the first instant of year 1 in any offset (`0001-01-01T00:00:00Z`).
+fn is_zero_time(text: &str) -> bool {
+    /// Seconds from the Unix epoch back to 0001-01-01T00:00:00Z.
+    const YEAR_ONE: i64 = -62_135_596_800;
+    text.is_empty()
+        || chrono::DateTime::parse_from_rfc3339(text)
+            .is_ok_and(|t| t.timestamp() == YEAR_ONE && t.timestamp_subsec_nanos() == 0)
+}
+
 /// apimachinery's `ValidateConditions` of `metav1.Condition` lists: types distinct and label
 /// names, a known status, a generation not negative, a transition time, a reason of the
 /// condition-reason form, and bounded reason and message lengths.
@@ -517,7 +527,7 @@ pub fn validate_conditions(conditions: &[Value], path: &Path, errs: &mut ErrorLi
                 "must be greater than or equal to zero",
             ));
         }
-        if read::text(condition, "lastTransitionTime").is_empty() {
+        if is_zero_time(read::text(condition, "lastTransitionTime")) {
             errs.push(field::required(&at.child("lastTransitionTime"), ""));
         }
         let reason = read::text(condition, "reason");

@@ -5,10 +5,11 @@ mod cron;
 mod cronjob;
 mod job;
 mod policies;
+mod status;
 mod timezone;
 mod zones;
 
-use super::KindRules;
+use super::{KindRules, StatusRules};
 
 /// The batch kinds whose rules are here.
 pub(crate) static KINDS: &[KindRules] = &[
@@ -25,5 +26,19 @@ pub(crate) static KINDS: &[KindRules] = &[
         namespaced: true,
         create: cronjob::cron_job,
         update: cronjob::cron_job_update,
+    },
+];
+
+/// The batch kinds whose status endpoint's rules are here.
+pub(crate) static STATUS: &[StatusRules] = &[
+    StatusRules {
+        group: "batch",
+        kind: "Job",
+        update: status::job_status_update,
+    },
+    StatusRules {
+        group: "batch",
+        kind: "CronJob",
+        update: status::cron_job_status_update,
     },
 ];

@@ -296,7 +296,7 @@ pub(super) fn indexes_total(text: &str, completions: i64) -> Result<i64, String>
 }
 
 /// `parseIndexInterval`.
-fn interval_bounds(interval: &str, completions: i64) -> Result<(i64, i64), String> {
+pub(super) fn interval_bounds(interval: &str, completions: i64) -> Result<(i64, i64), String> {
     let parts: Vec<&str> = interval.split('-').collect();
     if parts.len() > 2 {
         let mut quoted = String::new();

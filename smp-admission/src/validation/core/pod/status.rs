@@ -6,9 +6,11 @@
 //! v1.34's gates shape it: `ContainerRestartRules` and `ClearingNominatedNodeNameAfterBinding`
 //! are off, so the restart policy alone decides, and a bound pod may still be nominated.
 //! `extendedResourceClaimStatus` (`DRAExtendedResource`, off) is dropped by the strategy
-//! unless the old pod had it, and not checked here.
+//! unless the old pod had it, and not checked here. The containers' `allocatedResourcesStatus`
+//! (`ResourceHealthStatus`, off) is always dropped by the strategy, so its checks below only
+//! matter to a caller that validates without it.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
@@ -204,14 +206,17 @@ fn stay_terminated(
     ended: impl Fn(&str, &Value) -> bool,
     errs: &mut ErrorList,
 ) {
-    let not_terminated: HashSet<&str> = read::list(status, list)
-        .iter()
-        .filter(|s| {
-            !s.get("state")
-                .is_some_and(|st| read::is_set(st, "terminated"))
-        })
-        .map(|s| read::text(s, "name"))
-        .collect();
+    // How many of the new entries of each name are not terminated: the server reports the
+    // old entry once for each of them (the kubelet never sends two, but a client may).
+    let mut not_terminated: HashMap<&str, usize> = HashMap::new();
+    for entry in read::list(status, list) {
+        if !entry
+            .get("state")
+            .is_some_and(|st| read::is_set(st, "terminated"))
+        {
+            *not_terminated.entry(read::text(entry, "name")).or_default() += 1;
+        }
+    }
     if not_terminated.is_empty() {
         return;
     }
@@ -220,11 +225,14 @@ fn stay_terminated(
             continue;
         };
         let name = read::text(old, "name");
-        if ended(name, state) && not_terminated.contains(name) {
-            errs.push(field::forbidden(
-                &path.child(list).index(i).child("state"),
-                STAYS_TERMINATED,
-            ));
+        let count = not_terminated.get(name).copied().unwrap_or(0);
+        if count > 0 && ended(name, state) {
+            for _ in 0..count {
+                errs.push(field::forbidden(
+                    &path.child(list).index(i).child("state"),
+                    STAYS_TERMINATED,
+                ));
+            }
         }
     }
 }
@@ -283,10 +291,14 @@ fn addresses(status: &Value, old_status: &Value, list: &str, path: &Path, errs: 
         return;
     }
     let parsed: Vec<_> = new.iter().map(|ip| parse_ip_sloppy(ip)).collect();
-    let dual = if parsed.iter().any(Option::is_none) {
+    // `IsDualStackIPStrings` (k8s.io/utils of v1.34) names the first address that does not
+    // parse, by its index and text.
+    let unparsed = parsed.iter().position(Option::is_none);
+    let dual = if let Some(i) = unparsed {
+        let text = new.get(i).copied().unwrap_or("");
         errs.push(field::internal(
             &path,
-            "failed to check for dual stack with error:ip <nil> is invalid",
+            &format!("failed to check for dual stack with error:invalid IP[{i}]: {text}"),
         ));
         false
     } else {
@@ -431,5 +443,131 @@ fn allocated_resources_status(
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The status strategy drops `allocatedResourcesStatus` in v1.34, so the data cases never
+    /// reach these checks; the cases of upstream's
+    /// `TestValidateContainerStatusAllocatedResourcesStatus` and
+    /// `TestValidateContainerStatusNoAllocatedResourcesStatus` run here on the rules alone.
+    fn errors(containers: Value, statuses: Value) -> Vec<(String, String)> {
+        let pod = |status: Value| {
+            json!({"apiVersion": "v1", "kind": "Pod",
+                   "metadata": {"name": "p", "namespace": "ns", "resourceVersion": "1"},
+                   "spec": {"containers": containers, "restartPolicy": "Always"},
+                   "status": status})
+        };
+        pod_status_update(
+            &pod(json!({"containerStatuses": statuses})),
+            &pod(json!({})),
+        )
+        .into_iter()
+        .map(|e| (e.field, e.detail))
+        .collect()
+    }
+
+    fn device(name: &str, health: &str) -> Value {
+        json!({"resourceID": name, "health": health})
+    }
+
+    #[test]
+    fn allocated_resources_status_of_containers() {
+        let requests = json!([{"name": "container-1",
+            "resources": {"requests": {"test.device/test": "1"}}}]);
+        let healthy = json!([{"name": "container-1", "allocatedResourcesStatus": [
+            {"name": "test.device/test", "resources": [device("resource-1", "Healthy")]}]}]);
+        assert!(errors(requests.clone(), healthy.clone()).is_empty());
+        // A status of a container the spec lacks is let be, and so is one without devices.
+        let other = json!([{"name": "container-2",
+            "resources": {"requests": {"test.device/test": "1"}}}]);
+        assert!(errors(other.clone(), healthy).is_empty());
+        assert!(errors(other.clone(), json!([{"name": "container-1"}])).is_empty());
+        let twice = json!([{"name": "container-1", "allocatedResourcesStatus": [
+            {"name": "test.device/test", "resources": [
+                device("resource-1", "Healthy"), device("resource-1", "Unhealthy")]}]}]);
+        let at = "status.containerStatuses[0].allocatedResourcesStatus";
+        assert_eq!(
+            errors(other, twice),
+            [(format!("{at}[0].resources[1].resourceID"), String::new())]
+        );
+        let unknown = json!([{"name": "container-1", "allocatedResourcesStatus": [
+            {"name": "test.device/test", "resources": [device("resource-1", "Healthy")]},
+            {"name": "test.device/test2", "resources": []}]}]);
+        assert_eq!(
+            errors(requests.clone(), unknown),
+            [(
+                format!("{at}[1].name"),
+                "must match one of the container's resource requests".to_owned()
+            )]
+        );
+        let sick = json!([{"name": "container-1", "allocatedResourcesStatus": [
+            {"name": "test.device/test", "resources": [device("resource-1", "invalid-health-value")]}]}]);
+        assert_eq!(
+            errors(requests, sick),
+            [(
+                format!("{at}[0].resources[0].health"),
+                "supported values: \"Healthy\", \"Unhealthy\", \"Unknown\"".to_owned()
+            )]
+        );
+    }
+
+    #[test]
+    fn allocated_resources_status_of_claims() {
+        let claimed = |claim: Value| json!([{"name": "container-1", "resources": claim}]);
+        let status = |name: &str| {
+            json!([{"name": "container-1", "allocatedResourcesStatus": [
+                {"name": name, "resources": [device("driver/pool/device-name", "Healthy")]}]}])
+        };
+        let with_request =
+            claimed(json!({"claims": [{"name": "claim.name", "request": "request.name"}]}));
+        assert!(errors(with_request, status("claim:claim.name/request.name")).is_empty());
+        let bare = claimed(json!({"claims": [{"name": "claim.name"}]}));
+        assert!(errors(bare, status("claim:claim.name")).is_empty());
+        let other = claimed(json!({"claims": [{"name": "other-claim.name"}],
+                                   "requests": {"claim.name": "1"}}));
+        assert_eq!(
+            errors(other, status("claim:claim.name")),
+            [(
+                "status.containerStatuses[0].allocatedResourcesStatus[0].name".to_owned(),
+                "must match one of the container's resource claims in a format 'claim:<claimName>/<request>' or 'claim:<claimName>' if request is empty".to_owned()
+            )]
+        );
+    }
+
+    #[test]
+    fn ephemeral_containers_report_no_allocated_resources() {
+        let pod = |status: Value| {
+            json!({"apiVersion": "v1", "kind": "Pod",
+                   "metadata": {"name": "p", "namespace": "ns", "resourceVersion": "1"},
+                   "spec": {"containers": [{"name": "c"}]}, "status": status})
+        };
+        let new = pod(json!({"ephemeralContainerStatuses": [
+            {"name": "container-1"},
+            {"name": "container-2", "allocatedResourcesStatus": [{"name": "test.device/test"}]},
+            {"name": "container-3", "allocatedResourcesStatus": [{"name": "test.device/test",
+                "resources": [device("resource-1", "Healthy")]}]}]}));
+        let found: Vec<_> = pod_status_update(&new, &pod(json!({})))
+            .into_iter()
+            .map(|e| (e.field, e.detail))
+            .collect();
+        let detail = "must not be specified in container status".to_owned();
+        assert_eq!(
+            found,
+            [
+                (
+                    "status.ephemeralContainerStatuses[1].allocatedResourcesStatus".to_owned(),
+                    detail.clone()
+                ),
+                (
+                    "status.ephemeralContainerStatuses[2].allocatedResourcesStatus".to_owned(),
+                    detail
+                ),
+            ]
+        );
     }
 }
