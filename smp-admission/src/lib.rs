@@ -59,3 +59,4 @@ pub mod quantity;
 pub mod strategy;
 pub mod validation;
 mod value;
+pub mod warnings;

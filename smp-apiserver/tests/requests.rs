@@ -197,3 +197,48 @@ async fn protobuf_bodies_are_read() {
         "{status}"
     );
 }
+
+/// A valid object the strategy has something to say about is stored, with the server's
+/// warnings (kubernetes/kubernetes `pkg/api/pod/warnings.go`, through the Deployment
+/// strategy's `WarningsOnCreate` and `WarningsOnUpdate`).
+#[tokio::test]
+async fn the_strategys_warnings_come_back_as_warning_headers() {
+    let server = ApiServer::default();
+    let deployment = |env: Value| {
+        Bytes::from(
+            serde_json::to_vec(&json!({"apiVersion": "apps/v1", "kind": "Deployment",
+                "metadata": {"name": "web"},
+                "spec": {"selector": {"matchLabels": {"app": "web"}},
+                    "template": {"metadata": {"labels": {"app": "web"}},
+                        "spec": {"nodeSelector": {"beta.kubernetes.io/arch": "amd64"},
+                            "containers": [{"name": "app", "image": "app:1", "env": env}]}}}}))
+            .unwrap(),
+        )
+    };
+    let created = server.handle(post("", deployment(json!([]))));
+    assert_eq!(created.status(), StatusCode::CREATED);
+    let warnings: Vec<_> = created.headers().get_all("warning").iter().collect();
+    assert_eq!(
+        warnings,
+        [
+            "299 - \"spec.template.spec.nodeSelector[beta.kubernetes.io/arch]: deprecated since \
+             v1.14; use \\\"kubernetes.io/arch\\\" instead\""
+        ]
+    );
+    let replaced = server.handle(
+        Request::put(format!("{DEPLOYMENTS}/web"))
+            .header("content-type", "application/json")
+            .body(deployment(
+                json!([{"name": "A", "value": "1"}, {"name": "A", "value": "2"}]),
+            ))
+            .unwrap(),
+    );
+    assert_eq!(replaced.status(), StatusCode::OK);
+    let warnings: Vec<_> = replaced.headers().get_all("warning").iter().collect();
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert_eq!(
+        warnings[1],
+        "299 - \"spec.template.spec.containers[0].env[1]: hides previous definition of \
+         \\\"A\\\", which may be dropped when using apply\""
+    );
+}

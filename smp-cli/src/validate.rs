@@ -235,9 +235,11 @@ pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
                 continue;
             }
             crate::server_steps::settle_namespace(&mut object, &api_version, &kind);
-            let outcome = match old.get(&identity(&object)) {
+            let before = old.get(&identity(&object));
+            let outcome = match before {
                 Some(before) => {
                     crate::server_steps::keep_stored_metadata(&mut object, before);
+                    smp_admission::strategy::prepare_for_update(&mut object, before);
                     smp_admission::validation::validate_update(&object, before)
                 }
                 None => {
@@ -248,7 +250,18 @@ pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
                 }
             };
             match outcome {
-                Ok(()) => {}
+                Ok(()) => {
+                    // The strategy's warnings of a valid object, as the server sends them.
+                    let warnings = match before {
+                        Some(before) => {
+                            smp_admission::warnings::warnings_on_update(&object, before)
+                        }
+                        None => smp_admission::warnings::warnings_on_create(&object),
+                    };
+                    for warning in warnings {
+                        eprintln!("Warning: {place}: {warning}");
+                    }
+                }
                 Err(smp_admission::validation::ValidationError::Invalid(refused)) => {
                     invalid += 1;
                     print_refused(&refused, &place);

@@ -255,3 +255,18 @@ spec:
     );
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn a_valid_object_the_server_warns_about_exits_zero_with_the_warning_on_stderr() {
+    let pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\n\
+               spec:\n  nodeSelector: {beta.kubernetes.io/os: linux}\n  \
+               containers: [{name: c, image: busybox}]\n";
+    let out = smp(&["validate", "-f", "-"], Some(pod));
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "Warning: <stdin> document 1: spec.nodeSelector[beta.kubernetes.io/os]: deprecated \
+         since v1.14; use \"kubernetes.io/os\" instead\n"
+    );
+}

@@ -22,7 +22,7 @@ impl Ip {
         (self.0[..12] == V4_PREFIX).then(|| [self.0[12], self.0[13], self.0[14], self.0[15]])
     }
 
-    /// The sixteen bytes (an IPv4 address as `::ffff:a.b.c.d`).
+    /// The sixteen bytes Go keeps (IPv4 as `::ffff:a.b.c.d`), for printing the address.
     pub(crate) fn octets(self) -> [u8; 16] {
         self.0
     }

@@ -86,7 +86,7 @@ mod coordination;
 mod core;
 mod discovery;
 mod flowcontrol;
-mod ip;
+pub(crate) mod ip;
 mod ip_strict;
 mod networking;
 mod node;

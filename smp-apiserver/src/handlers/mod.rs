@@ -270,7 +270,17 @@ impl Call<'_> {
             return Ok(());
         }
         let errors = smp_admission::validation::errors_on_create(object).unwrap_or_default();
-        self.refuse(object, &errors)
+        self.refuse(object, &errors)?;
+        // What the strategy's `WarningsOnCreate` says of a valid object.
+        self.warn(smp_admission::warnings::warnings_on_create(object));
+        Ok(())
+    }
+
+    /// Adds warnings to the answer's `Warning` headers.
+    fn warn(&self, texts: Vec<String>) {
+        self.warnings
+            .borrow_mut()
+            .extend(texts.iter().map(|w| validation::warning_header(w)));
     }
 
     /// The CRD of a custom resource whose status subresource is being written, when writes
@@ -349,7 +359,10 @@ impl Call<'_> {
             return Ok(());
         }
         let errors = smp_admission::validation::errors_on_update(object, old).unwrap_or_default();
-        self.refuse(object, &errors)
+        self.refuse(object, &errors)?;
+        // What the strategy's `WarningsOnUpdate` says of a valid update.
+        self.warn(smp_admission::warnings::warnings_on_update(object, old));
+        Ok(())
     }
 
     /// Whether this write is to a built-in kind's status endpoint whose rules
