@@ -660,10 +660,16 @@ const RESERVED: [&str; 21] = [
     "while",
 ];
 
+/// Whether CEL reserves `word` (a property so named is escaped; a variable may not be so
+/// named).
+pub(crate) fn is_reserved(word: &str) -> bool {
+    RESERVED.binary_search(&word).is_ok()
+}
+
 /// A property name as CEL sees it, or `None` when it cannot be written there.
 pub fn escape(name: &str) -> Option<std::borrow::Cow<'_, str>> {
     use std::borrow::Cow;
-    if RESERVED.binary_search(&name).is_ok() {
+    if is_reserved(name) {
         return Some(Cow::Owned(format!("__{name}__")));
     }
     let plain = name
@@ -787,7 +793,7 @@ fn insert_member(
     name: std::borrow::Cow<'_, str>,
     value: Cel,
 ) {
-    if name != key && RESERVED.binary_search(&key).is_ok() {
+    if name != key && is_reserved(key) {
         map.insert(Key::String(Arc::new(key.to_owned())), value.clone());
     }
     map.insert(Key::String(Arc::new(name.into_owned())), value);

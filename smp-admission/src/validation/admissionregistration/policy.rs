@@ -28,30 +28,6 @@ const REASONS: [&str; 3] = ["Forbidden", "Invalid", "RequestEntityTooLarge"];
 const MAX_AUDIT_ANNOTATIONS: usize = 20;
 /// The longest audit annotation expression: 5 KiB.
 const MAX_AUDIT_EXPRESSION_LENGTH: usize = 5 * 1024;
-/// Words CEL keeps for itself, which a variable may not be named.
-const CEL_RESERVED: [&str; 21] = [
-    "true",
-    "false",
-    "null",
-    "in",
-    "as",
-    "break",
-    "const",
-    "continue",
-    "else",
-    "for",
-    "function",
-    "if",
-    "import",
-    "let",
-    "loop",
-    "package",
-    "namespace",
-    "return",
-    "var",
-    "void",
-    "while",
-];
 
 pub(super) fn policy(obj: &Value) -> ErrorList {
     validate(obj, false)
@@ -263,7 +239,7 @@ fn is_cel_identifier(name: &str) -> bool {
         .next()
         .is_some_and(|c| c == '_' || c.is_ascii_alphabetic())
         && chars.all(|c| c == '_' || c.is_ascii_alphanumeric())
-        && !CEL_RESERVED.contains(&name)
+        && !crate::customresource::cel::is_reserved(name)
 }
 
 /// An expression compiled as written (not trimmed, so that the columns of an error are
