@@ -377,15 +377,103 @@ fn entries_mut(entry: &mut EntryExpr, visit: &mut impl FnMut(&mut IdedExpr)) {
 }
 
 /// Compiles `source`; a parse error is worded as cel-go words it (the `cel` crate's parser is
-/// generated from the same grammar; only the margin of its source lines differs).
-fn compile(source: &str) -> Result<Arc<Program>, String> {
+/// generated from the same grammar; only the margin of its source lines differs). Every CEL
+/// expression smp reads goes through here: CRD rules, admission policies' expressions, device
+/// selectors.
+///
+/// The parser and the walks of its tree recurse, some ten frames a level of brackets and one
+/// a link of a chain (`a.a.a`, `!!!x`, `1+1+1`): a long or deeply nested expression is
+/// compiled on a thread of its own with a large stack (reserved, not used), and a tree deeper
+/// than cel-go's recursion limit is refused there, so what is returned can be walked and
+/// evaluated on any thread.
+pub(crate) fn compile(source: &str) -> Result<Arc<Program>, String> {
+    if source.len() > MAX_SOURCE {
+        return Err(format!(
+            "ERROR: <input>:1:1: expression of {} bytes is longer than the {MAX_SOURCE} bytes accepted here",
+            source.len()
+        ));
+    }
+    if source.len() <= SHORT && nesting(source) <= SHALLOW {
+        return compile_here(source);
+    }
+    let owned = source.to_owned();
+    std::thread::Builder::new()
+        .stack_size(PARSE_STACK)
+        .spawn(move || compile_here(&owned))
+        .map_err(|e| format!("the expression could not be compiled here: {e}"))?
+        .join()
+        .unwrap_or_else(|_| Err("the expression could not be compiled here".to_owned()))
+}
+
+/// Past this nesting, or this length, an expression is compiled on a thread with a stack of
+/// [`PARSE_STACK`].
+const SHALLOW: usize = 8;
+const SHORT: usize = 256;
+const PARSE_STACK: usize = 512 << 20;
+
+/// The longest expression compiled: well past any rule the server's cost limits let through,
+/// and short enough that the parser's recursion fits [`PARSE_STACK`].
+const MAX_SOURCE: usize = 64 << 10;
+
+/// cel-go's parser refuses a tree deeper than this (`expression recursion limit exceeded`).
+const MAX_RECURSION: usize = 250;
+
+fn compile_here(source: &str) -> Result<Arc<Program>, String> {
     let program = Program::compile(source)
         .map(Arc::new)
         .map_err(|e| e.to_string().replace("\n| ", "\n | "))?;
+    if depth(program.expression(), 0) > MAX_RECURSION {
+        return Err(format!(
+            "ERROR: <input>:1:1: expression recursion limit exceeded: {MAX_RECURSION}"
+        ));
+    }
     match message_type(program.expression(), 0) {
         Some(name) => Err(undeclared(source, name)),
         None => Ok(program),
     }
+}
+
+/// How deep the tree of `expr` goes, counted up to just past [`MAX_RECURSION`].
+fn depth(expr: &IdedExpr, at: usize) -> usize {
+    if at > MAX_RECURSION {
+        return at;
+    }
+    let mut deepest = at;
+    each_child(expr, |child| deepest = deepest.max(depth(child, at + 1)));
+    deepest
+}
+
+/// How deeply `expression` nests: brackets open at once, plus every `?` (a conditional
+/// nests its alternative), outside string literals. An estimate from above of how deep the
+/// parser recurses.
+fn nesting(expression: &str) -> usize {
+    let (mut depth, mut deepest, mut conditionals) = (0usize, 0usize, 0usize);
+    let mut quote = None;
+    let mut escaped = false;
+    for byte in expression.bytes() {
+        match quote {
+            Some(q) => {
+                if escaped {
+                    escaped = false;
+                } else if byte == b'\\' {
+                    escaped = true;
+                } else if byte == q {
+                    quote = None;
+                }
+            }
+            None => match byte {
+                b'"' | b'\'' => quote = Some(byte),
+                b'(' | b'[' | b'{' => {
+                    depth += 1;
+                    deepest = deepest.max(depth);
+                }
+                b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+                b'?' => conditionals += 1,
+                _ => {}
+            },
+        }
+    }
+    deepest + conditionals
 }
 
 /// The type of the first message construction (`Foo{a: 1}`) in `expr`. A rule has no message
@@ -539,5 +627,30 @@ mod malformed {
             let rule = Rule::from_value(&json!({"rule": text})).unwrap();
             let _ = rule.program.is_ok();
         }
+    }
+}
+
+#[cfg(test)]
+mod deep {
+    use super::*;
+
+    #[test]
+    fn long_chains_and_deep_nesting_are_refused_without_overflowing_the_stack() {
+        let chain = format!("{}1 == 0", "1 + ".repeat(3000));
+        let refused = compile(&chain).map(|_| ()).unwrap_err();
+        assert!(
+            refused.contains("recursion limit exceeded: 250"),
+            "{refused}"
+        );
+        let nested = format!("{}true{}", "(".repeat(90), ")".repeat(90));
+        // The parser's own bracket limit, or a tree within cel-go's: either way an answer.
+        let _ = compile(&nested);
+        let huge = "1 + ".repeat(20_000);
+        assert!(compile(&huge).unwrap_err().contains("longer than"));
+        // A shallow chain compiles and the caller's stack evaluates it.
+        let fine = format!("{}1 == 101", "1 + ".repeat(100));
+        assert!(compile(&fine).is_ok());
+        let this = serde_json::json!(null);
+        assert_eq!(super::super::cel::evaluate_rule(&fine, &this), Ok(true));
     }
 }

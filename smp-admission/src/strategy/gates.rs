@@ -8,7 +8,8 @@
 //! `EnvFiles`, in a Pod and in the pod template of every kind that holds one; a Lease's
 //! `strategy` and `preferredHolder` (`CoordinatedLeaderElection`); a CSIDriver's
 //! `nodeAllocatableUpdatePeriodSeconds` (`MutableCSINodeAllocatableCount`); a Node's
-//! `spec.configSource` (the removed dynamic kubelet configuration).
+//! `spec.configSource` (the removed dynamic kubelet configuration); the DRA gates' members of
+//! the `resource.k8s.io` kinds (`super::resource`).
 
 use serde_json::Value;
 
@@ -65,6 +66,10 @@ pub(super) fn drop_disabled_fields(new: &mut Value, old: Option<&Value>) {
         ("v1", "Node") => {
             // The dynamic kubelet configuration is gone: no Node gains a source.
             drop_members_unless_old_has(new, old, &["configSource"]);
+        }
+        ("resource.k8s.io/v1" | "resource.k8s.io/v1beta2", kind) => {
+            let kind = kind.to_owned();
+            super::resource::drop_disabled_fields(new, old, &kind);
         }
         _ => {
             if let Some(path) = pod_spec_path(api_version, kind) {

@@ -14,8 +14,9 @@
 //! is removed; the rest of its status is kept), a FlowSchema's and a
 //! PriorityLevelConfiguration's status (cleared) and generation (1), the
 //! admissionregistration kinds' generation (1) and a ValidatingAdmissionPolicy's status
-//! (cleared); and the fields of gates off in v1.34 (`gates`: in pod specs and templates, a
-//! Lease's, a CSIDriver's, a Node's `spec.configSource`), also on update
+//! (cleared), a ResourceClaim's status (cleared); and the fields of gates off in v1.34 (`gates`: in pod specs and templates, a
+//! Lease's, a CSIDriver's, a Node's `spec.configSource`, the `resource.k8s.io` kinds'), also on
+//! update
 //! ([`prepare_for_update`]: kept when the old object used them). A Service's addresses need
 //! the cluster's state and are the test server's (`smp-apiserver`).
 
@@ -28,6 +29,7 @@ mod flowcontrol;
 mod gates;
 mod job;
 mod pod;
+mod resource;
 mod status;
 
 use serde_json::Value;
@@ -55,6 +57,10 @@ pub fn prepare_for_create(object: &mut Value) {
         (Some("batch/v1"), Some("Job")) => job::generate_selector(map),
         (Some("v1"), Some("PersistentVolume")) => core::prepare_persistent_volume(map),
         (Some("v1"), Some("Node")) => core::prepare_node(map),
+        (Some(version), Some("ResourceClaim")) if version.starts_with("resource.k8s.io/") => {
+            // The status is the allocator's to write, through the status subresource.
+            map.remove("status");
+        }
         (Some("storage.k8s.io/v1"), Some("VolumeAttachment")) => {
             // The status is the attacher's to write, through the status subresource.
             map.insert("status".to_owned(), serde_json::json!({"attached": false}));

@@ -12,6 +12,9 @@ pub fn prepare_for_status_update(new: &mut Value, old: &Value) {
     let kind = new.get("kind").and_then(Value::as_str);
     match (api_version, kind) {
         (Some("v1"), Some("Pod")) => pod(new, old),
+        (Some("resource.k8s.io/v1" | "resource.k8s.io/v1beta2"), Some("ResourceClaim")) => {
+            super::resource::prepare_status(new, old);
+        }
         (Some("apps/v1"), Some("Deployment" | "ReplicaSet")) => {
             // `DeploymentReplicaSetTerminatingReplicas` is off in v1.34.
             drop_unless_old_has(new, old, "terminatingReplicas");

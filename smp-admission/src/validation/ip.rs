@@ -192,6 +192,49 @@ pub(crate) fn is_cidr_sloppy(s: &str) -> bool {
     matches!(decimal(mask.as_bytes()), Some((n, used)) if used == mask.len() && n <= bits)
 }
 
+/// `IsValidInterfaceAddress`: an address and a prefix length (`10.9.8.7/24`), written as Go
+/// writes it back: the address in its canonical form and the prefix length in decimal.
+pub(crate) fn validate_interface_address(path: &Path, value: &str, errs: &mut ErrorList) {
+    let parsed = value.split_once('/').and_then(|(addr, mask)| {
+        let (ip, bits) = match parse_v4(addr.as_bytes()) {
+            Some(ip) => (ip, 32),
+            None => (parse_v6(addr.as_bytes())?, 128),
+        };
+        match decimal(mask.as_bytes()) {
+            // An IPv4-mapped address with a 128-bit prefix counts its IPv4 bits only.
+            Some((n, used)) if used == mask.len() && n <= bits => Some((
+                ip,
+                if ip.to4().is_some() && n > 32 {
+                    n - 96
+                } else {
+                    n
+                },
+            )),
+            _ => None,
+        }
+    });
+    let Some((ip, bits)) = parsed else {
+        errs.push(field::invalid(
+            path,
+            value,
+            "must be a valid address in CIDR form, (e.g. 10.9.8.7/24 or 2001:db8::1/64)",
+        ));
+        return;
+    };
+    let address = match ip.to4() {
+        Some(v4) => std::net::Ipv4Addr::from(v4).to_string(),
+        None => std::net::Ipv6Addr::from(ip.0).to_string(),
+    };
+    let canonical = format!("{address}/{bits}");
+    if value != canonical {
+        errs.push(field::invalid(
+            path,
+            value,
+            &format!("must be in canonical form ({canonical:?})"),
+        ));
+    }
+}
+
 /// `IsValidIPForLegacyField` (non-strict): a value already in `valid_old` passes unparsed.
 pub(crate) fn validate_legacy_ip(
     path: &Path,

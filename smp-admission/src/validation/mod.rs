@@ -40,6 +40,8 @@
 //!   ValidatingWebhookConfiguration, MutatingWebhookConfiguration, ValidatingAdmissionPolicy,
 //!   ValidatingAdmissionPolicyBinding (CEL expressions parsed, not type-checked; the policy
 //!   strategies' authorization checks left out).
+//! - resource.k8s.io: DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice
+//!   (create and update), and a ResourceClaim's status writes.
 //!
 //! # Status writes
 //!
@@ -48,11 +50,12 @@
 //! ([`crate::strategy::prepare_for_status_update`] after the endpoint's reset fields are put
 //! back). Covered: Pod, Service, ReplicationController, Namespace, ResourceQuota,
 //! PersistentVolumeClaim; Deployment, ReplicaSet, StatefulSet, DaemonSet; Ingress;
-//! PodDisruptionBudget; HorizontalPodAutoscaler; Job (with the strict checks `JobManagedBy`
-//! brings), CronJob (whose strategy adds nothing to the generic metadata checks).
+//! PodDisruptionBudget; HorizontalPodAutoscaler; ResourceClaim; Job (with the strict checks
+//! `JobManagedBy` brings), CronJob (whose strategy adds nothing to the generic metadata
+//! checks).
 //!
-//! The upstream cases are data in `tests/data/validation/` (2,402 of them, each with its
-//! source; 23 listed as gaps), run by `tests/upstream_validation.rs`.
+//! The upstream cases are data in `tests/data/validation/` (2,585 of them, each with its
+//! source; 32 listed as gaps), run by `tests/upstream_validation.rs`.
 //!
 //! # Where the answers differ from the server's
 //!
@@ -93,6 +96,7 @@ mod node;
 mod pem;
 mod policy;
 mod rbac;
+mod resource;
 mod scheduling;
 mod storage;
 
@@ -136,6 +140,7 @@ fn status_rules(group: &str, kind: &str) -> Option<&'static StatusRules> {
         .chain(policy::STATUS)
         .chain(autoscaling::STATUS)
         .chain(batch::STATUS)
+        .chain(resource::STATUS)
         .find(|r| r.group == group && r.kind == kind)
 }
 
@@ -157,6 +162,7 @@ fn rules(group: &str, kind: &str) -> Option<&'static KindRules> {
         .chain(apiregistration::KINDS)
         .chain(flowcontrol::KINDS)
         .chain(admissionregistration::KINDS)
+        .chain(resource::KINDS)
         .find(|r| r.group == group && r.kind == kind)
 }
 

@@ -49,6 +49,7 @@ use crate::validation::read;
 pub(crate) use annotations::validate_pod_specific_annotations;
 pub(crate) use container_gates::drop_disabled_container_fields;
 pub(crate) use diff::spec_diff;
+pub(crate) use ephemeral::validate_template_object_meta;
 pub(crate) use options::PodOptions;
 pub(crate) use resources::{NameRule, validate_resource_requirements};
 pub(crate) use scheduling::{validate_node_selector_term, validate_tolerations};
