@@ -32,7 +32,7 @@ use super::fieldpath;
 use super::formats;
 use super::openapi::{MapListIndex, unchanged};
 use super::paths::child;
-use super::rules::{ITEMS, Reads, Rule};
+use super::rules::{ITEMS, Reads, Rule, is_deep, on_stack};
 use super::structural::{MAX_DEPTH, Pattern, Structural};
 use crate::validation::field::{BadValue, ErrorList, ErrorType, FieldError};
 
@@ -149,7 +149,7 @@ pub fn evaluate_rule(rule: &str, this: &Value) -> Result<bool, String> {
     ROOT.with(|root| {
         let mut context = root.new_inner_scope();
         context.add_variable_from_value("self", to_cel(this, &Structural::default(), false, 0));
-        match Cel::resolve(&expr, &context) {
+        match on_stack(is_deep(&expr), || Cel::resolve(&expr, &context)) {
             Ok(Cel::Bool(b)) => Ok(b),
             Ok(other) => Err(format!("not a bool: {other:?}")),
             Err(e) => Err(e.to_string()),
@@ -460,26 +460,28 @@ impl Walk<'_> {
                 return;
             }
         };
-        let outcome = match &rule.runs {
+        let outcome = on_stack(rule.deep, || match &rule.runs {
             Some(expr) => Cel::resolve(expr, context),
             None => program.execute(context),
-        };
+        });
         match outcome {
             Ok(Cel::Bool(true)) => {}
             Ok(Cel::Bool(false)) => {
                 // Ratcheting: an unchanged value that keeps failing as it did is a warning.
                 let ratcheted = same && !rule.uses_old_self;
                 let message = match (&rule.message_runs, &rule.message_program) {
-                    (Some(expr), Some(Ok(_))) => match Cel::resolve(expr, context) {
-                        Ok(Cel::String(text)) => {
-                            let text = text.trim();
-                            let fits = !text.is_empty()
-                                && !text.contains('\n')
-                                && text.len() <= MAX_MESSAGE_BYTES;
-                            if fits { text.to_owned() } else { failed(rule) }
+                    (Some(expr), Some(Ok(_))) => {
+                        match on_stack(rule.deep, || Cel::resolve(expr, context)) {
+                            Ok(Cel::String(text)) => {
+                                let text = text.trim();
+                                let fits = !text.is_empty()
+                                    && !text.contains('\n')
+                                    && text.len() <= MAX_MESSAGE_BYTES;
+                                if fits { text.to_owned() } else { failed(rule) }
+                            }
+                            _ => failed(rule),
                         }
-                        _ => failed(rule),
-                    },
+                    }
                     _ => failed(rule),
                 };
                 // The server adds the path the rule's `fieldPath` resolves to, as one step.

@@ -36,6 +36,9 @@ pub struct Rule {
     /// What the rule and its message expression read of `self` and of `oldSelf`.
     pub(crate) reads_self: Reads,
     pub(crate) reads_old_self: Reads,
+    /// Whether the rule or its message expression is deep enough to be evaluated on a stack
+    /// of its own ([`on_stack`]).
+    pub(crate) deep: bool,
 }
 
 /// What an expression reads of a variable: all of it, or the members along some paths
@@ -383,9 +386,9 @@ fn entries_mut(entry: &mut EntryExpr, visit: &mut impl FnMut(&mut IdedExpr)) {
 ///
 /// The parser and the walks of its tree recurse, some ten frames a level of brackets and one
 /// a link of a chain (`a.a.a`, `!!!x`, `1+1+1`): a long or deeply nested expression is
-/// compiled on a thread of its own with a large stack (reserved, not used), and a tree deeper
-/// than cel-go's recursion limit is refused there, so what is returned can be walked and
-/// evaluated on any thread.
+/// compiled on a large stack of its own (reserved, not used), and a tree deeper than cel-go's
+/// recursion limit is refused there; one that is merely deep is evaluated on such a stack
+/// too ([`Rule::deep`], [`on_stack`]).
 pub(crate) fn compile(source: &str) -> Result<Arc<Program>, String> {
     if source.len() > MAX_SOURCE {
         return Err(format!(
@@ -396,17 +399,11 @@ pub(crate) fn compile(source: &str) -> Result<Arc<Program>, String> {
     if source.len() <= SHORT && nesting(source) <= SHALLOW {
         return compile_here(source);
     }
-    let owned = source.to_owned();
-    std::thread::Builder::new()
-        .stack_size(PARSE_STACK)
-        .spawn(move || compile_here(&owned))
-        .map_err(|e| format!("the expression could not be compiled here: {e}"))?
-        .join()
-        .unwrap_or_else(|_| Err("the expression could not be compiled here".to_owned()))
+    stacker::grow(PARSE_STACK, || compile_here(source))
 }
 
-/// Past this nesting, or this length, an expression is compiled on a thread with a stack of
-/// [`PARSE_STACK`].
+/// Past this nesting, or this length, an expression is compiled on a stack of its own of
+/// [`PARSE_STACK`] bytes.
 const SHALLOW: usize = 8;
 const SHORT: usize = 256;
 const PARSE_STACK: usize = 512 << 20;
@@ -422,7 +419,7 @@ fn compile_here(source: &str) -> Result<Arc<Program>, String> {
     let program = Program::compile(source)
         .map(Arc::new)
         .map_err(|e| e.to_string().replace("\n| ", "\n | "))?;
-    if depth(program.expression(), 0) > MAX_RECURSION {
+    if depth(program.expression(), 0, MAX_RECURSION) > MAX_RECURSION {
         return Err(format!(
             "ERROR: <input>:1:1: expression recursion limit exceeded: {MAX_RECURSION}"
         ));
@@ -433,13 +430,37 @@ fn compile_here(source: &str) -> Result<Arc<Program>, String> {
     }
 }
 
-/// How deep the tree of `expr` goes, counted up to just past [`MAX_RECURSION`].
-fn depth(expr: &IdedExpr, at: usize) -> usize {
-    if at > MAX_RECURSION {
+/// Trees deeper than this are evaluated on a stack of their own: the interpreter recurses
+/// once a level, with frames large enough in a debug build that some hundred levels fill a
+/// test thread's stack.
+const EVAL_SHALLOW: usize = 16;
+
+/// The stack a deep tree is evaluated on: room for [`MAX_RECURSION`] levels in any build.
+const EVAL_STACK: usize = 64 << 20;
+
+/// Whether `expr` is deep enough to be evaluated through [`on_stack`].
+pub(crate) fn is_deep(expr: &IdedExpr) -> bool {
+    depth(expr, 0, EVAL_SHALLOW) > EVAL_SHALLOW
+}
+
+/// Runs `f` (an evaluation) on a stack of [`EVAL_STACK`] bytes when `deep`, else here.
+pub(crate) fn on_stack<R>(deep: bool, f: impl FnOnce() -> R) -> R {
+    if deep {
+        stacker::grow(EVAL_STACK, f)
+    } else {
+        f()
+    }
+}
+
+/// How deep the tree of `expr` goes, counted up to just past `limit`.
+fn depth(expr: &IdedExpr, at: usize, limit: usize) -> usize {
+    if at > limit {
         return at;
     }
     let mut deepest = at;
-    each_child(expr, |child| deepest = deepest.max(depth(child, at + 1)));
+    each_child(expr, |child| {
+        deepest = deepest.max(depth(child, at + 1, limit));
+    });
     deepest
 }
 
@@ -533,21 +554,40 @@ impl Rule {
         let rule = text("rule");
         let message_expression = text("messageExpression");
         let program = compile(&rule);
-        let uses_old_self = program
-            .as_ref()
-            .is_ok_and(|p| p.references().has_variable("oldSelf"));
         let message_program =
             (!message_expression.trim().is_empty()).then(|| compile(&message_expression));
-        let runs = program.as_ref().ok().map(|p| for_evaluation(p));
-        let message_runs = message_program
-            .as_ref()
-            .and_then(|p| p.as_ref().ok())
-            .map(|p| for_evaluation(p));
-        // What runs is what is read.
-        let exprs = || runs.iter().chain(message_runs.iter()).map(|e| e.as_ref());
-        let reads_self = reads_of(exprs(), "self");
-        let reads_old_self = reads_of(exprs(), "oldSelf");
+        let compiled = || {
+            program
+                .iter()
+                .chain(message_program.iter().flatten())
+                .map(|p| p.expression())
+        };
+        // A deep tree is read, copied and rewritten on a stack of its own, as it is evaluated.
+        let deep = compiled().any(is_deep);
+        let (uses_old_self, runs, message_runs, reads_self, reads_old_self) =
+            on_stack(deep, || {
+                let uses_old_self = program
+                    .as_ref()
+                    .is_ok_and(|p| p.references().has_variable("oldSelf"));
+                let runs = program.as_ref().ok().map(|p| for_evaluation(p));
+                let message_runs = message_program
+                    .as_ref()
+                    .and_then(|p| p.as_ref().ok())
+                    .map(|p| for_evaluation(p));
+                // What runs is what is read.
+                let exprs = || runs.iter().chain(message_runs.iter()).map(|e| e.as_ref());
+                let reads_self = reads_of(exprs(), "self");
+                let reads_old_self = reads_of(exprs(), "oldSelf");
+                (
+                    uses_old_self,
+                    runs,
+                    message_runs,
+                    reads_self,
+                    reads_old_self,
+                )
+            });
         Some(Rule {
+            deep,
             runs,
             message_runs,
             reads_self,
@@ -647,10 +687,16 @@ mod deep {
         let _ = compile(&nested);
         let huge = "1 + ".repeat(20_000);
         assert!(compile(&huge).unwrap_err().contains("longer than"));
-        // A shallow chain compiles and the caller's stack evaluates it.
-        let fine = format!("{}1 == 101", "1 + ".repeat(100));
+        // A chain within the limit compiles and evaluates, even from a thread with a small
+        // stack (the deep parts run on stacks of their own).
+        let fine = format!("{}1 == 241", "1 + ".repeat(240));
         assert!(compile(&fine).is_ok());
-        let this = serde_json::json!(null);
-        assert_eq!(super::super::cel::evaluate_rule(&fine, &this), Ok(true));
+        let evaluated = std::thread::Builder::new()
+            .stack_size(256 << 10)
+            .spawn(move || super::super::cel::evaluate_rule(&fine, &serde_json::json!(null)))
+            .unwrap()
+            .join()
+            .unwrap();
+        assert_eq!(evaluated, Ok(true));
     }
 }
