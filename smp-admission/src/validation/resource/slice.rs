@@ -127,8 +127,8 @@ fn resource_pool(pool: &Value, path: &Path, errs: &mut ErrorList) {
 const ONE_OF: &str =
     "exactly one of `nodeName`, `nodeSelector`, `allNodes`, `perDeviceNodeSelection` is required";
 
-/// Which nodes reach the pool: exactly one of `nodeName`, `nodeSelector`, `allNodes` and
-/// `perDeviceNodeSelection` (the last is dropped on create: `DRAPartitionableDevices` is
+/// How a slice says where its devices can be used: by one of its four members, never two
+/// (`perDeviceNodeSelection` is dropped on create, its gate `DRAPartitionableDevices` being
 /// off in v1.34).
 fn node_selection(spec: &Value, path: &Path, errs: &mut ErrorList) {
     let mut set: Vec<&str> = Vec::new();
