@@ -32,7 +32,7 @@ use super::fieldpath;
 use super::formats;
 use super::openapi::{MapListIndex, unchanged};
 use super::paths::child;
-use super::rules::{ITEMS, Reads, Rule, is_deep, on_stack};
+use super::rules::{ITEMS, Reads, Rule, on_stack, tree_depth};
 use super::structural::{MAX_DEPTH, Pattern, Structural};
 use crate::validation::field::{BadValue, ErrorList, ErrorType, FieldError};
 
@@ -149,7 +149,7 @@ pub fn evaluate_rule(rule: &str, this: &Value) -> Result<bool, String> {
     ROOT.with(|root| {
         let mut context = root.new_inner_scope();
         context.add_variable_from_value("self", to_cel(this, &Structural::default(), false, 0));
-        match on_stack(is_deep(&expr), || Cel::resolve(&expr, &context)) {
+        match on_stack(tree_depth(&expr), || Cel::resolve(&expr, &context)) {
             Ok(Cel::Bool(b)) => Ok(b),
             Ok(other) => Err(format!("not a bool: {other:?}")),
             Err(e) => Err(e.to_string()),
@@ -460,7 +460,7 @@ impl Walk<'_> {
                 return;
             }
         };
-        let outcome = on_stack(rule.deep, || match &rule.runs {
+        let outcome = on_stack(rule.depth, || match &rule.runs {
             Some(expr) => Cel::resolve(expr, context),
             None => program.execute(context),
         });
@@ -471,7 +471,7 @@ impl Walk<'_> {
                 let ratcheted = same && !rule.uses_old_self;
                 let message = match (&rule.message_runs, &rule.message_program) {
                     (Some(expr), Some(Ok(_))) => {
-                        match on_stack(rule.deep, || Cel::resolve(expr, context)) {
+                        match on_stack(rule.depth, || Cel::resolve(expr, context)) {
                             Ok(Cel::String(text)) => {
                                 let text = text.trim();
                                 let fits = !text.is_empty()

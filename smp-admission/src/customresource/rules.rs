@@ -36,9 +36,8 @@ pub struct Rule {
     /// What the rule and its message expression read of `self` and of `oldSelf`.
     pub(crate) reads_self: Reads,
     pub(crate) reads_old_self: Reads,
-    /// Whether the rule or its message expression is deep enough to be evaluated on a stack
-    /// of its own ([`on_stack`]).
-    pub(crate) deep: bool,
+    /// How deep the rule's or its message expression's tree goes, for [`on_stack`].
+    pub(crate) depth: usize,
 }
 
 /// What an expression reads of a variable: all of it, or the members along some paths
@@ -388,7 +387,7 @@ fn entries_mut(entry: &mut EntryExpr, visit: &mut impl FnMut(&mut IdedExpr)) {
 /// a link of a chain (`a.a.a`, `!!!x`, `1+1+1`): a long or deeply nested expression is
 /// compiled on a large stack of its own (reserved, not used), and a tree deeper than cel-go's
 /// recursion limit is refused there; one that is merely deep is evaluated on such a stack
-/// too ([`Rule::deep`], [`on_stack`]).
+/// too when the caller's has not room enough ([`on_stack`]).
 pub(crate) fn compile(source: &str) -> Result<Arc<Program>, String> {
     if source.len() > MAX_SOURCE {
         return Err(format!(
@@ -430,26 +429,25 @@ fn compile_here(source: &str) -> Result<Arc<Program>, String> {
     }
 }
 
-/// Trees deeper than this are evaluated on a stack of their own: the interpreter recurses
-/// once a level, with frames large enough in a debug build that some hundred levels fill a
-/// test thread's stack.
-const EVAL_SHALLOW: usize = 16;
+/// The stack an evaluation may need a level of its tree: the interpreter recurses once a
+/// level, with frames large enough in a debug build that some hundred levels fill a test
+/// thread's stack. An evaluation starts on a stack of its own of [`EVAL_STACK`] bytes when
+/// the one it is on has less room left than its tree needs ([`on_stack`]).
+const STACK_PER_LEVEL: usize = 32 << 10;
+const STACK_BASE: usize = 128 << 10;
 
-/// The stack a deep tree is evaluated on: room for [`MAX_RECURSION`] levels in any build.
+/// A stack with room for [`MAX_RECURSION`] levels in any build.
 const EVAL_STACK: usize = 64 << 20;
 
-/// Whether `expr` is deep enough to be evaluated through [`on_stack`].
-pub(crate) fn is_deep(expr: &IdedExpr) -> bool {
-    depth(expr, 0, EVAL_SHALLOW) > EVAL_SHALLOW
+/// How deep `expr` goes, counted up to just past cel-go's limit.
+pub(crate) fn tree_depth(expr: &IdedExpr) -> usize {
+    depth(expr, 0, MAX_RECURSION)
 }
 
-/// Runs `f` (an evaluation) on a stack of [`EVAL_STACK`] bytes when `deep`, else here.
-pub(crate) fn on_stack<R>(deep: bool, f: impl FnOnce() -> R) -> R {
-    if deep {
-        stacker::grow(EVAL_STACK, f)
-    } else {
-        f()
-    }
+/// Runs `f`, the evaluation of (or a walk over) a tree `levels` deep, where the stack has
+/// room for it: here when it has, else on a new stack of [`EVAL_STACK`] bytes.
+pub(crate) fn on_stack<R>(levels: usize, f: impl FnOnce() -> R) -> R {
+    stacker::maybe_grow(STACK_BASE + levels * STACK_PER_LEVEL, EVAL_STACK, f)
 }
 
 /// How deep the tree of `expr` goes, counted up to just past `limit`.
@@ -563,9 +561,9 @@ impl Rule {
                 .map(|p| p.expression())
         };
         // A deep tree is read, copied and rewritten on a stack of its own, as it is evaluated.
-        let deep = compiled().any(is_deep);
+        let depth = compiled().map(tree_depth).max().unwrap_or(0);
         let (uses_old_self, runs, message_runs, reads_self, reads_old_self) =
-            on_stack(deep, || {
+            on_stack(depth, || {
                 let uses_old_self = program
                     .as_ref()
                     .is_ok_and(|p| p.references().has_variable("oldSelf"));
@@ -587,7 +585,7 @@ impl Rule {
                 )
             });
         Some(Rule {
-            deep,
+            depth,
             runs,
             message_runs,
             reads_self,
