@@ -72,6 +72,8 @@
 //! labels, selectors), [`read`] (JSON read as the Go structs read), then one module per API
 //! group with its kinds, and the table below that maps a group and kind to its rules.
 
+#[cfg(test)]
+mod arbitrary;
 pub mod field;
 pub mod meta;
 pub mod names;

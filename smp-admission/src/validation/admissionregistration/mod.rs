@@ -87,18 +87,13 @@ mod tests {
     use proptest::prelude::*;
 
     fn anything() -> impl Strategy<Value = Value> {
-        let leaf = prop_oneof![
-            Just(Value::Null),
-            any::<bool>().prop_map(Value::from),
-            (-3i64..70_000).prop_map(Value::from),
-            "[a-zA-Z0-9*/:%@#?\\[\\]. -]{0,10}|https://[a-z.@:%#?/é]{0,10}|true|object\\.x in \\[ 1"
-                .prop_map(Value::from),
-        ];
-        leaf.prop_recursive(6, 96, 6, |inner| {
-            prop_oneof![
-                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
-                prop::collection::btree_map(
-                    "metadata|name|webhooks|rules|operations|apiGroups|apiVersions|resources|\
+        let leaf = crate::validation::arbitrary::scalar(
+            "[a-zA-Z0-9*/:%@#?\\[\\]. -]{0,10}|https://[a-z.@:%#?/é]{0,10}|true|object\\.x in \\[ 1",
+            -3i64..70_000,
+        );
+        crate::validation::arbitrary::json(
+            leaf,
+            "metadata|name|webhooks|rules|operations|apiGroups|apiVersions|resources|\
                      scope|failurePolicy|matchPolicy|sideEffects|timeoutSeconds|\
                      namespaceSelector|objectSelector|matchExpressions|matchLabels|key|values|\
                      operator|reinvocationPolicy|clientConfig|url|service|namespace|path|port|\
@@ -107,12 +102,9 @@ mod tests {
                      message|messageExpression|reason|auditAnnotations|valueExpression|\
                      policyName|paramRef|selector|parameterNotFoundAction|matchResources|\
                      validationActions",
-                    inner,
-                    0..6
-                )
-                .prop_map(|m| Value::Object(m.into_iter().collect())),
-            ]
-        })
+            6,
+            96,
+        )
     }
 
     proptest! {

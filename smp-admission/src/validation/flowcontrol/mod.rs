@@ -118,28 +118,21 @@ mod tests {
     use proptest::prelude::*;
 
     fn anything() -> impl Strategy<Value = Value> {
-        let leaf = prop_oneof![
-            Just(Value::Null),
-            any::<bool>().prop_map(Value::from),
-            (-3i64..70).prop_map(Value::from),
-            "[a-zA-Z0-9*/ -]{0,6}|exempt|catch-all|Limited|Exempt|Queue|Reject|User|Group|ServiceAccount".prop_map(Value::from),
-        ];
-        leaf.prop_recursive(6, 96, 6, |inner| {
-            prop_oneof![
-                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
-                prop::collection::btree_map(
-                    "metadata|name|spec|status|conditions|type|matchingPrecedence|\
+        let leaf = crate::validation::arbitrary::scalar(
+            "[a-zA-Z0-9*/ -]{0,6}|exempt|catch-all|Limited|Exempt|Queue|Reject|User|Group|ServiceAccount",
+            -3i64..70,
+        );
+        crate::validation::arbitrary::json(
+            leaf,
+            "metadata|name|spec|status|conditions|type|matchingPrecedence|\
                      priorityLevelConfiguration|distinguisherMethod|rules|subjects|kind|user|\
                      group|serviceAccount|namespace|resourceRules|nonResourceRules|verbs|\
                      apiGroups|resources|namespaces|clusterScope|nonResourceURLs|limited|\
                      exempt|nominalConcurrencyShares|lendablePercent|borrowingLimitPercent|\
                      limitResponse|queuing|queues|handSize|queueLengthLimit|annotations",
-                    inner,
-                    0..6
-                )
-                .prop_map(|m| Value::Object(m.into_iter().collect())),
-            ]
-        })
+            6,
+            96,
+        )
     }
 
     proptest! {

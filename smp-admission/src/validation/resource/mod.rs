@@ -259,17 +259,10 @@ mod tests {
 
     /// Any JSON a few levels deep, keyed by the members these kinds read.
     fn anything() -> impl Strategy<Value = Value> {
-        let leaf = prop_oneof![
-            Just(Value::Null),
-            any::<bool>().prop_map(Value::from),
-            any::<i64>().prop_map(Value::from),
-            "[a-zA-Z0-9./:é -]{0,8}".prop_map(Value::from),
-        ];
-        leaf.prop_recursive(6, 128, 6, |inner| {
-            prop_oneof![
-                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
-                prop::collection::btree_map(
-                    "metadata|name|spec|status|devices|requests|exactly|firstAvailable|\
+        let leaf = crate::validation::arbitrary::scalar("[a-zA-Z0-9./:é -]{0,8}", any::<i64>());
+        crate::validation::arbitrary::json(
+            leaf,
+            "metadata|name|spec|status|devices|requests|exactly|firstAvailable|\
                      deviceClassName|selectors|cel|expression|allocationMode|count|tolerations|\
                      key|operator|value|effect|constraints|matchAttribute|distinctAttribute|\
                      config|opaque|driver|parameters|pool|resourceSliceCount|generation|\
@@ -278,12 +271,9 @@ mod tests {
                      allocation|results|request|device|source|reservedFor|uid|resource|\
                      conditions|data|networkData|ips|interfaceName|hardwareAddress|\
                      deletionTimestamp|[a-z]{1,4}",
-                    inner,
-                    0..6
-                )
-                .prop_map(|m| Value::Object(m.into_iter().collect())),
-            ]
-        })
+            6,
+            128,
+        )
     }
 
     proptest! {

@@ -216,29 +216,19 @@ mod tests {
 
     /// Any JSON a few levels deep, keyed by the members these kinds read.
     fn anything() -> impl Strategy<Value = Value> {
-        let leaf = prop_oneof![
-            Just(Value::Null),
-            any::<bool>().prop_map(Value::from),
-            any::<i64>().prop_map(Value::from),
-            "[a-zA-Z0-9./ -]{0,8}".prop_map(Value::from),
-        ];
-        leaf.prop_recursive(5, 96, 6, |inner| {
-            prop_oneof![
-                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
-                prop::collection::btree_map(
-                    "metadata|name|spec|value|preemptionPolicy|provisioner|parameters|\
+        let leaf = crate::validation::arbitrary::scalar("[a-zA-Z0-9./ -]{0,8}", any::<i64>());
+        crate::validation::arbitrary::json(
+            leaf,
+            "metadata|name|spec|value|preemptionPolicy|provisioner|parameters|\
                      reclaimPolicy|volumeBindingMode|allowedTopologies|matchLabelExpressions|key|\
                      values|driverName|attachRequired|seLinuxMount|tokenRequests|audience|\
                      expirationSeconds|volumeLifecycleModes|drivers|nodeID|topologyKeys|\
                      allocatable|count|attacher|source|persistentVolumeName|inlineVolumeSpec|csi|\
                      hostPath|path|accessModes|nodeName|status|attachError|message|errorCode|\
                      nodeTopology|matchExpressions|storageClassName|capacity|[a-z]{1,4}",
-                    inner,
-                    0..6
-                )
-                .prop_map(|m| Value::Object(m.into_iter().collect())),
-            ]
-        })
+            5,
+            96,
+        )
     }
 
     /// The rules of every kind here and of PriorityClass.
