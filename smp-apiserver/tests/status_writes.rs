@@ -188,3 +188,29 @@ async fn without_validation_a_status_write_is_stored_as_given() {
     .unwrap();
     assert_eq!(stored["status"]["replicas"], -1);
 }
+
+#[tokio::test]
+async fn a_volume_records_when_its_phase_last_changed() {
+    use k8s_openapi::api::core::v1::PersistentVolume;
+    let api: Api<PersistentVolume> = Api::all(client());
+    let pv: PersistentVolume = serde_json::from_value(json!({"metadata": {"name": "pv"},
+        "spec": {"capacity": {"storage": "1Gi"}, "accessModes": ["ReadWriteOnce"],
+            "hostPath": {"path": "/data"}}}))
+    .unwrap();
+    let created =
+        serde_json::to_value(api.create(&PostParams::default(), &pv).await.unwrap()).unwrap();
+    assert_eq!(created["status"]["phase"], "Pending");
+    assert!(
+        created["status"]["lastPhaseTransitionTime"].is_string(),
+        "{created}"
+    );
+    let patch = json!({"status": {"phase": "Available"}});
+    let available = serde_json::to_value(
+        api.patch_status("pv", &PatchParams::default(), &Patch::Merge(&patch))
+            .await
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(available["status"]["phase"], "Available");
+    assert!(available["status"]["lastPhaseTransitionTime"].is_string());
+}

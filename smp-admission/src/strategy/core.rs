@@ -4,7 +4,8 @@
 //! by a new volume's, `Pending`. In v1.34 the server also stamps
 //! `status.lastPhaseTransitionTime` with the time of the create
 //! (PersistentVolumeLastPhaseTransitionTime is GA and its gate gone); that time is the
-//! server's clock, not the object's, and is left out here.
+//! server's clock, not the object's: the test server stamps it (`smp-apiserver`'s
+//! `registry::persistent_volumes`), this step does not.
 //!
 //! A Node keeps all it is sent, status included, but for the dynamic kubelet configuration,
 //! a removed feature: `status.config` is dropped here, `spec.configSource` with the gated

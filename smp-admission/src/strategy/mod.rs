@@ -9,9 +9,9 @@
 //! `deprecatedTopology` (dropped: read-only in v1), a CertificateSigningRequest's status and
 //! requester (cleared; the server then sets the requester from the request's user, which is
 //! not known here), an APIService's status (cleared, and a local one marked available), a
-//! PersistentVolume's status (`Pending`; the server also stamps the time of that phase,
-//! which is left out), a Node's `status.config` (dropped: the dynamic kubelet configuration
-//! is removed; the rest of its status is kept), a FlowSchema's and a
+//! PersistentVolume's status (`Pending`; the time of that phase is the server's clock, which
+//! the test server stamps), a Node's `status.config` (dropped: the dynamic kubelet
+//! configuration is removed; the rest of its status is kept), a FlowSchema's and a
 //! PriorityLevelConfiguration's status (cleared) and generation (1), the
 //! admissionregistration kinds' generation (1) and a ValidatingAdmissionPolicy's status
 //! (cleared), a ResourceClaim's status (cleared); and the fields of gates off in v1.34 (`gates`: in pod specs and templates, a

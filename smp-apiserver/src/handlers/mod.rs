@@ -217,6 +217,8 @@ impl Call<'_> {
     pub(crate) fn prepare_for_create(&self, object: &mut Value) {
         if self.state.options.defaulting && self.resource.names.is_none() {
             smp_admission::strategy::prepare_for_create(object);
+            let now = self.state.options.clock.now();
+            crate::registry::persistent_volumes::stamp_on_create(object, &now);
         }
     }
 

@@ -235,6 +235,8 @@ fn status_write(call: &Call<'_>, current: &Value, mut new: Value) -> Value {
     }
     if call.state.options.defaulting {
         smp_admission::strategy::prepare_for_status_update(&mut new, current);
+        let now = call.state.options.clock.now();
+        crate::registry::persistent_volumes::stamp_on_status_update(&mut new, current, &now);
     }
     new
 }
