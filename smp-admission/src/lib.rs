@@ -49,6 +49,7 @@
 #![warn(missing_docs)]
 
 pub mod admission;
+mod cel;
 pub(crate) mod conversion;
 pub mod customresource;
 pub mod customresourcedefinition;

@@ -32,8 +32,9 @@ use super::fieldpath;
 use super::formats;
 use super::openapi::{MapListIndex, unchanged};
 use super::paths::child;
-use super::rules::{ITEMS, Reads, Rule, on_stack, tree_depth};
+use super::rules::{ITEMS, Reads, Rule};
 use super::structural::{MAX_DEPTH, Pattern, Structural};
+use crate::cel::{is_reserved, on_stack, tree_depth};
 use crate::validation::field::{BadValue, ErrorList, ErrorType, FieldError};
 
 /// The most bytes a message expression's result may have.
@@ -637,37 +638,6 @@ fn failed(rule: &Rule) -> String {
     }
 }
 
-/// The words CEL reserves, which a property name is escaped from (`__namespace__`), sorted.
-const RESERVED: [&str; 21] = [
-    "as",
-    "break",
-    "const",
-    "continue",
-    "else",
-    "false",
-    "for",
-    "function",
-    "if",
-    "import",
-    "in",
-    "let",
-    "loop",
-    "namespace",
-    "null",
-    "package",
-    "return",
-    "true",
-    "var",
-    "void",
-    "while",
-];
-
-/// Whether CEL reserves `word` (a property so named is escaped; a variable may not be so
-/// named).
-pub(crate) fn is_reserved(word: &str) -> bool {
-    RESERVED.binary_search(&word).is_ok()
-}
-
 /// A property name as CEL sees it, or `None` when it cannot be written there.
 pub fn escape(name: &str) -> Option<std::borrow::Cow<'_, str>> {
     use std::borrow::Cow;
@@ -850,10 +820,6 @@ mod tests {
         assert_eq!(escape("a__b").as_deref(), Some("a__underscores__b"));
         assert_eq!(escape("1a"), None);
         assert_eq!(escape("a b"), None);
-        assert!(
-            RESERVED.windows(2).all(|w| w[0] < w[1]),
-            "sorted, for binary_search"
-        );
         assert_eq!(escape("while").as_deref(), Some("__while__"));
     }
 }

@@ -23,18 +23,23 @@ const MAX_MATCH_CONDITIONS: usize = 64;
 /// ERROR: <input>:1:19: Syntax error: ...`), or `None`. The server's environment has CEL's
 /// optional types, so the optional syntax (`a.?b`, `[?x]`, `{?k: v}`) parses.
 pub(super) fn compile_error(expression: &str) -> Option<String> {
-    kube_cel::cel::parser::Parser::default()
-        .enable_optional_syntax(true)
-        .parse(expression)
-        .err()
+    // Parsed where the parser's recursion fits, the tree dropped there (`crate::cel`).
+    let parsed = crate::cel::parsing(expression, || {
+        kube_cel::cel::parser::Parser::default()
+            .enable_optional_syntax(true)
+            .parse(expression)
+            .err()
+            .map(|e| e.to_string())
+    });
+    match parsed {
+        Ok(None) => None,
         // The parser is generated from cel-go's grammar; only the margin of the source lines
         // it quotes differs.
-        .map(|e| {
-            format!(
-                "compilation failed: {}",
-                e.to_string().replace("\n| ", "\n | ")
-            )
-        })
+        Ok(Some(e)) | Err(e) => Some(format!(
+            "compilation failed: {}",
+            e.replace("\n| ", "\n | ")
+        )),
+    }
 }
 
 /// Go's `strings.TrimSpace`: Unicode white space at both ends.

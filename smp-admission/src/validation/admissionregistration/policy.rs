@@ -239,7 +239,7 @@ fn is_cel_identifier(name: &str) -> bool {
         .next()
         .is_some_and(|c| c == '_' || c.is_ascii_alphabetic())
         && chars.all(|c| c == '_' || c.is_ascii_alphanumeric())
-        && !crate::customresource::cel::is_reserved(name)
+        && !crate::cel::is_reserved(name)
 }
 
 /// An expression compiled as written (not trimmed, so that the columns of an error are

@@ -41,7 +41,7 @@ pub(super) fn selector_one(selector: &Value, path: &Path, errs: &mut ErrorList) 
         ));
         return;
     }
-    if let Err(e) = crate::customresource::rules::compile(expression) {
+    if let Err(e) = crate::cel::compile(expression) {
         errs.push(field::invalid(
             &expression_path,
             expression,
