@@ -27,6 +27,55 @@ impl Ip {
         self.0
     }
 
+    /// The address of sixteen bytes as Go keeps them.
+    pub(crate) fn from_octets(bytes: [u8; 16]) -> Ip {
+        Ip(bytes)
+    }
+
+    /// Go's `net.IP.String`: dotted decimal for IPv4 (and IPv4-mapped IPv6), else
+    /// [`Ip::v6_string`].
+    pub(crate) fn go_string(self) -> String {
+        match self.to4() {
+            Some([a, b, c, d]) => format!("{a}.{b}.{c}.{d}"),
+            None => self.v6_string(),
+        }
+    }
+
+    /// The sixteen bytes in RFC 5952 form, whatever the address (an IPv4-mapped one too):
+    /// lowercase groups without leading zeros, the first longest run of two or more zero
+    /// groups written `::`.
+    pub(crate) fn v6_string(self) -> String {
+        let groups: Vec<u16> = self
+            .0
+            .chunks_exact(2)
+            .map(|pair| u16::from_be_bytes([pair[0], pair[1]]))
+            .collect();
+        let (mut best_start, mut best_len) = (usize::MAX, 0);
+        let mut i = 0;
+        while i < groups.len() {
+            let run = groups[i..].iter().take_while(|&&g| g == 0).count();
+            if run >= 2 && run > best_len {
+                (best_start, best_len) = (i, run);
+            }
+            i += run.max(1);
+        }
+        let mut out = String::new();
+        let mut i = 0;
+        while i < groups.len() {
+            if i == best_start {
+                out.push_str("::");
+                i += best_len;
+                continue;
+            }
+            if !out.is_empty() && !out.ends_with(':') {
+                out.push(':');
+            }
+            out.push_str(&format!("{:x}", groups[i]));
+            i += 1;
+        }
+        out
+    }
+
     /// Whether Go would call this an IPv6 address (`IsIPv6`: not representable as IPv4).
     pub(crate) fn is_v6(self) -> bool {
         self.to4().is_none()

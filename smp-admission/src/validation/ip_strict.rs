@@ -35,46 +35,6 @@ fn is_4in6(text: &str, ip: Ip) -> bool {
     text.contains(':') && ip.to4().is_some()
 }
 
-/// Go's `net.IP.String`: dotted decimal for IPv4, RFC 5952 for IPv6 (lowercase, the first
-/// longest run of two or more zero groups written `::`).
-pub(crate) fn go_ip_string(ip: Ip) -> String {
-    if let Some(v4) = ip.to4() {
-        return format!("{}.{}.{}.{}", v4[0], v4[1], v4[2], v4[3]);
-    }
-    let bytes = ip.octets();
-    let groups: Vec<u16> = bytes
-        .chunks_exact(2)
-        .map(|pair| u16::from_be_bytes([pair[0], pair[1]]))
-        .collect();
-    let (mut best_start, mut best_len) = (usize::MAX, 0);
-    let mut i = 0;
-    while i < groups.len() {
-        let start = i;
-        while i < groups.len() && groups[i] == 0 {
-            i += 1;
-        }
-        if i - start > best_len && i - start >= 2 {
-            (best_start, best_len) = (start, i - start);
-        }
-        i += 1;
-    }
-    let mut out = String::new();
-    let mut i = 0;
-    while i < groups.len() {
-        if i == best_start {
-            out.push_str("::");
-            i += best_len;
-            continue;
-        }
-        if !out.is_empty() && !out.ends_with(':') {
-            out.push(':');
-        }
-        out.push_str(&format!("{:x}", groups[i]));
-        i += 1;
-    }
-    out
-}
-
 /// `IsValidIP`: the messages only (for a name check), in the server's order.
 pub(crate) fn ip_messages(value: &str) -> Vec<String> {
     let Some(ip) = parse_ip_sloppy(value) else {
@@ -86,7 +46,7 @@ pub(crate) fn ip_messages(value: &str) -> Vec<String> {
     if is_4in6(value, ip) {
         return vec!["must not be an IPv4-mapped IPv6 address".to_owned()];
     }
-    let canonical = go_ip_string(ip);
+    let canonical = ip.go_string();
     if value != canonical {
         return vec![format!("must be in canonical form (\"{canonical}\")")];
     }
@@ -139,7 +99,7 @@ fn network_string(network: &[u8]) -> String {
         .map(|pair| format!("{:x}", u16::from_be_bytes([pair[0], pair[1]])))
         .collect::<Vec<_>>()
         .join(":");
-    parse_ip_sloppy(&full).map_or_else(String::new, go_ip_string)
+    parse_ip_sloppy(&full).map_or_else(String::new, Ip::go_string)
 }
 
 /// The IP family of a CIDR as `IsIPv6CIDR` sees it: `None` when it does not parse.
@@ -171,7 +131,7 @@ mod tests {
             ("1:0:0:2:0:0:3:4", "1::2:0:0:3:4"),
         ] {
             let ip = parse_ip_sloppy(text).unwrap();
-            assert_eq!(go_ip_string(ip), printed, "{text}");
+            assert_eq!(ip.go_string(), printed, "{text}");
         }
     }
 

@@ -6,27 +6,26 @@
 
 use super::sink::Sink;
 use crate::validation::field::{Path, go_quote};
-use crate::validation::ip::{parse_cidr_sloppy, parse_ip_sloppy};
+use crate::validation::ip::{Ip, parse_cidr_sloppy, parse_ip_sloppy};
 
 /// The warnings for the address `value` at `path`.
 pub(super) fn ip_warnings(path: &Path, value: &str, out: &mut Sink) {
     let Some(ip) = parse_ip_sloppy(value) else {
         return;
     };
-    let bytes = ip.octets();
     let v6_text = is_v6_text(value);
     // The strict parser refuses leading zeros; and a mapped IPv4 address is better written
     // as the IPv4 address it is. Either way the sloppy parse, printed, is the preferred form.
-    if has_leading_zero_octet(value) || (v6_text && is_mapped(&bytes)) {
+    if has_leading_zero_octet(value) || (v6_text && ip.to4().is_some()) {
         out.push(format!(
             "{path}: non-standard IP address {} will be considered invalid in a future Kubernetes release: use {}",
             quoted(value),
-            quoted(&ip_string(&bytes))
+            quoted(&ip.go_string())
         ));
         return;
     }
     if v6_text {
-        let canonical = v6_string(&bytes);
+        let canonical = ip.v6_string();
         if canonical != value {
             out.push(format!(
                 "{path}: IPv6 address {} should be in RFC 5952 canonical format ({})",
@@ -48,25 +47,24 @@ pub(super) fn cidr_warnings(path: &Path, value: &str, out: &mut Sink) {
     let Some(addr) = parse_ip_sloppy(addr_text) else {
         return;
     };
-    let addr = addr.octets();
     let v6_text = is_v6_text(addr_text);
     let network = widen(&cidr.ip);
     let network_text = network_string(&network, cidr.ones, v6_text);
     let mut warned = false;
-    if network != addr {
+    if network != addr.octets() {
         let single = if v6_text { 128 } else { 32 };
         out.push(format!(
             "{path}: CIDR value {} is ambiguous in this context (should be {} or {}?)",
             quoted(value),
             quoted(&network_text),
-            quoted(&format!("{}/{single}", ip_string(&addr)))
+            quoted(&format!("{}/{single}", addr.go_string()))
         ));
         warned = true;
     }
     // `netip.ParsePrefix` also refuses a prefix length written with leading zeros.
     let strict_refuses =
         has_leading_zero_octet(addr_text) || (bits_text.len() > 1 && bits_text.starts_with('0'));
-    if strict_refuses || (v6_text && is_mapped(&addr)) {
+    if strict_refuses || (v6_text && addr.to4().is_some()) {
         out.push(format!(
             "{path}: non-standard CIDR value {} will be considered invalid in a future Kubernetes release: use {}",
             quoted(value),
@@ -75,7 +73,7 @@ pub(super) fn cidr_warnings(path: &Path, value: &str, out: &mut Sink) {
         warned = true;
     }
     if !warned && v6_text {
-        let canonical = format!("{}/{}", v6_string(&addr), cidr.ones);
+        let canonical = format!("{}/{}", addr.v6_string(), cidr.ones);
         if canonical != value {
             out.push(format!(
                 "{path}: IPv6 CIDR value {} should be in RFC 5952 canonical format ({})",
@@ -107,10 +105,6 @@ fn has_leading_zero_octet(text: &str) -> bool {
             .any(|octet| octet.len() > 1 && octet.starts_with('0'))
 }
 
-fn is_mapped(bytes: &[u8; 16]) -> bool {
-    bytes[..10].iter().all(|&b| b == 0) && bytes[10] == 0xff && bytes[11] == 0xff
-}
-
 /// A network address of 4 or 16 bytes as the 16 Go compares.
 fn widen(ip: &[u8]) -> [u8; 16] {
     let mut out = [0u8; 16];
@@ -129,54 +123,13 @@ fn widen(ip: &[u8]) -> [u8; 16] {
 /// `IPNet.String()`: a network that is IPv4 once masked prints its prefix length in IPv4
 /// bits, even when written as IPv6.
 fn network_string(network: &[u8; 16], ones: u32, v6_text: bool) -> String {
-    let ones = if v6_text && is_mapped(network) {
+    let network = Ip::from_octets(*network);
+    let ones = if v6_text && network.to4().is_some() {
         ones.saturating_sub(96)
     } else {
         ones
     };
-    format!("{}/{ones}", ip_string(network))
-}
-
-/// `net.IP.String()`: IPv4 (and IPv4-mapped) addresses dotted, others as RFC 5952.
-fn ip_string(bytes: &[u8; 16]) -> String {
-    if is_mapped(bytes) {
-        format!("{}.{}.{}.{}", bytes[12], bytes[13], bytes[14], bytes[15])
-    } else {
-        v6_string(bytes)
-    }
-}
-
-/// An IPv6 address in RFC 5952 form: lowercase groups without leading zeros, the first
-/// longest run of two or more zero groups written `::`.
-fn v6_string(bytes: &[u8; 16]) -> String {
-    let groups: Vec<u16> = bytes
-        .chunks_exact(2)
-        .map(|pair| u16::from_be_bytes([pair[0], pair[1]]))
-        .collect();
-    let (mut best_start, mut best_len) = (usize::MAX, 0);
-    let mut i = 0;
-    while i < groups.len() {
-        let run = groups[i..].iter().take_while(|&&g| g == 0).count();
-        if run >= 2 && run > best_len {
-            (best_start, best_len) = (i, run);
-        }
-        i += run.max(1);
-    }
-    let mut out = String::new();
-    let mut i = 0;
-    while i < groups.len() {
-        if i == best_start {
-            out.push_str("::");
-            i += best_len;
-            continue;
-        }
-        if !out.is_empty() && !out.ends_with(':') {
-            out.push(':');
-        }
-        out.push_str(&format!("{:x}", groups[i]));
-        i += 1;
-    }
-    out
+    format!("{}/{ones}", network.go_string())
 }
 
 #[cfg(test)]
@@ -218,9 +171,9 @@ mod tests {
                 "ip: IPv6 address \"2001:DB8::0:1\" should be in RFC 5952 canonical format (\"2001:db8::1\")"
             ]
         );
-        assert_eq!(v6_string(&widen(&[0; 16])), "::");
+        assert_eq!(Ip::from_octets(widen(&[0; 16])).v6_string(), "::");
         assert_eq!(
-            v6_string(&[0x20, 1, 0xd, 0xb8, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1]),
+            Ip::from_octets([0x20, 1, 0xd, 0xb8, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1]).v6_string(),
             "2001:db8:0:1::1"
         );
     }
