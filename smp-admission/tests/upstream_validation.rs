@@ -4,6 +4,8 @@
 //! gives it. A case with `"subresource": "status"` is a write to the status endpoint. A case
 //! with a `gap` names what is not done yet and is counted, not run.
 
+mod common;
+
 use std::path::Path;
 
 use serde_json::Value;
@@ -51,36 +53,10 @@ fn run(file: &Path) -> (usize, usize, Vec<String>) {
         }
         ran += 1;
     }
-    if !failures.is_empty() {
-        failures.insert(
-            0,
-            format!(
-                "{}: {} of {ran} cases differ:",
-                file.display(),
-                failures.len()
-            ),
-        );
-    }
     (ran, gaps, failures)
 }
 
 #[test]
 fn upstream_validation_cases() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/validation");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
-    let mut total = 0;
-    let mut failures = Vec::new();
-    for file in &files {
-        let (ran, gaps, failed) = run(file);
-        eprintln!("{}: {ran} cases, {gaps} gaps", file.display());
-        total += ran;
-        failures.extend(failed);
-    }
-    assert!(total > 0, "no validation cases ran");
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    common::run_data_files("validation", "validation", run);
 }

@@ -1,4 +1,5 @@
-//! What the tests that run upstream cases as data share.
+//! What the tests that run upstream cases as data share. Each test crate uses a part.
+#![allow(dead_code)]
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -20,4 +21,36 @@ pub fn gaps(relative: &str) -> BTreeMap<String, String> {
         }
     }
     gaps
+}
+
+/// Runs `run` over each `.json` file of `tests/data/<dir>`, in name order: `run` gives a
+/// file's cases run, cases listed as gaps, and its failures. Prints each file's counts, and
+/// fails when no case ran or any differed, each file's failures under a line naming it.
+pub fn run_data_files(dir: &str, what: &str, run: impl Fn(&Path) -> (usize, usize, Vec<String>)) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(dir);
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    let mut total = 0;
+    let mut failures = Vec::new();
+    for file in &files {
+        let (ran, gaps, failed) = run(file);
+        eprintln!("{}: {ran} cases, {gaps} gaps", file.display());
+        total += ran;
+        if !failed.is_empty() {
+            failures.push(format!(
+                "{}: {} of {ran} cases differ:",
+                file.display(),
+                failed.len()
+            ));
+            failures.extend(failed);
+        }
+    }
+    assert!(total > 0, "no {what} cases ran");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
