@@ -115,6 +115,15 @@ pub fn validate_object_meta_update(
     errs
 }
 
+/// [`validate_object_meta_update`] of two whole objects: their `metadata`, at `metadata`.
+pub fn validate_object_meta_update_of(new: &Value, old: &Value) -> ErrorList {
+    validate_object_meta_update(
+        new.get("metadata"),
+        old.get("metadata"),
+        &Path::new("metadata"),
+    )
+}
+
 /// apimachinery's `ValidateObjectMetaUpdate`: no new finalizers once deleting, a
 /// resourceVersion, a generation that does not go down, the immutable identity fields, then
 /// labels, annotations, owner references and managedFields of the new object.

@@ -8,7 +8,7 @@ use super::KindRules;
 use super::field::{self, BadValue, ErrorList, Path};
 use super::meta::{
     LabelSelectorOptions, validate_label_selector, validate_object_meta,
-    validate_object_meta_update,
+    validate_object_meta_update_of,
 };
 use super::names;
 use super::read;
@@ -62,14 +62,6 @@ fn metadata(obj: &Value, namespaced: bool) -> ErrorList {
     )
 }
 
-fn metadata_update(new: &Value, old: &Value) -> ErrorList {
-    validate_object_meta_update(
-        new.get("metadata"),
-        old.get("metadata"),
-        &Path::new("metadata"),
-    )
-}
-
 /// `ValidateRole`.
 fn role(obj: &Value) -> ErrorList {
     let mut errs = metadata(obj, true);
@@ -82,7 +74,7 @@ fn role(obj: &Value) -> ErrorList {
 fn role_update(new: &Value, old: &Value) -> ErrorList {
     let mut errs = role(new);
     errs.extend(role(new));
-    errs.extend(metadata_update(new, old));
+    errs.extend(validate_object_meta_update_of(new, old));
     errs
 }
 
@@ -189,7 +181,7 @@ fn cluster_role_update(new: &Value, old: &Value) -> ErrorList {
     };
     let mut errs = validate_cluster_role(new, selectors);
     errs.extend(validate_cluster_role(new, selectors));
-    errs.extend(metadata_update(new, old));
+    errs.extend(validate_object_meta_update_of(new, old));
     errs
 }
 
@@ -329,7 +321,7 @@ fn role_ref_unchanged(new: &Value, old: &Value, errs: &mut ErrorList) {
 fn binding_update(new: &Value, old: &Value, rules: &BindingRules) -> ErrorList {
     let mut errs = validate_binding(new, rules);
     errs.extend(validate_binding(new, rules));
-    errs.extend(metadata_update(new, old));
+    errs.extend(validate_object_meta_update_of(new, old));
     role_ref_unchanged(new, old, &mut errs);
     errs
 }

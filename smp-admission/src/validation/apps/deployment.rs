@@ -11,7 +11,7 @@ use super::shared::{
 use crate::validation::core::pod::{PodOptions, validate_pod_template_spec};
 use crate::validation::field::{self, BadValue, ErrorList, Path};
 use crate::validation::meta::{
-    validate_immutable, validate_object_meta, validate_object_meta_update,
+    validate_immutable, validate_object_meta, validate_object_meta_update_of,
 };
 use crate::validation::names;
 use crate::validation::read;
@@ -21,14 +21,6 @@ fn meta_create(obj: &Value) -> ErrorList {
         obj.get("metadata"),
         true,
         names::name_is_dns_subdomain,
-        &Path::new("metadata"),
-    )
-}
-
-fn meta_update(new: &Value, old: &Value) -> ErrorList {
-    validate_object_meta_update(
-        new.get("metadata"),
-        old.get("metadata"),
         &Path::new("metadata"),
     )
 }
@@ -59,7 +51,7 @@ pub(super) fn deployment(obj: &Value) -> ErrorList {
 
 /// `ValidateDeploymentUpdate` (no create-time metadata rules), then the selector freeze.
 pub(super) fn deployment_update(new: &Value, old: &Value) -> ErrorList {
-    let mut errs = meta_update(new, old);
+    let mut errs = validate_object_meta_update_of(new, old);
     deployment_spec(spec_of(new), &options(new, Some(old)), &mut errs);
     selector_immutable(new, old, &mut errs);
     errs
@@ -77,7 +69,7 @@ pub(super) fn replica_set_update(new: &Value, old: &Value) -> ErrorList {
     let opts = options(new, Some(old));
     let mut errs = meta_create(new);
     replica_set_spec(spec_of(new), &opts, &mut errs);
-    errs.extend(meta_update(new, old));
+    errs.extend(validate_object_meta_update_of(new, old));
     replica_set_spec(spec_of(new), &opts, &mut errs);
     selector_immutable(new, old, &mut errs);
     errs

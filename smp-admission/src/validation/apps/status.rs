@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::shared::non_negative;
 use crate::validation::field::{self, ErrorList, Path};
-use crate::validation::meta::validate_object_meta_update;
+use crate::validation::meta::validate_object_meta_update_of;
 use crate::validation::read;
 
 /// Above `status.replicas`: a subset cannot outnumber the whole.
@@ -20,14 +20,6 @@ const ABOVE_REPLICAS: &str = "cannot be greater than status.replicas";
 
 fn status_of(obj: &Value) -> &Value {
     obj.get("status").unwrap_or(&Value::Null)
-}
-
-fn meta_update(new: &Value, old: &Value) -> ErrorList {
-    validate_object_meta_update(
-        new.get("metadata"),
-        old.get("metadata"),
-        &Path::new("metadata"),
-    )
 }
 
 /// Checks each named counter of `status` is not negative, in the order given.
@@ -88,7 +80,7 @@ fn collision_count_kept(new: &Value, old: &Value, errs: &mut ErrorList) {
 
 /// `ValidateDeploymentStatusUpdate`.
 pub(super) fn deployment_status_update(new: &Value, old: &Value) -> ErrorList {
-    let mut errs = meta_update(new, old);
+    let mut errs = validate_object_meta_update_of(new, old);
     let (status, path) = (status_of(new), Path::new("status"));
     counters(
         status,
@@ -123,7 +115,7 @@ pub(super) fn deployment_status_update(new: &Value, old: &Value) -> ErrorList {
 
 /// `ValidateReplicaSetStatusUpdate`.
 pub(super) fn replica_set_status_update(new: &Value, old: &Value) -> ErrorList {
-    let mut errs = meta_update(new, old);
+    let mut errs = validate_object_meta_update_of(new, old);
     let (status, path) = (status_of(new), Path::new("status"));
     counters(
         status,
@@ -188,14 +180,14 @@ pub(super) fn stateful_set_status_update(new: &Value, old: &Value) -> ErrorList 
         &path,
         &mut errs,
     );
-    errs.extend(meta_update(new, old));
+    errs.extend(validate_object_meta_update_of(new, old));
     collision_count_kept(new, old, &mut errs);
     errs
 }
 
 /// `ValidateDaemonSetStatusUpdate`.
 pub(super) fn daemon_set_status_update(new: &Value, old: &Value) -> ErrorList {
-    let mut errs = meta_update(new, old);
+    let mut errs = validate_object_meta_update_of(new, old);
     let (status, path) = (status_of(new), Path::new("status"));
     counters(
         status,

@@ -16,20 +16,12 @@ use super::resources::{is_native, validate_quantity_value, validate_quota_resour
 use crate::quantity::Quantity;
 use crate::validation::field::{self, ErrorList, Path};
 use crate::validation::ip::{parse_ip_sloppy, validate_legacy_ip};
-use crate::validation::meta::{IS_NEGATIVE, validate_object_meta_update};
+use crate::validation::meta::{IS_NEGATIVE, validate_object_meta_update_of};
 use crate::validation::names;
 use crate::validation::read;
 
 fn status_of(obj: &Value) -> &Value {
     obj.get("status").unwrap_or(&Value::Null)
-}
-
-fn meta_update(new: &Value, old: &Value) -> ErrorList {
-    validate_object_meta_update(
-        new.get("metadata"),
-        old.get("metadata"),
-        &Path::new("metadata"),
-    )
 }
 
 fn needs_resource_version(new: &Value, errs: &mut ErrorList) {
@@ -47,7 +39,7 @@ const IP_MODES: [&str; 2] = ["Proxy", "VIP"];
 /// `ValidateServiceStatusUpdate`: the metadata, then `ValidateLoadBalancerStatus`. With
 /// `AllowServiceLBStatusOnNonLB` off (v1.34), only a LoadBalancer has ingress points.
 pub(super) fn service_status_update(new: &Value, old: &Value) -> ErrorList {
-    let mut errs = meta_update(new, old);
+    let mut errs = validate_object_meta_update_of(new, old);
     let path = Path::names(&["status", "loadBalancer", "ingress"]);
     let ingress = |obj: &Value| -> Vec<Value> {
         obj.pointer("/status/loadBalancer/ingress")
@@ -116,7 +108,7 @@ pub(crate) fn load_balancer_hostname(point: &Value, at: &Path, errs: &mut ErrorL
 
 /// `ValidateReplicationControllerStatusUpdate`.
 pub(super) fn replication_controller_status_update(new: &Value, old: &Value) -> ErrorList {
-    let mut errs = meta_update(new, old);
+    let mut errs = validate_object_meta_update_of(new, old);
     let (status, path) = (status_of(new), Path::new("status"));
     for name in [
         "replicas",
@@ -155,7 +147,7 @@ pub(super) fn replication_controller_status_update(new: &Value, old: &Value) -> 
 /// `ValidateNamespaceStatusUpdate`: `Active` while not being deleted, `Terminating` once it
 /// is (reported at `status.Phase`, as the server spells it).
 pub(super) fn namespace_status_update(new: &Value, old: &Value) -> ErrorList {
-    let mut errs = meta_update(new, old);
+    let mut errs = validate_object_meta_update_of(new, old);
     let deleting = new
         .get("metadata")
         .is_some_and(|m| !read::text(m, "deletionTimestamp").is_empty());
@@ -184,7 +176,7 @@ pub(super) fn namespace_status_update(new: &Value, old: &Value) -> ErrorList {
 /// `ValidateResourceQuotaStatusUpdate`: each resource of `hard` and `used` a quota resource
 /// with a valid amount.
 pub(super) fn resource_quota_status_update(new: &Value, old: &Value) -> ErrorList {
-    let mut errs = meta_update(new, old);
+    let mut errs = validate_object_meta_update_of(new, old);
     needs_resource_version(new, &mut errs);
     let status = status_of(new);
     for member in ["hard", "used"] {
@@ -244,7 +236,7 @@ fn basic_resource(amount: &Value, path: &Path, errs: &mut ErrorList) -> bool {
 /// `ValidatePersistentVolumeClaimStatusUpdate`, with `RecoverVolumeExpansionFailure` (GA in
 /// v1.34) on. Go walks the maps in random order; here they go in key order.
 pub(super) fn claim_status_update(new: &Value, old: &Value) -> ErrorList {
-    let mut errs = meta_update(new, old);
+    let mut errs = validate_object_meta_update_of(new, old);
     needs_resource_version(new, &mut errs);
     let spec = new.get("spec").unwrap_or(&Value::Null);
     if read::list(spec, "accessModes").is_empty() {

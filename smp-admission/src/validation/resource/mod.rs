@@ -52,10 +52,12 @@ mod selectors;
 mod slice;
 mod status;
 
+/// The kinds' metadata update checks, which their files take from here.
+use crate::validation::meta::validate_object_meta_update_of as metadata_update;
 use serde_json::Value;
 
 use super::field::{self, ErrorList, Path};
-use super::meta::{validate_object_meta, validate_object_meta_update};
+use super::meta::validate_object_meta;
 use super::names;
 use super::seen::Seen;
 use super::{KindRules, StatusRules};
@@ -118,15 +120,6 @@ fn metadata(obj: &Value, namespaced: bool) -> ErrorList {
         obj.get("metadata"),
         namespaced,
         names::name_is_dns_subdomain,
-        &Path::new("metadata"),
-    )
-}
-
-/// `ValidateObjectMetaUpdate` of the core group.
-fn metadata_update(new: &Value, old: &Value) -> ErrorList {
-    validate_object_meta_update(
-        new.get("metadata"),
-        old.get("metadata"),
         &Path::new("metadata"),
     )
 }

@@ -38,11 +38,13 @@ mod csi_node;
 mod inline_volume;
 mod topology;
 
+/// The kinds' metadata update checks, which their files take from here.
+use crate::validation::meta::validate_object_meta_update_of as metadata_update;
 use serde_json::Value;
 
 use super::KindRules;
 use super::field::{self, BadValue, ErrorList, Path};
-use super::meta::{validate_object_meta, validate_object_meta_update};
+use super::meta::validate_object_meta;
 use super::names;
 use super::read::Object;
 
@@ -101,15 +103,6 @@ fn metadata(obj: &Value, namespaced: bool) -> ErrorList {
         obj.get("metadata"),
         namespaced,
         names::name_is_dns_subdomain,
-        &Path::new("metadata"),
-    )
-}
-
-/// `ValidateObjectMetaUpdate` of the core group.
-fn metadata_update(new: &Value, old: &Value) -> ErrorList {
-    validate_object_meta_update(
-        new.get("metadata"),
-        old.get("metadata"),
         &Path::new("metadata"),
     )
 }
