@@ -360,7 +360,8 @@ impl Walk<'_> {
         resource: bool,
         depth: usize,
     ) {
-        if depth > MAX_DEPTH || value.is_null() {
+        // Only the parts whose schema holds rules are walked (their paths made only there).
+        if depth > MAX_DEPTH || value.is_null() || !s.has_rules {
             return;
         }
         if !s.rules.is_empty() {
@@ -402,16 +403,19 @@ impl Walk<'_> {
                         old_members.and_then(|o| o.get(key))
                     };
                     if let Some(property) = s.properties.get(key) {
+                        if !property.has_rules {
+                            continue;
+                        }
                         let at = child(path, key);
                         self.node(member, old_member, property, &at, false, depth + 1);
-                    } else if let Some(additional) = additional {
+                    } else if let Some(additional) = additional.filter(|a| a.has_rules) {
                         let at = format!("{path}[{key}]");
                         self.node(member, old_member, additional, &at, false, depth + 1);
                     }
                 }
             }
             Value::Array(items) => {
-                let Some(item_schema) = s.items.as_deref() else {
+                let Some(item_schema) = s.items.as_deref().filter(|i| i.has_rules) else {
                     return;
                 };
                 let index = old
@@ -439,15 +443,20 @@ impl Walk<'_> {
         if rule.uses_old_self && !has_old && !rule.optional_old_self {
             return;
         }
-        let type_name = BadValue::Str(if s.int_or_string {
-            String::new()
-        } else {
-            s.type_.clone()
-        });
-        let fallback = if rule.message.trim().is_empty() {
-            rule.rule.trim().to_owned()
-        } else {
-            rule.message.trim().to_owned()
+        // Made only for a failure: most rules pass.
+        let type_name = || {
+            BadValue::Str(if s.int_or_string {
+                String::new()
+            } else {
+                s.type_.clone()
+            })
+        };
+        let fallback = || {
+            if rule.message.trim().is_empty() {
+                rule.rule.trim()
+            } else {
+                rule.message.trim()
+            }
         };
         let program = match &rule.program {
             Ok(p) => p,
@@ -455,7 +464,7 @@ impl Walk<'_> {
                 self.push(
                     ErrorType::Invalid,
                     path,
-                    type_name,
+                    type_name(),
                     format!("rule compile error: {e}"),
                 );
                 return;
@@ -506,24 +515,27 @@ impl Walk<'_> {
                             ratcheted,
                             ErrorType::Duplicate,
                             &at,
-                            type_name,
+                            type_name(),
                             String::new(),
                         );
                     }
-                    _ => self.report(ratcheted, ErrorType::Invalid, &at, type_name, message),
+                    _ => self.report(ratcheted, ErrorType::Invalid, &at, type_name(), message),
                 }
             }
             Ok(_) => self.push(
                 ErrorType::Invalid,
                 path,
-                type_name,
-                format!("rule did not evaluate to a bool evaluating rule: {fallback}"),
+                type_name(),
+                format!(
+                    "rule did not evaluate to a bool evaluating rule: {}",
+                    fallback()
+                ),
             ),
             Err(e) => self.push(
                 ErrorType::Invalid,
                 path,
-                type_name,
-                format!("{} evaluating rule: {fallback}", error_text(&e)),
+                type_name(),
+                format!("{} evaluating rule: {}", error_text(&e), fallback()),
             ),
         }
     }

@@ -229,6 +229,9 @@ fn best(results: Vec<ErrorList>) -> ErrorList {
 /// `allOf`, `anyOf`, `oneOf` and `not` (kube-openapi's `schemaPropsValidator`).
 fn junctors(value: &Value, s: &Structural, name: &str, errs: &mut ErrorList, depth: usize) {
     let v = &s.validation;
+    if v.any_of.is_empty() && v.one_of.is_empty() && v.all_of.is_empty() && v.not.is_none() {
+        return;
+    }
     let quoted_name = format!("\"{name}\"");
     if !v.any_of.is_empty() {
         let results: Vec<ErrorList> = v
