@@ -90,14 +90,14 @@ where
 {
     let at = crate::apply::Path::root();
     let out = client_side_apply(
-        &crate::typed::to_value(live, &at)?,
-        &crate::typed::to_value(desired, &at)?,
+        &crate::convert::to_value(live, &at)?,
+        &crate::convert::to_value(desired, &at)?,
         schema,
         options,
     )?;
     Ok(ClientApply {
         patch: out.patch,
-        result: crate::typed::from_value(out.result, &at)?,
+        result: crate::convert::from_value(out.result, &at)?,
     })
 }
 

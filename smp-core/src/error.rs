@@ -323,6 +323,15 @@ pub fn kind_of(v: &Value) -> &'static str {
     }
 }
 
+/// 1-based line and column (in characters) of a byte offset: where a reader's error points.
+pub(crate) fn line_column(text: &str, pos: usize) -> (usize, usize) {
+    let before = text.get(..pos).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let column = before.get(line_start..).map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,10 +13,6 @@ use serde_json::Value;
 use crate::error::{DocRole, JsonPath, PatchError, Segment};
 use crate::yaml::parse_yaml_documents;
 
-/// Deepest nesting of lists and objects a document may have. Readers check it while parsing
-/// with explicit stacks, so hostile input costs neither stack nor much time.
-pub(crate) const MAX_NESTING: usize = 128;
-
 /// Parses one document given as JSON or YAML text. Empty/whitespace-only text and a document
 /// that is `null` yield `Value::Null` (callers treat that as `{}`).
 ///
@@ -161,6 +157,7 @@ fn invalid(role: DocRole, detail: String) -> PatchError {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::deep::MAX_NESTING;
     use proptest::prelude::*;
     use serde_json::json;
 

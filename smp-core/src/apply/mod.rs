@@ -23,11 +23,7 @@ use crate::schema::Node;
 #[doc(hidden)]
 pub use path::Path;
 
-/// Deepest nesting the engine follows before failing with [`PatchError::TooDeep`].
-///
-/// Recursion depth is what bounds stack use, so hostile input gets an error instead of a stack
-/// overflow. Documents read by [`crate::input`] are limited to 128 levels already.
-pub const MAX_DEPTH: usize = 256;
+pub use crate::deep::MAX_DEPTH;
 
 /// Applies `patch` to `original` and returns the result; the inputs are not modified, so a
 /// failed apply leaves nothing half-done.

@@ -7,7 +7,7 @@
 use serde_json::Value;
 
 use crate::error::{JsonPath, PatchError, Segment};
-use crate::typed::KeyRef;
+use crate::key_ref::KeyRef;
 
 use super::MAX_DEPTH;
 

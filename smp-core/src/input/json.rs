@@ -5,10 +5,11 @@
 //! hands each string token to serde_json, so escapes are exactly serde_json's; numbers keep
 //! serde_json's kinds (exact u64/i64, otherwise f64).
 
+use crate::error::line_column;
 use serde_json::{Map, Value};
 
+use crate::deep::MAX_NESTING;
 use crate::error::{JsonPath, Segment};
-use crate::input::MAX_NESTING;
 
 /// Why a text is not a JSON document: a one-line message with line and column.
 #[derive(Debug)]
@@ -345,13 +346,4 @@ fn path(open: &[Open]) -> JsonPath {
             })
             .collect(),
     )
-}
-
-/// 1-based line and column (in characters) of a byte offset.
-pub(crate) fn line_column(text: &str, pos: usize) -> (usize, usize) {
-    let before = text.get(..pos).unwrap_or(text);
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let column = before.get(line_start..).map_or(0, |l| l.chars().count()) + 1;
-    (line, column)
 }

@@ -251,7 +251,7 @@ pub enum CrdError {
         /// The file.
         origin: String,
         /// The parser's error, with line and column.
-        source: crate::PatchError,
+        source: crate::error::PatchError,
     },
     /// A CRD's schema could not be read.
     #[error("{origin}: CustomResourceDefinition {name}: {source}")]

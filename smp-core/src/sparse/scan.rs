@@ -13,7 +13,7 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
-use crate::input::MAX_NESTING;
+use crate::deep::MAX_NESTING;
 
 use super::canon::{Canon, Extent, PLACEHOLDER_BASE};
 

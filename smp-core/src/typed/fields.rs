@@ -19,8 +19,9 @@ use serde_json::Value;
 use crate::apply::Path;
 use crate::error::{PatchError, Segment};
 use crate::schema::{BaseStrategy, FieldDef, Node, TypeDef};
-use crate::typed_patch::Patchable;
-use crate::union::{Normalize, UnionError};
+use crate::typed::patch::Patchable;
+use crate::typed::unions::Normalize;
+use crate::union_rules::UnionError;
 
 use super::{
     Commit, KeyRef, Member, OnRemove, Out, PatchField, StrategicMerge, commit_field, fallback,
@@ -353,7 +354,7 @@ impl<'v> Query<'v> for Json {
 
     #[inline]
     fn own<T: PatchField + Normalize>(value: &'v T) -> Option<Value> {
-        crate::union::key_of(value)
+        crate::union_rules::key_of(value)
     }
 
     #[inline]

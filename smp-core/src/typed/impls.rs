@@ -6,8 +6,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::MAX_DEPTH;
 use crate::apply::Path;
+use crate::deep::MAX_DEPTH;
 use crate::error::PatchError;
 use crate::json_text::same_bytes;
 use crate::schema::{Node, TypeDef, TypeRef};

@@ -17,7 +17,7 @@ use crate::apply::Path;
 use crate::error::PatchError;
 use crate::patch::Patch;
 use crate::schema::Node;
-use crate::union::UpdateError;
+use crate::union_rules::UpdateError;
 
 /// Applies `patch` to `value`: exactly `from_value(smp_core::apply(to_value(value), patch,
 /// schema))`. On error `value` is unchanged.
@@ -41,7 +41,7 @@ pub fn diff<'s, T: Serialize>(
     original: &T,
     modified: &T,
     schema: impl Into<Node<'s>>,
-    options: &crate::DiffOptions,
+    options: &crate::diff::DiffOptions,
 ) -> Result<Patch, PatchError> {
     let at = Path::root();
     let patch = crate::diff::diff_with(
@@ -59,7 +59,7 @@ pub fn three_way<'s, T: Serialize>(
     desired: &T,
     live: &T,
     schema: impl Into<Node<'s>>,
-    options: &crate::ThreeWayOptions,
+    options: &crate::diff::ThreeWayOptions,
 ) -> Result<Patch, PatchError> {
     let at = Path::root();
     let patch = crate::diff::three_way(
@@ -87,7 +87,7 @@ where
     let at = Path::root();
     let mut json = to_value(value, &at)?;
     let old = old.map(|o| to_value(o, &at)).transpose()?;
-    crate::union::normalize(&mut json, old.as_ref(), schema);
+    crate::union_rules::normalize(&mut json, old.as_ref(), schema);
     *value = from_value(json, &at)?;
     Ok(())
 }
@@ -98,7 +98,7 @@ pub fn validate<'s, T: Serialize>(
     schema: impl Into<Node<'s>>,
 ) -> Result<(), UpdateError> {
     let json = to_value(value, &Path::root())?;
-    crate::union::validate(&json, schema).map_err(UpdateError::Invalid)
+    crate::union_rules::validate(&json, schema).map_err(UpdateError::Invalid)
 }
 
 /// What an API server does with a patch: apply, normalize against the value before, validate.
@@ -113,7 +113,7 @@ where
 {
     let at = Path::root();
     let before = to_value(value, &at)?;
-    let after = crate::union::apply_normalized(&before, patch.as_value(), schema)?;
+    let after = crate::union_rules::apply_normalized(&before, patch.as_value(), schema)?;
     *value = from_value(after, &at)?;
     Ok(())
 }
@@ -132,7 +132,7 @@ where
     ) else {
         return;
     };
-    crate::union::value::normalize_at(&mut json, old.as_ref(), node, merge_key, 0);
+    crate::union_rules::value::normalize_at(&mut json, old.as_ref(), node, merge_key, 0);
     if let Ok(new) = T::deserialize(json) {
         *value = new;
     }
@@ -144,11 +144,11 @@ pub fn validate_member<T: Serialize>(
     value: &T,
     node: Node<'_>,
     merge_key: Option<&str>,
-    path: &mut Vec<crate::Segment>,
-    out: &mut Vec<crate::UnionError>,
+    path: &mut Vec<crate::error::Segment>,
+    out: &mut Vec<crate::union_rules::UnionError>,
 ) {
     if let Ok(json) = serde_json::to_value(value) {
-        crate::union::value::validate_at(&json, node, merge_key, path, out);
+        crate::union_rules::value::validate_at(&json, node, merge_key, path, out);
     }
 }
 

@@ -24,7 +24,9 @@ mod list_diff;
 mod members;
 mod opaque;
 mod out;
+pub mod patch;
 mod text;
+pub mod unions;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -57,9 +59,9 @@ pub use out::Out;
 /// [derive guide](crate::guide::derive).
 pub trait StrategicMerge: PatchField {
     /// The type's typed patch: `TPatch`, generated beside it by the derive (see
-    /// [`typed_patch`](crate::typed_patch) and the [guide](crate::guide::typed_patches)).
-    type Patch: crate::typed_patch::ObjectPatch<Object = Self>
-        + crate::typed_patch::ValuePatch
+    /// [`typed_patch`](crate::typed::patch) and the [guide](crate::guide::typed_patches)).
+    type Patch: crate::typed::patch::ObjectPatch<Object = Self>
+        + crate::typed::patch::ValuePatch
         + Serialize
         + DeserializeOwned
         + Clone
@@ -151,7 +153,7 @@ pub trait StrategicMerge: PatchField {
         patch: &Self::Patch,
         path: &Path<'_>,
     ) -> Result<Edit<Self>, PatchError> {
-        use crate::typed_patch::{ObjectDirective, ObjectPatch as _, ValuePatch as _};
+        use crate::typed::patch::{ObjectDirective, ObjectPatch as _, ValuePatch as _};
         if patch.directive() != ObjectDirective::Merge {
             return match patch.write_value(path)? {
                 Value::Object(map) => self.plan_object(&map, path),
@@ -179,7 +181,7 @@ pub trait StrategicMerge: PatchField {
         path: &Path<'_>,
         edits: &mut Vec<Commit<Self>>,
     ) -> Result<(), PatchError> {
-        crate::typed_patch::plan_members(self, patch, path, edits)
+        crate::typed::patch::plan_members(self, patch, path, edits)
     }
 
     /// [`plan_patch_members`](StrategicMerge::plan_patch_members) of a patch given as `Any`
@@ -199,7 +201,7 @@ pub trait StrategicMerge: PatchField {
     /// The two-way patch that turns `self` into `modified`, typed: [`diff`](StrategicMerge::diff)
     /// read as `Self::Patch`.
     fn diff_patch(&self, modified: &Self) -> Result<Self::Patch, PatchError> {
-        use crate::typed_patch::ValuePatch as _;
+        use crate::typed::patch::ValuePatch as _;
         Self::Patch::from_value(self.diff(modified)?.as_value().clone())
     }
 
@@ -207,17 +209,21 @@ pub trait StrategicMerge: PatchField {
     /// `smp_core::diff(&to_value(self), &to_value(modified), Self::schema())`, computed on the
     /// fields directly (unchanged members cost no JSON conversion).
     fn diff(&self, modified: &Self) -> Result<Patch, PatchError> {
-        diff::diff_patch(self, modified, &crate::DiffOptions::default())
+        diff::diff_patch(self, modified, &crate::diff::DiffOptions::default())
     }
 
     /// [`StrategicMerge::diff`] with options (`smp_core::diff_with` on the JSON forms): the
     /// typed walk, or with [`PatchMergeKey::Emit`](crate::PatchMergeKey::Emit) the `Value`
     /// engine on the JSON forms.
-    fn diff_with(&self, modified: &Self, options: &crate::DiffOptions) -> Result<Patch, PatchError>
+    fn diff_with(
+        &self,
+        modified: &Self,
+        options: &crate::diff::DiffOptions,
+    ) -> Result<Patch, PatchError>
     where
         Self: Sized,
     {
-        if options.patch_merge_key != crate::PatchMergeKey::Omit {
+        if options.patch_merge_key != crate::diff::PatchMergeKey::Omit {
             return json_form::diff(self, modified, Self::schema(), options);
         }
         diff::diff_patch(self, modified, options)
@@ -238,13 +244,13 @@ pub trait StrategicMerge: PatchField {
         last_applied: &Self,
         desired: &Self,
         live: &Self,
-        options: &crate::ThreeWayOptions,
+        options: &crate::diff::ThreeWayOptions,
     ) -> Result<Patch, PatchError>
     where
         Self: Sized,
     {
         use crate::diff::three_way::{CHANGES, DELETIONS, DELTA, assemble};
-        if options.patch_merge_key != crate::PatchMergeKey::Omit {
+        if options.patch_merge_key != crate::diff::PatchMergeKey::Omit {
             return json_form::three_way(last_applied, desired, live, Self::schema(), options);
         }
         let tagging = crate::diff::Tagging::start();
@@ -263,8 +269,8 @@ pub trait StrategicMerge: PatchField {
     fn client_side_apply(
         live: &Self,
         desired: &Self,
-        options: &crate::ThreeWayOptions,
-    ) -> Result<crate::ClientApply<Self>, PatchError>
+        options: &crate::diff::ThreeWayOptions,
+    ) -> Result<crate::client_apply::ClientApply<Self>, PatchError>
     where
         Self: Sized,
     {
@@ -512,76 +518,7 @@ impl<T> Edit<T> {
 }
 
 #[doc(hidden)]
-/// A list merge key's value, borrowed from a typed item, comparable with patch values.
-#[derive(Debug, Clone, Copy)]
-#[doc(hidden)]
-pub enum KeyRef<'a> {
-    /// A string.
-    Str(&'a str),
-    /// An integer.
-    Int(i64),
-    /// An unsigned integer beyond `i64`.
-    UInt(u64),
-    /// A boolean.
-    Bool(bool),
-    /// JSON `null`.
-    Null,
-}
-
-impl PartialEq for KeyRef<'_> {
-    /// As the derived `==`; strings compared with `same_bytes` (lists are paired by key on
-    /// every diff).
-    #[inline]
-    fn eq(&self, other: &Self) -> bool {
-        match (self, other) {
-            (KeyRef::Str(a), KeyRef::Str(b)) => {
-                crate::json_text::same_bytes(a.as_bytes(), b.as_bytes())
-            }
-            (KeyRef::Int(a), KeyRef::Int(b)) => a == b,
-            (KeyRef::UInt(a), KeyRef::UInt(b)) => a == b,
-            (KeyRef::Bool(a), KeyRef::Bool(b)) => a == b,
-            (KeyRef::Null, KeyRef::Null) => true,
-            _ => false,
-        }
-    }
-}
-
-impl<'a> KeyRef<'a> {
-    /// The key as JSON.
-    pub fn to_value(self) -> Value {
-        match self {
-            KeyRef::Str(s) => Value::String(s.to_owned()),
-            KeyRef::Int(i) => Value::from(i),
-            KeyRef::UInt(u) => Value::from(u),
-            KeyRef::Bool(b) => Value::Bool(b),
-            KeyRef::Null => Value::Null,
-        }
-    }
-
-    /// Go's `%v` of the key, which upstream sorts list items by; equal to the engine's printing
-    /// of [`KeyRef::to_value`] (`Str` is not quoted, as in JSON paths).
-    pub fn printed(self) -> std::borrow::Cow<'a, str> {
-        match self {
-            KeyRef::Str(s) => std::borrow::Cow::Borrowed(s),
-            KeyRef::Int(i) => i.to_string().into(),
-            KeyRef::UInt(u) => u.to_string().into(),
-            KeyRef::Bool(b) => b.to_string().into(),
-            KeyRef::Null => "<nil>".into(),
-        }
-    }
-
-    /// Whether the patch value `v` names the same key, with JSON equality (`1` is not `"1"`).
-    pub fn matches(self, v: &Value) -> bool {
-        match (self, v) {
-            (KeyRef::Str(a), Value::String(b)) => a == b,
-            (KeyRef::Int(a), Value::Number(n)) => !n.is_f64() && n.as_i64() == Some(a),
-            (KeyRef::UInt(a), Value::Number(n)) => !n.is_f64() && n.as_u64() == Some(a),
-            (KeyRef::Bool(a), Value::Bool(b)) => a == *b,
-            (KeyRef::Null, Value::Null) => true,
-            _ => false,
-        }
-    }
-}
+pub use crate::key_ref::KeyRef;
 
 #[doc(hidden)]
 /// What removing a member means for the field holding it.
@@ -745,51 +682,4 @@ pub fn check_unknown(
     object::merge_one(&mut Map::new(), member.patch, member.name, parent, path)
 }
 
-pub(crate) fn to_value<T: Serialize>(value: &T, path: &Path<'_>) -> Result<Value, PatchError> {
-    match serde_json::to_value(value) {
-        Ok(v) => Ok(v),
-        Err(e) => Err(conversion_error(
-            path,
-            "cannot serialize the current value",
-            &e,
-        )),
-    }
-}
-
-pub(crate) fn from_value<T: DeserializeOwned>(
-    value: Value,
-    path: &Path<'_>,
-) -> Result<T, PatchError> {
-    patched(T::deserialize(value), path)
-}
-
-/// A deserialized patch result, its error with the path.
-fn patched<T>(result: Result<T, serde_json::Error>, path: &Path<'_>) -> Result<T, PatchError> {
-    match result {
-        Ok(v) => Ok(v),
-        Err(e) => Err(conversion_error(
-            path,
-            "the patched value does not fit the Rust type",
-            &e,
-        )),
-    }
-}
-
-/// The error of a conversion between a typed value and JSON; out of line, so that the generic
-/// conversions above stay small.
-#[cold]
-#[inline(never)]
-fn conversion_error(path: &Path<'_>, what: &str, e: &serde_json::Error) -> PatchError {
-    PatchError::Deserialize {
-        path: path.to_json_path(),
-        detail: format!("{what}: {e}"),
-    }
-}
-
-/// Deserializes a borrowed patch value (primitives: no intermediate copy of the JSON).
-pub(crate) fn from_ref<T: DeserializeOwned>(
-    value: &Value,
-    path: &Path<'_>,
-) -> Result<T, PatchError> {
-    patched(T::deserialize(value), path)
-}
+pub(crate) use crate::convert::{from_ref, from_value, to_value};

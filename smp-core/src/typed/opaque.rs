@@ -7,7 +7,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::PatchField;
 use crate::schema::TypeDef;
-use crate::union::Normalize;
+use crate::typed::unions::Normalize;
 
 /// A value patched as one opaque JSON value: replaced whole by a patch, compared and diffed
 /// through its JSON form. Its type needs only `Serialize` and `DeserializeOwned`, so it is the

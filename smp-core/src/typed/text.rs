@@ -12,7 +12,7 @@
 
 use serde_json::Value;
 
-use crate::MAX_DEPTH;
+use crate::deep::MAX_DEPTH;
 use crate::error::{JsonPath, PatchError};
 use crate::json_text::{prefix_of, write_string, write_value};
 

@@ -18,9 +18,9 @@ use yaml_rust2::parser::{Event, Parser, Tag};
 use yaml_rust2::scanner::{Marker, ScanError, TScalarStyle};
 
 use super::resolve::{CoreTag, Scalar, excerpt, resolve_scalar};
+use crate::deep::MAX_NESTING;
+use crate::error::line_column;
 use crate::error::{JsonPath, Segment};
-use crate::input::MAX_NESTING;
-use crate::input::json::line_column;
 
 /// What aliases may add to a stream beyond the size of its text, in units of
 /// [`weight`](Tree::weight): enough for any real manifest, small enough that a "billion laughs"

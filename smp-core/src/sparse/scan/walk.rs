@@ -18,7 +18,7 @@ use super::copy::{
 };
 use super::lex::{literal_at, number_end, ws_end};
 use super::{At, Invalid, Scanner};
-use crate::input::MAX_NESTING;
+use crate::deep::MAX_NESTING;
 use crate::sparse::canon::Canon;
 use crate::sparse::sink::{Sink, put_bytes, put_range};
 

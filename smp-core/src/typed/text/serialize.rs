@@ -19,7 +19,7 @@ use std::fmt;
 use serde::ser::{self, Serialize};
 
 use super::{Array, Object, Text};
-use crate::MAX_DEPTH;
+use crate::deep::MAX_DEPTH;
 use crate::json_text::write_string;
 
 impl Text {

@@ -24,10 +24,10 @@ use super::{Change, Patchable, ValuePatch};
 use crate::apply::Path;
 use crate::error::PatchError;
 use crate::schema::{BaseStrategy, FieldDef, Node, TypeDef};
+use crate::typed::unions::Normalize;
 use crate::typed::{
     Commit, Edit, Member, OnRemove, PatchField, StrategicMerge, Visit, commit_field, fallback,
 };
-use crate::union::Normalize;
 
 /// One member of a patch type, type-erased: what the planning walk needs of it.
 #[doc(hidden)]

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use crate::MAX_DEPTH;
+use crate::deep::MAX_DEPTH;
 use crate::error::Segment;
 use crate::hash::{HashedKey, KeyedState};
 use crate::schema::embedded;

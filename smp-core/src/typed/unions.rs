@@ -10,12 +10,12 @@ use crate::hash::{HashedKey, KeyedState};
 use crate::patch::Patch;
 use crate::typed::StrategicMerge;
 
-use super::error::finish;
-use super::rules::member_path;
-use super::{UnionError, UpdateError, ValidationError};
+use crate::union_rules::finish;
+use crate::union_rules::rules::member_path;
+use crate::union_rules::{UnionError, UpdateError, ValidationError};
 
 /// Union normalization and validation of a typed value, equal to the `Value` engine's on its
-/// JSON form ([`normalize`](super::normalize), [`validate`](super::validate) with
+/// JSON form ([`normalize`](crate::union::normalize), [`validate`](crate::union::validate) with
 /// `T::schema()`).
 ///
 /// `#[derive(StrategicMerge)]` implements it for every type. A type with a hand-written

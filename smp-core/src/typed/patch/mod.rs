@@ -167,7 +167,10 @@ pub trait ValuePatch: Sized {
 
     /// Reads a patch from its JSON text (strict JSON: duplicate keys are errors).
     fn from_json(text: &str) -> Result<Self, PatchError> {
-        Self::from_value(crate::input::parse_json(text, crate::DocRole::Patch)?)
+        Self::from_value(crate::input::parse_json(
+            text,
+            crate::error::DocRole::Patch,
+        )?)
     }
 
     /// The patch as compact JSON text, object keys sorted (as the typed diff writes patches).

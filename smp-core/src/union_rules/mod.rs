@@ -1,41 +1,22 @@
-//! Unions (KEP-1027): structs of which at most one member is set, optionally with a
-//! discriminator field naming which.
-//!
-//! Kubernetes has many (`VolumeSource`, `DeploymentStrategy`, `EnvVar`'s `value`/`valueFrom`),
-//! and clients get them wrong in predictable ways: a client that does not know all the members
-//! sets a new one and leaves the old one in place; one that does not know the discriminator
-//! changes the member and not the discriminator; one that changes the discriminator does not
-//! know which members to clear. Normalization repairs all three by comparing the object with
-//! what it was before the update (see [`rules::decide`] for the rules); validation then
-//! reports what normalization could not decide.
-//!
-//! Two paths compute the same thing:
-//! - the `Value` engine: [`normalize`], [`validate`] and [`apply_normalized`] on untyped
-//!   documents, with the unions of a [`Node`] (from `x-kubernetes-unions` in OpenAPI, or from
-//!   a derived type's `T::schema()`);
-//! - typed values: [`Normalize`], which `#[derive(StrategicMerge)]` implements.
-//!
-//! Plain [`apply`](fn@crate::apply) and [`StrategicMerge::apply`](crate::StrategicMerge::apply)
-//! stay what `kubectl patch` does on the client: no normalization. An API server normalizes
-//! after patching; [`apply_normalized`] and [`Normalize::apply_normalized`] do that.
+//! The union rules of KEP-1027 and their work on JSON documents: which member of a union is
+//! set, what its discriminator says, the errors, and [`normalize`], [`validate`] and
+//! [`apply_normalized`] of a `Value`. The typed layer applies the same rules to Rust values
+//! (`typed::unions`); the public face of both is [`crate::union`].
 
 mod error;
 /// The rules of normalization, shared by the engine and the code `#[derive(StrategicMerge)]`
 /// generates. Not a public API.
 #[doc(hidden)]
 pub mod rules;
-mod typed;
 pub(crate) mod value;
 
 use serde_json::Value;
 
 use crate::schema::Node;
 
-pub use crate::error::Segment;
+pub(crate) use error::finish;
 pub use error::{UnionError, UpdateError, ValidationError};
-#[doc(hidden)]
-pub use rules::{Decision, check_union, decide, discriminator_accepts, key_of, member_path};
-pub use typed::{Discriminator, Normalize};
+pub(crate) use rules::key_of;
 
 /// Normalizes every union of `new` (and of everything below it: nested structs, map values,
 /// list items paired with the old item by the list's merge key) against `old`, the document
