@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::Error;
+use crate::error::Error;
 use crate::model::Api;
 
 /// The generated file, relative to `smp-types/src`.

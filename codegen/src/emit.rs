@@ -11,10 +11,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use crate::Error;
 use crate::docs;
+use crate::error::Error;
 use crate::model::{Api, Body, Def, Field, Struct, Ty, UnionRole};
 use crate::names::{self, ItemPath};
+
+/// The generated registry of every definition and kind, beside the module trees.
+pub const REGISTRY_FILE: &str = "registry.rs";
 
 /// Every generated file, by path relative to `smp-types/src`, before formatting.
 pub fn files(api: &Api) -> Result<BTreeMap<PathBuf, String>, Error> {
@@ -53,7 +56,7 @@ pub fn files(api: &Api) -> Result<BTreeMap<PathBuf, String>, Error> {
         path.push("mod.rs");
         out.insert(path, parent_module(module, kids));
     }
-    out.insert(PathBuf::from(crate::GENERATED_FILES[0]), registry(api));
+    out.insert(PathBuf::from(REGISTRY_FILE), registry(api));
     Ok(out)
 }
 
@@ -439,7 +442,7 @@ fn registry(api: &Api) -> String {
     let mut s = String::new();
     s.push_str("//! The registry: every definition of the document and every kind, sorted for binary search.\n//!\n");
     s.push_str(GENERATED);
-    s.push_str("\nuse crate::{Definition, Kind};\n\n");
+    s.push_str("\nuse crate::definition::{Definition, Kind};\n\n");
     let defs: Vec<&Def> = api.defs.values().collect();
     let index: BTreeMap<&str, usize> = defs
         .iter()

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use crate::Error;
+use crate::error::Error;
 
 /// The workspace's edition, which selects rustfmt's style edition as `cargo fmt` does.
 const EDITION: &str = "2024";

@@ -17,7 +17,9 @@
 #![warn(missing_docs)]
 
 pub mod counterparts;
+mod documents;
 pub mod emit;
+pub mod error;
 pub mod format;
 pub mod model;
 pub mod names;
@@ -28,47 +30,14 @@ pub mod openapi;
 pub mod resources;
 pub mod ssa;
 
+pub use documents::json_documents;
+pub use error::Error;
+pub use names::GENERATED_ROOTS;
+
 use std::collections::BTreeMap;
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-
-/// Every `*.json` document of `dir` (the OpenAPI v3 documents, one per group-version), read
-/// in name order.
-pub fn json_documents(dir: &Path) -> Result<Vec<Value>, String> {
-    let mut paths: Vec<_> = std::fs::read_dir(dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    paths.sort();
-    paths
-        .iter()
-        .map(|path| {
-            let text = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            serde_json::from_slice(&text).map_err(|e| format!("{}: {e}", path.display()))
-        })
-        .collect()
-}
-
-/// An error of the generator: what went wrong, in words.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Error(pub String);
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for Error {}
-
-impl Error {
-    pub(crate) fn new(message: impl Into<String>) -> Error {
-        Error(message.into())
-    }
-}
 
 /// The environment variable naming the OpenAPI document to generate from, when no `--spec` is
 /// given.
@@ -115,18 +84,9 @@ impl Default for Paths {
     }
 }
 
-/// The top-level modules of smp-types that the generator owns entirely (every file below them
-/// is generated), and the generated files beside them.
-pub const GENERATED_ROOTS: &[&str] = &[
-    "api",
-    "apiextensions_apiserver",
-    "apimachinery",
-    "kube_aggregator",
-];
-
 /// The generated files outside the module trees: the registry and the k8s-openapi
 /// counterparts.
-pub const GENERATED_FILES: &[&str] = &["registry.rs", counterparts::FILE];
+pub const GENERATED_FILES: &[&str] = &[emit::REGISTRY_FILE, counterparts::FILE];
 
 /// The generated source: file path (relative to `smp-types/src`) to its formatted text.
 pub struct Output {

@@ -22,7 +22,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
 
-use crate::Error;
+use crate::error::Error;
 use crate::names::{self, ItemPath};
 use crate::overlay::{Handwritten, Overlay};
 

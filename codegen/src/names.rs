@@ -2,7 +2,16 @@
 //! them out), snake_case field names, and serde's `camelCase` rule (to know when a field needs
 //! an explicit `rename`).
 
-use crate::Error;
+use crate::error::Error;
+
+/// The top-level modules of smp-types that the generator owns entirely (every file below them
+/// is generated), and the generated files beside them.
+pub const GENERATED_ROOTS: &[&str] = &[
+    "api",
+    "apiextensions_apiserver",
+    "apimachinery",
+    "kube_aggregator",
+];
 
 /// Where a definition lives: its module path below the crate root and its type name.
 ///
@@ -28,10 +37,10 @@ impl ItemPath {
         let ident = parts.pop().unwrap_or_default();
         let module: Vec<String> = parts.iter().map(|p| p.replace('-', "_")).collect();
         let root = module.first().map(String::as_str).unwrap_or_default();
-        if !crate::GENERATED_ROOTS.contains(&root) || module.len() < 2 {
+        if !GENERATED_ROOTS.contains(&root) || module.len() < 2 {
             return Err(Error::new(format!(
                 "definition {name}: unknown top-level module `{root}` (known: {:?})",
-                crate::GENERATED_ROOTS
+                GENERATED_ROOTS
             )));
         }
         if !is_ident(ident) || module.iter().any(|m| !is_ident(m) || is_keyword(m)) {

@@ -32,7 +32,7 @@ use serde_json::{Map, Value, json};
 /// The schema table of every `*.json` document of `dir`, as compact JSON (one schema a line).
 pub fn schema_table(dir: &Path) -> Result<String, String> {
     let mut table: BTreeMap<String, Value> = BTreeMap::new();
-    for doc in crate::json_documents(dir)? {
+    for doc in crate::documents::json_documents(dir)? {
         let Some(schemas) = doc
             .pointer("/components/schemas")
             .and_then(Value::as_object)

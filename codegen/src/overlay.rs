@@ -13,7 +13,7 @@ use std::path::Path;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use crate::Error;
+use crate::error::Error;
 use crate::names::go_name;
 
 const RECOMMENDED: &str = "x-kubernetes-recommended-patch-merge-key";

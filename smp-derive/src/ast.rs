@@ -10,7 +10,7 @@ use crate::case::RenameRule;
 use crate::ctxt::Errors;
 use crate::serde::{self, Directed};
 use crate::ty::TypeInfo;
-use crate::union;
+use crate::union_attr;
 
 /// A struct with named fields or an enum (whose variants must be units).
 pub(crate) struct Container<'a> {
@@ -20,7 +20,7 @@ pub(crate) struct Container<'a> {
     pub serde: serde::Container,
     pub data: Data<'a>,
     /// `#[union]` on the struct.
-    pub union: Option<union::ContainerAttr>,
+    pub union: Option<union_attr::ContainerAttr>,
     /// `#[patch(crate = "...")]`: the path of smp_core, when not `::smp_core`.
     pub krate: Option<syn::Path>,
     /// `#[patch(patch_type = "...")]`: the name of the generated patch type.
@@ -44,7 +44,7 @@ pub(crate) struct Field<'a> {
     pub info: TypeInfo<'a>,
     pub patch: attr::PatchField,
     pub serde: serde::Field,
-    pub union: union::FieldAttr,
+    pub union: union_attr::FieldAttr,
 }
 
 pub(crate) struct Variant<'a> {
@@ -156,7 +156,8 @@ impl<'a> Container<'a> {
             no_patch_type,
         } = attr::container(cx, &input.attrs);
         let no_patch_type = no_patch_type.map(|k| k.key);
-        let union = union::container(cx, &input.attrs, matches!(input.data, SynData::Struct(_)));
+        let union =
+            union_attr::container(cx, &input.attrs, matches!(input.data, SynData::Struct(_)));
         let is_newtype = matches!(
             &input.data,
             SynData::Struct(s) if matches!(&s.fields, Fields::Unnamed(f) if f.unnamed.len() == 1)
@@ -240,7 +241,7 @@ const NOT_NAMED: &str = "#[derive(StrategicMerge)] needs named fields (a patch i
 fn newtype<'a>(
     cx: &Errors,
     field: &'a syn::Field,
-    union: &Option<union::ContainerAttr>,
+    union: &Option<union_attr::ContainerAttr>,
 ) -> Data<'a> {
     if let Some(u) = union {
         cx.at(
@@ -283,7 +284,7 @@ fn field<'a>(
         info: TypeInfo::of(&original.ty),
         patch: attr::field(cx, &original.attrs),
         serde,
-        union: union::field(cx, &original.attrs),
+        union: union_attr::field(cx, &original.attrs),
     }
 }
 
@@ -293,7 +294,7 @@ fn variant<'a>(
     original: &'a syn::Variant,
 ) -> Variant<'a> {
     attr::reject_here(cx, &original.attrs, "a variant");
-    union::reject_on_variant(cx, &original.attrs);
+    union_attr::reject_on_variant(cx, &original.attrs);
     let serde = serde::variant(cx, &original.attrs);
     let name = json_name(
         cx,

@@ -4,6 +4,11 @@
 //! the crate's manifest gives it (`::smp_core` unless renamed), or the path given by
 //! `#[patch(crate = "...")]`. See
 //! [`derive_strategic_merge`] for the attributes.
+//!
+//! **Its place.** It stands on no smp crate: it only writes code, which names smp-core's
+//! runtime. Inside, as serde's derive is laid out: the attributes are parsed (`attr`,
+//! `union_attr`) into a typed model of the input (`ast`), the model is checked with every
+//! error kept (`check`, `union`), and only then is code written (`expand`).
 
 #![warn(missing_docs)]
 
@@ -16,6 +21,7 @@ mod expand;
 mod serde;
 mod ty;
 mod union;
+mod union_attr;
 
 use proc_macro::TokenStream;
 

@@ -5,7 +5,7 @@
 //! `codegen/overlay.toml`. Do not edit: change the generator or the overlay and run
 //! `cargo run -p smp-codegen`.
 
-use crate::{Definition, Kind};
+use crate::definition::{Definition, Kind};
 
 /// Every definition, sorted by name.
 pub(crate) static DEFINITIONS: [Definition; 730] = [
