@@ -1,5 +1,12 @@
 //! Kubernetes objects as kube-apiserver v1.34 admits them, offline.
 //!
+//! **Its place.** It stands on no other smp crate (only on serde_json, and on `cel` and
+//! `kube-cel` for CRD rules); smp-apiserver and smp-cli stand on it. Inside, the shared pieces
+//! (field errors, names, quantities, values as Go reads them) stand at the bottom; above them
+//! `defaulting`, `validation` (each API group's rules below the dispatch by kind), `warnings` and
+//! `admission`; then `customresource`, `customresourcedefinition` (which compiles a CRD's
+//! schemas with it) and, at the top, `strategy`, the registry strategies' steps over them all.
+//!
 //! An object sent to the API server is not stored as sent: decoding fills in the scheme's
 //! defaults (a Deployment's `strategy`, `revisionHistoryLimit`, every container's
 //! `imagePullPolicy`...), and only then do admission and validation run. Tools that compare

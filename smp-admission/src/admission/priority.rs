@@ -34,21 +34,21 @@ pub(super) fn admit_pod(pod: &mut Value, cluster: &dyn Cluster) -> Result<(), St
     if !name.is_empty() {
         spec.insert("priorityClassName".into(), name.into());
     }
-    if let Some(given) = spec.get("priority").and_then(Value::as_i64) {
-        if given != priority {
-            return Err(format!(
-                "the integer value of priority ({given}) must not be provided in pod spec; priority admission controller computed {priority} from the given PriorityClass name"
-            ));
-        }
+    if let Some(given) = spec.get("priority").and_then(Value::as_i64)
+        && given != priority
+    {
+        return Err(format!(
+            "the integer value of priority ({given}) must not be provided in pod spec; priority admission controller computed {priority} from the given PriorityClass name"
+        ));
     }
     spec.insert("priority".into(), priority.into());
     if let Some(policy) = policy {
-        if let Some(given) = spec.get("preemptionPolicy").and_then(Value::as_str) {
-            if given != policy {
-                return Err(format!(
-                    "the string value of PreemptionPolicy ({given}) must not be provided in pod spec; priority admission controller computed {policy} from the given PriorityClass name"
-                ));
-            }
+        if let Some(given) = spec.get("preemptionPolicy").and_then(Value::as_str)
+            && given != policy
+        {
+            return Err(format!(
+                "the string value of PreemptionPolicy ({given}) must not be provided in pod spec; priority admission controller computed {policy} from the given PriorityClass name"
+            ));
         }
         spec.insert("preemptionPolicy".into(), policy.into());
     }

@@ -54,14 +54,13 @@ pub(super) fn admit_pod(
         .get("imagePullSecrets")
         .and_then(Value::as_array)
         .is_some_and(|a| !a.is_empty());
-    if !has_pull_secrets {
-        if let Some(secrets) = account
+    if !has_pull_secrets
+        && let Some(secrets) = account
             .get("imagePullSecrets")
             .and_then(Value::as_array)
             .filter(|a| !a.is_empty())
-        {
-            spec.insert("imagePullSecrets".into(), Value::Array(secrets.clone()));
-        }
+    {
+        spec.insert("imagePullSecrets".into(), Value::Array(secrets.clone()));
     }
     Ok(())
 }

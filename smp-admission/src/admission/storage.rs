@@ -60,9 +60,9 @@ pub(super) fn protect(obj: &mut Value, finalizer: &str) {
     if !list.is_array() {
         *list = Value::Array(Vec::new());
     }
-    if let Some(list) = list.as_array_mut() {
-        if !list.iter().any(|f| f.as_str() == Some(finalizer)) {
-            list.push(finalizer.into());
-        }
+    if let Some(list) = list.as_array_mut()
+        && !list.iter().any(|f| f.as_str() == Some(finalizer))
+    {
+        list.push(finalizer.into());
     }
 }

@@ -550,10 +550,8 @@ impl Walk<'_> {
         detail: String,
     ) {
         self.push(kind, path, value, detail);
-        if ratcheted {
-            if let Some(e) = self.errors.pop() {
-                self.warnings.push(e);
-            }
+        if ratcheted && let Some(e) = self.errors.pop() {
+            self.warnings.push(e);
         }
     }
 

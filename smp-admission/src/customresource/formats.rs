@@ -182,7 +182,7 @@ fn is_isbn10(s: &str) -> bool {
         } else {
             u32::from(digits[9] - b'0')
         };
-    sum % 11 == 0
+    sum.is_multiple_of(11)
 }
 
 fn is_isbn13(s: &str) -> bool {

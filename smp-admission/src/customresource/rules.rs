@@ -216,17 +216,19 @@ fn rewrite(expr: &mut IdedExpr, depth: usize) {
     let mut visit = |e: &mut IdedExpr| rewrite(e, depth + 1);
     match &mut expr.expr {
         Expr::Call(call) => {
-            if call.func_name == "size" && call.args.is_empty() {
-                if let Some(target) = call.target.take() {
-                    call.args.push(*target);
-                }
+            if call.func_name == "size"
+                && call.args.is_empty()
+                && let Some(target) = call.target.take()
+            {
+                call.args.push(*target);
             }
-            if call.func_name == "size" && call.args.len() == 1 {
-                if let Some(count) = filter_counted(&call.args[0]) {
-                    expr.expr = count;
-                    rewrite(expr, depth + 1);
-                    return;
-                }
+            if call.func_name == "size"
+                && call.args.len() == 1
+                && let Some(count) = filter_counted(&call.args[0])
+            {
+                expr.expr = count;
+                rewrite(expr, depth + 1);
+                return;
             }
             if let Some(target) = call.target.as_deref_mut() {
                 visit(target);

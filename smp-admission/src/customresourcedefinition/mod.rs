@@ -119,14 +119,14 @@ pub fn prepare_for_update(crd: &mut Value, old: &Value) {
         .and_then(|v| v.get("name"))
         .and_then(Value::as_str)
         .map(str::to_owned);
-    if let Some(storage) = storage.filter(|s| !stored.contains(s)) {
-        if let Some(object) = crd.as_object_mut() {
-            let status = object.entry("status").or_insert_with(|| json!({}));
-            if let Some(status) = status.as_object_mut() {
-                let list = status.entry("storedVersions").or_insert_with(|| json!([]));
-                if let Some(list) = list.as_array_mut() {
-                    list.push(Value::String(storage));
-                }
+    if let Some(storage) = storage.filter(|s| !stored.contains(s))
+        && let Some(object) = crd.as_object_mut()
+    {
+        let status = object.entry("status").or_insert_with(|| json!({}));
+        if let Some(status) = status.as_object_mut() {
+            let list = status.entry("storedVersions").or_insert_with(|| json!([]));
+            if let Some(list) = list.as_array_mut() {
+                list.push(Value::String(storage));
             }
         }
     }

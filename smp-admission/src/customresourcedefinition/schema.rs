@@ -524,31 +524,32 @@ fn list_and_map_types(s: &Value, path: &Path, options: &ValidationOptions, errs:
     if let Some(list_type) = list_type {
         if kind != "array" {
             type_must_be(errs, "array", "x-kubernetes-list-type");
-        } else if options.require_atomic_set_type && list_type == "set" {
-            if let Some(items) = items {
-                let items_path = path.child("items");
-                let item_list_type = items.get("x-kubernetes-list-type").and_then(Value::as_str);
-                match text(items, "type") {
-                    "array" if item_list_type.is_some_and(|t| t != "atomic") => {
-                        errs.push(field::invalid(
-                            &items_path.child("x-kubernetes-list-type"),
-                            BadValue::Json(Value::from(item_list_type.unwrap_or(""))),
-                            "must be atomic as item of a list with x-kubernetes-list-type=set",
-                        ));
-                    }
-                    "object"
-                        if items.get("x-kubernetes-map-type").and_then(Value::as_str)
-                            != Some("atomic") =>
-                    {
-                        // The server prints the items' list type here, not their map type.
-                        errs.push(field::invalid(
-                            &items_path.child("x-kubernetes-map-type"),
-                            BadValue::Json(item_list_type.map_or(Value::Null, Value::from)),
-                            "must be atomic as item of a list with x-kubernetes-list-type=set",
-                        ));
-                    }
-                    _ => {}
+        } else if options.require_atomic_set_type
+            && list_type == "set"
+            && let Some(items) = items
+        {
+            let items_path = path.child("items");
+            let item_list_type = items.get("x-kubernetes-list-type").and_then(Value::as_str);
+            match text(items, "type") {
+                "array" if item_list_type.is_some_and(|t| t != "atomic") => {
+                    errs.push(field::invalid(
+                        &items_path.child("x-kubernetes-list-type"),
+                        BadValue::Json(Value::from(item_list_type.unwrap_or(""))),
+                        "must be atomic as item of a list with x-kubernetes-list-type=set",
+                    ));
                 }
+                "object"
+                    if items.get("x-kubernetes-map-type").and_then(Value::as_str)
+                        != Some("atomic") =>
+                {
+                    // The server prints the items' list type here, not their map type.
+                    errs.push(field::invalid(
+                        &items_path.child("x-kubernetes-map-type"),
+                        BadValue::Json(item_list_type.map_or(Value::Null, Value::from)),
+                        "must be atomic as item of a list with x-kubernetes-list-type=set",
+                    ));
+                }
+                _ => {}
             }
         }
         if !matches!(list_type, "atomic" | "set" | "map") {

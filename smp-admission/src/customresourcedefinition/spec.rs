@@ -180,31 +180,31 @@ pub fn validate_spec(crd: &Value, options: &ValidationOptions, errs: &mut ErrorL
             errs,
         );
     }
-    if hoisted.subresources {
-        if let Some(subresources) = versions.first().and_then(|v| v.get("subresources")) {
-            validate_subresources(subresources, &path.child("subresources"), errs);
+    if hoisted.subresources
+        && let Some(subresources) = versions.first().and_then(|v| v.get("subresources"))
+    {
+        validate_subresources(subresources, &path.child("subresources"), errs);
+    }
+    if hoisted.columns
+        && let Some(first) = versions.first()
+    {
+        let columns_path = path.child("additionalPrinterColumns");
+        for (i, column) in items(first, "additionalPrinterColumns").iter().enumerate() {
+            validate_column(column, &columns_path.index(i), errs);
         }
     }
-    if hoisted.columns {
-        if let Some(first) = versions.first() {
-            let columns_path = path.child("additionalPrinterColumns");
-            for (i, column) in items(first, "additionalPrinterColumns").iter().enumerate() {
-                validate_column(column, &columns_path.index(i), errs);
-            }
-        }
-    }
-    if hoisted.selectable_fields {
-        if let Some(first) = versions.first() {
-            let fields = items(first, "selectableFields");
-            if !fields.is_empty() {
-                match top_schema.and_then(|s| s.get("openAPIV3Schema")) {
-                    None => errs.push(field::invalid(
-                        &path.child("selectableFields"),
-                        "",
-                        "may only be set when validations.schema is included",
-                    )),
-                    Some(s) => schema::selectable_fields(fields, s, &path, errs),
-                }
+    if hoisted.selectable_fields
+        && let Some(first) = versions.first()
+    {
+        let fields = items(first, "selectableFields");
+        if !fields.is_empty() {
+            match top_schema.and_then(|s| s.get("openAPIV3Schema")) {
+                None => errs.push(field::invalid(
+                    &path.child("selectableFields"),
+                    "",
+                    "may only be set when validations.schema is included",
+                )),
+                Some(s) => schema::selectable_fields(fields, s, &path, errs),
             }
         }
     }
@@ -252,15 +252,15 @@ fn validate_version(
     let status = version
         .get("subresources")
         .is_some_and(|s| has(s, "status"));
-    if !hoisted.schema {
-        if let Some(container) = version.get("schema").filter(|s| !s.is_null()) {
-            schema::validate_validation(container, status, &path.child("schema"), options, errs);
-        }
+    if !hoisted.schema
+        && let Some(container) = version.get("schema").filter(|s| !s.is_null())
+    {
+        schema::validate_validation(container, status, &path.child("schema"), options, errs);
     }
-    if !hoisted.subresources {
-        if let Some(subresources) = version.get("subresources").filter(|s| !s.is_null()) {
-            validate_subresources(subresources, &path.child("subresources"), errs);
-        }
+    if !hoisted.subresources
+        && let Some(subresources) = version.get("subresources").filter(|s| !s.is_null())
+    {
+        validate_subresources(subresources, &path.child("subresources"), errs);
     }
     if !hoisted.columns {
         let columns_path = path.child("additionalPrinterColumns");

@@ -330,17 +330,17 @@ fn value_validation(
         nested(not, false, level, &path.child("not"), errs, depth + 1);
     }
     let pattern = text(s, "pattern");
-    if !pattern.is_empty() {
-        if let Err(e) = Pattern::new(pattern) {
-            errs.push(field::invalid(
-                &path.child("pattern"),
-                pattern,
-                &format!(
-                    "must be a valid regular expression, but isn't: {}",
-                    regex_error(&e)
-                ),
-            ));
-        }
+    if !pattern.is_empty()
+        && let Err(e) = Pattern::new(pattern)
+    {
+        errs.push(field::invalid(
+            &path.child("pattern"),
+            pattern,
+            &format!(
+                "must be a valid regular expression, but isn't: {}",
+                regex_error(&e)
+            ),
+        ));
     }
 }
 

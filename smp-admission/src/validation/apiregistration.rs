@@ -8,8 +8,8 @@
 
 use serde_json::Value;
 
-use super::KindRules;
 use super::field::{self, ErrorList, Path};
+use super::kind_rules::KindRules;
 use super::meta::{validate_object_meta, validate_object_meta_update};
 use super::names;
 use super::pem;

@@ -13,10 +13,10 @@ use serde_json::{Value, json};
 
 use super::core::resources::validate_container_resource_name;
 use super::field::{self, BadValue, ErrorList, Path};
+use super::kind_rules::{KindRules, StatusRules};
 use super::meta::{IS_NEGATIVE, validate_object_meta, validate_object_meta_update};
 use super::names;
 use super::read;
-use super::{KindRules, StatusRules};
 use crate::quantity::{self, Quantity};
 
 /// The autoscaling kinds whose rules are here.
@@ -172,17 +172,17 @@ fn validate_spec(spec: &Value, options: Options, errs: &mut ErrorList) {
     let path = Path::new("spec");
     let min = read::opt_int(spec, "minReplicas");
     let max = read::int(spec, "maxReplicas");
-    if let Some(min) = min {
-        if min < options.min_replicas_lower_bound {
-            errs.push(field::invalid(
-                &path.child("minReplicas"),
-                min,
-                &format!(
-                    "must be greater than or equal to {}",
-                    options.min_replicas_lower_bound
-                ),
-            ));
-        }
+    if let Some(min) = min
+        && min < options.min_replicas_lower_bound
+    {
+        errs.push(field::invalid(
+            &path.child("minReplicas"),
+            min,
+            &format!(
+                "must be greater than or equal to {}",
+                options.min_replicas_lower_bound
+            ),
+        ));
     }
     let max_path = path.child("maxReplicas");
     if max < 1 {
@@ -281,14 +281,14 @@ fn validate_scaling_rules(rules: &Value, path: &Path, options: Options, errs: &m
             ));
         }
     }
-    if let Some(select) = read::opt_text(rules, "selectPolicy") {
-        if !matches!(select, "Max" | "Min" | "Disabled") {
-            errs.push(field::not_supported(
-                &path.child("selectPolicy"),
-                select,
-                &["Disabled", "Max", "Min"],
-            ));
-        }
+    if let Some(select) = read::opt_text(rules, "selectPolicy")
+        && !matches!(select, "Max" | "Min" | "Disabled")
+    {
+        errs.push(field::not_supported(
+            &path.child("selectPolicy"),
+            select,
+            &["Disabled", "Max", "Min"],
+        ));
     }
     let policies_path = path.child("policies");
     let policies = read::list(rules, "policies");
@@ -333,16 +333,15 @@ fn validate_scaling_rules(rules: &Value, path: &Path, options: Options, errs: &m
             ));
         }
     }
-    if options.keep_tolerance {
-        if let Some((text, q)) = read_quantity(rules, "tolerance") {
-            if sign(q).is_lt() {
-                errs.push(field::invalid(
-                    &path.child("tolerance"),
-                    printed(&text),
-                    IS_NEGATIVE,
-                ));
-            }
-        }
+    if options.keep_tolerance
+        && let Some((text, q)) = read_quantity(rules, "tolerance")
+        && sign(q).is_lt()
+    {
+        errs.push(field::invalid(
+            &path.child("tolerance"),
+            printed(&text),
+            IS_NEGATIVE,
+        ));
     }
 }
 
@@ -564,24 +563,24 @@ fn validate_target(target: &Value, path: &Path, errs: &mut ErrorList) {
         ));
     }
     for key in ["value", "averageValue"] {
-        if let Some((text, q)) = read_quantity(target, key) {
-            if !sign(q).is_gt() {
-                errs.push(field::invalid(
-                    &path.child(key),
-                    printed(&text),
-                    "must be positive",
-                ));
-            }
-        }
-    }
-    if let Some(utilization) = read::opt_int(target, "averageUtilization") {
-        if utilization < 1 {
+        if let Some((text, q)) = read_quantity(target, key)
+            && !sign(q).is_gt()
+        {
             errs.push(field::invalid(
-                &path.child("averageUtilization"),
-                utilization,
-                "must be greater than 0",
+                &path.child(key),
+                printed(&text),
+                "must be positive",
             ));
         }
+    }
+    if let Some(utilization) = read::opt_int(target, "averageUtilization")
+        && utilization < 1
+    {
+        errs.push(field::invalid(
+            &path.child("averageUtilization"),
+            utilization,
+            "must be greater than 0",
+        ));
     }
 }
 

@@ -17,8 +17,8 @@
 
 use serde_json::Value;
 
-use super::KindRules;
 use super::field::{self, BadValue, ErrorList, Path};
+use super::kind_rules::KindRules;
 use super::meta::{validate_object_meta, validate_object_meta_update};
 use super::names;
 use super::pem;
@@ -196,14 +196,14 @@ fn validate(obj: &Value, spec: &Value, conditions: &[Value], opts: Options) -> E
     } else {
         validate_signer_name(&signer_path, signer, &mut errs);
     }
-    if let Some(seconds) = spec.expiration_seconds.opt_int() {
-        if seconds < MIN_EXPIRATION_SECONDS {
-            errs.push(field::invalid(
-                &spec_path.child("expirationSeconds"),
-                seconds,
-                "may not specify a duration less than 600 seconds (10 minutes)",
-            ));
-        }
+    if let Some(seconds) = spec.expiration_seconds.opt_int()
+        && seconds < MIN_EXPIRATION_SECONDS
+    {
+        errs.push(field::invalid(
+            &spec_path.child("expirationSeconds"),
+            seconds,
+            "may not specify a duration less than 600 seconds (10 minutes)",
+        ));
     }
     validate_conditions(conditions, opts, &mut errs);
     errs

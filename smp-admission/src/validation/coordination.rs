@@ -6,8 +6,8 @@
 
 use serde_json::Value;
 
-use super::KindRules;
 use super::field::{self, ErrorList, Path};
+use super::kind_rules::KindRules;
 use super::meta::{validate_object_meta, validate_object_meta_update};
 use super::names;
 use super::read;
@@ -61,23 +61,23 @@ fn lease_update(new: &Value, old: &Value) -> ErrorList {
 /// `ValidateLeaseSpec`, given the gated fields that survived the strategy.
 fn validate_spec(spec: &Value, gated: Gated, errs: &mut ErrorList) {
     let path = Path::new("spec");
-    if let Some(duration) = read::opt_int(spec, "leaseDurationSeconds") {
-        if duration <= 0 {
-            errs.push(field::invalid(
-                &path.child("leaseDurationSeconds"),
-                duration,
-                "must be greater than 0",
-            ));
-        }
+    if let Some(duration) = read::opt_int(spec, "leaseDurationSeconds")
+        && duration <= 0
+    {
+        errs.push(field::invalid(
+            &path.child("leaseDurationSeconds"),
+            duration,
+            "must be greater than 0",
+        ));
     }
-    if let Some(transitions) = read::opt_int(spec, "leaseTransitions") {
-        if transitions < 0 {
-            errs.push(field::invalid(
-                &path.child("leaseTransitions"),
-                transitions,
-                "must be greater than or equal to 0",
-            ));
-        }
+    if let Some(transitions) = read::opt_int(spec, "leaseTransitions")
+        && transitions < 0
+    {
+        errs.push(field::invalid(
+            &path.child("leaseTransitions"),
+            transitions,
+            "must be greater than or equal to 0",
+        ));
     }
     let (strategy, preferred_holder) = gated;
     let strategy = strategy.map(|s| s.as_str().unwrap_or(""));

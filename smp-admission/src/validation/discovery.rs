@@ -19,9 +19,9 @@
 
 use serde_json::Value;
 
-use super::KindRules;
 use super::field::{self, ErrorList, Path};
 use super::ip::{parse_ip_sloppy, validate_endpoint_ip, validate_legacy_ip};
+use super::kind_rules::KindRules;
 use super::meta::validate_object_meta_update;
 use super::meta::{validate_immutable, validate_labels, validate_object_meta};
 use super::names;

@@ -75,6 +75,7 @@
 #[cfg(test)]
 mod arbitrary;
 pub mod field;
+mod kind_rules;
 pub mod meta;
 pub mod names;
 pub mod read;
@@ -105,34 +106,11 @@ mod storage;
 pub use field::{ErrorList, ErrorType, FieldError, Path};
 pub use status::Invalid;
 
+use kind_rules::{KindRules, StatusRules};
+
 pub(crate) use core::pod::drop_disabled_container_fields;
 
 use serde_json::Value;
-
-/// The rules of one kind: what its create and its update check.
-pub(crate) struct KindRules {
-    /// The API group (`""` for core).
-    pub group: &'static str,
-    /// The kind.
-    pub kind: &'static str,
-    /// Whether its objects live in a namespace.
-    pub namespaced: bool,
-    /// `Validate<Kind>`.
-    pub create: fn(&Value) -> ErrorList,
-    /// `Validate<Kind>Update`, given the new object and the old.
-    pub update: fn(&Value, &Value) -> ErrorList,
-}
-
-/// The rules of a kind's status endpoint: `Validate<Kind>StatusUpdate`, which its status
-/// strategy runs instead of the main endpoint's update rules.
-pub(crate) struct StatusRules {
-    /// The API group (`""` for core).
-    pub group: &'static str,
-    /// The kind.
-    pub kind: &'static str,
-    /// The status update's rules, given the new object and the old.
-    pub update: fn(&Value, &Value) -> ErrorList,
-}
 
 fn status_rules(group: &str, kind: &str) -> Option<&'static StatusRules> {
     core::STATUS

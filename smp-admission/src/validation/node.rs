@@ -9,11 +9,11 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use super::KindRules;
 use super::core::pod::{
     NameRule, PodOptions, validate_resource_requirements, validate_tolerations,
 };
 use super::field::{self, ErrorList, Path};
+use super::kind_rules::KindRules;
 use super::meta::validate_object_meta_update;
 use super::meta::{validate_immutable, validate_labels, validate_object_meta};
 use super::names;

@@ -8,13 +8,13 @@
 use serde_json::{Map, Value};
 
 use super::field::{self, BadValue, ErrorList, Path};
+use super::kind_rules::{KindRules, StatusRules};
 use super::meta::{
     IS_NEGATIVE, LabelSelectorOptions, validate_conditions, validate_label_selector,
     validate_object_meta, validate_object_meta_update,
 };
 use super::names;
 use super::read;
-use super::{KindRules, StatusRules};
 
 /// The policy kinds whose rules are here.
 pub(crate) static KINDS: &[KindRules] = &[KindRules {
@@ -97,14 +97,15 @@ fn validate_spec(spec: &Value, selector_options: LabelSelectorOptions) -> ErrorL
         &path.child("selector"),
         &mut errs,
     );
-    if let Some(policy) = read::opt_text(spec, "unhealthyPodEvictionPolicy") {
-        if policy != "IfHealthyBudget" && policy != "AlwaysAllow" {
-            errs.push(field::not_supported(
-                &path.child("unhealthyPodEvictionPolicy"),
-                policy,
-                &["AlwaysAllow", "IfHealthyBudget"],
-            ));
-        }
+    if let Some(policy) = read::opt_text(spec, "unhealthyPodEvictionPolicy")
+        && policy != "IfHealthyBudget"
+        && policy != "AlwaysAllow"
+    {
+        errs.push(field::not_supported(
+            &path.child("unhealthyPodEvictionPolicy"),
+            policy,
+            &["AlwaysAllow", "IfHealthyBudget"],
+        ));
     }
     errs
 }

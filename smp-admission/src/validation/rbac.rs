@@ -4,8 +4,8 @@
 
 use serde_json::{Map, Value};
 
-use super::KindRules;
 use super::field::{self, BadValue, ErrorList, Path};
+use super::kind_rules::KindRules;
 use super::meta::{
     LabelSelectorOptions, validate_label_selector, validate_object_meta,
     validate_object_meta_update_of,

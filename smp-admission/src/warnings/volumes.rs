@@ -156,22 +156,22 @@ fn overlapping_paths(volumes: &[Value], out: &mut Sink) {
 /// server's order of checking them.
 fn projection_paths(source: &Value) -> Vec<Written<'_>> {
     let set = |key: &str| source.get(key).filter(|s| s.is_object());
-    if let Some(cm) = set("configMap") {
-        if let Some(list) = items_of(cm) {
-            let desc = format!("ConfigMap {}", quoted(read::text(cm, "name")));
-            return item_paths(list, &desc);
-        }
+    if let Some(cm) = set("configMap")
+        && let Some(list) = items_of(cm)
+    {
+        let desc = format!("ConfigMap {}", quoted(read::text(cm, "name")));
+        return item_paths(list, &desc);
     }
-    if let Some(secret) = set("secret") {
-        if let Some(list) = items_of(secret) {
-            let desc = format!("Secret {}", quoted(read::text(secret, "name")));
-            return item_paths(list, &desc);
-        }
+    if let Some(secret) = set("secret")
+        && let Some(list) = items_of(secret)
+    {
+        let desc = format!("Secret {}", quoted(read::text(secret, "name")));
+        return item_paths(list, &desc);
     }
-    if let Some(api) = set("downwardAPI") {
-        if let Some(list) = items_of(api) {
-            return item_paths(list, "DownwardAPI");
-        }
+    if let Some(api) = set("downwardAPI")
+        && let Some(list) = items_of(api)
+    {
+        return item_paths(list, "DownwardAPI");
     }
     if let Some(token) = set("serviceAccountToken") {
         return vec![Written {

@@ -27,8 +27,8 @@ mod webhook;
 
 use serde_json::Value;
 
-use super::KindRules;
 use super::field::BadValue;
+use super::kind_rules::KindRules;
 use super::read;
 
 const GROUP: &str = "admissionregistration.k8s.io";

@@ -286,14 +286,14 @@ fn validate_validation(validation: &Value, path: &Path, errs: &mut ErrorList) {
             "message must not contain line breaks",
         ));
     }
-    if let Some(reason) = read::opt_text(validation, "reason") {
-        if !REASONS.contains(&reason) {
-            errs.push(field::not_supported(
-                &path.child("reason"),
-                BadValue::Json(Value::from(reason)),
-                &REASONS,
-            ));
-        }
+    if let Some(reason) = read::opt_text(validation, "reason")
+        && !REASONS.contains(&reason)
+    {
+        errs.push(field::not_supported(
+            &path.child("reason"),
+            BadValue::Json(Value::from(reason)),
+            &REASONS,
+        ));
     }
 }
 

@@ -67,14 +67,14 @@ fn validate_rule(rule: &Value, path: &Path, errs: &mut ErrorList) {
         &path.child("resources"),
         errs,
     );
-    if let Some(scope) = read::opt_text(rule, "scope") {
-        if !SCOPES.contains(&scope) {
-            errs.push(field::not_supported(
-                &path.child("scope"),
-                BadValue::Json(Value::from(scope)),
-                &SCOPES,
-            ));
-        }
+    if let Some(scope) = read::opt_text(rule, "scope")
+        && !SCOPES.contains(&scope)
+    {
+        errs.push(field::not_supported(
+            &path.child("scope"),
+            BadValue::Json(Value::from(scope)),
+            &SCOPES,
+        ));
     }
 }
 

@@ -174,14 +174,14 @@ fn validate_webhook(
         )),
         Some(_) => {}
     }
-    if let Some(timeout) = read::opt_int(hook, "timeoutSeconds") {
-        if !(1..=30).contains(&timeout) {
-            errs.push(field::invalid(
-                &path.child("timeoutSeconds"),
-                timeout,
-                "the timeout value must be between 1 and 30 seconds",
-            ));
-        }
+    if let Some(timeout) = read::opt_int(hook, "timeoutSeconds")
+        && !(1..=30).contains(&timeout)
+    {
+        errs.push(field::invalid(
+            &path.child("timeoutSeconds"),
+            timeout,
+            "the timeout value must be between 1 and 30 seconds",
+        ));
     }
     let selector_options = LabelSelectorOptions {
         allow_invalid_label_value: options.allow_invalid_label_value,
@@ -215,14 +215,14 @@ fn validate_webhook(
 
 /// An optional enumeration: when set, one of `supported`.
 fn one_of(holder: &Value, key: &str, supported: &[&str], path: &Path, errs: &mut ErrorList) {
-    if let Some(value) = read::opt_text(holder, key) {
-        if !supported.contains(&value) {
-            errs.push(field::not_supported(
-                &path.child(key),
-                BadValue::Json(Value::from(value)),
-                supported,
-            ));
-        }
+    if let Some(value) = read::opt_text(holder, key)
+        && !supported.contains(&value)
+    {
+        errs.push(field::not_supported(
+            &path.child(key),
+            BadValue::Json(Value::from(value)),
+            supported,
+        ));
     }
 }
 

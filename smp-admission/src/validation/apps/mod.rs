@@ -8,7 +8,7 @@ pub(crate) mod shared;
 mod statefulset;
 mod status;
 
-use super::{KindRules, StatusRules};
+use super::kind_rules::{KindRules, StatusRules};
 
 /// The apps kinds whose rules are here.
 pub(crate) static KINDS: &[KindRules] = &[

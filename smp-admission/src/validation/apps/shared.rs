@@ -136,14 +136,14 @@ pub(crate) fn validate_int_or_percent(value: Option<&Value>, path: &Path, errs: 
 
 /// `IsNotMoreThan100Percent`.
 pub(crate) fn not_more_than_100(value: Option<&Value>, path: &Path, errs: &mut ErrorList) {
-    if let (Some(p), Some(v)) = (percent(value), value) {
-        if p > 100 {
-            errs.push(field::invalid(
-                path,
-                BadValue::Json(v.clone()),
-                "must not be greater than 100%",
-            ));
-        }
+    if let (Some(p), Some(v)) = (percent(value), value)
+        && p > 100
+    {
+        errs.push(field::invalid(
+            path,
+            BadValue::Json(v.clone()),
+            "must not be greater than 100%",
+        ));
     }
 }
 

@@ -321,14 +321,14 @@ fn indexed_limits(
             &format!("must be less than or equal to {MAX_PARALLELISM_INDEXED} when completion mode is Indexed"),
         ));
     }
-    if let (Some(c), Some(m)) = (completions, max_failed) {
-        if m > c {
-            errs.push(field::invalid(
-                &max_failed_path,
-                m,
-                "must be less than or equal to completions",
-            ));
-        }
+    if let (Some(c), Some(m)) = (completions, max_failed)
+        && m > c
+    {
+        errs.push(field::invalid(
+            &max_failed_path,
+            m,
+            "must be less than or equal to completions",
+        ));
     }
     if let Some(m) = max_failed.filter(|m| *m > MAX_FAILED_INDEXES) {
         errs.push(field::invalid(

@@ -9,7 +9,7 @@ mod status;
 mod timezone;
 mod zones;
 
-use super::{KindRules, StatusRules};
+use super::kind_rules::{KindRules, StatusRules};
 
 /// The batch kinds whose rules are here.
 pub(crate) static KINDS: &[KindRules] = &[

@@ -291,14 +291,14 @@ fn job_status(job: &JobView, checks: &Checks, path: &Path, errs: &mut ErrorList)
             _ => {}
         }
     }
-    if let (true, Some(start), Some(end)) = (checks.completion_before_start, start, completion) {
-        if end.before(start) {
-            errs.push(field::invalid(
-                &completion_path,
-                end.text,
-                "completionTime cannot be set before startTime",
-            ));
-        }
+    if let (true, Some(start), Some(end)) = (checks.completion_before_start, start, completion)
+        && end.before(start)
+    {
+        errs.push(field::invalid(
+            &completion_path,
+            end.text,
+            "completionTime cannot be set before startTime",
+        ));
     }
     if checks.failed_without_failure_target && failed && !job.failure_target() {
         errs.push(condition_error(
@@ -325,37 +325,36 @@ fn job_status(job: &JobView, checks: &Checks, path: &Path, errs: &mut ErrorList)
             "startTime is required for finished job",
         ));
     }
-    if let (true, true, Some(pods)) = (checks.finished_with_uncounted, finished, uncounted) {
-        if !read::list(pods, "failed").is_empty() || !read::list(pods, "succeeded").is_empty() {
-            errs.push(field::invalid(
-                &path.child("uncountedTerminatedPods"),
-                pods,
-                "uncountedTerminatedPods needs to be empty for finished job",
-            ));
-        }
+    if let (true, true, Some(pods)) = (checks.finished_with_uncounted, finished, uncounted)
+        && (!read::list(pods, "failed").is_empty() || !read::list(pods, "succeeded").is_empty())
+    {
+        errs.push(field::invalid(
+            &path.child("uncountedTerminatedPods"),
+            pods,
+            "uncountedTerminatedPods needs to be empty for finished job",
+        ));
     }
     indexes(job, checks, path, errs);
     let terminating = read::opt_int(status, "terminating");
-    if let (true, true, Some(n)) = (checks.finished_with_terminating, finished, terminating) {
-        if n > 0 {
-            errs.push(field::invalid(
-                &path.child("terminating"),
-                n,
-                "terminating>0 is invalid for finished job",
-            ));
-        }
+    if let (true, true, Some(n)) = (checks.finished_with_terminating, finished, terminating)
+        && n > 0
+    {
+        errs.push(field::invalid(
+            &path.child("terminating"),
+            n,
+            "terminating>0 is invalid for finished job",
+        ));
     }
     if let (true, Some(ready)) = (
         checks.more_ready_than_active,
         read::opt_int(status, "ready"),
-    ) {
-        if ready > active {
-            errs.push(field::invalid(
-                &path.child("ready"),
-                ready,
-                "cannot set more ready pods than active",
-            ));
-        }
+    ) && ready > active
+    {
+        errs.push(field::invalid(
+            &path.child("ready"),
+            ready,
+            "cannot set more ready pods than active",
+        ));
     }
     let success_criteria = job.success_criteria_met();
     if success_criteria && failed {
@@ -386,28 +385,27 @@ fn indexes(job: &JobView, checks: &Checks, path: &Path, errs: &mut ErrorList) {
     let per_index = read::is_set(job.spec, "backoffLimitPerIndex");
     let (completed_path, failed_path) =
         (path.child("completedIndexes"), path.child("failedIndexes"));
-    if let (true, Some(n)) = (checks.invalid_completed_indexes, completions) {
-        if let Err(message) = indexes_total(completed, n) {
-            errs.push(field::invalid(
-                &completed_path,
-                completed,
-                &format!("error parsing completedIndexes: {message}"),
-            ));
-        }
+    if let (true, Some(n)) = (checks.invalid_completed_indexes, completions)
+        && let Err(message) = indexes_total(completed, n)
+    {
+        errs.push(field::invalid(
+            &completed_path,
+            completed,
+            &format!("error parsing completedIndexes: {message}"),
+        ));
     }
     if let (true, Some(n), true, Some(text)) = (
         checks.invalid_failed_indexes,
         completions,
         per_index,
         failed,
-    ) {
-        if let Err(message) = indexes_total(text, n) {
-            errs.push(field::invalid(
-                &failed_path,
-                text,
-                &format!("error parsing failedIndexes: {message}"),
-            ));
-        }
+    ) && let Err(message) = indexes_total(text, n)
+    {
+        errs.push(field::invalid(
+            &failed_path,
+            text,
+            &format!("error parsing failedIndexes: {message}"),
+        ));
     }
     if checks.invalid_completed_indexes && !completed.is_empty() && !job.indexed() {
         errs.push(field::invalid(
@@ -423,14 +421,14 @@ fn indexes(job: &JobView, checks: &Checks, path: &Path, errs: &mut ErrorList) {
             "cannot set non-null failedIndexes when backoffLimitPerIndex is null",
         ));
     }
-    if let (true, Some(n), Some(text)) = (checks.failed_indexes_overlap, completions, failed) {
-        if let Some(index) = first_overlap(completed, text, n) {
-            errs.push(field::invalid(
-                &failed_path,
-                text,
-                &format!("failedIndexes and completedIndexes overlap at index: {index}"),
-            ));
-        }
+    if let (true, Some(n), Some(text)) = (checks.failed_indexes_overlap, completions, failed)
+        && let Some(index) = first_overlap(completed, text, n)
+    {
+        errs.push(field::invalid(
+            &failed_path,
+            text,
+            &format!("failedIndexes and completedIndexes overlap at index: {index}"),
+        ));
     }
 }
 
@@ -502,14 +500,14 @@ fn status_transitions(
             "cannot decrease the succeeded counter",
         ));
     }
-    if let (Some(now), Some(before)) = (job.time("completionTime"), was.time("completionTime")) {
-        if !now.same(before) {
-            errs.push(field::invalid(
-                &path.child("completionTime"),
-                now.text,
-                "completionTime cannot be mutated",
-            ));
-        }
+    if let (Some(now), Some(before)) = (job.time("completionTime"), was.time("completionTime"))
+        && !now.same(before)
+    {
+        errs.push(field::invalid(
+            &path.child("completionTime"),
+            now.text,
+            "completionTime cannot be mutated",
+        ));
     }
     let suspended = job.spec.get("suspend") == Some(&Value::Bool(true));
     let (start, start_before) = (job.time("startTime"), was.time("startTime"));

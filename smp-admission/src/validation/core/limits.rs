@@ -219,14 +219,14 @@ fn compare_bounds(k: &str, found: [Option<&&str>; 5], path: &Path, errs: &mut Er
         }
     }
     let overcommit = is_native(k) && !k.starts_with("hugepages-");
-    if let (false, Some(dq), Some(rq)) = (overcommit, &default, &request) {
-        if !dq.q.compare(rq.q).is_eq() {
-            at(
-                "defaultRequest",
-                r,
-                format!("default value {d} must equal to defaultRequest value {r} in {k}"),
-            );
-        }
+    if let (false, Some(dq), Some(rq)) = (overcommit, &default, &request)
+        && !dq.q.compare(rq.q).is_eq()
+    {
+        at(
+            "defaultRequest",
+            r,
+            format!("default value {d} must equal to defaultRequest value {r} in {k}"),
+        );
     }
 }
 

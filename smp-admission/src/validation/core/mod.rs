@@ -18,7 +18,7 @@ mod status;
 
 pub(crate) use status::load_balancer_hostname;
 
-use super::{KindRules, StatusRules};
+use super::kind_rules::{KindRules, StatusRules};
 
 /// The core kinds whose rules are here.
 pub(crate) static KINDS: &[KindRules] = &[

@@ -59,15 +59,15 @@ pub(super) fn node(node: &Value) -> ErrorList {
     }
     validate_resources(node, &mut errs);
     let swap = member(member(member(node, "status"), "nodeInfo"), "swap");
-    if let Some(capacity) = read::opt_int(swap, "capacity") {
-        if capacity <= 0 {
-            let at = meta_path.child("nodeSwapStatus");
-            errs.push(field::invalid(
-                &at.child("capacity"),
-                capacity,
-                "must be greater than zero",
-            ));
-        }
+    if let Some(capacity) = read::opt_int(swap, "capacity")
+        && capacity <= 0
+    {
+        let at = meta_path.child("nodeSwapStatus");
+        errs.push(field::invalid(
+            &at.child("capacity"),
+            capacity,
+            "must be greater than zero",
+        ));
     }
     validate_pod_cidrs(&pod_cidrs(spec), &mut errs);
     errs

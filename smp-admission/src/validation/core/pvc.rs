@@ -164,14 +164,14 @@ fn validate_volume_mode_and_sources(
     options: Options,
     errs: &mut ErrorList,
 ) {
-    if let Some(mode) = read::opt_text(spec, "volumeMode") {
-        if !matches!(mode, "Block" | "Filesystem") {
-            errs.push(field::not_supported(
-                &path.child("volumeMode"),
-                mode,
-                &["Block", "Filesystem"],
-            ));
-        }
+    if let Some(mode) = read::opt_text(spec, "volumeMode")
+        && !matches!(mode, "Block" | "Filesystem")
+    {
+        errs.push(field::not_supported(
+            &path.child("volumeMode"),
+            mode,
+            &["Block", "Filesystem"],
+        ));
     }
     let source = spec.get("dataSource").filter(|v| !v.is_null());
     let source_ref = spec.get("dataSourceRef").filter(|v| !v.is_null());

@@ -142,15 +142,15 @@ fn validate_topology_annotations(svc: &Value, errs: &mut ErrorList) {
             .and_then(|a| a.get(k))
             .map(|v| v.as_str().unwrap_or(""))
     };
-    if let (Some(mode), Some(hints)) = (get(TOPOLOGY_MODE), get(TOPOLOGY_HINTS)) {
-        if mode != hints {
-            let path = Path::names(&["metadata", "annotations"]);
-            errs.push(field::invalid(
-                &path.key(TOPOLOGY_MODE),
-                mode,
-                &format!("must match annotations[{TOPOLOGY_HINTS}] when both are specified"),
-            ));
-        }
+    if let (Some(mode), Some(hints)) = (get(TOPOLOGY_MODE), get(TOPOLOGY_HINTS))
+        && mode != hints
+    {
+        let path = Path::names(&["metadata", "annotations"]);
+        errs.push(field::invalid(
+            &path.key(TOPOLOGY_MODE),
+            mode,
+            &format!("must match annotations[{TOPOLOGY_HINTS}] when both are specified"),
+        ));
     }
 }
 
@@ -405,11 +405,13 @@ fn validate_load_balancer_class(spec: &Value, old_spec: Option<&Value>, errs: &m
     let path = Path::names(&["spec", "loadBalancerClass"]);
     let class = read::opt_text(spec, "loadBalancerClass");
     let lb = |s: &Value| read::text(s, "type") == "LoadBalancer";
-    if let Some(old_spec) = old_spec {
-        if lb(old_spec) && lb(spec) && read::opt_text(old_spec, "loadBalancerClass") != class {
-            let value = class.map_or(BadValue::Json(Value::Null), BadValue::from);
-            errs.push(field::invalid(&path, value, "may not change once set"));
-        }
+    if let Some(old_spec) = old_spec
+        && lb(old_spec)
+        && lb(spec)
+        && read::opt_text(old_spec, "loadBalancerClass") != class
+    {
+        let value = class.map_or(BadValue::Json(Value::Null), BadValue::from);
+        errs.push(field::invalid(&path, value, "may not change once set"));
     }
     match (class, lb(spec)) {
         (Some(class), true) => {

@@ -110,17 +110,17 @@ pub(super) fn validate_related_fields(
             errs.push(field::duplicate(&at, *family));
         }
     }
-    if let Some(policy) = new.policy {
-        if !matches!(
+    if let Some(policy) = new.policy
+        && !matches!(
             policy,
             "SingleStack" | "PreferDualStack" | "RequireDualStack"
-        ) {
-            errs.push(field::not_supported(
-                &spec.child("ipFamilyPolicy"),
-                policy,
-                &["PreferDualStack", "RequireDualStack", "SingleStack"],
-            ));
-        }
+        )
+    {
+        errs.push(field::not_supported(
+            &spec.child("ipFamilyPolicy"),
+            policy,
+            &["PreferDualStack", "RequireDualStack", "SingleStack"],
+        ));
     }
     let existing: Vec<&str> = old.map(|o| o.cluster_ips.clone()).unwrap_or_default();
     let mut bad_ips = false;

@@ -44,14 +44,14 @@ fn validate(obj: &Value, status: Option<&Value>) -> ErrorList {
     let name = name_of(obj);
     let spec = spec_of(obj);
     validate_spec(name, spec, &mut errs);
-    if let Some(fixed) = mandatory_spec(name) {
-        if canonical(spec) != canonical(&fixed) {
-            errs.push(field::invalid(
-                &Path::new("spec"),
-                BadValue::Printed(super::go_print::flow_schema_spec(spec)),
-                &format!("spec of '{name}' must equal the fixed value"),
-            ));
-        }
+    if let Some(fixed) = mandatory_spec(name)
+        && canonical(spec) != canonical(&fixed)
+    {
+        errs.push(field::invalid(
+            &Path::new("spec"),
+            BadValue::Printed(super::go_print::flow_schema_spec(spec)),
+            &format!("spec of '{name}' must equal the fixed value"),
+        ));
     }
     validate_status(status, &mut errs);
     errs

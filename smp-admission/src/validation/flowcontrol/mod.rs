@@ -22,8 +22,8 @@ mod priority_level;
 
 use serde_json::Value;
 
-use super::KindRules;
 use super::field::{self, ErrorList, Path};
+use super::kind_rules::KindRules;
 use super::meta::validate_object_meta;
 use super::names;
 use super::read;

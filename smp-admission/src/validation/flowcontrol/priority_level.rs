@@ -115,14 +115,14 @@ fn validate_exempt(exempt: &Value, path: &Path, errs: &mut ErrorList) {
 
 /// `lendablePercent`, when set, is a percentage.
 fn validate_lendable(holder: &Value, path: &Path, errs: &mut ErrorList) {
-    if let Some(lendable) = read::opt_int(holder, "lendablePercent") {
-        if !(0..=100).contains(&lendable) {
-            errs.push(field::invalid(
-                &path.child("lendablePercent"),
-                lendable,
-                PERCENT,
-            ));
-        }
+    if let Some(lendable) = read::opt_int(holder, "lendablePercent")
+        && !(0..=100).contains(&lendable)
+    {
+        errs.push(field::invalid(
+            &path.child("lendablePercent"),
+            lendable,
+            PERCENT,
+        ));
     }
 }
 

@@ -42,16 +42,16 @@ pub(super) fn ingress(ing: &Value) -> ErrorList {
         .and_then(|a| a.get(CLASS_ANNOTATION))
         .and_then(Value::as_str);
     let class_name = read::opt_text(spec_of(ing), "ingressClassName");
-    if let (Some(annotation), Some(class_name)) = (annotation, class_name) {
-        if annotation != class_name {
-            // Built as `annotations` + child key upstream: no `metadata.` and a dot.
-            let path = Path::new("annotations");
-            errs.push(field::invalid(
-                &path.child(CLASS_ANNOTATION),
-                annotation,
-                "must match `ingressClassName` when both are specified",
-            ));
-        }
+    if let (Some(annotation), Some(class_name)) = (annotation, class_name)
+        && annotation != class_name
+    {
+        // Built as `annotations` + child key upstream: no `metadata.` and a dot.
+        let path = Path::new("annotations");
+        errs.push(field::invalid(
+            &path.child(CLASS_ANNOTATION),
+            annotation,
+            "must match `ingressClassName` when both are specified",
+        ));
     }
     errs
 }

@@ -7,7 +7,7 @@ mod ip_address;
 pub(crate) mod network_policy;
 mod service_cidr;
 
-use super::{KindRules, StatusRules};
+use super::kind_rules::{KindRules, StatusRules};
 
 /// The networking kinds whose rules are here.
 pub(crate) static KINDS: &[KindRules] = &[

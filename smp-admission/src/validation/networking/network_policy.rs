@@ -150,14 +150,14 @@ fn validate_spec(spec: &Value, options: &Options) -> ErrorList {
 
 /// `ValidateNetworkPolicyPort`.
 fn validate_port(port: &Value, path: &Path, errs: &mut ErrorList) {
-    if let Some(protocol) = read::opt_text(port, "protocol") {
-        if !matches!(protocol, "TCP" | "UDP" | "SCTP") {
-            errs.push(field::not_supported(
-                &path.child("protocol"),
-                protocol,
-                &["TCP", "UDP", "SCTP"],
-            ));
-        }
+    if let Some(protocol) = read::opt_text(port, "protocol")
+        && !matches!(protocol, "TCP" | "UDP" | "SCTP")
+    {
+        errs.push(field::not_supported(
+            &path.child("protocol"),
+            protocol,
+            &["TCP", "UDP", "SCTP"],
+        ));
     }
     let end_port = read::opt_int(port, "endPort");
     let end_path = path.child("endPort");

@@ -58,13 +58,13 @@ fn class_spec(spec: &Value, old: Option<&Value>, path: &Path, errs: &mut ErrorLi
         errs,
         |config, at, errs| device_configuration(config, stored, at, errs),
     );
-    if let Some(name) = read::opt_text(spec, "extendedResourceName") {
-        if !is_extended(name) {
-            errs.push(field::invalid(
-                &path.child("extendedResourceName"),
-                name,
-                "must be a valid extended resource name",
-            ));
-        }
+    if let Some(name) = read::opt_text(spec, "extendedResourceName")
+        && !is_extended(name)
+    {
+        errs.push(field::invalid(
+            &path.child("extendedResourceName"),
+            name,
+            "must be a valid extended resource name",
+        ));
     }
 }

@@ -57,10 +57,10 @@ use crate::validation::meta::validate_object_meta_update_of as metadata_update;
 use serde_json::Value;
 
 use super::field::{self, ErrorList, Path};
+use super::kind_rules::{KindRules, StatusRules};
 use super::meta::validate_object_meta;
 use super::names;
 use super::seen::Seen;
-use super::{KindRules, StatusRules};
 
 const GROUP: &str = "resource.k8s.io";
 

@@ -35,15 +35,15 @@ fn validate(obj: &Value, selectors: LabelSelectorOptions) -> ErrorList {
     for msg in names::name_is_dns_subdomain(class, false) {
         errs.push(field::invalid(&class_path, class, &msg));
     }
-    if let Some(capacity) = quantity_text(obj, "capacity") {
-        if Quantity::parse(&capacity).is_ok_and(Quantity::is_negative) {
-            let printed = quantity::canonical(&capacity).unwrap_or(capacity);
-            errs.push(field::invalid(
-                &Path::new("capacity"),
-                printed.as_str(),
-                IS_NEGATIVE,
-            ));
-        }
+    if let Some(capacity) = quantity_text(obj, "capacity")
+        && Quantity::parse(&capacity).is_ok_and(Quantity::is_negative)
+    {
+        let printed = quantity::canonical(&capacity).unwrap_or(capacity);
+        errs.push(field::invalid(
+            &Path::new("capacity"),
+            printed.as_str(),
+            IS_NEGATIVE,
+        ));
     }
     errs
 }

@@ -80,14 +80,14 @@ fn validate_spec(spec: &Value, keeps_period: bool, errs: &mut ErrorList) {
         &path.child("storageCapacity"),
         errs,
     );
-    if let Some(policy) = read::opt_text(spec, "fsGroupPolicy") {
-        if !FS_GROUP_POLICIES.contains(&policy) {
-            errs.push(field::not_supported(
-                &path.child("fsGroupPolicy"),
-                pointer_text(policy),
-                &FS_GROUP_POLICIES,
-            ));
-        }
+    if let Some(policy) = read::opt_text(spec, "fsGroupPolicy")
+        && !FS_GROUP_POLICIES.contains(&policy)
+    {
+        errs.push(field::not_supported(
+            &path.child("fsGroupPolicy"),
+            pointer_text(policy),
+            &FS_GROUP_POLICIES,
+        ));
     }
     validate_token_requests(
         read::list(spec, "tokenRequests"),
@@ -108,16 +108,15 @@ fn validate_spec(spec: &Value, keeps_period: bool, errs: &mut ErrorList) {
     }
     // Required while `SELinuxMountReadWriteOncePod` is on, as it is in v1.34.
     require_flag(spec, "seLinuxMount", &path.child("seLinuxMount"), errs);
-    if keeps_period {
-        if let Some(period) = read::opt_int(spec, "nodeAllocatableUpdatePeriodSeconds") {
-            if period < 10 {
-                errs.push(field::invalid(
-                    &path.child("nodeAllocatableUpdatePeriodSeconds"),
-                    period,
-                    "must be greater than or equal to 10 seconds",
-                ));
-            }
-        }
+    if keeps_period
+        && let Some(period) = read::opt_int(spec, "nodeAllocatableUpdatePeriodSeconds")
+        && period < 10
+    {
+        errs.push(field::invalid(
+            &path.child("nodeAllocatableUpdatePeriodSeconds"),
+            period,
+            "must be greater than or equal to 10 seconds",
+        ));
     }
 }
 

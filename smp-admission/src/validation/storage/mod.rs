@@ -42,8 +42,8 @@ mod topology;
 use crate::validation::meta::validate_object_meta_update_of as metadata_update;
 use serde_json::Value;
 
-use super::KindRules;
 use super::field::{self, BadValue, ErrorList, Path};
+use super::kind_rules::KindRules;
 use super::meta::validate_object_meta;
 use super::names;
 use super::read::Object;

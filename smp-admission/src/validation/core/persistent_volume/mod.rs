@@ -188,10 +188,9 @@ fn source_of(spec: &Value, old: &Value) -> Value {
         csi.get("controllerExpandSecretRef")
             .is_none_or(Value::is_null)
     });
-    if old_lacks_expand_ref {
-        if let Some(csi) = source.get_mut("csi").and_then(Value::as_object_mut) {
-            csi.remove("controllerExpandSecretRef");
-        }
+    if old_lacks_expand_ref && let Some(csi) = source.get_mut("csi").and_then(Value::as_object_mut)
+    {
+        csi.remove("controllerExpandSecretRef");
     }
     Value::Object(source)
 }
@@ -251,10 +250,8 @@ fn mask_ga_keys(new: &Value, old: &Value) -> Value {
             let moved = BETA_TO_GA.iter().any(|(beta, ga)| {
                 *beta == old_key && Some(*ga) == req.get("key").and_then(Value::as_str)
             });
-            if moved {
-                if let Some(obj) = req.as_object_mut() {
-                    obj.insert("key".to_owned(), Value::from(old_key));
-                }
+            if moved && let Some(obj) = req.as_object_mut() {
+                obj.insert("key".to_owned(), Value::from(old_key));
             }
         }
     }

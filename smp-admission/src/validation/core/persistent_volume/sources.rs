@@ -127,11 +127,11 @@ fn secret_namespaces(member: &str, source: &Value, path: &Path, errs: &mut Error
             }
         }
         "cinder" | "storageos" => {
-            if let Some(secret) = set_object(source, "secretRef") {
-                if read::text(secret, "namespace").is_empty() {
-                    let at = path.child("secretRef");
-                    errs.push(field::required(&at.child("namespace"), ""));
-                }
+            if let Some(secret) = set_object(source, "secretRef")
+                && read::text(secret, "namespace").is_empty()
+            {
+                let at = path.child("secretRef");
+                errs.push(field::required(&at.child("namespace"), ""));
             }
         }
         "azureFile" if read::opt_text(source, "secretNamespace") == Some("") => {
@@ -177,11 +177,11 @@ fn iscsi(source: &Value, pv_name: &str, path: &Path, errs: &mut ErrorList) {
     if chap && secret.is_none() {
         errs.push(field::required(&path.child("secretRef"), ""));
     }
-    if let Some(secret) = secret {
-        if read::text(secret, "name").is_empty() {
-            let at = path.child("secretRef");
-            errs.push(field::required(&at.child("name"), ""));
-        }
+    if let Some(secret) = secret
+        && read::text(secret, "name").is_empty()
+    {
+        let at = path.child("secretRef");
+        errs.push(field::required(&at.child("name"), ""));
     }
     if let Some(initiator) = initiator {
         // Upstream spells this path in lower case, and an unknown prefix is reported once.

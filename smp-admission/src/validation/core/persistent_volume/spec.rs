@@ -68,14 +68,14 @@ pub(super) fn validate_spec(
     if !class.is_empty() {
         class_name(class, &path.child("storageClassName"), errs);
     }
-    if let Some(mode) = read::opt_text(spec, "volumeMode") {
-        if !VOLUME_MODES.contains(&mode) {
-            errs.push(field::not_supported(
-                &path.child("volumeMode"),
-                named(mode),
-                &VOLUME_MODES,
-            ));
-        }
+    if let Some(mode) = read::opt_text(spec, "volumeMode")
+        && !VOLUME_MODES.contains(&mode)
+    {
+        errs.push(field::not_supported(
+            &path.child("volumeMode"),
+            named(mode),
+            &VOLUME_MODES,
+        ));
     }
     if let Some(class) = read::opt_text(spec, "volumeAttributesClassName") {
         let at = path.child("volumeAttributesClassName");

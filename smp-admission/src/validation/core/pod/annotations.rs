@@ -42,28 +42,27 @@ pub(crate) fn validate_pod_specific_annotations(
         return;
     };
     let text = |k: &str| annotations.get(k).and_then(Value::as_str);
-    if let Some(mirror) = text(MIRROR_ANNOTATION) {
-        if read::text(spec, "nodeName").is_empty() {
-            errs.push(field::invalid(
-                &path.key(MIRROR_ANNOTATION),
-                mirror,
-                "must set spec.nodeName if mirror pod annotation is set",
-            ));
-        }
+    if let Some(mirror) = text(MIRROR_ANNOTATION)
+        && read::text(spec, "nodeName").is_empty()
+    {
+        errs.push(field::invalid(
+            &path.key(MIRROR_ANNOTATION),
+            mirror,
+            "must set spec.nodeName if mirror pod annotation is set",
+        ));
     }
     if let Some(tolerations) = text(TOLERATIONS).filter(|t| !t.is_empty()) {
         annotation_tolerations(tolerations, path, errs);
     }
-    if !options.allow_invalid_pod_deletion_cost {
-        if let Some(cost) = text(DELETION_COST) {
-            if !is_deletion_cost(cost) {
-                errs.push(field::invalid(
-                    &path.key(DELETION_COST),
-                    cost,
-                    "must be a 32bit integer",
-                ));
-            }
-        }
+    if !options.allow_invalid_pod_deletion_cost
+        && let Some(cost) = text(DELETION_COST)
+        && !is_deletion_cost(cost)
+    {
+        errs.push(field::invalid(
+            &path.key(DELETION_COST),
+            cost,
+            "must be a 32bit integer",
+        ));
     }
     if let Some(profile) = text(SECCOMP_POD) {
         seccomp_annotation(profile, &path.child(SECCOMP_POD), errs);

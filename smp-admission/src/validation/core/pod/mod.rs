@@ -320,14 +320,14 @@ fn validate_names_and_limits(
 ) {
     subdomain_if_set(spec, "serviceAccountName", path, errs);
     subdomain_if_set(spec, "nodeName", path, errs);
-    if let Some(deadline) = read::opt_int(spec, "activeDeadlineSeconds") {
-        if !(1..=i64::from(i32::MAX)).contains(&deadline) {
-            errs.push(field::invalid(
-                &path.child("activeDeadlineSeconds"),
-                deadline,
-                &names::inclusive_range_error(1, i64::from(i32::MAX)),
-            ));
-        }
+    if let Some(deadline) = read::opt_int(spec, "activeDeadlineSeconds")
+        && !(1..=i64::from(i32::MAX)).contains(&deadline)
+    {
+        errs.push(field::invalid(
+            &path.child("activeDeadlineSeconds"),
+            deadline,
+            &names::inclusive_range_error(1, i64::from(i32::MAX)),
+        ));
     }
     for member in ["hostname", "subdomain"] {
         let value = read::text(spec, member);

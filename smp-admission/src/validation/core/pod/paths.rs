@@ -49,10 +49,10 @@ pub(crate) fn file_mode(
     path: &Path,
     errs: &mut ErrorList,
 ) {
-    if let Some(mode) = source.get(member).and_then(serde_json::Value::as_i64) {
-        if !(0..=0o777).contains(&mode) {
-            errs.push(field::invalid(&path.child(member), mode, FILE_MODE));
-        }
+    if let Some(mode) = source.get(member).and_then(serde_json::Value::as_i64)
+        && !(0..=0o777).contains(&mode)
+    {
+        errs.push(field::invalid(&path.child(member), mode, FILE_MODE));
     }
 }
 

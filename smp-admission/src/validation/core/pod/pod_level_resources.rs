@@ -59,16 +59,16 @@ pub(crate) fn validate_pod_resource_requirements(
         let pod = read::object(resources, "requests")
             .and_then(|r| r.get(*name))
             .and_then(quantity);
-        if let Some(pod) = pod {
-            if aggregate.compare(pod) == std::cmp::Ordering::Greater {
-                errs.push(field::invalid(
-                    &req_path.key(name),
-                    pod.to_string().as_str(),
-                    &format!(
-                        "must be greater than or equal to aggregate container requests of {aggregate}"
-                    ),
-                ));
-            }
+        if let Some(pod) = pod
+            && aggregate.compare(pod) == std::cmp::Ordering::Greater
+        {
+            errs.push(field::invalid(
+                &req_path.key(name),
+                pod.to_string().as_str(),
+                &format!(
+                    "must be greater than or equal to aggregate container requests of {aggregate}"
+                ),
+            ));
         }
     }
     let containers_path = res_path.child("containers");

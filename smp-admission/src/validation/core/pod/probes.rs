@@ -108,14 +108,14 @@ fn validate_probe(probe: &Probe, path: &Path, ctx: &PodContext, errs: &mut Error
             errs.push(field::invalid(&path.child(member), value, IS_NEGATIVE));
         }
     }
-    if let Some(grace) = probe.termination_grace_period_seconds.opt_int() {
-        if grace <= 0 {
-            errs.push(field::invalid(
-                &path.child("terminationGracePeriodSeconds"),
-                grace,
-                "must be greater than 0",
-            ));
-        }
+    if let Some(grace) = probe.termination_grace_period_seconds.opt_int()
+        && grace <= 0
+    {
+        errs.push(field::invalid(
+            &path.child("terminationGracePeriodSeconds"),
+            grace,
+            "must be greater than 0",
+        ));
     }
 }
 

@@ -86,14 +86,14 @@ pub(super) fn validate_pod_security_context(
         ));
     }
     validate_sysctls(spec, sc, &path.child("sysctls"), options, errs);
-    if let Some(policy) = read::opt_text(sc, "fsGroupChangePolicy") {
-        if !["OnRootMismatch", "Always"].contains(&policy) {
-            errs.push(field::not_supported(
-                &path.child("fsGroupChangePolicy"),
-                policy,
-                &["Always", "OnRootMismatch"],
-            ));
-        }
+    if let Some(policy) = read::opt_text(sc, "fsGroupChangePolicy")
+        && !["OnRootMismatch", "Always"].contains(&policy)
+    {
+        errs.push(field::not_supported(
+            &path.child("fsGroupChangePolicy"),
+            policy,
+            &["Always", "OnRootMismatch"],
+        ));
     }
     validate_seccomp_profile(
         sc.get("seccompProfile"),
@@ -110,14 +110,14 @@ pub(super) fn validate_pod_security_context(
         &path.child("appArmorProfile"),
         errs,
     );
-    if let Some(policy) = read::opt_text(sc, "supplementalGroupsPolicy") {
-        if !["Merge", "Strict"].contains(&policy) {
-            errs.push(field::not_supported(
-                &path.child("supplementalGroupsPolicy"),
-                policy,
-                &["Merge", "Strict"],
-            ));
-        }
+    if let Some(policy) = read::opt_text(sc, "supplementalGroupsPolicy")
+        && !["Merge", "Strict"].contains(&policy)
+    {
+        errs.push(field::not_supported(
+            &path.child("supplementalGroupsPolicy"),
+            policy,
+            &["Merge", "Strict"],
+        ));
     }
     if let Some(policy) = read::opt_text(sc, "seLinuxChangePolicy") {
         let at = path.child("seLinuxChangePolicy");
@@ -179,10 +179,10 @@ fn validate_sysctls(
         } else if names_seen.contains(name) {
             errs.push(field::duplicate(&name_path, name));
         }
-        if !options.allow_namespaced_sysctls_for_host_net_and_host_ipc {
-            if let Some(detail) = host_sysctl_problem(spec, name) {
-                errs.push(field::invalid(&name_path, name, detail));
-            }
+        if !options.allow_namespaced_sysctls_for_host_net_and_host_ipc
+            && let Some(detail) = host_sysctl_problem(spec, name)
+        {
+            errs.push(field::invalid(&name_path, name, detail));
         }
         names_seen.insert(name);
     }
@@ -265,18 +265,16 @@ pub(super) fn validate_windows_host_process(spec: &Value, path: &Path, errs: &mu
     each_container(spec, path, |c, at| {
         containers += 1;
         let own = host_process(c);
-        if let (Some(p), Some(o)) = (pod, own) {
-            if p != o {
-                let sc = at.child("securityContext");
-                let options = sc.child("windowsOptions");
-                errs.push(field::invalid(
-                    &options.child("hostProcess"),
-                    o,
-                    &format!(
-                        "pod hostProcess value must be identical if both are specified, was {p}"
-                    ),
-                ));
-            }
+        if let (Some(p), Some(o)) = (pod, own)
+            && p != o
+        {
+            let sc = at.child("securityContext");
+            let options = sc.child("windowsOptions");
+            errs.push(field::invalid(
+                &options.child("hostProcess"),
+                o,
+                &format!("pod hostProcess value must be identical if both are specified, was {p}"),
+            ));
         }
         if own == Some(true) || (own.is_none() && pod == Some(true)) {
             host_processes += 1;

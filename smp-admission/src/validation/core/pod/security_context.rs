@@ -264,10 +264,11 @@ fn run_as_user_name_messages(value: &str) -> Vec<&'static str> {
     if domain.is_some_and(|d| d.len() >= MAX_DOMAIN) {
         msgs.push("runAsUserName's Domain length must be under 256 characters");
     }
-    if let Some(domain) = domain {
-        if !is_netbios_name(domain) && !is_dns_domain(domain) {
-            msgs.push("runAsUserName's Domain doesn't match the NetBios nor the DNS format");
-        }
+    if let Some(domain) = domain
+        && !is_netbios_name(domain)
+        && !is_dns_domain(domain)
+    {
+        msgs.push("runAsUserName's Domain doesn't match the NetBios nor the DNS format");
     }
     if user.is_empty() {
         msgs.push("runAsUserName's User cannot be empty");

@@ -57,14 +57,14 @@ pub(super) fn host_path(source: &Value, path: &Path, _: &SourceCtx) -> ErrorList
         return errs;
     }
     paths::no_backsteps(target, &path.child("path"), &mut errs);
-    if let Some(kind) = read::opt_text(source, "type") {
-        if !HOST_PATH_TYPES.contains(&kind) {
-            errs.push(field::not_supported(
-                &path.child("type"),
-                kind,
-                &HOST_PATH_TYPES,
-            ));
-        }
+    if let Some(kind) = read::opt_text(source, "type")
+        && !HOST_PATH_TYPES.contains(&kind)
+    {
+        errs.push(field::not_supported(
+            &path.child("type"),
+            kind,
+            &HOST_PATH_TYPES,
+        ));
     }
     errs
 }
@@ -457,24 +457,24 @@ pub(super) fn azure_disk(source: &Value, path: &Path, _: &SourceCtx) -> ErrorLis
     let mut errs = ErrorList::new();
     require(source, "diskName", path, &mut errs);
     require(source, "diskURI", path, &mut errs);
-    if let Some(mode) = read::opt_text(source, "cachingMode") {
-        if !["None", "ReadOnly", "ReadWrite"].contains(&mode) {
-            errs.push(field::not_supported(
-                &path.child("cachingMode"),
-                mode,
-                &["None", "ReadOnly", "ReadWrite"],
-            ));
-        }
+    if let Some(mode) = read::opt_text(source, "cachingMode")
+        && !["None", "ReadOnly", "ReadWrite"].contains(&mode)
+    {
+        errs.push(field::not_supported(
+            &path.child("cachingMode"),
+            mode,
+            &["None", "ReadOnly", "ReadWrite"],
+        ));
     }
     let kind = read::opt_text(source, "kind");
-    if let Some(kind) = kind {
-        if !["Shared", "Dedicated", "Managed"].contains(&kind) {
-            errs.push(field::not_supported(
-                &path.child("kind"),
-                kind,
-                &["Dedicated", "Managed", "Shared"],
-            ));
-        }
+    if let Some(kind) = kind
+        && !["Shared", "Dedicated", "Managed"].contains(&kind)
+    {
+        errs.push(field::not_supported(
+            &path.child("kind"),
+            kind,
+            &["Dedicated", "Managed", "Shared"],
+        ));
     }
     let uri = read::text(source, "diskURI");
     let uri_path = path.child("diskURI");

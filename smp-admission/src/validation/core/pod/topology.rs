@@ -100,14 +100,14 @@ fn one_constraint(
         }
     }
     for member in ["nodeAffinityPolicy", "nodeTaintsPolicy"] {
-        if let Some(policy) = read::opt_text(c, member) {
-            if !["Honor", "Ignore"].contains(&policy) {
-                errs.push(field::not_supported(
-                    &at.child(member),
-                    policy,
-                    &["Honor", "Ignore"],
-                ));
-            }
+        if let Some(policy) = read::opt_text(c, member)
+            && !["Honor", "Ignore"].contains(&policy)
+        {
+            errs.push(field::not_supported(
+                &at.child(member),
+                policy,
+                &["Honor", "Ignore"],
+            ));
         }
     }
     let selector = c.get("labelSelector").filter(|s| s.is_object());
@@ -184,14 +184,14 @@ pub(super) fn validate_match_label_keys(
             .collect();
         for expression in read::list(selector, "matchExpressions") {
             let key = read::text(expression, "key");
-            if let Some(&i) = index.get(key) {
-                if seen.contains(key) {
-                    errs.push(field::invalid(
-                        &path.index(i),
-                        key,
-                        "exists in both matchLabelKeys and labelSelector",
-                    ));
-                }
+            if let Some(&i) = index.get(key)
+                && seen.contains(key)
+            {
+                errs.push(field::invalid(
+                    &path.index(i),
+                    key,
+                    "exists in both matchLabelKeys and labelSelector",
+                ));
             }
             seen.insert(key.to_owned());
         }
