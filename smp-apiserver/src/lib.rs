@@ -66,6 +66,24 @@
 //! server would hold, empty values as Go's JSON leaves them; custom resources have no protobuf
 //! form and refuse it (415), as on a cluster.
 //!
+//! # Layers
+//!
+//! Among smp's crates, this one stands on smp-admission (defaults, admission, validation),
+//! smp-ssa (field management) and smp-core (strategic merge patch); only smp-cli's `smp serve`
+//! stands on it. Inside, each module imports only the ones below it, from the ground up:
+//! - the pieces of a request and an answer: `object`, [`status`], [`request`], [`selector`],
+//!   `negotiation`, `conversion`, [`discovery`], [`jsonpatch`], `protobuf`, `serializer`,
+//!   [`validation`];
+//! - [`store`] (objects and their one revision counter) and what reads it: `custom` (what the
+//!   CRDs serve), `serviceaccount`, `identity`, and `state`, what every request works on;
+//! - `tables`, `openapi` and `registry` (each kind's strategy), then [`watch`];
+//! - `handlers`, the verbs (inside them, `call` and `answer` at the bottom, each verb above,
+//!   the dispatch on top);
+//! - `bootstrap` and `controllers`, the server's own components, which write as clients do
+//!   through a door the state holds (`State::internal`), so that nothing below the handlers
+//!   imports them;
+//! - `server` ([`ApiServer`]) and [`serve`], the HTTP listener.
+//!
 //! # Writes and reads as kube-apiserver v1.34 makes them
 //!
 //! - **JSON patch and merge patch** are applied as the server's library applies them
@@ -166,6 +184,7 @@ mod conversion;
 mod custom;
 pub mod discovery;
 mod handlers;
+mod identity;
 pub mod jsonpatch;
 mod negotiation;
 pub mod object;
@@ -179,6 +198,7 @@ mod serializer;
 pub mod serve;
 mod server;
 mod serviceaccount;
+mod state;
 pub mod status;
 pub mod store;
 mod tables;

@@ -246,12 +246,12 @@ impl Watch {
         {
             return true;
         }
-        if let Some(bookmarks) = &mut self.bookmarks {
-            if bookmarks.poll_tick(cx).is_ready() {
-                let bookmark = bookmark(&self.api_version, &self.kind, self.revision, false);
-                let line = self.encoder.line("BOOKMARK", &bookmark);
-                self.lines.push_back(line);
-            }
+        if let Some(bookmarks) = &mut self.bookmarks
+            && bookmarks.poll_tick(cx).is_ready()
+        {
+            let bookmark = bookmark(&self.api_version, &self.kind, self.revision, false);
+            let line = self.encoder.line("BOOKMARK", &bookmark);
+            self.lines.push_back(line);
         }
         false
     }

@@ -12,12 +12,9 @@
 //! kind node's address: a loopback one would make the `kubernetes` Endpoints and
 //! EndpointSlice invalid, as upstream validation refuses loopback endpoints).
 
-pub(crate) mod identity;
-
 use serde_json::{Value, json};
 
-use crate::handlers::{Internal, internal};
-use crate::server::State;
+use crate::state::State;
 
 /// The user agent of the server's own requests (field manager `kube-apiserver`).
 pub(crate) const API_SERVER: &str = "kube-apiserver/v1.34.0 (linux/amd64) kubernetes/smp";
@@ -74,20 +71,17 @@ fn create(state: &State, object: &Value) {
         .unwrap_or("");
     let body = object.to_string();
     // A server's first objects: nothing can refuse them.
-    let _ = internal(
-        state,
-        Internal {
-            verb: "create",
-            api_version: text("apiVersion"),
-            plural: resource.plural(),
-            namespace,
-            name: "",
-            content_type: "application/json",
-            body: body.as_bytes(),
-            user_agent: API_SERVER,
-            query: &[],
-        },
-    );
+    let _ = state.internal(crate::state::Internal {
+        verb: "create",
+        api_version: text("apiVersion"),
+        plural: resource.plural(),
+        namespace,
+        name: "",
+        content_type: "application/json",
+        body: body.as_bytes(),
+        user_agent: API_SERVER,
+        query: &[],
+    });
 }
 
 /// The `kubernetes` Service of the `default` namespace and what goes with it.

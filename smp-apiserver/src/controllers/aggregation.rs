@@ -9,10 +9,9 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use crate::handlers::{Internal, internal};
 use crate::object::meta;
 use crate::selector::{self, Selector};
-use crate::server::State;
+use crate::state::State;
 use crate::store::Event;
 
 const CLUSTER_ROLES: &str = "rbac.authorization.k8s.io/clusterroles";
@@ -73,19 +72,16 @@ pub(crate) fn round(state: &State, changes: &[Arc<Event>]) {
             "metadata": {"name": name}, "rules": rules});
         let body = config.to_string();
         // Changed meanwhile: that write brings a round of its own.
-        let _ = internal(
-            state,
-            Internal {
-                verb: "patch",
-                api_version: "rbac.authorization.k8s.io/v1",
-                plural: "clusterroles",
-                namespace: "",
-                name,
-                content_type: "application/apply-patch+yaml",
-                body: body.as_bytes(),
-                user_agent: super::CONTROLLER_MANAGER,
-                query: &[("fieldManager", MANAGER), ("force", "true")],
-            },
-        );
+        let _ = state.internal(crate::state::Internal {
+            verb: "patch",
+            api_version: "rbac.authorization.k8s.io/v1",
+            plural: "clusterroles",
+            namespace: "",
+            name,
+            content_type: "application/apply-patch+yaml",
+            body: body.as_bytes(),
+            user_agent: super::CONTROLLER_MANAGER,
+            query: &[("fieldManager", MANAGER), ("force", "true")],
+        });
     }
 }

@@ -20,10 +20,10 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use crate::handlers::delete::{FOREGROUND, ORPHAN, finalizers};
-use crate::handlers::internal;
+use crate::handlers::delete_options::{FOREGROUND, ORPHAN, finalizers};
+
 use crate::object::meta;
-use crate::server::State;
+use crate::state::State;
 use crate::store::{Event, EventType, ObjectKey};
 
 /// What is left to look at.
@@ -381,18 +381,15 @@ fn request(
         "application/json"
     };
     let body = body.to_string();
-    internal(
-        state,
-        crate::handlers::Internal {
-            verb,
-            api_version,
-            plural: resource.plural(),
-            namespace: meta(object, "namespace"),
-            name: meta(object, "name"),
-            content_type,
-            body: body.as_bytes(),
-            user_agent: super::GARBAGE_COLLECTOR,
-            query: &[],
-        },
-    )
+    state.internal(crate::state::Internal {
+        verb,
+        api_version,
+        plural: resource.plural(),
+        namespace: meta(object, "namespace"),
+        name: meta(object, "name"),
+        content_type,
+        body: body.as_bytes(),
+        user_agent: super::GARBAGE_COLLECTOR,
+        query: &[],
+    })
 }

@@ -12,7 +12,7 @@ pub(crate) mod aggregation;
 pub(crate) mod garbagecollector;
 pub(crate) mod namespaced;
 
-use crate::server::State;
+use crate::state::State;
 
 /// The user agent of the controllers' requests (their field manager is
 /// `kube-controller-manager`).

@@ -9,9 +9,9 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::CONTROLLER_MANAGER;
-use crate::handlers::{Internal, internal};
+
 use crate::object::meta;
-use crate::server::State;
+use crate::state::State;
 use crate::store::{Event, EventType, ObjectKey};
 
 /// The ConfigMap's name and what it says of itself.
@@ -105,18 +105,15 @@ fn write(
 ) {
     let body = body.to_string();
     // Refused (the namespace went meanwhile, another writer won): the next round settles it.
-    let _ = internal(
-        state,
-        Internal {
-            verb,
-            api_version: "v1",
-            plural,
-            namespace,
-            name,
-            content_type: "application/json",
-            body: body.as_bytes(),
-            user_agent: CONTROLLER_MANAGER,
-            query: &[],
-        },
-    );
+    let _ = state.internal(crate::state::Internal {
+        verb,
+        api_version: "v1",
+        plural,
+        namespace,
+        name,
+        content_type: "application/json",
+        body: body.as_bytes(),
+        user_agent: CONTROLLER_MANAGER,
+        query: &[],
+    });
 }

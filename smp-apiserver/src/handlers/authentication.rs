@@ -5,7 +5,9 @@
 use http::StatusCode;
 use serde_json::{Map, Value, json};
 
-use super::{Call, write};
+use super::call::Call;
+
+use super::body;
 use crate::object::{strings_at, text_at as text};
 use crate::serviceaccount::{self, Binding, Claims};
 use crate::status::{ApiError, FieldError};
@@ -21,7 +23,7 @@ const EXTENDED: i64 = 365 * 24 * 3600;
 /// `serviceaccounts/{name}/token`: a signed token for the service account, bound to a pod,
 /// node or secret when the request names one.
 pub(super) fn token_request(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value), ApiError> {
-    let mut request = write::read_object(call, body)?;
+    let mut request = body::read_object(call, body)?;
     let (name, namespace) = (call.info.name.as_str(), call.info.namespace.as_str());
     let invalid = |field: &str, given: &str, detail: &str| {
         ApiError::invalid_fields(
@@ -248,7 +250,7 @@ fn bound_objects(
 
 /// `TokenReview`: whether the token authenticates, for which audiences, and as whom.
 pub(super) fn token_review(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value), ApiError> {
-    let mut review = write::read_object(call, body)?;
+    let mut review = body::read_object(call, body)?;
     let token = text(&review, "/spec/token").to_owned();
     if token.is_empty() {
         return Err(ApiError::bad_request(
@@ -292,7 +294,7 @@ pub(super) fn self_subject_review(
     call: &Call<'_>,
     body: &[u8],
 ) -> Result<(StatusCode, Value), ApiError> {
-    let mut review = write::read_object(call, body)?;
+    let mut review = body::read_object(call, body)?;
     let user = serviceaccount::requester(call.authority(), call.headers);
     settle_metadata(&mut review);
     review["status"] = json!({"userInfo": user.to_json()});

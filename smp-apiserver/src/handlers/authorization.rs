@@ -7,7 +7,9 @@
 use http::StatusCode;
 use serde_json::{Value, json};
 
-use super::{Call, write};
+use super::call::Call;
+
+use super::body;
 use crate::object::text_at;
 use crate::status::{ApiError, FieldError};
 
@@ -19,7 +21,7 @@ fn present(review: &Value, member: &str) -> bool {
 
 /// Answers a review of `kind` (the resource's kind).
 pub(super) fn review(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value), ApiError> {
-    let mut review = write::read_object(call, body)?;
+    let mut review = body::read_object(call, body)?;
     let kind = call.resource.kind.as_str();
     let mut errors = Vec::new();
     if kind != "SelfSubjectRulesReview" {

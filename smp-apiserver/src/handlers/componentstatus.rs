@@ -10,7 +10,7 @@ use std::time::Duration;
 use http::StatusCode;
 use serde_json::{Value, json};
 
-use super::Call;
+use super::call::Call;
 use crate::status::ApiError;
 use crate::validation::warning_header;
 

@@ -11,7 +11,9 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Value, json};
 
-use super::{Call, options};
+use super::call::Call;
+
+use super::options;
 use crate::selector::Selector;
 use crate::status::ApiError;
 use crate::store::{ObjectKey, Stored};
@@ -76,7 +78,7 @@ impl ObjectList {
 pub(super) fn list(call: &Call<'_>) -> Result<ObjectList, ApiError> {
     options::list(call)?;
     let labels = Selector::labels(call.query("labelSelector").unwrap_or(""))?;
-    let fields = super::field_selector(call)?;
+    let fields = super::call::field_selector(call)?;
     let read = plan(call)?;
     let resource = call.key("").resource;
     let namespace = (!call.info.namespace.is_empty()).then_some(call.info.namespace.as_str());

@@ -12,10 +12,10 @@
 use http::StatusCode;
 use serde_json::{Value, json};
 
-use super::delete::DeleteOptions;
-use super::{Call, RETRIES};
+use super::call::{Call, RETRIES};
+use super::delete_options::DeleteOptions;
 use crate::object::{self, meta};
-use crate::server::State;
+use crate::state::State;
 use crate::status::ApiError;
 use crate::store::{ObjectKey, Stored};
 
@@ -50,10 +50,10 @@ pub(super) fn prepare_create(namespace: &mut Value) {
     let spec = namespace.entry("spec").or_insert_with(|| json!({}));
     if let Some(spec) = spec.as_object_mut() {
         let finalizers = spec.entry("finalizers").or_insert_with(|| json!([]));
-        if let Some(list) = finalizers.as_array_mut() {
-            if !list.iter().any(|f| f == FINALIZER) {
-                list.push(json!(FINALIZER));
-            }
+        if let Some(list) = finalizers.as_array_mut()
+            && !list.iter().any(|f| f == FINALIZER)
+        {
+            list.push(json!(FINALIZER));
         }
     }
     namespace.insert("status".into(), json!({"phase": "Active"}));
@@ -172,7 +172,7 @@ pub(super) fn delete(
 /// options orphan, `foregroundDeletion` when they ask for the foreground, each kept as it is
 /// when they say nothing of it.
 fn set_collector_finalizers(namespace: &mut Value, options: &DeleteOptions) {
-    use super::delete::{FOREGROUND, ORPHAN, Propagation};
+    use super::delete_options::{FOREGROUND, ORPHAN, Propagation};
     let orphan = match (options.orphan_dependents, options.propagation) {
         (Some(true), _) | (_, Some(Propagation::Orphan)) => Some(true),
         (Some(false), _) | (_, Some(_)) => Some(false),
@@ -183,7 +183,7 @@ fn set_collector_finalizers(namespace: &mut Value, options: &DeleteOptions) {
         (Some(true), _) | (_, Some(_)) => Some(false),
         (None, None) => None,
     };
-    let mut list = super::delete::finalizers(namespace);
+    let mut list = super::delete_options::finalizers(namespace);
     for (finalizer, wanted) in [(ORPHAN, orphan), (FOREGROUND, foreground)] {
         match wanted {
             Some(true) if !list.iter().any(|f| f == finalizer) => list.push(finalizer.into()),
@@ -219,7 +219,7 @@ fn delete_contents(call: &Call<'_>, namespace: &str) {
                 continue;
             }
             let mut marked = (*stored.object).clone();
-            super::delete::mark_as_deleting(&mut marked, now);
+            super::delete_options::mark_as_deleting(&mut marked, now);
             call.state
                 .store
                 .replace(&key, stored.revision, marked)

@@ -5,7 +5,7 @@
 
 use serde_json::{Value, json};
 
-use super::Call;
+use super::call::Call;
 use crate::status::{ApiError, FieldError};
 
 /// The longest field manager name (`FieldManagerMaxLength`).
@@ -95,14 +95,14 @@ fn common(call: &Call<'_>, errors: &mut Vec<FieldError>) {
         }
     }
     dry_run(call.query("dryRun"), errors);
-    if let Some(mode) = call.query("fieldValidation") {
-        if !matches!(mode, "" | "Ignore" | "Strict" | "Warn") {
-            errors.push(FieldError::not_supported(
-                "fieldValidation",
-                &json!(mode),
-                &["", "Ignore", "Strict", "Warn"],
-            ));
-        }
+    if let Some(mode) = call.query("fieldValidation")
+        && !matches!(mode, "" | "Ignore" | "Strict" | "Warn")
+    {
+        errors.push(FieldError::not_supported(
+            "fieldValidation",
+            &json!(mode),
+            &["", "Ignore", "Strict", "Warn"],
+        ));
     }
 }
 

@@ -7,10 +7,12 @@ use http::StatusCode;
 use serde_json::Value;
 use smp_ssa::managedfields::ApplyOptions;
 
+use super::body::conflict;
+use super::call::{Call, RETRIES};
+use super::options;
 use super::write::{
-    conflict, manager_error, prepare_update, record_update, store_update, with_field_manager,
+    manager_error, prepare_update, record_update, store_update, with_field_manager,
 };
-use super::{Call, RETRIES, options};
 use crate::jsonpatch::{self, Limits, PatchError};
 use crate::object::meta;
 use crate::status::ApiError;
@@ -80,7 +82,7 @@ pub(super) fn patch(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value),
             let mut warnings = call.warnings.borrow_mut();
             warnings.extend(unknown.drain(..).map(|w| validation::warning_header(&w)));
         }
-        call.validate_fields(&mut patched, super::ReadAs::Patched)?;
+        call.validate_fields(&mut patched, super::call::ReadAs::Patched)?;
         call.default_object(&mut patched);
         // A patch that sets the resource version asks for that version, as an update does.
         let expected = meta(&patched, "resourceVersion").to_owned();
@@ -149,7 +151,7 @@ fn apply(call: &Call<'_>, text: &str) -> Result<(StatusCode, Value), ApiError> {
     };
     let mut applied = smp_core::parse_document(text, smp_core::DocRole::Document)
         .map_err(|e| ApiError::bad_request(format!("error decoding YAML: {e}")))?;
-    call.validate_fields(&mut applied, super::ReadAs::Applied)?;
+    call.validate_fields(&mut applied, super::call::ReadAs::Applied)?;
     let name = call.info.name.clone();
     let options = ApplyOptions { force };
     let unknown = || ApiError::unsupported_media_type(&[JSON_PATCH, MERGE_PATCH]);

@@ -13,7 +13,10 @@
 use http::StatusCode;
 use serde_json::{Value, json};
 
-use super::{Answer, Call, RETRIES, delete, write};
+use super::answer::Answer;
+use super::call::{Call, RETRIES};
+
+use super::{body, delete};
 use crate::object::text_at;
 use crate::selector::{self, Selector};
 use crate::status::ApiError;
@@ -32,7 +35,7 @@ fn success() -> (StatusCode, Value) {
 /// `pods/{name}/binding` and `bindings`: the pod named by the binding goes to its target
 /// node, and is marked scheduled (`BindingREST`).
 pub(super) fn bind(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value), ApiError> {
-    let binding = write::read_object(call, body)?;
+    let binding = body::read_object(call, body)?;
     let name = text_at(&binding, "/metadata/name").to_owned();
     if !call.info.name.is_empty() && call.info.name != name {
         return Err(ApiError::bad_request(
@@ -119,10 +122,10 @@ pub(super) fn bind(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value), 
         match call.state.store.replace(&key, current.revision, pod) {
             Ok(_) => return Ok(success()),
             Err(WriteError::Changed) => continue,
-            Err(WriteError::Exists) => return Err(write::conflict(call)),
+            Err(WriteError::Exists) => return Err(body::conflict(call)),
         }
     }
-    Err(write::conflict(call))
+    Err(body::conflict(call))
 }
 
 /// Sets the pod's `PodScheduled` condition to `True` (its transition time now, when it was
@@ -170,7 +173,7 @@ fn refused(cause: String, retry_after: u64) -> ApiError {
 /// `pods/{name}/eviction`: deletes the pod, unless the one PodDisruptionBudget that selects
 /// it allows no disruption now (`EvictionREST`).
 pub(super) fn evict(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value), ApiError> {
-    let eviction = write::read_object(call, body)?;
+    let eviction = body::read_object(call, body)?;
     if eviction.pointer("/metadata/name").and_then(Value::as_str) != Some(&call.info.name) {
         return Err(ApiError::bad_request(
             "name in URL does not match name in Eviction object",
@@ -330,7 +333,7 @@ fn spend(call: &Call<'_>, pod: &Value, name: &str) -> Result<(), ApiError> {
             Err(_) => continue,
         }
     }
-    Err(write::conflict(call))
+    Err(body::conflict(call))
 }
 
 /// The budget's `DisruptionAllowed` condition, now that it allows none.

@@ -5,7 +5,8 @@
 
 use serde_json::{Value, json};
 
-use super::{Answer, Call};
+use super::answer::Answer;
+use super::call::Call;
 use crate::negotiation::Form;
 use crate::object::{object_of, partial_metadata as metadata};
 use crate::status::ApiError;

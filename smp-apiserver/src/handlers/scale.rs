@@ -13,11 +13,11 @@
 use http::StatusCode;
 use serde_json::{Map, Value, json};
 
+use super::body::{conflict, parse_text};
+use super::call::{Call, RETRIES};
+use super::options;
 use super::patch::{JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH, patched};
-use super::write::{
-    commit, conflict, parse_text, prepare_update, record_update, settle_generation, validate_update,
-};
-use super::{Call, RETRIES, options};
+use super::write::{commit, prepare_update, record_update, settle_generation, validate_update};
 use crate::object::meta;
 use crate::status::ApiError;
 

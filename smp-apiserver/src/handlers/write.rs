@@ -6,80 +6,15 @@ use http::StatusCode;
 use serde_json::{Value, json};
 use smp_ssa::managedfields::{FieldManager, FieldManagerError};
 
-use super::{Call, RETRIES, delete, namespaces, options};
+use super::call::{Call, RETRIES};
+
+use super::body::{conflict, read_object};
+use super::{delete_options, namespaces, options};
 use crate::conversion::Shape;
 use crate::object::{self, meta, set_meta};
-use crate::protobuf;
 use crate::registry::generation;
 use crate::status::{ApiError, FieldError};
 use crate::store::{Stored, WriteError};
-
-/// The body as an object of the resource's kind (`apiVersion` and `kind` filled in when
-/// missing, refused when they name another).
-pub(super) fn read_object(call: &Call<'_>, body: &[u8]) -> Result<Value, ApiError> {
-    // Objects come as JSON or YAML, and built-in kinds also in Kubernetes' protobuf encoding;
-    // CBOR and the rest are refused as the server refuses a media type it does not take (415,
-    // naming those it does). Custom resources have no protobuf form.
-    let (api_version, kind) = expected_kind(call);
-    let protobuf = protobuf::has_protobuf(&api_version, &kind);
-    let media_type = call.media_type();
-    let mut object = match media_type.as_str() {
-        "" | "application/json" | "application/yaml" | "*/*" => parse_text(body)?,
-        protobuf::MEDIA_TYPE if protobuf => protobuf::decode(body, &api_version, &kind)
-            .map_err(|e| ApiError::bad_request(format!("the protobuf body cannot be read: {e}")))?,
-        _ if protobuf => {
-            return Err(ApiError::unsupported_media_type(&[
-                "application/json",
-                "application/yaml",
-                protobuf::MEDIA_TYPE,
-            ]));
-        }
-        _ => {
-            return Err(ApiError::unsupported_media_type(&[
-                "application/json",
-                "application/yaml",
-            ]));
-        }
-    };
-    if !object.is_object() {
-        return Err(ApiError::bad_request("the request body is not an object"));
-    }
-    for (key, expected) in [("apiVersion", &api_version), ("kind", &kind)] {
-        match object.get(key).and_then(Value::as_str) {
-            None | Some("") => object[key] = json!(expected),
-            Some(given) if given == expected.as_str() => {}
-            Some(given) => {
-                return Err(ApiError::bad_request(format!(
-                    "the {key} in the data ({given}) does not match the expected {key} ({expected})"
-                )));
-            }
-        }
-    }
-    Ok(object)
-}
-
-/// A JSON or YAML body, read as a document.
-pub(super) fn parse_text(body: &[u8]) -> Result<Value, ApiError> {
-    let text = std::str::from_utf8(body)
-        .map_err(|_| ApiError::bad_request("the request body is not UTF-8"))?;
-    smp_core::parse_document(text, smp_core::DocRole::Document)
-        .map_err(|e| ApiError::bad_request(format!("the request body is not an object: {e}")))
-}
-
-/// The `apiVersion` and `kind` of the objects the request's endpoint takes (a subresource's
-/// own, for `pods/eviction`, `serviceaccounts/token`).
-fn expected_kind(call: &Call<'_>) -> (String, String) {
-    let endpoint = call.endpoint;
-    let group = endpoint.kind_group.as_deref().unwrap_or(&endpoint.group);
-    let version = endpoint
-        .kind_version
-        .as_deref()
-        .unwrap_or(&endpoint.version);
-    (
-        crate::discovery::api_version(group, version),
-        endpoint.kind.clone(),
-    )
-}
 
 /// Who writes: the `fieldManager` of the query, else the client's name from its `User-Agent`:
 /// what precedes the first `/`, printable characters only, at most 128 bytes (empty when the
@@ -290,8 +225,9 @@ fn no_new_finalizers_while_deleting(
     if meta(current, "deletionTimestamp").is_empty() {
         return Ok(());
     }
-    let old: std::collections::BTreeSet<String> = delete::finalizers(current).into_iter().collect();
-    let added: std::collections::BTreeSet<String> = delete::finalizers(new)
+    let old: std::collections::BTreeSet<String> =
+        delete_options::finalizers(current).into_iter().collect();
+    let added: std::collections::BTreeSet<String> = delete_options::finalizers(new)
         .into_iter()
         .filter(|f| !old.contains(f))
         .collect();
@@ -453,7 +389,7 @@ pub(super) fn commit(
 pub(super) fn create(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value), ApiError> {
     options::write(call, "CreateOptions")?;
     let mut new = read_object(call, body)?;
-    call.validate_fields(&mut new, super::ReadAs::Body)?;
+    call.validate_fields(&mut new, super::call::ReadAs::Body)?;
     call.default_object(&mut new);
     create_object(call, new, true)
 }
@@ -559,7 +495,7 @@ pub(super) fn create_object(
 pub(super) fn update(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value), ApiError> {
     options::write(call, "UpdateOptions")?;
     let mut given = read_object(call, body)?;
-    call.validate_fields(&mut given, super::ReadAs::Body)?;
+    call.validate_fields(&mut given, super::call::ReadAs::Body)?;
     call.default_object(&mut given);
     let expected = meta(&given, "resourceVersion").to_owned();
     for _ in 0..RETRIES {
@@ -591,13 +527,4 @@ pub(super) fn record_update(call: &Call<'_>, live: &Value, new: Value) -> Result
         (None, Some(new)) => Ok(new),
         (None, None) => Err(ApiError::bad_request("the object was lost")),
     }
-}
-
-pub(super) fn conflict(call: &Call<'_>) -> ApiError {
-    ApiError::conflict(
-        &call.resource.group,
-        &call.resource.qualified(),
-        &call.resource.resource,
-        &call.info.name,
-    )
 }

@@ -46,7 +46,7 @@ use std::net::Ipv4Addr;
 
 use serde_json::{Map, Value, json};
 
-use crate::server::State;
+use crate::state::State;
 use crate::status::{ApiError, FieldError};
 use crate::store::ObjectKey;
 
@@ -256,10 +256,10 @@ pub(crate) fn prepare_update(
 /// while the type still uses the value.
 fn patch_allocated_values(spec: &mut Spec, old: &Spec) {
     if needs_cluster_ip(old) && needs_cluster_ip(spec) {
-        if text(spec, "clusterIP").is_empty() {
-            if let Some(ip) = present(old, "clusterIP") {
-                spec.insert("clusterIP".into(), ip.clone());
-            }
+        if text(spec, "clusterIP").is_empty()
+            && let Some(ip) = present(old, "clusterIP")
+        {
+            spec.insert("clusterIP".into(), ip.clone());
         }
         if list(spec, "clusterIPs").is_empty() && !list(old, "clusterIPs").is_empty() {
             spec.insert(
@@ -274,10 +274,9 @@ fn patch_allocated_values(spec: &mut Spec, old: &Spec) {
     if needs_health_check_port(old)
         && needs_health_check_port(spec)
         && number(spec, "healthCheckNodePort") == 0
+        && let Some(port) = present(old, "healthCheckNodePort")
     {
-        if let Some(port) = present(old, "healthCheckNodePort") {
-            spec.insert("healthCheckNodePort".into(), port.clone());
-        }
+        spec.insert("healthCheckNodePort".into(), port.clone());
     }
 }
 
@@ -712,10 +711,10 @@ fn clear_load_balancer_status(service: &mut Map<String, Value>) {
         .get_mut("status")
         .and_then(Value::as_object_mut)
         .and_then(|s| s.get_mut("loadBalancer"));
-    if let Some(balancer) = balancer {
-        if balancer.as_object().is_none_or(|b| !b.is_empty()) {
-            *balancer = json!({});
-        }
+    if let Some(balancer) = balancer
+        && balancer.as_object().is_none_or(|b| !b.is_empty())
+    {
+        *balancer = json!({});
     }
 }
 
@@ -744,20 +743,17 @@ pub(crate) fn record(state: &State, namespace: &str, name: &str, allocation: &Al
                 "ipaddress.kubernetes.io/ip-family": "IPv4",
                 "ipaddress.kubernetes.io/managed-by": "ipallocator.k8s.io"}},
             "spec": {"parentRef": {"resource": "services", "namespace": namespace, "name": name}}});
-        let _ = crate::handlers::internal(
-            state,
-            crate::handlers::Internal {
-                verb: "create",
-                api_version: "networking.k8s.io/v1",
-                plural: "ipaddresses",
-                namespace: "",
-                name: "",
-                content_type: "application/json",
-                body: address.to_string().as_bytes(),
-                user_agent: "kube-apiserver",
-                query: &[],
-            },
-        );
+        let _ = state.internal(crate::state::Internal {
+            verb: "create",
+            api_version: "networking.k8s.io/v1",
+            plural: "ipaddresses",
+            namespace: "",
+            name: "",
+            content_type: "application/json",
+            body: address.to_string().as_bytes(),
+            user_agent: "kube-apiserver",
+            query: &[],
+        });
     }
     for ip in &allocation.released {
         release_address(state, ip, namespace, name);
