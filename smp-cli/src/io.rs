@@ -183,7 +183,7 @@ fn parse_size(text: &str) -> Result<u64, String> {
 /// `67108864` as `64 MiB`, for messages.
 fn human_size(bytes: u64) -> String {
     for (shift, unit) in [(30, "GiB"), (20, "MiB"), (10, "KiB")] {
-        if bytes >= 1 << shift && bytes % (1 << shift) == 0 {
+        if bytes >= 1 << shift && bytes.is_multiple_of(1 << shift) {
             return format!("{} {unit}", bytes >> shift);
         }
     }

@@ -1,5 +1,8 @@
 //! `smp`: Kubernetes strategic merge patch from the command line.
 //!
+//! **Its place.** The top of smp: it stands on every library crate (smp-core, smp-types,
+//! smp-ssa, smp-admission, smp-apiserver) and nothing stands on it.
+//!
 //! Each subcommand lives in its own module and returns `Result<(), CliError>`; `main` turns an
 //! error into one `error: ` line on stderr and exit status 1. Usage errors are clap's (status 2).
 

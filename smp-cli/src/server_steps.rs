@@ -25,10 +25,11 @@ pub(crate) fn settle_namespace(object: &mut Value, api_version: &str, kind: &str
         .pointer("/metadata/namespace")
         .and_then(Value::as_str)
         .is_none_or(str::is_empty);
-    if missing && smp_admission::validation::namespaced(api_version, kind) == Some(true) {
-        if let Some(meta) = metadata(object) {
-            meta.insert("namespace".into(), "default".into());
-        }
+    if missing
+        && smp_admission::validation::namespaced(api_version, kind) == Some(true)
+        && let Some(meta) = metadata(object)
+    {
+        meta.insert("namespace".into(), "default".into());
     }
 }
 

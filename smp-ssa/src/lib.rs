@@ -1,6 +1,9 @@
 //! Server-side apply, offline: what the Kubernetes API server computes when objects are written
 //! with field management, computed here without a server.
 //!
+//! **Its place.** It stands on smp-core (schemas read from OpenAPI documents and CRDs); smp-apiserver
+//! and smp-cli stand on it. Its own layers are listed under [Layers](#layers).
+//!
 //! The API server records, for each object, which manager owns which fields
 //! (`metadata.managedFields`); an apply merges the applied configuration into the live object by
 //! the schema's list types and map keys, removes the fields its manager stopped applying, and

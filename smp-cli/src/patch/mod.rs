@@ -252,18 +252,18 @@ fn apply_patch(
             // One operation at a time, so that each copy is charged before it is made. (A
             // failed patch leaves `object` half patched; it is dropped with the error.)
             for (i, op) in ops.iter().enumerate() {
-                if let json_patch::PatchOperation::Copy(copy) = op {
-                    if let Some(from) = object.pointer(copy.from.as_str()) {
-                        copies.charge(from).map_err(|limit| {
-                            format!(
-                                "json patch: operation '/{i}' (copy from '{}'): the copies of \
+                if let json_patch::PatchOperation::Copy(copy) = op
+                    && let Some(from) = object.pointer(copy.from.as_str())
+                {
+                    copies.charge(from).map_err(|limit| {
+                        format!(
+                            "json patch: operation '/{i}' (copy from '{}'): the copies of \
                                  the patch would exceed {limit} units (one per value plus one \
                                  per byte of its strings and keys; the limit is the size of the \
                                  file and the patch plus {COPY_ALLOWANCE})",
-                                copy.from
-                            )
-                        })?;
-                    }
+                            copy.from
+                        )
+                    })?;
                 }
                 json_patch::patch_unsafe(&mut object, std::slice::from_ref(op)).map_err(|e| {
                     format!(

@@ -196,10 +196,10 @@ impl Shared<'_, '_> {
                 printed = printed.strip_prefix(SEPARATOR).unwrap_or(printed);
             }
             state.any |= !printed.is_empty();
-            if state.failed.is_none() {
-                if let Err(e) = std::io::stdout().lock().write_all(printed) {
-                    state.failed = Some(e);
-                }
+            if state.failed.is_none()
+                && let Err(e) = std::io::stdout().lock().write_all(printed)
+            {
+                state.failed = Some(e);
             }
             text.clear();
             state.spare.push(text);

@@ -319,11 +319,11 @@ pub(crate) fn compatible(patch: &Value, object: Option<&Value>, ty: &Ty) -> bool
         if let Some(list) = k.strip_prefix("$deleteFromPrimitiveList/") {
             let added = p.get(list).and_then(Value::as_array);
             let deleted = pv.as_array();
-            if let (Some(added), Some(deleted)) = (added, deleted) {
-                if added.iter().any(|v| deleted.contains(v)) {
-                    // Excluded class "delete what the patch adds".
-                    return false;
-                }
+            if let (Some(added), Some(deleted)) = (added, deleted)
+                && added.iter().any(|v| deleted.contains(v))
+            {
+                // Excluded class "delete what the patch adds".
+                return false;
             }
         }
         if k.starts_with('$') {
