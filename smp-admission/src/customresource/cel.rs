@@ -167,6 +167,7 @@ thread_local! {
         context.add_function("size", size);
         context.add_function("type", type_of);
         context.add_function("dyn", dyn_value);
+        context.add_function(super::rules::OPTIONAL_EQUALS, optional_equals);
         super::comprehensions::register(&mut context);
         for name in [
             "int", "uint", "double", "bool", "string", "bytes", "list", "map", "null_type",
@@ -260,6 +261,24 @@ fn type_of(value: Cel) -> kube_cel::cel::ResolveResult {
 /// not).
 fn dyn_value(value: Cel) -> kube_cel::cel::ResolveResult {
     Ok(value)
+}
+
+/// cel-go's `==` where one side is an optional (the rules rewrite `x == optional.none()` and the
+/// like into this, see `rules.rs`): two optionals are equal when both are empty or both hold
+/// equal values; an optional never equals a plain value. The `cel` crate has two optional types
+/// (its own and kube-cel's), and its `==` finds no two optionals equal, not even two empty ones.
+fn optional_equals(a: Cel, b: Cel) -> kube_cel::cel::ResolveResult {
+    fn held(value: &Cel) -> Option<Option<&Cel>> {
+        match value {
+            Cel::Opaque(o) => o.downcast_ref::<OptionalValue>().map(OptionalValue::value),
+            _ => None,
+        }
+    }
+    Ok(Cel::Bool(match (held(&a), held(&b)) {
+        (Some(x), Some(y)) => x == y,
+        (None, None) => a == b,
+        _ => false,
+    }))
 }
 
 /// How many compiled patterns a thread keeps; past it, the cache starts again.

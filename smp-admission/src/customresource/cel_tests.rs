@@ -214,3 +214,24 @@ fn a_member_named_by_a_reserved_word_reads_under_both_spellings() {
         assert_eq!(evaluate_rule(rule, &this), Ok(true), "{rule}");
     }
 }
+
+/// Optionals compare as cel-go compares them, whichever library made them: two empty ones are
+/// equal, two holding equal values are equal, and an optional never equals a plain value.
+#[test]
+fn optionals_compare_as_cel_go_compares_them() {
+    use super::cel::evaluate_rule;
+    let holds = |rule: &str| evaluate_rule(rule, &json!({}));
+    for rule in [
+        "optional.none() == optional.none()",
+        "optional.of(1) == optional.of(1)",
+        "optional.of(1) != optional.of(2)",
+        "optional.of(1) != optional.none()",
+        "optional.ofNonZeroValue('') == optional.none()",
+        "format.dns1123Label().validate('web') == optional.none()",
+        "format.dns1123Label().validate('Not A Label') != optional.none()",
+        "optional.none() == format.dns1123Label().validate('web')",
+    ] {
+        assert_eq!(holds(rule), Ok(true), "{rule}");
+    }
+    assert_eq!(holds("optional.of(1) == 1"), Ok(false));
+}

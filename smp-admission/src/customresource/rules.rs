@@ -234,6 +234,9 @@ fn rewrite(expr: &mut IdedExpr, depth: usize) {
                 visit(target);
             }
             call.args.iter_mut().for_each(visit);
+            if let Some(compared) = optional_comparison(call) {
+                expr.expr = compared;
+            }
         }
         Expr::Comprehension(c) => {
             for e in [
@@ -260,6 +263,47 @@ fn rewrite(expr: &mut IdedExpr, depth: usize) {
         Expr::Select(select) => visit(&mut select.operand),
         _ => {}
     }
+}
+
+/// The function `x == y` runs as when one side is written as an optional (`optional.none()`,
+/// `optional.of(v)`, `optional.ofNonZeroValue(v)`); a name no rule can spell.
+pub(crate) const OPTIONAL_EQUALS: &str = "@optional_equals";
+
+/// `x == optional.none()` (or `!=`, either side) as a call of [`OPTIONAL_EQUALS`], which
+/// compares optionals as cel-go does; `None` for any other call.
+fn optional_comparison(call: &kube_cel::cel::common::ast::CallExpr) -> Option<Expr> {
+    use kube_cel::cel::common::ast::{CallExpr, operators};
+    let negated = match call.func_name.as_str() {
+        operators::EQUALS => false,
+        operators::NOT_EQUALS => true,
+        _ => return None,
+    };
+    let made_optional = |e: &IdedExpr| {
+        matches!(&e.expr, Expr::Call(c)
+            if matches!(c.func_name.as_str(), "none" | "of" | "ofNonZeroValue")
+                && matches!(c.target.as_deref().map(|t| &t.expr),
+                    Some(Expr::Ident(name)) if name == "optional"))
+    };
+    if call.args.len() != 2 || !call.args.iter().any(made_optional) {
+        return None;
+    }
+    let equals = Expr::Call(CallExpr {
+        func_name: OPTIONAL_EQUALS.to_owned(),
+        target: None,
+        args: call.args.clone(),
+    });
+    Some(if negated {
+        Expr::Call(CallExpr {
+            func_name: operators::LOGICAL_NOT.to_owned(),
+            target: None,
+            args: vec![IdedExpr {
+                id: 0,
+                expr: equals,
+            }],
+        })
+    } else {
+        equals
+    })
 }
 
 /// `size(x.filter(v, p))` as the count it is: the `filter` macro's loop with `@result + 1` in
