@@ -10,7 +10,6 @@
 
 use std::sync::Arc;
 
-use kube_cel::cel::Program;
 use kube_cel::cel::common::ast::{EntryExpr, Expr, IdedExpr};
 
 /// The words CEL reserves, which a property name is escaped from (`__namespace__`), sorted.
@@ -109,7 +108,7 @@ fn entries<'e>(entry: &'e EntryExpr, visit: &mut impl FnMut(&'e IdedExpr)) {
 /// compiled on a large stack of its own (reserved, not used), and a tree deeper than cel-go's
 /// recursion limit is refused there; one that is merely deep is evaluated on such a stack
 /// too when the caller's has not room enough ([`on_stack`]).
-pub(crate) fn compile(source: &str) -> Result<Arc<Program>, String> {
+pub(crate) fn compile(source: &str) -> Result<Arc<Compiled>, String> {
     parsing(source, || compile_here(source))?
 }
 
@@ -143,9 +142,24 @@ const MAX_SOURCE: usize = 64 << 10;
 /// cel-go's parser refuses a tree deeper than this (`expression recursion limit exceeded`).
 const MAX_RECURSION: usize = 250;
 
-fn compile_here(source: &str) -> Result<Arc<Program>, String> {
-    let program = Program::compile(source)
-        .map(Arc::new)
+/// A compiled expression: the tree the parser made of it, optional syntax (`x.?y`, `l[?0]`,
+/// `[?x]`, `{?k: v}`) included, as the server's environment parses it. The `cel` crate's own
+/// `Program` parses without that syntax and cannot be made from a tree.
+#[derive(Debug, Clone)]
+pub(crate) struct Compiled(IdedExpr);
+
+impl Compiled {
+    /// The parsed tree.
+    pub(crate) fn expression(&self) -> &IdedExpr {
+        &self.0
+    }
+}
+
+fn compile_here(source: &str) -> Result<Arc<Compiled>, String> {
+    let program = kube_cel::cel::parser::Parser::default()
+        .enable_optional_syntax(true)
+        .parse(source)
+        .map(|expr| Arc::new(Compiled(expr)))
         .map_err(|e| e.to_string().replace("\n| ", "\n | "))?;
     if depth(program.expression(), 0, MAX_RECURSION) > MAX_RECURSION {
         return Err(format!(

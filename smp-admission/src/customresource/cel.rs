@@ -491,7 +491,7 @@ impl Walk<'_> {
         };
         let outcome = on_stack(rule.depth, || match &rule.runs {
             Some(expr) => Cel::resolve(expr, context),
-            None => program.execute(context),
+            None => Cel::resolve(program.expression(), context),
         });
         match outcome {
             Ok(Cel::Bool(true)) => {}

@@ -235,3 +235,22 @@ fn optionals_compare_as_cel_go_compares_them() {
     }
     assert_eq!(holds("optional.of(1) == 1"), Ok(false));
 }
+
+/// Optional syntax parses and runs as in the server's environment: `x.?f`, `m[?k]`, `l[?i]`,
+/// and optional entries in list and map literals.
+#[test]
+fn optional_syntax_reads_what_may_be_absent() {
+    use super::cel::evaluate_rule;
+    let this = json!({"m": {"k": "v"}, "l": ["a"], "o": {"s": "x"}});
+    for rule in [
+        "self.m[?'k'].orValue('') == 'v'",
+        "!self.m[?'missing'].hasValue()",
+        "self.l[?0] == optional.of('a')",
+        "self.l[?5].orValue('none') == 'none'",
+        "self.o.?s == optional.of('x')",
+        "['a', ?optional.none(), 'c'] == ['a', 'c']",
+        "{?'k': optional.of(1), 'j': 2} == {'k': 1, 'j': 2}",
+    ] {
+        assert_eq!(evaluate_rule(rule, &this), Ok(true), "{rule}");
+    }
+}

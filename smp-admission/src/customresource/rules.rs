@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 
-use kube_cel::cel::Program;
 use kube_cel::cel::common::ast::{EntryExpr, Expr, IdedExpr};
 
 use crate::cel::{MAX_EXPR_DEPTH, compile, each_child, on_stack, tree_depth};
@@ -26,13 +25,13 @@ pub struct Rule {
     /// `optionalOldSelf`.
     pub optional_old_self: bool,
     /// The compiled rule, or why it does not compile.
-    pub(crate) program: Result<Arc<Program>, String>,
+    pub(crate) program: Result<Arc<crate::cel::Compiled>, String>,
     /// The rule as it runs here ([`for_evaluation`]).
     pub(crate) runs: Option<Arc<IdedExpr>>,
     /// The message expression as it runs here.
     pub(crate) message_runs: Option<Arc<IdedExpr>>,
     /// The compiled message expression, if any.
-    pub(crate) message_program: Option<Result<Arc<Program>, String>>,
+    pub(crate) message_program: Option<Result<Arc<crate::cel::Compiled>, String>>,
     /// Whether the rule reads `oldSelf` (a transition rule).
     pub(crate) uses_old_self: bool,
     /// What the rule and its message expression read of `self` and of `oldSelf`.
@@ -203,7 +202,7 @@ impl PartialEq for Rule {
 /// (see `cel.rs`) reads `x` where it lies; the `cel` crate hands a method's target to the
 /// function as a copy of the whole value (a rule adding up `self[i].matches.size()` over a
 /// route's rules copied the rules each time).
-fn for_evaluation(program: &Program) -> Arc<IdedExpr> {
+fn for_evaluation(program: &crate::cel::Compiled) -> Arc<IdedExpr> {
     let mut expr = program.expression().clone();
     rewrite(&mut expr, 0);
     Arc::new(expr)
@@ -418,7 +417,7 @@ impl Rule {
             on_stack(depth, || {
                 let uses_old_self = program
                     .as_ref()
-                    .is_ok_and(|p| p.references().has_variable("oldSelf"));
+                    .is_ok_and(|p| p.expression().references().has_variable("oldSelf"));
                 let runs = program.as_ref().ok().map(|p| for_evaluation(p));
                 let message_runs = message_program
                     .as_ref()
