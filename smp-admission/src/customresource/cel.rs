@@ -117,7 +117,7 @@ fn walk(
             errors: ErrorList::new(),
             warnings: ErrorList::new(),
         };
-        walk.node(object, old, schema, root, resource_root, 0);
+        walk.node((object, old), schema, root, resource_root, 0, false);
         Findings {
             errors: walk.errors,
             warnings: walk.warnings,
@@ -370,21 +370,34 @@ struct Walk<'c> {
 }
 
 impl Walk<'_> {
+    /// Runs the rules of a value and below: `(value, old)`, the value and the one it replaces
+    /// when the update correlates one. `ancestor_same`: whether the nearest ancestor that has
+    /// an old value is unchanged, which decides ratcheting for a node without one.
     fn node(
         &mut self,
-        value: &Value,
-        old: Option<&Value>,
+        (value, old): (&Value, Option<&Value>),
         s: &Structural,
         path: &str,
         resource: bool,
         depth: usize,
+        ancestor_same: bool,
     ) {
         // Only the parts whose schema holds rules are walked (their paths made only there).
         if depth > MAX_DEPTH || value.is_null() || !s.has_rules {
             return;
         }
+        // Ratcheting (upstream's `shouldRatchetError`): a node with an old value is judged by
+        // itself; one without (an item of a set or an atomic list, a member the old object
+        // lacks) by its nearest ancestor that has one. Compared once, when first needed.
+        let compared = std::cell::OnceCell::new();
+        let same = || {
+            *compared.get_or_init(|| match old {
+                Some(o) => unchanged(value, o, s, resource, depth),
+                None => ancestor_same,
+            })
+        };
         if !s.rules.is_empty() {
-            let same = old.is_some_and(|o| unchanged(value, o, s, resource, depth));
+            let same = same();
             // One binding serves the node's rules: what any of them reads, converted alone
             // (the `cel` crate copies a value each time it is bound).
             let (reads_self, reads_old) = &s.rule_reads;
@@ -416,20 +429,39 @@ impl Walk<'_> {
                 let old_members = old.and_then(Value::as_object);
                 let additional = s.additional_properties.as_ref().and_then(|a| a.schema());
                 for (key, member) in members {
-                    let old_member = if resource && (key == "kind" || key == "apiVersion") {
+                    // A resource's kind and apiVersion are not compared (both sides are read
+                    // as the same version), so nothing about them ratchets.
+                    let fixed = resource && (key == "kind" || key == "apiVersion");
+                    let old_member = if fixed {
                         None
                     } else {
                         old_members.and_then(|o| o.get(key))
                     };
+                    // Compared only for a member walked without an old value of its own.
+                    let inherited = || old_member.is_none() && !fixed && same();
                     if let Some(property) = s.properties.get(key) {
                         if !property.has_rules {
                             continue;
                         }
                         let at = child(path, key);
-                        self.node(member, old_member, property, &at, false, depth + 1);
+                        self.node(
+                            (member, old_member),
+                            property,
+                            &at,
+                            false,
+                            depth + 1,
+                            inherited(),
+                        );
                     } else if let Some(additional) = additional.filter(|a| a.has_rules) {
                         let at = format!("{path}[{key}]");
-                        self.node(member, old_member, additional, &at, false, depth + 1);
+                        self.node(
+                            (member, old_member),
+                            additional,
+                            &at,
+                            false,
+                            depth + 1,
+                            inherited(),
+                        );
                     }
                 }
             }
@@ -442,8 +474,16 @@ impl Walk<'_> {
                     .and_then(|o| MapListIndex::of(o, s));
                 for (i, item) in items.iter().enumerate() {
                     let old_item = index.as_ref().and_then(|x| x.get(item));
+                    let inherited = old_item.is_none() && same();
                     let at = format!("{path}[{i}]");
-                    self.node(item, old_item, item_schema, &at, false, depth + 1);
+                    self.node(
+                        (item, old_item),
+                        item_schema,
+                        &at,
+                        false,
+                        depth + 1,
+                        inherited,
+                    );
                 }
             }
             _ => {}
