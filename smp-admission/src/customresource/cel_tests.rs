@@ -254,3 +254,17 @@ fn optional_syntax_reads_what_may_be_absent() {
         assert_eq!(evaluate_rule(rule, &this), Ok(true), "{rule}");
     }
 }
+
+/// `optMap` maps what an optional holds and leaves an empty one empty.
+#[test]
+fn opt_map_maps_what_an_optional_holds() {
+    use super::cel::evaluate_rule;
+    let this = json!({"l": ["a"]});
+    for rule in [
+        "self.l[?0].optMap(v, v + 'b') == optional.of('ab')",
+        "!self.l[?3].optMap(v, v + 'b').hasValue()",
+        "optional.of(2).optMap(x, x * 3).value() == 6",
+    ] {
+        assert_eq!(evaluate_rule(rule, &this), Ok(true), "{rule}");
+    }
+}

@@ -235,6 +235,8 @@ fn rewrite(expr: &mut IdedExpr, depth: usize) {
             call.args.iter_mut().for_each(visit);
             if let Some(compared) = optional_comparison(call) {
                 expr.expr = compared;
+            } else if let Some(mapped) = opt_map(call) {
+                expr.expr = mapped;
             }
         }
         Expr::Comprehension(c) => {
@@ -303,6 +305,52 @@ fn optional_comparison(call: &kube_cel::cel::common::ast::CallExpr) -> Option<Ex
     } else {
         equals
     })
+}
+
+/// `x.optMap(v, e)`, a macro of cel-go's optional library the `cel` crate lacks, as what it
+/// stands for: `x.hasValue() ? optional.of(e with v bound to x.value()) : optional.none()`,
+/// the binding a loop over no items whose accumulator is `v` (as cel-go binds `cel.bind`).
+fn opt_map(call: &kube_cel::cel::common::ast::CallExpr) -> Option<Expr> {
+    use kube_cel::cel::common::ast::{
+        CallExpr, ComprehensionExpr, ListExpr, LiteralValue, operators,
+    };
+    let (Some(target), [var, body]) = (call.target.as_deref(), call.args.as_slice()) else {
+        return None;
+    };
+    let Expr::Ident(name) = &var.expr else {
+        return None;
+    };
+    if call.func_name != "optMap" {
+        return None;
+    }
+    let node = |expr: Expr| IdedExpr { id: 0, expr };
+    let method = |name: &str, target: &IdedExpr, args: Vec<IdedExpr>| {
+        node(Expr::Call(CallExpr {
+            func_name: name.to_owned(),
+            target: Some(Box::new(target.clone())),
+            args,
+        }))
+    };
+    let optional = node(Expr::Ident("optional".to_owned()));
+    let bound = node(Expr::Comprehension(Box::new(ComprehensionExpr {
+        iter_range: node(Expr::List(ListExpr::new(Vec::new()))),
+        iter_var: "#unused".to_owned(),
+        iter_var2: None,
+        accu_var: name.clone(),
+        accu_init: method("value", target, Vec::new()),
+        loop_cond: node(Expr::Literal(LiteralValue::Boolean(false.into()))),
+        loop_step: node(Expr::Ident(name.clone())),
+        result: body.clone(),
+    })));
+    Some(Expr::Call(CallExpr {
+        func_name: operators::CONDITIONAL.to_owned(),
+        target: None,
+        args: vec![
+            method("hasValue", target, Vec::new()),
+            method("of", &optional, vec![bound]),
+            method("none", &optional, Vec::new()),
+        ],
+    }))
 }
 
 /// `size(x.filter(v, p))` as the count it is: the `filter` macro's loop with `@result + 1` in
