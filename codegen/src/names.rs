@@ -5,7 +5,7 @@
 use crate::error::Error;
 
 /// The top-level modules of smp-types that the generator owns entirely (every file below them
-/// is generated), and the generated files beside them.
+/// is generated).
 pub const GENERATED_ROOTS: &[&str] = &[
     "api",
     "apiextensions_apiserver",

@@ -314,15 +314,15 @@ fn opt_map(call: &kube_cel::cel::common::ast::CallExpr) -> Option<Expr> {
     use kube_cel::cel::common::ast::{
         CallExpr, ComprehensionExpr, ListExpr, LiteralValue, operators,
     };
+    if call.func_name != "optMap" {
+        return None;
+    }
     let (Some(target), [var, body]) = (call.target.as_deref(), call.args.as_slice()) else {
         return None;
     };
     let Expr::Ident(name) = &var.expr else {
         return None;
     };
-    if call.func_name != "optMap" {
-        return None;
-    }
     let node = |expr: Expr| IdedExpr { id: 0, expr };
     let method = |name: &str, target: &IdedExpr, args: Vec<IdedExpr>| {
         node(Expr::Call(CallExpr {
