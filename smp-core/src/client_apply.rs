@@ -149,7 +149,7 @@ pub fn last_applied(object: &Value) -> Result<Option<Value>, PatchError> {
 }
 
 /// `desired` carrying the annotation `kubectl apply` writes: the text of `desired` without the
-/// annotation, as Go's encoder writes it ([`crate::gojson::to_string`]: compact, keys sorted,
+/// annotation, as Go's encoder writes it ([`smp_yaml::gojson::to_string`]: compact, keys sorted,
 /// `<`, `>` and `&` escaped, floats in Go's form, a final newline). As kubectl does, `metadata.annotations` is present in that text, `{}` when
 /// `desired` had none.
 pub fn annotated(desired: &Value) -> Result<Value, PatchError> {
@@ -180,7 +180,7 @@ pub fn annotated(desired: &Value) -> Result<Value, PatchError> {
     };
     annotations.remove(LAST_APPLIED_ANNOTATION);
     let mut plain = Value::Object(plain);
-    let text = crate::gojson::to_string(&plain);
+    let text = smp_yaml::gojson::to_string(&plain);
     set_annotation(&mut plain, Value::String(text));
     Ok(plain)
 }

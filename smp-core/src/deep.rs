@@ -18,9 +18,9 @@ use crate::error::{JsonPath, PatchError};
 /// overflow. Documents read by [`crate::input`] are limited to 128 levels already.
 pub const MAX_DEPTH: usize = 256;
 
-/// Deepest nesting of lists and objects a document may have. Readers check it while parsing
-/// with explicit stacks, so hostile input costs neither stack nor much time.
-pub(crate) const MAX_NESTING: usize = 128;
+/// Deepest nesting of lists and objects a document may have: the reader's limit, which the
+/// byte-level paths (`sparse`) keep too.
+pub(crate) use smp_yaml::MAX_NESTING;
 
 /// Whether `value` has containers nested more than `limit` deep. Safe on any input: the walk
 /// goes at most `limit` calls deep.

@@ -2,62 +2,9 @@
 
 use std::fmt;
 
+pub use smp_yaml::{JsonPath, Segment};
+
 use serde_json::Value;
-
-/// One step of a [`JsonPath`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Segment {
-    /// An object member.
-    Field(String),
-    /// A list item identified by its merge key, e.g. `[name=nginx]`.
-    Keyed {
-        /// Merge key name.
-        key: String,
-        /// The key's value as printed JSON (strings unquoted).
-        value: String,
-    },
-    /// A list item by position.
-    Index(usize),
-}
-
-/// Where in a document something happened, e.g. `spec.containers[name=nginx].ports`.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct JsonPath(pub Vec<Segment>);
-
-impl JsonPath {
-    /// The document root.
-    pub fn root() -> JsonPath {
-        JsonPath(Vec::new())
-    }
-}
-
-fn is_plain_name(s: &str) -> bool {
-    !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '$')
-}
-
-impl fmt::Display for JsonPath {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.0.is_empty() {
-            return f.write_str("(root)");
-        }
-        for (i, seg) in self.0.iter().enumerate() {
-            match seg {
-                Segment::Field(name) if is_plain_name(name) => {
-                    if i > 0 {
-                        f.write_str(".")?;
-                    }
-                    f.write_str(name)?;
-                }
-                Segment::Field(name) => write!(f, "[{}]", Value::String(name.clone()))?,
-                Segment::Keyed { key, value } => write!(f, "[{key}={value}]")?,
-                Segment::Index(i) => write!(f, "[{i}]")?,
-            }
-        }
-        Ok(())
-    }
-}
 
 /// Which input a parse error is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -323,39 +270,9 @@ pub fn kind_of(v: &Value) -> &'static str {
     }
 }
 
-/// 1-based line and column (in characters) of a byte offset: where a reader's error points.
-pub(crate) fn line_column(text: &str, pos: usize) -> (usize, usize) {
-    let before = text.get(..pos).unwrap_or(text);
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let column = before.get(line_start..).map_or(0, |l| l.chars().count()) + 1;
-    (line, column)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn path_display() {
-        let p = JsonPath(vec![
-            Segment::Field("spec".into()),
-            Segment::Field("containers".into()),
-            Segment::Keyed {
-                key: "name".into(),
-                value: "nginx".into(),
-            },
-            Segment::Field("ports".into()),
-            Segment::Index(2),
-        ]);
-        assert_eq!(p.to_string(), "spec.containers[name=nginx].ports[2]");
-        let q = JsonPath(vec![
-            Segment::Field("labels".into()),
-            Segment::Field("app.k8s.io/x".into()),
-        ]);
-        assert_eq!(q.to_string(), "labels[\"app.k8s.io/x\"]");
-        assert_eq!(JsonPath::root().to_string(), "(root)");
-    }
 
     #[test]
     fn ambiguous_matches_show_a_few_positions() {

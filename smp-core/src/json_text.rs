@@ -79,17 +79,7 @@ fn through_window<const W: usize>(out: &mut Vec<u8>, src: &[u8], start: usize, l
     true
 }
 
-/// Whether serde_json keeps object keys sorted (its default map), rather than in insertion
-/// order (its `preserve_order` feature, which any crate of a program may turn on): asked once.
-pub fn maps_are_sorted() -> bool {
-    static SORTED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *SORTED.get_or_init(|| {
-        let mut probe = serde_json::Map::new();
-        probe.insert("b".into(), Value::Null);
-        probe.insert("a".into(), Value::Null);
-        probe.keys().next().is_some_and(|k| k == "a")
-    })
-}
+pub use smp_yaml::maps_are_sorted;
 
 /// Whether `a` and `b` are the same bytes. Texts of up to 16 bytes (most keys, names and
 /// labels) are compared in place (as two overlapping words, or byte by byte when shorter

@@ -120,7 +120,7 @@ impl Patch {
 /// values by serde_json's own writer, nested no deeper than the reader allows, so it always
 /// reads; were it ever not to, the patch would be empty rather than a panic.
 fn read_canonical(json: &str) -> Value {
-    input::json::parse_within(json, crate::deep::MAX_DEPTH).unwrap_or(Value::Null)
+    smp_yaml::json::parse_within(json, crate::deep::MAX_DEPTH).unwrap_or(Value::Null)
 }
 
 /// Patches are equal when their JSON values are.

@@ -165,4 +165,4 @@ pub(super) fn literal_at(bytes: &[u8], i: usize) -> Result<&'static str, Invalid
 
 /// The number a well-formed token stands for: exactly the strict reader's conversion, which
 /// the canonical copy must reproduce byte for byte.
-pub(super) use crate::input::json::number_value;
+pub(super) use smp_yaml::json::number_value;

@@ -27,7 +27,7 @@ pub fn write_pretty(value: &Value, out: &mut Vec<u8>) {
     // serde_json's compact text laid out again in one pass ([`pretty_from_compact`]) is faster
     // than a pretty serializer with Go's formatter; it needs the keys in order, as serde_json's
     // default map holds them.
-    if crate::json_text::maps_are_sorted() {
+    if crate::map_order::maps_are_sorted() {
         if let Ok(compact) = serde_json::to_string(value) {
             let start = out.len();
             if pretty_from_compact(&compact, out).is_some() {
@@ -188,7 +188,7 @@ impl<F: Formatter> Formatter for GoFormatter<F> {
 
 /// [`to_string_pretty`] of the document whose compact text `compact` is, as
 /// `serde_json::to_string` writes a `Value` (no whitespace, keys sorted, serde_json's string
-/// escapes and number forms; what [`crate::apply_json`] returns), appended to `out`, without
+/// escapes and number forms; what smp-core's `apply_json` returns), appended to `out`, without
 /// building the value: a linear pass that indents, adds Go's HTML-safe escapes and rewrites
 /// floats in Go's form. `None` when `compact` is not such a text (then nothing useful is in
 /// `out`; print the parsed value instead).
@@ -421,7 +421,7 @@ mod tests {
 
         /// Printed through the compact text, any value prints as the serializer prints it.
         #[test]
-        fn both_ways_of_printing_agree(value in crate::input::tests::arb_value()) {
+        fn both_ways_of_printing_agree(value in crate::document::tests::arb_value()) {
             proptest::prop_assert_eq!(to_string_pretty(&value), pretty_by_serializer(&value));
         }
     }

@@ -1,15 +1,16 @@
 //! Strict JSON: RFC 8259 as serde_json reads it, plus duplicate-key and nesting checks.
 //!
-//! serde_json keeps the last of two equal keys without a word, and going through `serde`
+//! [`crate::parse_json`] reads with the usual limit, [`MAX_NESTING`]; [`parse_within`] with
+//! one of the caller's choosing. serde_json keeps the last of two equal keys without a word, and going through `serde`
 //! visitors would recurse once per level. This parser walks structure with an explicit stack and
 //! hands each string token to serde_json, so escapes are exactly serde_json's; numbers keep
 //! serde_json's kinds (exact u64/i64, otherwise f64).
 
-use crate::error::line_column;
+use crate::error::{ReadError, line_column};
 use serde_json::{Map, Value};
 
-use crate::deep::MAX_NESTING;
-use crate::error::{JsonPath, Segment};
+use crate::limits::MAX_NESTING;
+use crate::path::{JsonPath, Segment};
 
 /// Why a text is not a JSON document: a one-line message with line and column.
 #[derive(Debug)]
@@ -23,11 +24,24 @@ pub(crate) struct JsonError {
 
 /// Parses one JSON document.
 pub(crate) fn parse(text: &str) -> Result<Value, JsonError> {
-    parse_within(text, MAX_NESTING)
+    parse_limited(text, MAX_NESTING)
 }
 
-/// Parses one JSON document nested at most `limit` levels deep.
-pub(crate) fn parse_within(text: &str, limit: usize) -> Result<Value, JsonError> {
+/// Parses one JSON document nested at most `limit` levels deep, as strictly as
+/// [`crate::parse_json`] does (a duplicate key is an error).
+///
+/// ```
+/// let deep = "[".repeat(200) + &"]".repeat(200);
+/// assert!(smp_yaml::parse_json(&deep).is_err());
+/// assert!(smp_yaml::json::parse_within(&deep, 256).is_ok());
+/// ```
+pub fn parse_within(text: &str, limit: usize) -> Result<Value, ReadError> {
+    parse_limited(text, limit).map_err(|e| ReadError::invalid(e.message))
+}
+
+/// Parses one JSON document nested at most `limit` levels deep, saying whether another reading
+/// could make sense of the text.
+fn parse_limited(text: &str, limit: usize) -> Result<Value, JsonError> {
     JsonParser {
         text,
         pos: 0,
@@ -312,7 +326,7 @@ impl JsonParser<'_> {
 /// The number a well-formed JSON number token stands for, with serde_json's choice of kind
 /// (u64, else i64, else f64; `-0` is a float) but correctly rounded floats: serde_json's own
 /// fast float parser can be off by one unit in the last place, which would break round trips.
-pub(crate) fn number_value(token: &str) -> Option<Value> {
+pub fn number_value(token: &str) -> Option<Value> {
     let is_integer = !token.contains(['.', 'e', 'E']);
     if is_integer {
         if let Ok(u) = token.parse::<u64>() {

@@ -18,9 +18,9 @@ use yaml_rust2::parser::{Event, Parser, Tag};
 use yaml_rust2::scanner::{Marker, ScanError, TScalarStyle};
 
 use super::resolve::{CoreTag, Scalar, excerpt, resolve_scalar};
-use crate::deep::MAX_NESTING;
 use crate::error::line_column;
-use crate::error::{JsonPath, Segment};
+use crate::limits::MAX_NESTING;
+use crate::path::{JsonPath, Segment};
 
 /// What aliases may add to a stream beyond the size of its text, in units of
 /// [`weight`](Tree::weight): enough for any real manifest, small enough that a "billion laughs"
@@ -47,7 +47,7 @@ impl LoadError {
 
 /// Parses every document of a YAML stream.
 ///
-/// `json_like`: the text starts like JSON (see `input::parse_document`), and unquoted scalars
+/// `json_like`: the text starts like JSON (see `crate::parse_document`), and unquoted scalars
 /// that only a JSON dialect would write (`NaN`, `Infinity`, comments) are errors.
 pub(crate) fn load_documents(text: &str, json_like: bool) -> Result<Vec<Value>, LoadError> {
     // Most manifests are read by the fast reader; it leaves the rest to the full loader.

@@ -20,7 +20,7 @@ mod resolve;
 
 use serde_json::Value;
 
-use crate::error::{DocRole, PatchError};
+use crate::error::ReadError;
 
 pub use emit::to_yaml_string;
 
@@ -30,12 +30,9 @@ pub use emit::to_yaml_string;
 /// other control characters), nesting deeper than 128 levels, and aliases that expand the
 /// stream by more than its own size in bytes plus 1,000,000 units (one unit per value an alias
 /// copies plus one per byte of its strings and keys; anchors themselves cost nothing).
-pub fn parse_yaml_documents(text: &str, role: DocRole) -> Result<Vec<Value>, PatchError> {
+pub fn parse_yaml_documents(text: &str) -> Result<Vec<Value>, ReadError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    load::load_documents(text, false).map_err(|e| PatchError::InvalidDocument {
-        role,
-        detail: e.message,
-    })
+    load::load_documents(text, false).map_err(|e| ReadError::invalid(e.message))
 }
 
 /// A YAML stream's documents as texts of their own, to read one at a time (with
@@ -47,9 +44,9 @@ pub fn parse_yaml_documents(text: &str, role: DocRole) -> Result<Vec<Value>, Pat
 ///
 /// ```
 /// let stream = "a: 1\n---\nb:\n- x\n";
-/// let parts = smp_core::yaml::split_documents(stream).unwrap();
+/// let parts = smp_yaml::split_documents(stream).unwrap();
 /// assert_eq!(parts, ["a: 1\n", "b:\n- x\n"]);
-/// assert!(smp_core::yaml::split_documents("a: &x 1\n---\nb: *x\n").is_none());
+/// assert!(smp_yaml::split_documents("a: &x 1\n---\nb: *x\n").is_none());
 /// ```
 pub fn split_documents(text: &str) -> Option<Vec<&str>> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -59,7 +56,7 @@ pub fn split_documents(text: &str) -> Option<Vec<&str>> {
     fast::split_documents(text)
 }
 
-/// Reads text that starts like JSON but is not JSON as YAML (see `input::parse_document`).
+/// Reads text that starts like JSON but is not JSON as YAML (see `crate::parse_document`).
 pub(crate) fn load_json_like(text: &str) -> Result<Vec<Value>, load::LoadError> {
     load::load_documents(text, true)
 }
@@ -67,12 +64,12 @@ pub(crate) fn load_json_like(text: &str) -> Result<Vec<Value>, load::LoadError> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::tests::{arb_string, arb_value, detail, on_small_stack};
+    use crate::document::tests::{arb_string, arb_value, detail, on_small_stack};
     use proptest::prelude::*;
     use serde_json::json;
 
     fn docs(text: &str) -> Vec<Value> {
-        parse_yaml_documents(text, DocRole::Original).unwrap_or_else(|e| panic!("{text:?}: {e}"))
+        parse_yaml_documents(text).unwrap_or_else(|e| panic!("{text:?}: {e}"))
     }
 
     fn one(text: &str) -> Value {
@@ -83,7 +80,7 @@ mod tests {
     }
 
     fn err(text: &str) -> String {
-        detail(parse_yaml_documents(text, DocRole::Patch))
+        detail(parse_yaml_documents(text))
     }
 
     #[test]
@@ -311,7 +308,7 @@ mod tests {
     #[test]
     fn nesting_limit() {
         let flow = |n: usize| "[".repeat(n) + &"]".repeat(n);
-        assert!(parse_yaml_documents(&flow(128), DocRole::Patch).is_ok());
+        assert!(parse_yaml_documents(&flow(128)).is_ok());
         assert!(err(&flow(129)).contains("nesting deeper than 128 levels"));
         // An alias can carry depth without new nesting events.
         let text = format!("a: &a {}\nb: [*a]\n", flow(127));
@@ -535,15 +532,11 @@ mod tests {
         for s in strings {
             let value = json!({ s: s, "list": [s, {s: [s]}] });
             let text = to_yaml_string(&value);
-            let back = parse_yaml_documents(&text, DocRole::Patch);
+            let back = parse_yaml_documents(&text);
             assert_eq!(back, Ok(vec![value]), "{s:?} printed as:\n{text}");
             let root = json!(s);
             let text = to_yaml_string(&root);
-            assert_eq!(
-                parse_yaml_documents(&text, DocRole::Patch),
-                Ok(vec![root]),
-                "{text}"
-            );
+            assert_eq!(parse_yaml_documents(&text), Ok(vec![root]), "{text}");
         }
     }
 
@@ -588,7 +581,7 @@ mod tests {
         #[test]
         fn yaml_round_trip(v in arb_value()) {
             let text = to_yaml_string(&v);
-            let back = parse_yaml_documents(&text, DocRole::Patch);
+            let back = parse_yaml_documents(&text);
             prop_assert_eq!(back, Ok(vec![normalized(&v)]), "printed as:\n{}", text);
         }
 
@@ -596,14 +589,14 @@ mod tests {
         fn strings_round_trip(s in arb_string()) {
             let v = json!({ s.clone(): [s.clone(), {"k": s}] });
             let text = to_yaml_string(&v);
-            prop_assert_eq!(parse_yaml_documents(&text, DocRole::Patch), Ok(vec![v]), "{}", text);
+            prop_assert_eq!(parse_yaml_documents(&text), Ok(vec![v]), "{}", text);
         }
 
         #[test]
         fn arbitrary_text_never_panics(
             text in "[-:#&*!|>'\"%@`{}\\[\\],? .~0-9a-z<\n\t]{0,48}"
         ) {
-            let _ = parse_yaml_documents(&text, DocRole::Patch);
+            let _ = parse_yaml_documents(&text);
         }
     }
 }

@@ -571,7 +571,7 @@ fn double_quoted(text: &str) -> Option<(String, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::tests::arb_value;
+    use crate::document::tests::arb_value;
     use crate::yaml::load::load_documents_in_full as full;
     use crate::yaml::to_yaml_string;
     use proptest::prelude::*;
