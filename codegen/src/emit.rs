@@ -145,6 +145,8 @@ struct Imports<'m> {
     module: &'m [String],
     map: bool,
     serde: bool,
+    /// serde's derives on structs, which the crate's `types` feature turns on.
+    serde_types: bool,
     derive: bool,
     /// Other modules whose types are named, by module path.
     modules: BTreeSet<Vec<String>>,
@@ -156,6 +158,7 @@ impl<'m> Imports<'m> {
             module,
             map: false,
             serde: false,
+            serde_types: false,
             derive: false,
             modules: BTreeSet::new(),
         }
@@ -168,11 +171,13 @@ impl<'m> Imports<'m> {
         }
         if self.serde {
             s.push_str("use serde::{Deserialize, Serialize};\n");
+        } else if self.serde_types {
+            s.push_str("#[cfg(feature = \"types\")]\nuse serde::{Deserialize, Serialize};\n");
         }
         if self.derive {
             s.push_str("use smp_core::StrategicMerge;\n");
         }
-        if self.serde || self.derive {
+        if self.serde || self.serde_types || self.derive {
             s.push('\n');
         }
         let mut aliases: BTreeMap<String, &Vec<String>> = BTreeMap::new();
@@ -294,7 +299,7 @@ fn emit_struct(
     def: &Def,
     s: &Struct,
 ) -> Result<(), Error> {
-    imports.serde = true;
+    imports.serde_types = true;
     imports.derive = true;
     doc(out, &docs::type_doc(reference, def), "");
     for note in &s.notes {
@@ -306,14 +311,19 @@ fn emit_struct(
         .iter()
         .any(|f| f.ident != f.json && names::serde_camel(&f.ident) == f.json);
     let ident = &def.path.ident;
+    // Without the `types` feature the struct only carries its patch schema (which is what
+    // the k8s-openapi counterparts and the registry need): neither serde nor the typed apply
+    // and diff are compiled for it.
     out.push_str(
-        "#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]\n",
+        "#[cfg_attr(feature = \"types\", derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize))]\n\
+         #[derive(StrategicMerge)]\n",
     );
     if rename_all {
         out.push_str("#[serde(rename_all = \"camelCase\")]\n");
     }
-    // The patch types are most of smp-types' build: a build that does not use them leaves them
-    // out (see the crate's `patch-types` feature).
+    out.push_str("#[cfg_attr(not(feature = \"types\"), patch(schema_only))]\n");
+    // The patch types are most of the rest of smp-types' build: a build that does not use them
+    // leaves them out (see the crate's `patch-types` feature).
     out.push_str("#[cfg_attr(not(feature = \"patch-types\"), patch(no_patch_type))]\n");
     if whole_union {
         out.push_str("#[union]\n");

@@ -82,7 +82,7 @@ pub use patch::Patch;
 /// `#[derive(StrategicMerge)]`.
 pub use smp_derive::StrategicMerge;
 pub use sparse::{apply_json, diff_json, three_way_json};
-pub use typed::{Opaque, PatchField, StrategicMerge, json_form};
+pub use typed::{Opaque, PatchField, PatchSchema, StrategicMerge, json_form};
 pub use typed_patch::{Change, ObjectPatch, Patchable, UntypedPatch, ValuePatch};
 
 /// Items used by code that `#[derive(StrategicMerge)]` generates. Not a public API.

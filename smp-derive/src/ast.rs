@@ -27,6 +27,8 @@ pub(crate) struct Container<'a> {
     pub patch_type: Option<Ident>,
     /// `#[patch(no_patch_type)]`: no generated patch type (the key, for errors).
     pub no_patch_type: Option<syn::Path>,
+    /// `#[patch(schema_only)]`: only `PatchSchema`, the type's schema (the key, for errors).
+    pub schema_only: Option<syn::Path>,
 }
 
 pub(crate) enum Data<'a> {
@@ -154,8 +156,10 @@ impl<'a> Container<'a> {
             krate,
             patch_type,
             no_patch_type,
+            schema_only,
         } = attr::container(cx, &input.attrs);
         let no_patch_type = no_patch_type.map(|k| k.key);
+        let schema_only = schema_only.map(|k| k.key);
         let union =
             union_attr::container(cx, &input.attrs, matches!(input.data, SynData::Struct(_)));
         let is_newtype = matches!(
@@ -182,6 +186,7 @@ impl<'a> Container<'a> {
                             krate,
                             patch_type,
                             no_patch_type,
+                            schema_only,
                         });
                     }
                     Fields::Unnamed(f) => cx.at(f, NOT_NAMED),
@@ -222,6 +227,7 @@ impl<'a> Container<'a> {
             krate,
             patch_type,
             no_patch_type,
+            schema_only,
         })
     }
 

@@ -304,13 +304,17 @@ pub(crate) struct ContainerAttrs {
     pub patch_type: Option<syn::Ident>,
     /// `no_patch_type`: no patch type; the type's patch is `UntypedPatch<T>` (its JSON).
     pub no_patch_type: Option<Keyed<()>>,
+    /// `schema_only`: only the schema (`PatchSchema`), not the patching itself.
+    pub schema_only: Option<Keyed<()>>,
 }
 
-/// Parses `#[patch(crate = "path", patch_type = "Name", no_patch_type)]` on a type.
+/// Parses `#[patch(crate = "path", patch_type = "Name", no_patch_type, schema_only)]` on a
+/// type.
 pub(crate) fn container(cx: &Errors, attrs: &[Attribute]) -> ContainerAttrs {
     let mut krate: Option<Keyed<syn::Path>> = None;
     let mut patch_type: Option<Keyed<syn::Ident>> = None;
     let mut no_patch_type: Option<Keyed<()>> = None;
+    let mut schema_only: Option<Keyed<()>> = None;
     for attr in attrs {
         if !attr.path().is_ident("patch") {
             continue;
@@ -345,13 +349,19 @@ pub(crate) fn container(cx: &Errors, attrs: &[Attribute]) -> ContainerAttrs {
                     cx.at(&key, "`no_patch_type` takes no value: write #[patch(no_patch_type)]");
                 }
                 set(cx, &mut no_patch_type, key, (), None);
+            } else if key.is_ident("schema_only") {
+                if !meta.input.is_empty() && !meta.input.peek(syn::Token![,]) {
+                    skip_value(&meta)?;
+                    cx.at(&key, "`schema_only` takes no value: write #[patch(schema_only)]");
+                }
+                set(cx, &mut schema_only, key, (), None);
             } else {
                 skip_value(&meta)?;
                 cx.at(
                     &key,
                     format_args!(
                         "unknown key `{}` in #[patch(...)] on a type, expected `crate = \"...\"`, \
-                         `patch_type = \"...\"` or `no_patch_type` (the other keys belong on struct fields)",
+                         `patch_type = \"...\"`, `no_patch_type` or `schema_only` (the other keys belong on struct fields)",
                         key.to_token_stream()
                     ),
                 );
@@ -366,6 +376,7 @@ pub(crate) fn container(cx: &Errors, attrs: &[Attribute]) -> ContainerAttrs {
         krate: krate.map(|k| k.value),
         patch_type: patch_type.map(|k| k.value),
         no_patch_type,
+        schema_only,
     }
 }
 

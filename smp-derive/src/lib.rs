@@ -74,6 +74,12 @@ use proc_macro::TokenStream;
 /// JSON, and the build is lighter. Names the patch type would define twice (a field `spec` beside
 /// a field `spec_with`, a field named `new` or `directive`) are compile errors.
 ///
+/// Only the schema: `#[patch(schema_only)]` derives `smp_core::PatchSchema` (the static patch
+/// metadata, unions included) and nothing else, for a type that describes the JSON form of
+/// values held in other types (smp-types' kinds describe k8s-openapi's). The type then needs
+/// no serde: `#[serde(...)]` attributes still name its fields and are read, and are inert
+/// without serde's derive.
+///
 /// Unions (KEP-1027), which also derive `smp_core::Normalize`: `#[union]` on a struct (every
 /// field but the discriminator is a member and must be an `Option`); on fields
 /// `#[union(discriminator)]`, `#[union(member)]` / `#[union(member = "group")]` (inline unions
@@ -96,7 +102,7 @@ use proc_macro::TokenStream;
 /// its builders, one call per field to write and to read it, and a table that hands its members
 /// to the walks (so that `apply_patch` plans without writing JSON). Its methods are `#[inline]`,
 /// so their machine code is built in the crates that call them, for the types they use.
-#[proc_macro_derive(StrategicMerge, attributes(patch, union))]
+#[proc_macro_derive(StrategicMerge, attributes(patch, union, serde))]
 pub fn derive_strategic_merge(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
     expand::derive(&input).into()

@@ -5,7 +5,7 @@
 //! therefore only used to reject what is certainly wrong (`strategy = "merge"` on a `String`)
 //! and to pick cheap code paths; whatever depends on the real type (does the element type
 //! declare the merge key? is this path a struct or a string enum?) is checked by `const`
-//! assertions on `<T as PatchField>::DEF`, which the compiler evaluates with full knowledge.
+//! assertions on `<T as PatchSchema>::DEF`, which the compiler evaluates with full knowledge.
 
 use syn::{GenericArgument, PathArguments, Type};
 

@@ -1,7 +1,7 @@
 //! What the generated registry lists: each definition of the OpenAPI document with its Rust
 //! type and patch schema, and each kind with its definition.
 
-use smp_core::{Node, PatchField, TypeDef};
+use smp_core::{Node, PatchSchema, TypeDef};
 
 /// One definition of the OpenAPI document: its name, Rust type and patch schema.
 #[derive(Debug)]
@@ -12,7 +12,7 @@ pub struct Definition {
 }
 
 impl Definition {
-    pub(crate) const fn of<T: PatchField>(
+    pub(crate) const fn of<T: PatchSchema>(
         name: &'static str,
         type_name: &'static str,
     ) -> Definition {

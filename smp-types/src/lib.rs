@@ -49,16 +49,24 @@
 //!
 //! # Features
 //!
-//! - `patch-types` (on by default): every type's typed patch (`DeploymentPatch`, ...; see
-//!   [`smp_core::guide::typed_patches`]). Without it `<T as StrategicMerge>::Patch` is
-//!   [`smp_core::UntypedPatch<T>`], the patch as JSON, and everything else is the same.
-//! - `k8s-openapi`: the module `k8s_openapi` (below).
+//! - `types` (on by default): smp's own Rust type for every definition, with serde and
+//!   [`StrategicMerge`] (typed apply, diff and unions). Without it each type is only a
+//!   description of a JSON form: it derives [`smp_core::PatchSchema`] (`#[patch(schema_only)]`)
+//!   and nothing else, which is all that [`lookup`], [`definition`] and the k8s-openapi
+//!   counterparts need; `custom_resource` needs the types.
+//! - `patch-types` (on by default; turns on `types`): every type's typed patch
+//!   (`DeploymentPatch`, ...; see [`smp_core::guide::typed_patches`]). Without it
+//!   `<T as StrategicMerge>::Patch` is [`smp_core::UntypedPatch<T>`], the patch as JSON, and
+//!   everything else is the same.
+//! - `k8s-openapi`: the module `k8s_openapi` (below). A kube user who patches k8s-openapi's
+//!   values needs only this: `default-features = false, features = ["k8s-openapi"]`. The
+//!   typed patches of k8s-openapi's types (`apply_patch`, `diff_patch`) come with `types`.
 //!
-//! Build cost: the derived methods are `#[inline]`, so this crate compiles the types' metadata
-//! and leaves the machine code of `apply`/`diff` to the crates that call them, for the types
-//! they use. The patch types are the heavier part of the build: `cargo build --release -p
-//! smp-types` from clean on two cores took 45 s and 2.6 GB of memory with them, 36 s and
-//! 1.9 GB with `default-features = false`.
+//! Build cost: without `types`, this crate is tables of patch metadata, and builds in about two
+//! seconds. With it, most of the time goes to the compiler's front end (expanding, checking and
+//! encoding serde's and smp's derives for 730 types), not to machine code: the derived methods
+//! are `#[inline]`, so their machine code is built in the crates that call them, for the types
+//! they use. The README's install section gives the figures (`bench/build-cost/run`).
 //!
 //! [`StrategicMerge`]: smp_core::StrategicMerge
 
@@ -67,6 +75,7 @@
 pub mod api;
 pub mod apiextensions_apiserver;
 pub mod apimachinery;
+#[cfg(feature = "types")]
 pub mod custom_resource;
 pub mod kube_aggregator;
 

@@ -1,15 +1,17 @@
-//! `PatchField` for the types that do not derive it: hand-written scalars (`IntOrString`,
+//! `PatchSchema` and `PatchField` for the types that do not derive them: hand-written scalars (`IntOrString`,
 //! `Quantity`, `Time`, `MicroTime`) and the generated newtypes over `serde_json::Value` for
 //! definitions the document gives no structure (`RawExtension`, `FieldsV1`, `JSON`, ...).
 
-/// Implements `PatchField` and `Normalize` for a scalar type with `PartialEq`: to the patch
+/// Implements `PatchSchema`, `PatchField` and `Normalize` for a scalar type with `PartialEq`: to the patch
 /// engine a primitive that a patch value replaces whole, usable as a list merge key (`$key`
 /// turns a `&Self` into its key form), with no unions inside.
 macro_rules! scalar_patch_field {
     ($ty:ty, |$v:ident| $key:expr) => {
-        impl ::smp_core::PatchField for $ty {
+        impl ::smp_core::PatchSchema for $ty {
             const DEF: &'static ::smp_core::TypeDef = ::smp_core::TypeDef::PRIMITIVE;
+        }
 
+        impl ::smp_core::PatchField for $ty {
             #[inline]
             fn plan(
                 current: Option<&Self>,
@@ -71,14 +73,16 @@ macro_rules! self_patch {
     };
 }
 
-/// Implements `PatchField` and `Normalize` for a newtype over `serde_json::Value`: opaque to
+/// Implements `PatchSchema`, `PatchField` and `Normalize` for a newtype over `serde_json::Value`: opaque to
 /// the patch engine (objects merge without metadata, lists are replaced), as the value it
 /// wraps.
 macro_rules! opaque_patch_field {
     ($ty:ident) => {
-        impl ::smp_core::PatchField for $ty {
+        impl ::smp_core::PatchSchema for $ty {
             const DEF: &'static ::smp_core::TypeDef = ::smp_core::TypeDef::OPAQUE;
+        }
 
+        impl ::smp_core::PatchField for $ty {
             #[inline]
             fn same(&self, other: &Self) -> bool {
                 self.0 == other.0

@@ -2,6 +2,8 @@
 //! through their generated types: each round-trips unchanged, and typed apply equals the Value
 //! engine with the kind's schema on hand-written and on random patches.
 
+#![cfg(feature = "types")]
+
 mod support;
 
 use serde::Serialize;

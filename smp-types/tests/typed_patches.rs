@@ -10,6 +10,8 @@
 //!   object (a required field, a key), applying the JSON fails too;
 //! - the typed diff (`diff_patch`) is the diff's JSON, typed.
 
+#![cfg(feature = "patch-types")]
+
 #[allow(dead_code)] // each test binary uses a part of it
 mod support;
 

@@ -10,7 +10,8 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use smp_core::{
-    BaseStrategy, Patch, PatchError, PatchField, StrategicMerge, Strategy, TypeDef, TypeRef,
+    BaseStrategy, Patch, PatchError, PatchField, PatchSchema, StrategicMerge, Strategy, TypeDef,
+    TypeRef,
 };
 
 /// Every supported attribute and field type; its `main` checks a patch end to end.
@@ -285,9 +286,12 @@ fn fields(def: &TypeDef) -> Vec<(String, Strategy, Option<String>)> {
 #[test]
 fn schema_tables() {
     let s = |n: &str, st, k: Option<&str>| (n.to_owned(), st, k.map(str::to_owned));
-    assert_eq!(struct_def(<Spec as PatchField>::DEF).name, "Spec");
     assert_eq!(
-        fields(<Spec as PatchField>::DEF),
+        struct_def(<Spec as smp_core::PatchSchema>::DEF).name,
+        "Spec"
+    );
+    assert_eq!(
+        fields(<Spec as smp_core::PatchSchema>::DEF),
         [
             s("containers", Strategy::MERGE, Some("name")),
             s("replicas", Strategy::DEFAULT, None),
@@ -562,7 +566,7 @@ mod edge {
         e.apply(&smp_core::Patch::from_value(serde_json::json!({"x": 1})).unwrap())
             .unwrap();
         assert_eq!(e, Empty {});
-        let TypeDef::Struct(edge) = <Edge as smp_core::PatchField>::DEF else {
+        let TypeDef::Struct(edge) = <Edge as smp_core::PatchSchema>::DEF else {
             panic!("a struct")
         };
         assert_eq!(edge.name, "EdgeRenamed");
@@ -573,7 +577,7 @@ mod edge {
         );
         assert_eq!(One::Hidden.as_key(), None);
         assert!(matches!(
-            <Never as smp_core::PatchField>::DEF,
+            <Never as smp_core::PatchSchema>::DEF,
             smp_core::TypeDef::Primitive
         ));
         let two: TwoFlat = super::from(serde_json::json!({"name": "n", "tag": "t"}));

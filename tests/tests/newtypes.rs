@@ -112,7 +112,7 @@ fn newtypes_diff_and_normalize_like_the_engine() {
     assert!(b.validate().is_ok());
     // The schema is the wrapped type's: a newtype adds nothing to the JSON form.
     assert_eq!(
-        format!("{:?}", <Name as smp_core::PatchField>::DEF),
-        format!("{:?}", <String as smp_core::PatchField>::DEF)
+        format!("{:?}", <Name as smp_core::PatchSchema>::DEF),
+        format!("{:?}", <String as smp_core::PatchSchema>::DEF)
     );
 }

@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use smp_core::__private as p;
-use smp_core::{Patch, PatchError, PatchField, StrategicMerge};
+use smp_core::{Patch, PatchError, PatchField, PatchSchema, StrategicMerge};
 
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -53,14 +53,16 @@ const _: () = {
     ];
     // merge_key check
     const _: () = assert!(
-        p::declares_field(<Container as PatchField>::DEF, "name"),
+        p::declares_field(<Container as PatchSchema>::DEF, "name"),
         "merge_key `name` of field `containers` is not a field of `Container`"
     );
 
-    impl PatchField for Spec {
+    impl PatchSchema for Spec {
         const DEF: &'static smp_core::TypeDef =
             &smp_core::TypeDef::Struct(smp_core::StructDef::new("Spec", &FIELDS));
+    }
 
+    impl PatchField for Spec {
         fn plan(
             current: Option<&Self>,
             member: &p::Member<'_>,
@@ -233,10 +235,12 @@ const _: () = {
         ),
     ];
 
-    impl PatchField for Container {
+    impl PatchSchema for Container {
         const DEF: &'static smp_core::TypeDef =
             &smp_core::TypeDef::Struct(smp_core::StructDef::new("Container", &FIELDS));
+    }
 
+    impl PatchField for Container {
         fn plan(
             current: Option<&Self>,
             member: &p::Member<'_>,

@@ -12,10 +12,12 @@ use crate::error::PatchError;
 use crate::json_text::same_bytes;
 use crate::schema::{Node, TypeDef, TypeRef};
 
-use super::{Edit, KeyRef, Member, Out, PatchField, diff_fallback, fallback, from_ref};
+use super::{
+    Edit, KeyRef, Member, Out, PatchField, PatchSchema, diff_fallback, fallback, from_ref,
+};
 
 /// `T::DEF` as a function, for [`TypeRef::Static`].
-pub fn type_def<T: PatchField>() -> &'static TypeDef {
+pub fn type_def<T: PatchSchema>() -> &'static TypeDef {
     T::DEF
 }
 
@@ -80,9 +82,11 @@ pub fn diff_scalar<T: PatchField>(
 
 macro_rules! scalar {
     ($($t:ty => |$v:ident| $key:expr),* $(,)?) => {$(
-        impl PatchField for $t {
+        impl PatchSchema for $t {
             const DEF: &'static TypeDef = TypeDef::PRIMITIVE;
+        }
 
+        impl PatchField for $t {
             fn plan(
                 current: Option<&Self>,
                 member: &Member<'_>,
@@ -216,9 +220,11 @@ impl<T: AsKey> AsKey for Option<T> {
 /// `serde_json::Value` fields are where typed data can nest without bound (a value built in
 /// code): each operation that would recurse through the whole value checks its depth first
 /// (iteratively), as the `Value` engine's entry points do.
-impl PatchField for Value {
+impl PatchSchema for Value {
     const DEF: &'static TypeDef = TypeDef::OPAQUE;
+}
 
+impl PatchField for Value {
     fn plan(
         current: Option<&Self>,
         member: &Member<'_>,
@@ -263,9 +269,11 @@ fn too_deep(value: &Value, path: &Path<'_>) -> Result<(), PatchError> {
     crate::deep::check_at(value, || path.to_json_path())
 }
 
-impl<T: PatchField> PatchField for Option<T> {
+impl<T: PatchSchema> PatchSchema for Option<T> {
     const DEF: &'static TypeDef = T::DEF;
+}
 
+impl<T: PatchField> PatchField for Option<T> {
     fn plan(
         current: Option<&Self>,
         member: &Member<'_>,
@@ -329,9 +337,11 @@ impl<T: PatchField> PatchField for Option<T> {
     }
 }
 
-impl<T: PatchField> PatchField for Box<T> {
+impl<T: PatchSchema> PatchSchema for Box<T> {
     const DEF: &'static TypeDef = T::DEF;
+}
 
+impl<T: PatchField> PatchField for Box<T> {
     fn plan(
         current: Option<&Self>,
         member: &Member<'_>,
@@ -404,9 +414,11 @@ impl<T: PatchField> PatchField for Box<T> {
     }
 }
 
-impl<T: PatchField> PatchField for Vec<T> {
+impl<T: PatchSchema> PatchSchema for Vec<T> {
     const DEF: &'static TypeDef = &TypeDef::List(TypeRef::Static(type_def::<T>));
+}
 
+impl<T: PatchField> PatchField for Vec<T> {
     fn plan(
         current: Option<&Self>,
         member: &Member<'_>,
@@ -451,9 +463,11 @@ impl<T: PatchField> PatchField for Vec<T> {
     }
 }
 
-impl<T: PatchField> PatchField for BTreeMap<String, T> {
+impl<T: PatchSchema> PatchSchema for BTreeMap<String, T> {
     const DEF: &'static TypeDef = &TypeDef::Map(TypeRef::Static(type_def::<T>));
+}
 
+impl<T: PatchField> PatchField for BTreeMap<String, T> {
     // Labels and annotations are compared on every diff; keep the walk in one piece.
     #[inline]
     fn same(&self, other: &Self) -> bool {
@@ -469,13 +483,15 @@ impl<T: PatchField> PatchField for BTreeMap<String, T> {
     }
 }
 
+impl<T: PatchSchema, S: 'static> PatchSchema for HashMap<String, T, S> {
+    const DEF: &'static TypeDef = &TypeDef::Map(TypeRef::Static(type_def::<T>));
+}
+
 impl<T: PatchField, S> PatchField for HashMap<String, T, S>
 where
     S: std::hash::BuildHasher + Default + 'static,
     HashMap<String, T, S>: Serialize + DeserializeOwned,
 {
-    const DEF: &'static TypeDef = &TypeDef::Map(TypeRef::Static(type_def::<T>));
-
     fn same(&self, other: &Self) -> bool {
         self.len() == other.len()
             && self

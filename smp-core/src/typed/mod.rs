@@ -304,11 +304,30 @@ pub trait StrategicMerge: PatchField {
     }
 }
 
+/// A type's patch schema, in static memory: what the engine needs to know to patch the type's
+/// JSON form (which lists merge and by which key, which fields are unions, ...).
+///
+/// Every [`PatchField`] type has one. A type may have a schema without being patchable itself:
+/// `#[patch(schema_only)]` derives only this (smp-types' kinds without their `types` feature,
+/// whose schemas patch k8s-openapi's types), so that what costs a build (serde, the typed
+/// apply and diff) is compiled only where it is used.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no patch schema: it does not implement `smp_core::PatchSchema`",
+    label = "a field of a `#[derive(StrategicMerge)]` type",
+    note = "derive `StrategicMerge` on `{Self}` as well (a struct with named fields, or an enum of unit variants serialized as strings), beside its `Serialize` and `Deserialize`",
+    note = "for a k8s-openapi type (or a container of one), mark the field `#[patch(k8s_openapi)]` and enable smp-types' `k8s-openapi` feature: it is patched with the metadata of its smp-types counterpart",
+    note = "for any other type of another crate, mark the field `#[patch(opaque)]`: it is then patched as one JSON value (replaced whole), and needs only `Serialize` and `Deserialize`"
+)]
+pub trait PatchSchema: 'static {
+    /// The type's schema, in static memory.
+    const DEF: &'static TypeDef;
+}
+
 /// How a value of this type is patched as a member of an object.
 ///
 /// Implemented for primitives, `String`, `serde_json::Value`, `Option`, `Box`, `Vec`, string
 /// maps, and every derived type. Generated code calls it; users rarely need to. Its methods and
-/// the types they use are the derive's internals, hidden from these docs; [`PatchField::DEF`]
+/// the types they use are the derive's internals, hidden from these docs; [`PatchSchema::DEF`]
 /// is the type's schema (`T::schema()` on a [`StrategicMerge`] type).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be patched as a field: it does not implement `smp_core::PatchField`",
@@ -317,10 +336,7 @@ pub trait StrategicMerge: PatchField {
     note = "for a k8s-openapi type (or a container of one), mark the field `#[patch(k8s_openapi)]` and enable smp-types' `k8s-openapi` feature: it is patched with the metadata of its smp-types counterpart",
     note = "for any other type of another crate, mark the field `#[patch(opaque)]`: it is then patched as one JSON value (replaced whole), and needs only `Serialize` and `Deserialize`"
 )]
-pub trait PatchField: Serialize + DeserializeOwned + 'static {
-    /// The type's schema, in static memory.
-    const DEF: &'static TypeDef;
-
+pub trait PatchField: PatchSchema + Serialize + DeserializeOwned {
     /// Plans the patch of a member of this type. `current` is the member's value when it is
     /// present in the JSON form (`None` when absent, e.g. skipped by `skip_serializing_if`).
     ///

@@ -5,7 +5,7 @@ use std::fmt;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::PatchField;
+use super::{PatchField, PatchSchema};
 use crate::schema::TypeDef;
 use crate::typed::unions::Normalize;
 
@@ -56,9 +56,11 @@ impl<T: fmt::Display> fmt::Display for Opaque<T> {
 
 /// Every operation goes through the JSON form (the trait's defaults): planning and diffing
 /// hand the member to the `Value` engine, and the schema says nothing about its inside.
-impl<T: Serialize + DeserializeOwned + 'static> PatchField for Opaque<T> {
+impl<T: 'static> PatchSchema for Opaque<T> {
     const DEF: &'static TypeDef = TypeDef::OPAQUE;
 }
+
+impl<T: Serialize + DeserializeOwned + 'static> PatchField for Opaque<T> {}
 
 /// An opaque value holds no unions.
 impl<T> Normalize for Opaque<T> {}

@@ -6,11 +6,23 @@ use quote::quote;
 
 use crate::ast::{Container, Data};
 
+/// `PatchSchema`: an enum of unit variants is a string to the engine, a primitive.
+pub(super) fn schema(c: &Container<'_>) -> TokenStream {
+    let ident = &c.input.ident;
+    quote! {
+        #[automatically_derived]
+        impl __smp_core::PatchSchema for #ident {
+            const DEF: &'static __smp_core::TypeDef = __smp_core::TypeDef::PRIMITIVE;
+        }
+    }
+}
+
 pub(super) fn expand(c: &Container<'_>) -> TokenStream {
     let Data::Enum(variants) = &c.data else {
         unreachable!("enums::expand on a struct")
     };
     let ident = &c.input.ident;
+    let schema = schema(c);
     let arms = variants.iter().map(|v| {
         let variant = v.ident;
         let key = if v.skip {
@@ -34,10 +46,10 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
         quote!(__smp_core::typed_patch::EnumValue::from_name(match __smp_v { #(#names)* }))
     };
     quote! {
+        #schema
+
         #[automatically_derived]
         impl __smp_core::PatchField for #ident {
-            const DEF: &'static __smp_core::TypeDef = __smp_core::TypeDef::PRIMITIVE;
-
             #[inline]
             fn plan(
                 __smp_current: ::core::option::Option<&Self>,

@@ -13,11 +13,21 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
         return TokenStream::new();
     }
     let ident = &input.ident;
-    let patch_field = quote! {
+    let schema = quote! {
         #[automatically_derived]
-        impl __smp_core::PatchField for #ident {
+        impl __smp_core::PatchSchema for #ident {
             const DEF: &'static __smp_core::TypeDef = __smp_core::TypeDef::OPAQUE;
         }
+    };
+    // A described type promised only its schema (and may have no serde to satisfy the rest).
+    if c.schema_only.is_some() {
+        return schema;
+    }
+    let patch_field = quote! {
+        #schema
+
+        #[automatically_derived]
+        impl __smp_core::PatchField for #ident {}
 
         #[automatically_derived]
         impl __smp_core::Normalize for #ident {}

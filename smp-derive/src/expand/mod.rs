@@ -38,6 +38,8 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
     let mut beside = TokenStream::new();
     let body = match (cx.finish(), model) {
         (Ok(()), Some(c)) => match c.kind() {
+            // Only the schema: the tables and `PatchSchema`, whatever the shape.
+            _ if c.schema_only.is_some() => schema_only(&c),
             Kind::Struct => {
                 let mut out = structs::expand(&c);
                 out.extend(union::expand_struct(&c));
@@ -70,6 +72,21 @@ pub(crate) fn derive(input: &DeriveInput) -> TokenStream {
             use #krate as __smp_core;
             #body
         };
+    }
+}
+
+/// `#[patch(schema_only)]`: the type's `PatchSchema` and nothing else, so that a crate that
+/// describes many types (smp-types without its `types` feature) compiles neither serde nor the
+/// typed apply and diff for them. A struct's unions are part of its schema.
+fn schema_only(c: &Container<'_>) -> TokenStream {
+    match c.kind() {
+        Kind::Struct => {
+            let mut out = structs::expand(c);
+            out.extend(union::struct_tables(c));
+            out
+        }
+        Kind::Enum => enums::schema(c),
+        Kind::Newtype => newtype::schema(c),
     }
 }
 
@@ -154,14 +171,14 @@ mod tests {
         );
         assert_eq!(items[0].to_token_stream().to_string(), alias.to_string());
         assert_eq!(items[1].to_token_stream().to_string(), expected.to_string());
-        // Then the merge_key and retainKeys assertions, the three impls of the type
-        // (`PatchField`, `StrategicMerge`, `Normalize`), `Patchable`, and the patch type's
-        // nine (`Default`, `Clone`, `PartialEq`, `Debug`, `ObjectPatch`, `ValuePatch`,
-        // `Serialize`, `Deserialize`, its builders).
+        // Then the merge_key and retainKeys assertions, the four impls of the type
+        // (`PatchSchema`, `PatchField`, `StrategicMerge`, `Normalize`), `Patchable`, and the
+        // patch type's nine (`Default`, `Clone`, `PartialEq`, `Debug`, `ObjectPatch`,
+        // `ValuePatch`, `Serialize`, `Deserialize`, its builders).
         let consts = items.iter().filter(|i| matches!(i, syn::Item::Const(_)));
         assert_eq!(consts.count(), 2);
         let impls = items.iter().filter(|i| matches!(i, syn::Item::Impl(_)));
-        assert_eq!(impls.count(), 13);
+        assert_eq!(impls.count(), 14);
     }
 
     #[test]

@@ -6,11 +6,26 @@ use quote::quote;
 
 use crate::ast::{Container, Data};
 
+/// `PatchSchema`: the wrapped type's schema.
+pub(super) fn schema(c: &Container<'_>) -> TokenStream {
+    let Data::Newtype(inner) = &c.data else {
+        return TokenStream::new();
+    };
+    let ident = &c.input.ident;
+    quote! {
+        #[automatically_derived]
+        impl __smp_core::PatchSchema for #ident {
+            const DEF: &'static __smp_core::TypeDef = <#inner as __smp_core::PatchSchema>::DEF;
+        }
+    }
+}
+
 pub(super) fn expand(c: &Container<'_>) -> TokenStream {
     let Data::Newtype(inner) = &c.data else {
         return TokenStream::new();
     };
     let ident = &c.input.ident;
+    let schema = schema(c);
     let field = quote!(<#inner as __smp_core::PatchField>);
     let norm = quote!(<#inner as __smp_core::Normalize>);
     let option = quote!(::core::option::Option);
@@ -24,10 +39,10 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
             type Patch = <#inner as __smp_core::Patchable>::Patch;
         }
 
+        #schema
+
         #[automatically_derived]
         impl __smp_core::PatchField for #ident {
-            const DEF: &'static __smp_core::TypeDef = #field::DEF;
-
             #[inline]
             fn plan(
                 __smp_current: #option<&Self>,

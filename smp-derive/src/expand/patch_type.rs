@@ -180,6 +180,16 @@ fn method_names(p: &Plan<'_, '_>) -> Vec<String> {
 /// builder (`spec` and `spec_with`), or like the patch type's own members (`new`,
 /// `directive`).
 pub(crate) fn check(cx: &Errors, c: &Container<'_>) {
+    if let Some(key) = &c.schema_only {
+        // `no_patch_type` beside it says what `schema_only` implies: no contradiction.
+        if c.patch_type.is_some() {
+            cx.at(
+                key,
+                "`schema_only` derives no patch type: `patch_type = \"...\"` has nothing to name",
+            );
+        }
+        return;
+    }
     if let Some(key) = &c.no_patch_type {
         if !matches!(c.data, Data::Struct(_)) {
             cx.at(

@@ -1,5 +1,6 @@
-//! Structs: the `static` schema table, `PatchField` (how the struct patches as a member or a
-//! list item) and `StrategicMerge` (which patch member goes to which field).
+//! Structs: the `static` schema table and `PatchSchema`, then (unless `schema_only`)
+//! `PatchField` (how the struct patches as a member or a list item) and `StrategicMerge` (which
+//! patch member goes to which field).
 //!
 //! The reference for the shape of this output is the hand-written expansion in
 //! `tests/tests/typed_manual.rs`.
@@ -111,14 +112,24 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
         )
     });
 
-    quote! {
+    let schema = quote! {
         #table_items
         #(#assertions)*
 
         #[automatically_derived]
-        impl #impl_generics __smp_core::PatchField for #ident #ty_generics #where_clause {
+        impl #impl_generics __smp_core::PatchSchema for #ident #ty_generics #where_clause {
             const DEF: &'static __smp_core::TypeDef = &__smp_core::TypeDef::Struct(#struct_def);
+        }
+    };
+    if c.schema_only.is_some() {
+        return schema;
+    }
 
+    quote! {
+        #schema
+
+        #[automatically_derived]
+        impl #impl_generics __smp_core::PatchField for #ident #ty_generics #where_clause {
             #[inline]
             fn plan(
                 __smp_current: ::core::option::Option<&Self>,
@@ -291,8 +302,8 @@ fn assertions(f: &Field<'_>) -> TokenStream {
     // smp-types' `Container`).
     let view = f.patch.view();
     let def = |ty: &Type| match &view {
-        Some(view) => quote!(<#view<#ty> as __smp_core::PatchField>::DEF),
-        None => quote!(<#ty as __smp_core::PatchField>::DEF),
+        Some(view) => quote!(<#view<#ty> as __smp_core::PatchSchema>::DEF),
+        None => quote!(<#ty as __smp_core::PatchSchema>::DEF),
     };
     if let (Some(r), Some(elem)) = (&f.patch.recommended, elem) {
         let def = def(elem.inner);

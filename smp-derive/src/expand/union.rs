@@ -33,24 +33,36 @@ pub(super) fn struct_def(
 }
 
 /// The union table, its compile-time checks and `Normalize` for a struct.
-pub(super) fn expand_struct(c: &Container<'_>) -> TokenStream {
-    let Data::Struct(fields) = &c.data else {
+/// The part of a struct's unions that is schema: the `__SMP_UNIONS` table its `StructDef`
+/// names, and the compile-time checks of discriminator values.
+pub(super) fn struct_tables(c: &Container<'_>) -> TokenStream {
+    if !matches!(c.data, Data::Struct(_)) {
         return TokenStream::new();
-    };
-    let ident = &c.input.ident;
-    let (impl_generics, ty_generics, where_clause) = c.impl_parts();
+    }
     let groups = groups(c);
     let table = table(&groups);
     let checks = groups.iter().flat_map(discriminator_checks);
-    let _ = fields;
+    quote! {
+        #table
+        #(#checks)*
+    }
+}
+
+pub(super) fn expand_struct(c: &Container<'_>) -> TokenStream {
+    if !matches!(c.data, Data::Struct(_)) {
+        return TokenStream::new();
+    }
+    let ident = &c.input.ident;
+    let (impl_generics, ty_generics, where_clause) = c.impl_parts();
+    let groups = groups(c);
+    let tables = struct_tables(c);
     let normalize_unions = groups
         .iter()
         .enumerate()
         .map(|(i, g)| normalize_union(i, g));
     let validate_unions = groups.iter().enumerate().map(|(i, g)| validate_union(i, g));
     quote! {
-        #table
-        #(#checks)*
+        #tables
 
         #[automatically_derived]
         impl #impl_generics __smp_core::Normalize for #ident #ty_generics #where_clause {

@@ -36,20 +36,27 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use smp_core::union::Segment;
 use smp_core::{
-    ClientApply, DiffOptions, Node, Normalize, Patch, PatchError, PatchField, Patchable,
-    ThreeWayOptions, TypeDef, UnionError, UpdateError, ValuePatch, json_form,
+    ClientApply, DiffOptions, Node, Normalize, Patch, PatchError, PatchField, PatchSchema,
+    Patchable, ThreeWayOptions, TypeDef, UnionError, UpdateError, json_form,
 };
 
 /// A type of another crate whose JSON form is that of an smp-types type: `Smp`'s patch
 /// metadata describes it. Implemented for every k8s-openapi type with a definition here, and
 /// for `Option`, `Vec`, `Box` and `BTreeMap<String, _>` of those.
 pub trait Counterpart: Serialize + DeserializeOwned + 'static {
-    /// The smp-types type of the same definition.
+    /// The smp-types type of the same definition: a full type under the `types` feature, whose
+    /// typed patch is the counterpart's too.
+    #[cfg(feature = "types")]
     type Smp: PatchField + Normalize + Patchable;
+
+    /// The smp-types type of the same definition. Without the `types` feature it only carries
+    /// its schema (`#[patch(schema_only)]`), which is all the JSON form needs.
+    #[cfg(not(feature = "types"))]
+    type Smp: PatchSchema;
 
     /// The patch schema: that of [`Counterpart::Smp`].
     fn schema() -> Node<'static> {
-        Node::of_static(<Self::Smp as PatchField>::DEF)
+        Node::of_static(<Self::Smp as PatchSchema>::DEF)
     }
 }
 
@@ -81,13 +88,18 @@ pub trait StrategicMergeExt: Counterpart {
 
     /// Applies a typed patch, the counterpart's (`DeploymentPatch` for k8s-openapi's
     /// `Deployment`): exactly [`apply`](StrategicMergeExt::apply) of its JSON. On error `self`
-    /// is unchanged.
+    /// is unchanged. (Feature `types`: the typed patches are smp-types' own types.)
+    #[cfg(feature = "types")]
     fn apply_patch(&mut self, patch: &<Self::Smp as Patchable>::Patch) -> Result<(), PatchError> {
+        use smp_core::ValuePatch;
         json_form::apply(self, &patch.to_patch()?, Self::schema())
     }
 
     /// The two-way patch that turns `self` into `modified`, typed as the counterpart's patch.
+    /// (Feature `types`.)
+    #[cfg(feature = "types")]
     fn diff_patch(&self, modified: &Self) -> Result<<Self::Smp as Patchable>::Patch, PatchError> {
+        use smp_core::ValuePatch;
         let patch = self.diff(modified)?;
         <Self::Smp as Patchable>::Patch::from_value(patch.as_value().clone())
     }
@@ -192,15 +204,25 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for K8sOpenApi<T> {
 
 /// A k8s-openapi field's patch is its counterpart's (a `Container` field takes a
 /// `ContainerPatch`).
+#[cfg(feature = "types")]
 impl<T: Counterpart> Patchable for K8sOpenApi<T> {
     type Patch = <T::Smp as Patchable>::Patch;
 }
 
+/// Without the `types` feature there are no counterpart patch types: a k8s-openapi field's
+/// patch is its JSON, as an opaque field's is (the engine still merges it by the schema).
+#[cfg(not(feature = "types"))]
+impl<T: Counterpart> Patchable for K8sOpenApi<T> {
+    type Patch = serde_json::Value;
+}
+
 /// Every operation is the trait's default, through the JSON form, with the counterpart's
 /// schema.
-impl<T: Counterpart> PatchField for K8sOpenApi<T> {
-    const DEF: &'static TypeDef = <T::Smp as PatchField>::DEF;
+impl<T: Counterpart> PatchSchema for K8sOpenApi<T> {
+    const DEF: &'static TypeDef = <T::Smp as PatchSchema>::DEF;
 }
+
+impl<T: Counterpart> PatchField for K8sOpenApi<T> {}
 
 impl<T: Counterpart> Normalize for K8sOpenApi<T> {
     fn normalize_member(&mut self, old: Option<&Self>, merge_key: Option<&str>) {

@@ -19,7 +19,7 @@
 //! - fields the schema does not declare (`unknown-field.json`) are kept by a flattened
 //!   [`Unknown`].
 //!
-//! The hand-written types implement `PatchField` themselves (as the runtime does for its own
+//! The hand-written types implement `PatchSchema` and `PatchField` themselves (as the runtime does for its own
 //! standard types); only `Unknown` also implements `StrategicMerge`, by hand, because
 //! `#[serde(flatten)]` hands it the members its struct does not declare.
 #![allow(dead_code)]
@@ -30,7 +30,8 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 use smp_core::__private::{AsKey, Commit, Edit, KeyRef, Member, Path, fallback, plan_scalar};
 use smp_core::{
-    FieldDef, Node, PatchError, PatchField, StrategicMerge, Strategy, StructDef, TypeDef, TypeRef,
+    FieldDef, Node, PatchError, PatchField, PatchSchema, StrategicMerge, Strategy, StructDef,
+    TypeDef, TypeRef,
 };
 
 /// `mergeItem`.
@@ -142,9 +143,11 @@ pub enum Scalar {
     Str(String),
 }
 
-impl PatchField for Scalar {
+impl PatchSchema for Scalar {
     const DEF: &'static TypeDef = TypeDef::PRIMITIVE;
+}
 
+impl PatchField for Scalar {
     fn plan(
         current: Option<&Self>,
         member: &Member<'_>,
@@ -202,9 +205,11 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Nullable<T> {
     }
 }
 
-impl<T: PatchField> PatchField for Nullable<T> {
+impl<T: PatchSchema> PatchSchema for Nullable<T> {
     const DEF: &'static TypeDef = T::DEF;
+}
 
+impl<T: PatchField> PatchField for Nullable<T> {
     fn plan(
         current: Option<&Self>,
         member: &Member<'_>,
@@ -255,7 +260,7 @@ impl<T: AsKey> AsKey for Nullable<T> {
 /// `mergeItemPtr`.
 pub mod ptr {
     use serde::{Deserialize, Serialize};
-    use smp_core::{PatchField, TypeDef};
+    use smp_core::{PatchField, PatchSchema, TypeDef};
 
     /// One item or a list of items, for `mergeItemPtr`: declared as a single `mergeItem`
     /// (merged by key `name`), used by the data as a list of them. Its schema is the item's,
@@ -273,9 +278,11 @@ pub mod ptr {
         One(Box<T>),
     }
 
-    impl<T: PatchField> PatchField for Vec<T> {
+    impl<T: PatchSchema> PatchSchema for Vec<T> {
         const DEF: &'static TypeDef = T::DEF;
     }
+
+    impl<T: PatchField> PatchField for Vec<T> {}
 
     // The twin holds no unions (KEP-1027): nothing to normalize below it.
     impl<T> smp_core::Normalize for Vec<T> {}
@@ -297,12 +304,14 @@ const RAW_EXTENSION_FIELDS: &[FieldDef] = &[FieldDef::new(
     None,
 )];
 
-impl PatchField for RawExtension {
+impl PatchSchema for RawExtension {
     const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new(
         "io.k8s.apimachinery.pkg.runtime.RawExtension",
         RAW_EXTENSION_FIELDS,
     ));
 }
+
+impl PatchField for RawExtension {}
 
 // ---------------------------------------------------------------------------------------------
 // Undeclared members
@@ -314,9 +323,11 @@ impl PatchField for RawExtension {
 #[serde(transparent)]
 pub struct Unknown(pub BTreeMap<String, Value>);
 
-impl PatchField for Unknown {
+impl PatchSchema for Unknown {
     const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("(undeclared members)", &[]));
 }
+
+impl PatchField for Unknown {}
 
 impl StrategicMerge for Unknown {
     type Patch = UnknownPatch;

@@ -7,6 +7,7 @@
 
 use std::collections::BTreeMap;
 
+#[cfg(feature = "types")]
 use serde::{Deserialize, Serialize};
 use smp_core::StrategicMerge;
 
@@ -16,8 +17,13 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#boundobjectreference-v1-authentication-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct BoundObjectReference {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
@@ -42,8 +48,13 @@ pub struct BoundObjectReference {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#selfsubjectreview-v1-authentication-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct SelfSubjectReview {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
@@ -72,8 +83,13 @@ impl ::smp_core::typed_patch::ObjectKind for SelfSubjectReview {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#selfsubjectreviewstatus-v1-authentication-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct SelfSubjectReviewStatus {
     /// JSON `userInfo`. An object that a patch merges into field by field; `null` removes it.
@@ -86,8 +102,13 @@ pub struct SelfSubjectReviewStatus {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#tokenrequest-v1-authentication-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct TokenRequest {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
@@ -120,8 +141,13 @@ impl ::smp_core::typed_patch::ObjectKind for TokenRequest {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#tokenrequestspec-v1-authentication-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct TokenRequestSpec {
     /// JSON `audiences` (required). A list that a patch replaces whole.
@@ -140,8 +166,13 @@ pub struct TokenRequestSpec {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#tokenrequeststatus-v1-authentication-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct TokenRequestStatus {
     /// JSON `expirationTimestamp` (required). A patch replaces the value; `null` removes it.
@@ -156,8 +187,13 @@ pub struct TokenRequestStatus {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#tokenreview-v1-authentication-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct TokenReview {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
@@ -190,7 +226,12 @@ impl ::smp_core::typed_patch::ObjectKind for TokenReview {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#tokenreviewspec-v1-authentication-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct TokenReviewSpec {
     /// JSON `audiences`. A list that a patch replaces whole.
@@ -206,7 +247,12 @@ pub struct TokenReviewSpec {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#tokenreviewstatus-v1-authentication-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct TokenReviewStatus {
     /// JSON `audiences`. A list that a patch replaces whole.
@@ -230,7 +276,12 @@ pub struct TokenReviewStatus {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#userinfo-v1-authentication-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct UserInfo {
     /// JSON `extra`. A map that a patch merges key by key; `null` removes a key.

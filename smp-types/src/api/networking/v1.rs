@@ -5,6 +5,7 @@
 //! `codegen/overlay.toml`. Do not edit: change the generator or the overlay and run
 //! `cargo run -p smp-codegen`.
 
+#[cfg(feature = "types")]
 use serde::{Deserialize, Serialize};
 use smp_core::StrategicMerge;
 
@@ -16,8 +17,13 @@ use crate::apimachinery::pkg::util::intstr;
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#httpingresspath-v1-networking-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct HTTPIngressPath {
     /// JSON `backend` (required). An object that a patch merges into field by field; `null` removes
@@ -36,7 +42,12 @@ pub struct HTTPIngressPath {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#httpingressrulevalue-v1-networking-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct HTTPIngressRuleValue {
     /// JSON `paths` (required). A list that a patch replaces whole.
@@ -47,8 +58,13 @@ pub struct HTTPIngressRuleValue {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ipaddress-v1-networking-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct IPAddress {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
@@ -78,8 +94,13 @@ impl ::smp_core::typed_patch::ObjectKind for IPAddress {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ipaddresslist-v1-networking-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct IPAddressList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
@@ -107,8 +128,13 @@ impl ::smp_core::typed_patch::ObjectKind for IPAddressList {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ipaddressspec-v1-networking-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct IPAddressSpec {
     /// JSON `parentRef` (required). An object that a patch merges into field by field; `null`
@@ -120,7 +146,12 @@ pub struct IPAddressSpec {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ipblock-v1-networking-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct IPBlock {
     /// JSON `cidr` (required). A patch replaces the value; `null` removes it.
@@ -135,8 +166,13 @@ pub struct IPBlock {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ingress-v1-networking-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Ingress {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
@@ -169,7 +205,12 @@ impl ::smp_core::typed_patch::ObjectKind for Ingress {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ingressbackend-v1-networking-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct IngressBackend {
     /// JSON `resource`. An object that a patch merges into field by field; `null` removes it.
@@ -185,8 +226,13 @@ pub struct IngressBackend {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ingressclass-v1-networking-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct IngressClass {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
@@ -216,8 +262,13 @@ impl ::smp_core::typed_patch::ObjectKind for IngressClass {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ingressclasslist-v1-networking-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct IngressClassList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
@@ -245,8 +296,13 @@ impl ::smp_core::typed_patch::ObjectKind for IngressClassList {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ingressclassparametersreference-v1-networking-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct IngressClassParametersReference {
     /// JSON `apiGroup`. A patch replaces the value; `null` removes it.
@@ -272,7 +328,12 @@ pub struct IngressClassParametersReference {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ingressclassspec-v1-networking-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct IngressClassSpec {
     /// JSON `controller`. A patch replaces the value; `null` removes it.
@@ -288,8 +349,13 @@ pub struct IngressClassSpec {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ingresslist-v1-networking-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct IngressList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
@@ -317,7 +383,12 @@ impl ::smp_core::typed_patch::ObjectKind for IngressList {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ingressloadbalanceringress-v1-networking-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct IngressLoadBalancerIngress {
     /// JSON `hostname`. A patch replaces the value; `null` removes it.
@@ -337,7 +408,12 @@ pub struct IngressLoadBalancerIngress {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ingressloadbalancerstatus-v1-networking-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct IngressLoadBalancerStatus {
     /// JSON `ingress`. A list that a patch replaces whole.
@@ -349,7 +425,12 @@ pub struct IngressLoadBalancerStatus {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ingressportstatus-v1-networking-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct IngressPortStatus {
     /// JSON `error`. A patch replaces the value; `null` removes it.
@@ -367,7 +448,12 @@ pub struct IngressPortStatus {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ingressrule-v1-networking-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct IngressRule {
     /// JSON `host`. A patch replaces the value; `null` removes it.
@@ -383,7 +469,12 @@ pub struct IngressRule {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ingressservicebackend-v1-networking-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct IngressServiceBackend {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
@@ -398,8 +489,13 @@ pub struct IngressServiceBackend {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ingressspec-v1-networking-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct IngressSpec {
     /// JSON `defaultBackend`. An object that a patch merges into field by field; `null` removes it.
@@ -423,8 +519,13 @@ pub struct IngressSpec {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ingressstatus-v1-networking-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct IngressStatus {
     /// JSON `loadBalancer`. An object that a patch merges into field by field; `null` removes it.
@@ -436,8 +537,13 @@ pub struct IngressStatus {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ingresstls-v1-networking-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct IngressTLS {
     /// JSON `hosts`. A list that a patch replaces whole.
@@ -454,8 +560,13 @@ pub struct IngressTLS {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#networkpolicy-v1-networking-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NetworkPolicy {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
@@ -484,7 +595,12 @@ impl ::smp_core::typed_patch::ObjectKind for NetworkPolicy {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#networkpolicyegressrule-v1-networking-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NetworkPolicyEgressRule {
     /// JSON `ports`. A list that a patch replaces whole.
@@ -500,7 +616,12 @@ pub struct NetworkPolicyEgressRule {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#networkpolicyingressrule-v1-networking-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NetworkPolicyIngressRule {
     /// JSON `from`. A list that a patch replaces whole.
@@ -517,8 +638,13 @@ pub struct NetworkPolicyIngressRule {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#networkpolicylist-v1-networking-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NetworkPolicyList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
@@ -546,8 +672,13 @@ impl ::smp_core::typed_patch::ObjectKind for NetworkPolicyList {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#networkpolicypeer-v1-networking-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NetworkPolicyPeer {
     /// JSON `ipBlock`. An object that a patch merges into field by field; `null` removes it.
@@ -568,8 +699,13 @@ pub struct NetworkPolicyPeer {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#networkpolicyport-v1-networking-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NetworkPolicyPort {
     /// JSON `endPort`. A patch replaces the value; `null` removes it.
@@ -589,8 +725,13 @@ pub struct NetworkPolicyPort {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#networkpolicyspec-v1-networking-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NetworkPolicySpec {
     /// JSON `egress`. A list that a patch replaces whole.
@@ -614,7 +755,12 @@ pub struct NetworkPolicySpec {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#parentreference-v1-networking-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ParentReference {
     /// JSON `group`. A patch replaces the value; `null` removes it.
@@ -636,7 +782,12 @@ pub struct ParentReference {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#servicebackendport-v1-networking-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ServiceBackendPort {
     /// JSON `name`. A patch replaces the value; `null` removes it.
@@ -652,8 +803,13 @@ pub struct ServiceBackendPort {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#servicecidr-v1-networking-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ServiceCIDR {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
@@ -687,8 +843,13 @@ impl ::smp_core::typed_patch::ObjectKind for ServiceCIDR {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#servicecidrlist-v1-networking-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ServiceCIDRList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
@@ -716,7 +877,12 @@ impl ::smp_core::typed_patch::ObjectKind for ServiceCIDRList {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#servicecidrspec-v1-networking-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ServiceCIDRSpec {
     /// JSON `cidrs`. A list that a patch replaces whole.
@@ -728,7 +894,12 @@ pub struct ServiceCIDRSpec {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#servicecidrstatus-v1-networking-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ServiceCIDRStatus {
     /// JSON `conditions`. A list merged by `type`: a patch item changes the item with the same

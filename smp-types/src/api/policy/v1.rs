@@ -7,6 +7,7 @@
 
 use std::collections::BTreeMap;
 
+#[cfg(feature = "types")]
 use serde::{Deserialize, Serialize};
 use smp_core::StrategicMerge;
 
@@ -17,8 +18,13 @@ use crate::apimachinery::pkg::util::intstr;
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#eviction-v1-policy).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Eviction {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
@@ -47,8 +53,13 @@ impl ::smp_core::typed_patch::ObjectKind for Eviction {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#poddisruptionbudget-v1-policy).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PodDisruptionBudget {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
@@ -82,8 +93,13 @@ impl ::smp_core::typed_patch::ObjectKind for PodDisruptionBudget {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#poddisruptionbudgetlist-v1-policy).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PodDisruptionBudgetList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
@@ -111,8 +127,13 @@ impl ::smp_core::typed_patch::ObjectKind for PodDisruptionBudgetList {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#poddisruptionbudgetspec-v1-policy).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PodDisruptionBudgetSpec {
     /// JSON `maxUnavailable`. A patch replaces the value; `null` removes it.
@@ -137,8 +158,13 @@ pub struct PodDisruptionBudgetSpec {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#poddisruptionbudgetstatus-v1-policy).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct PodDisruptionBudgetStatus {
     /// JSON `conditions`. A list merged by `type`: a patch item changes the item with the same

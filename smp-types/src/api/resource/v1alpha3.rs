@@ -5,6 +5,7 @@
 //! `codegen/overlay.toml`. Do not edit: change the generator or the overlay and run
 //! `cargo run -p smp-codegen`.
 
+#[cfg(feature = "types")]
 use serde::{Deserialize, Serialize};
 use smp_core::StrategicMerge;
 
@@ -14,7 +15,12 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#celdeviceselector-v1alpha3-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CELDeviceSelector {
     /// JSON `expression` (required). A patch replaces the value; `null` removes it.
@@ -25,7 +31,12 @@ pub struct CELDeviceSelector {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceselector-v1alpha3-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceSelector {
     /// JSON `cel`. An object that a patch merges into field by field; `null` removes it.
@@ -37,8 +48,13 @@ pub struct DeviceSelector {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicetaint-v1alpha3-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceTaint {
     /// JSON `effect` (required). A patch replaces the value; `null` removes it.
@@ -61,8 +77,13 @@ pub struct DeviceTaint {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicetaintrule-v1alpha3-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceTaintRule {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
@@ -92,8 +113,13 @@ impl ::smp_core::typed_patch::ObjectKind for DeviceTaintRule {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicetaintrulelist-v1alpha3-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceTaintRuleList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
@@ -121,8 +147,13 @@ impl ::smp_core::typed_patch::ObjectKind for DeviceTaintRuleList {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicetaintrulespec-v1alpha3-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceTaintRuleSpec {
     /// JSON `deviceSelector`. An object that a patch merges into field by field; `null` removes it.
@@ -138,8 +169,13 @@ pub struct DeviceTaintRuleSpec {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicetaintselector-v1alpha3-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceTaintSelector {
     /// JSON `device`. A patch replaces the value; `null` removes it.

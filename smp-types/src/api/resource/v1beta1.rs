@@ -7,6 +7,7 @@
 
 use std::collections::BTreeMap;
 
+#[cfg(feature = "types")]
 use serde::{Deserialize, Serialize};
 use smp_core::StrategicMerge;
 
@@ -19,8 +20,13 @@ use crate::apimachinery::pkg::runtime;
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#allocateddevicestatus-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct AllocatedDeviceStatus {
     /// JSON `conditions`. A list that a patch replaces whole.
@@ -54,8 +60,13 @@ pub struct AllocatedDeviceStatus {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#allocationresult-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct AllocationResult {
     /// JSON `allocationTimestamp`. A patch replaces the value; `null` removes it.
@@ -75,8 +86,13 @@ pub struct AllocationResult {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#basicdevice-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct BasicDevice {
     /// JSON `allNodes`. A patch replaces the value; `null` removes it.
@@ -130,7 +146,12 @@ pub struct BasicDevice {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#celdeviceselector-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CELDeviceSelector {
     /// JSON `expression` (required). A patch replaces the value; `null` removes it.
@@ -141,8 +162,13 @@ pub struct CELDeviceSelector {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#capacityrequestpolicy-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CapacityRequestPolicy {
     /// JSON `default`. A patch replaces the value; `null` removes it.
@@ -162,7 +188,12 @@ pub struct CapacityRequestPolicy {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#capacityrequestpolicyrange-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CapacityRequestPolicyRange {
     /// JSON `max`. A patch replaces the value; `null` removes it.
@@ -181,7 +212,12 @@ pub struct CapacityRequestPolicyRange {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#capacityrequirements-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CapacityRequirements {
     /// JSON `requests`. A map that a patch merges key by key; `null` removes a key.
@@ -193,7 +229,12 @@ pub struct CapacityRequirements {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#counter-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Counter {
     /// JSON `value` (required). A patch replaces the value; `null` removes it.
@@ -204,7 +245,12 @@ pub struct Counter {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#counterset-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct CounterSet {
     /// JSON `counters` (required). A map that a patch merges key by key, each value field by field;
@@ -219,7 +265,12 @@ pub struct CounterSet {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#device-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct Device {
     /// JSON `basic`. An object that a patch merges into field by field; `null` removes it.
@@ -234,7 +285,12 @@ pub struct Device {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceallocationconfiguration-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceAllocationConfiguration {
     /// JSON `opaque`. An object that a patch merges into field by field; `null` removes it.
@@ -253,7 +309,12 @@ pub struct DeviceAllocationConfiguration {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceallocationresult-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceAllocationResult {
     /// JSON `config`. A list that a patch replaces whole.
@@ -269,7 +330,12 @@ pub struct DeviceAllocationResult {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceattribute-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceAttribute {
     /// JSON `bool`. A patch replaces the value; `null` removes it.
@@ -293,8 +359,13 @@ pub struct DeviceAttribute {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicecapacity-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceCapacity {
     /// JSON `requestPolicy`. An object that a patch merges into field by field; `null` removes it.
@@ -309,7 +380,12 @@ pub struct DeviceCapacity {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceclaim-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceClaim {
     /// JSON `config`. A list that a patch replaces whole.
@@ -329,7 +405,12 @@ pub struct DeviceClaim {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceclaimconfiguration-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceClaimConfiguration {
     /// JSON `opaque`. An object that a patch merges into field by field; `null` removes it.
@@ -346,8 +427,13 @@ pub struct DeviceClaimConfiguration {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceclass-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceClass {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
@@ -376,7 +462,12 @@ impl ::smp_core::typed_patch::ObjectKind for DeviceClass {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceclassconfiguration-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceClassConfiguration {
     /// JSON `opaque`. An object that a patch merges into field by field; `null` removes it.
@@ -389,8 +480,13 @@ pub struct DeviceClassConfiguration {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceclasslist-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceClassList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
@@ -418,8 +514,13 @@ impl ::smp_core::typed_patch::ObjectKind for DeviceClassList {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceclassspec-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceClassSpec {
     /// JSON `config`. A list that a patch replaces whole.
@@ -439,8 +540,13 @@ pub struct DeviceClassSpec {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceconstraint-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceConstraint {
     /// JSON `distinctAttribute`. A patch replaces the value; `null` removes it.
@@ -460,8 +566,13 @@ pub struct DeviceConstraint {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicecounterconsumption-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceCounterConsumption {
     /// JSON `counterSet` (required). A patch replaces the value; `null` removes it.
@@ -476,8 +587,13 @@ pub struct DeviceCounterConsumption {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicerequest-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceRequest {
     /// JSON `adminAccess`. A patch replaces the value; `null` removes it.
@@ -520,8 +636,13 @@ pub struct DeviceRequest {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicerequestallocationresult-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceRequestAllocationResult {
     /// JSON `adminAccess`. A patch replaces the value; `null` removes it.
@@ -565,7 +686,12 @@ pub struct DeviceRequestAllocationResult {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceselector-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceSelector {
     /// JSON `cel`. An object that a patch merges into field by field; `null` removes it.
@@ -577,8 +703,13 @@ pub struct DeviceSelector {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicesubrequest-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceSubRequest {
     /// JSON `allocationMode`. A patch replaces the value; `null` removes it.
@@ -612,8 +743,13 @@ pub struct DeviceSubRequest {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicetaint-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceTaint {
     /// JSON `effect` (required). A patch replaces the value; `null` removes it.
@@ -635,8 +771,13 @@ pub struct DeviceTaint {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicetoleration-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct DeviceToleration {
     /// JSON `effect`. A patch replaces the value; `null` removes it.
@@ -664,8 +805,13 @@ pub struct DeviceToleration {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#networkdevicedata-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct NetworkDeviceData {
     /// JSON `hardwareAddress`. A patch replaces the value; `null` removes it.
@@ -685,7 +831,12 @@ pub struct NetworkDeviceData {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#opaquedeviceconfiguration-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct OpaqueDeviceConfiguration {
     /// JSON `driver` (required). A patch replaces the value; `null` removes it.
@@ -701,8 +852,13 @@ pub struct OpaqueDeviceConfiguration {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaim-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceClaim {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
@@ -735,8 +891,13 @@ impl ::smp_core::typed_patch::ObjectKind for ResourceClaim {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaimconsumerreference-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceClaimConsumerReference {
     /// JSON `apiGroup`. A patch replaces the value; `null` removes it.
@@ -758,8 +919,13 @@ pub struct ResourceClaimConsumerReference {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaimlist-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceClaimList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
@@ -787,7 +953,12 @@ impl ::smp_core::typed_patch::ObjectKind for ResourceClaimList {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaimspec-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceClaimSpec {
     /// JSON `devices`. An object that a patch merges into field by field; `null` removes it.
@@ -799,8 +970,13 @@ pub struct ResourceClaimSpec {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaimstatus-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceClaimStatus {
     /// JSON `allocation`. An object that a patch merges into field by field; `null` removes it.
@@ -824,8 +1000,13 @@ pub struct ResourceClaimStatus {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaimtemplate-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceClaimTemplate {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
@@ -855,8 +1036,13 @@ impl ::smp_core::typed_patch::ObjectKind for ResourceClaimTemplate {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaimtemplatelist-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceClaimTemplateList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
@@ -884,7 +1070,12 @@ impl ::smp_core::typed_patch::ObjectKind for ResourceClaimTemplateList {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaimtemplatespec-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceClaimTemplateSpec {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
@@ -900,8 +1091,13 @@ pub struct ResourceClaimTemplateSpec {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourcepool-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourcePool {
     /// JSON `generation` (required). A patch replaces the value; `null` removes it.
@@ -919,8 +1115,13 @@ pub struct ResourcePool {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceslice-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceSlice {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
@@ -950,8 +1151,13 @@ impl ::smp_core::typed_patch::ObjectKind for ResourceSlice {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceslicelist-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceSliceList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
@@ -979,8 +1185,13 @@ impl ::smp_core::typed_patch::ObjectKind for ResourceSliceList {
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceslicespec-v1beta1-resource-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
+#[cfg_attr(
+    feature = "types",
+    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+)]
+#[derive(StrategicMerge)]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(not(feature = "types"), patch(schema_only))]
 #[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
 pub struct ResourceSliceSpec {
     /// JSON `allNodes`. A patch replaces the value; `null` removes it.
