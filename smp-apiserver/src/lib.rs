@@ -149,16 +149,14 @@
 //!   namespace controller, the service account and root CA publishers and ClusterRole
 //!   aggregation, whose work runs before the request is answered rather than a moment later
 //!   (nothing writes a PodDisruptionBudget's status: evictions read what clients wrote);
-//! - built-in objects get the scheme's defaults on every write, as decoding gives them
-//!   (`smp_admission::defaulting`, [`Options::defaulting`]), resource quantities printed as
-//!   the server prints them, and a Pod's create-time status (`Pending`, its QoS class); not
-//!   yet the other strategies' create-time steps (a Service's allocated `clusterIP`), the default
-//!   admission plugins (ServiceAccount, DefaultTolerationSeconds, Priority...), validation
-//!   beyond the types' (`fieldValidation`) and the metadata rules above, webhooks, a custom
-//!   resource's schema defaults, conversion between versions, or the members Go's types
-//!   always print (a ReplicaSet's `status.replicas: 0`, `resources: {}`);
+//! - built-in objects get kube-apiserver's defaults, the default mutating admission plugins, the
+//!   strategies' create-time steps (a Service's cluster IP and node ports) and validation on
+//!   every write ([`Options`] turns each off); custom resources their schemas' defaults (on read
+//!   too), constraints, embedded resources' metadata and CEL rules, without the cost limits;
+//!   a CRD is refused as the server refuses it, except for its rules' types and cost; no
+//!   webhooks, and no conversion between versions;
 //! - every request is authorized; a bearer token this server issued authenticates its
-//!   holder, any other request is `system:anonymous`;
+//!   holder, any other request is `system:anonymous` (kubectl sends no token over plain HTTP);
 //! - a write changes nothing when its object is the stored one as JSON (the server compares
 //!   its encoding, in which `1.0` and `1` are the same number);
 //! - the history kept is the last 4,096 writes, not five to ten minutes; a namespace's
@@ -173,8 +171,9 @@
 //! - answers are JSON: a request for YAML or protobuf alone is answered in JSON; Table column
 //!   descriptions are in our own words.
 //!
-//! The OpenAPI documents (`/openapi/v3`, and `/openapi/v2` in JSON only) describe the
-//! operations and the schemas, the built-in ones without their descriptions.
+//! The OpenAPI documents (`/openapi/v3`, and `/openapi/v2` in JSON only, so that `kubectl
+//! create -f` of a TokenReview needs `--validate=false`) describe the operations and the
+//! schemas, the built-in ones without their descriptions.
 
 #![warn(missing_docs)]
 

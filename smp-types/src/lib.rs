@@ -49,18 +49,21 @@
 //!
 //! # Features
 //!
-//! - `types` (on by default): smp's own Rust type for every definition, with serde and
-//!   [`StrategicMerge`] (typed apply, diff and unions). Without it each type is only a
-//!   description of a JSON form: it derives [`smp_core::PatchSchema`] (`#[patch(schema_only)]`)
-//!   and nothing else, which is all that [`lookup`], [`definition`] and the k8s-openapi
-//!   counterparts need; `custom_resource` needs the types.
-//! - `patch-types` (on by default; turns on `types`): every type's typed patch
+//! - `types`: smp's own Rust type for every definition, with serde and [`StrategicMerge`]
+//!   (typed apply, diff and unions). Without it (the default) each type is only a description
+//!   of a JSON form: it derives [`smp_core::PatchSchema`] (`#[patch(schema_only)]`) and nothing
+//!   else, which is all that [`lookup`], [`definition`] and the k8s-openapi counterparts need;
+//!   `custom_resource` needs the types.
+//! - `patch-types` (turns on `types`): every type's typed patch
 //!   (`DeploymentPatch`, ...; see [`smp_core::guide::typed_patches`]). Without it
 //!   `<T as StrategicMerge>::Patch` is [`smp_core::UntypedPatch<T>`], the patch as JSON, and
 //!   everything else is the same.
 //! - `k8s-openapi`: the module `k8s_openapi` (below). A kube user who patches k8s-openapi's
-//!   values needs only this: `default-features = false, features = ["k8s-openapi"]`. The
-//!   typed patches of k8s-openapi's types (`apply_patch`, `diff_patch`) come with `types`.
+//!   values needs only this. The typed patches of k8s-openapi's types (`apply_patch`,
+//!   `diff_patch`) come with `patch-types`.
+//!
+//! No feature is on by default: the default build is the schemas and the registry. A program
+//! that holds smp's own types asks for `patch-types` (or `types`, without the typed patches).
 //!
 //! Build cost: without `types`, this crate is tables of patch metadata, and builds in about two
 //! seconds. With it, most of the time goes to the compiler's front end (expanding, checking and
