@@ -14,6 +14,7 @@ use std::path::Path;
 
 use crate::error::Error;
 use crate::model::Api;
+use crate::names;
 
 /// The generated file, relative to `smp-types/src`.
 pub const FILE: &str = "k8s_openapi/counterparts.rs";
@@ -102,7 +103,8 @@ pub fn emit(api: &Api, data: &Counterparts, header: &str) -> Result<String, Erro
     for ((first, last), paths) in &groups {
         let mut list = String::new();
         for path in paths {
-            let _ = writeln!(list, "    {path},");
+            let module: Vec<String> = path.split("::").map(str::to_owned).collect();
+            let _ = writeln!(list, "{}    {path},", names::group_cfg(&module, "    "));
         }
         let body = format!("impl_counterparts! {{\n{list}}}\n");
         let gated = match (*first > lo, *last < hi) {

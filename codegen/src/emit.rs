@@ -77,7 +77,15 @@ fn parent_module(module: &[String], children: &BTreeSet<String>) -> String {
     s.push_str(GENERATED);
     s.push('\n');
     for child in children {
-        let _ = writeln!(s, "pub mod {child};");
+        let mut path = module.to_vec();
+        path.push(child.clone());
+        // A group's module tree is compiled with its feature (`api::apps` with `apps`).
+        let gate = if module.len() == 1 {
+            names::group_cfg(&path, "")
+        } else {
+            String::new()
+        };
+        let _ = writeln!(s, "{gate}pub mod {child};");
     }
     s
 }
@@ -459,19 +467,23 @@ fn registry(api: &Api) -> String {
         .enumerate()
         .map(|(i, d)| (d.name.as_str(), i))
         .collect();
-    let _ = writeln!(
-        s,
-        "/// Every definition, sorted by name.\npub(crate) static DEFINITIONS: [Definition; {}] = [",
-        defs.len()
-    );
-    for d in &defs {
+    // One `const` per definition, so that both tables below can name it and leave it out with
+    // its group's feature.
+    for (i, d) in defs.iter().enumerate() {
         let _ = writeln!(
             s,
-            "    Definition::of::<{}>({:?}, {:?}),",
+            "{}const D{i}: Definition = Definition::of::<{}>({:?}, {:?});",
+            names::group_cfg(&d.path.module, ""),
             d.path.crate_path(),
             d.name,
             d.path.public_path()
         );
+    }
+    s.push_str(
+        "\n/// Every definition of the groups compiled in, sorted by name.\npub(crate) static DEFINITIONS: &[Definition] = &[\n",
+    );
+    for (i, d) in defs.iter().enumerate() {
+        let _ = writeln!(s, "{}    D{i},", names::group_cfg(&d.path.module, "    "));
     }
     s.push_str("];\n\n");
     let mut kinds: Vec<(String, String, usize)> = defs
@@ -483,15 +495,14 @@ fn registry(api: &Api) -> String {
         })
         .collect();
     kinds.sort();
-    let _ = writeln!(
-        s,
-        "/// Every kind (`x-kubernetes-group-version-kind`), sorted by `apiVersion`, then `kind`.\npub(crate) static KINDS: [Kind; {}] = [",
-        kinds.len()
+    s.push_str(
+        "/// Every kind (`x-kubernetes-group-version-kind`) of the groups compiled in, sorted by\n/// `apiVersion`, then `kind`.\npub(crate) static KINDS: &[Kind] = &[\n",
     );
     for (api_version, kind, i) in &kinds {
         let _ = writeln!(
             s,
-            "    Kind::new({api_version:?}, {kind:?}, &DEFINITIONS[{i}]),"
+            "{}    Kind::new({api_version:?}, {kind:?}, &D{i}),",
+            names::group_cfg(&defs[*i].path.module, "    ")
         );
     }
     s.push_str("];\n");

@@ -20,6 +20,7 @@ pub mod counterparts;
 mod documents;
 pub mod emit;
 pub mod error;
+pub mod features;
 pub mod format;
 pub mod model;
 pub mod names;

@@ -65,6 +65,25 @@ impl ItemPath {
     }
 }
 
+/// The cargo feature of smp-types that holds a module's types: its API group (`apps`, `core`,
+/// ...; `apiextensions` and `apiregistration` for the two API servers' own groups), or `None`
+/// for apimachinery's types, which every group uses.
+pub fn group_feature(module: &[String]) -> Option<String> {
+    match module {
+        [root, group, ..] if root == "api" => Some(group.clone()),
+        [root, ..] if root == "apiextensions_apiserver" => Some("apiextensions".to_owned()),
+        [root, ..] if root == "kube_aggregator" => Some("apiregistration".to_owned()),
+        _ => None,
+    }
+}
+
+/// `#[cfg(feature = "...")]` and a line end for a module's group, or nothing.
+pub fn group_cfg(module: &[String], indent: &str) -> String {
+    group_feature(module)
+        .map(|f| format!("{indent}#[cfg(feature = {f:?})]\n"))
+        .unwrap_or_default()
+}
+
 /// The alias a module is imported under in another module: `meta_v1`, `core_v1`, `intstr`.
 ///
 /// The last two segments when the last is a version (`apps::v1` is `apps_v1`), else the last.

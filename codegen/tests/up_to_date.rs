@@ -34,3 +34,38 @@ fn generation_is_deterministic() {
     let b = generate(&paths).expect("generates");
     assert_eq!(a.files, b.files);
 }
+
+#[test]
+fn group_features_in_the_manifest_are_the_generated_codes() {
+    let Some(paths) = shared_paths() else { return };
+    let doc = smp_codegen::overlaid_document(&paths).expect("reads the document");
+    let overlay = smp_codegen::overlay::Overlay::read(&paths.overlay).expect("reads the overlay");
+    let api = smp_codegen::model::Api::read(&doc, &overlay).expect("models the document");
+    let want = smp_codegen::features::group_features(&api).expect("groups");
+    let manifest =
+        std::fs::read_to_string(paths.out.join("../Cargo.toml")).expect("smp-types' manifest");
+    let manifest: toml::Table = toml::from_str(&manifest).expect("a manifest");
+    let features = manifest["features"].as_table().expect("a [features] table");
+    let list = |name: &str| -> std::collections::BTreeSet<String> {
+        features[name]
+            .as_array()
+            .unwrap_or_else(|| panic!("feature {name}"))
+            .iter()
+            .filter_map(|v| v.as_str().map(str::to_owned))
+            .collect()
+    };
+    for (group, needs) in &want {
+        assert!(
+            features.contains_key(group),
+            "smp-types has no feature `{group}`"
+        );
+        assert_eq!(&list(group), needs, "feature `{group}`");
+    }
+    let groups: std::collections::BTreeSet<String> = want.keys().cloned().collect();
+    assert_eq!(list("all-groups"), groups, "`all-groups` lists every group");
+    assert_eq!(
+        list("default"),
+        ["all-groups".to_owned()].into(),
+        "the default"
+    );
+}

@@ -7,1629 +7,5812 @@
 
 use crate::definition::{Definition, Kind};
 
-/// Every definition, sorted by name.
-pub(crate) static DEFINITIONS: [Definition; 730] = [
-    Definition::of::<crate::api::admissionregistration::v1::AuditAnnotation>("io.k8s.api.admissionregistration.v1.AuditAnnotation", "smp_types::api::admissionregistration::v1::AuditAnnotation"),
-    Definition::of::<crate::api::admissionregistration::v1::ExpressionWarning>("io.k8s.api.admissionregistration.v1.ExpressionWarning", "smp_types::api::admissionregistration::v1::ExpressionWarning"),
-    Definition::of::<crate::api::admissionregistration::v1::MatchCondition>("io.k8s.api.admissionregistration.v1.MatchCondition", "smp_types::api::admissionregistration::v1::MatchCondition"),
-    Definition::of::<crate::api::admissionregistration::v1::MatchResources>("io.k8s.api.admissionregistration.v1.MatchResources", "smp_types::api::admissionregistration::v1::MatchResources"),
-    Definition::of::<crate::api::admissionregistration::v1::MutatingWebhook>("io.k8s.api.admissionregistration.v1.MutatingWebhook", "smp_types::api::admissionregistration::v1::MutatingWebhook"),
-    Definition::of::<crate::api::admissionregistration::v1::MutatingWebhookConfiguration>("io.k8s.api.admissionregistration.v1.MutatingWebhookConfiguration", "smp_types::api::admissionregistration::v1::MutatingWebhookConfiguration"),
-    Definition::of::<crate::api::admissionregistration::v1::MutatingWebhookConfigurationList>("io.k8s.api.admissionregistration.v1.MutatingWebhookConfigurationList", "smp_types::api::admissionregistration::v1::MutatingWebhookConfigurationList"),
-    Definition::of::<crate::api::admissionregistration::v1::NamedRuleWithOperations>("io.k8s.api.admissionregistration.v1.NamedRuleWithOperations", "smp_types::api::admissionregistration::v1::NamedRuleWithOperations"),
-    Definition::of::<crate::api::admissionregistration::v1::ParamKind>("io.k8s.api.admissionregistration.v1.ParamKind", "smp_types::api::admissionregistration::v1::ParamKind"),
-    Definition::of::<crate::api::admissionregistration::v1::ParamRef>("io.k8s.api.admissionregistration.v1.ParamRef", "smp_types::api::admissionregistration::v1::ParamRef"),
-    Definition::of::<crate::api::admissionregistration::v1::RuleWithOperations>("io.k8s.api.admissionregistration.v1.RuleWithOperations", "smp_types::api::admissionregistration::v1::RuleWithOperations"),
-    Definition::of::<crate::api::admissionregistration::v1::ServiceReference>("io.k8s.api.admissionregistration.v1.ServiceReference", "smp_types::api::admissionregistration::v1::ServiceReference"),
-    Definition::of::<crate::api::admissionregistration::v1::TypeChecking>("io.k8s.api.admissionregistration.v1.TypeChecking", "smp_types::api::admissionregistration::v1::TypeChecking"),
-    Definition::of::<crate::api::admissionregistration::v1::ValidatingAdmissionPolicy>("io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicy", "smp_types::api::admissionregistration::v1::ValidatingAdmissionPolicy"),
-    Definition::of::<crate::api::admissionregistration::v1::ValidatingAdmissionPolicyBinding>("io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBinding", "smp_types::api::admissionregistration::v1::ValidatingAdmissionPolicyBinding"),
-    Definition::of::<crate::api::admissionregistration::v1::ValidatingAdmissionPolicyBindingList>("io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBindingList", "smp_types::api::admissionregistration::v1::ValidatingAdmissionPolicyBindingList"),
-    Definition::of::<crate::api::admissionregistration::v1::ValidatingAdmissionPolicyBindingSpec>("io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBindingSpec", "smp_types::api::admissionregistration::v1::ValidatingAdmissionPolicyBindingSpec"),
-    Definition::of::<crate::api::admissionregistration::v1::ValidatingAdmissionPolicyList>("io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyList", "smp_types::api::admissionregistration::v1::ValidatingAdmissionPolicyList"),
-    Definition::of::<crate::api::admissionregistration::v1::ValidatingAdmissionPolicySpec>("io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicySpec", "smp_types::api::admissionregistration::v1::ValidatingAdmissionPolicySpec"),
-    Definition::of::<crate::api::admissionregistration::v1::ValidatingAdmissionPolicyStatus>("io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyStatus", "smp_types::api::admissionregistration::v1::ValidatingAdmissionPolicyStatus"),
-    Definition::of::<crate::api::admissionregistration::v1::ValidatingWebhook>("io.k8s.api.admissionregistration.v1.ValidatingWebhook", "smp_types::api::admissionregistration::v1::ValidatingWebhook"),
-    Definition::of::<crate::api::admissionregistration::v1::ValidatingWebhookConfiguration>("io.k8s.api.admissionregistration.v1.ValidatingWebhookConfiguration", "smp_types::api::admissionregistration::v1::ValidatingWebhookConfiguration"),
-    Definition::of::<crate::api::admissionregistration::v1::ValidatingWebhookConfigurationList>("io.k8s.api.admissionregistration.v1.ValidatingWebhookConfigurationList", "smp_types::api::admissionregistration::v1::ValidatingWebhookConfigurationList"),
-    Definition::of::<crate::api::admissionregistration::v1::Validation>("io.k8s.api.admissionregistration.v1.Validation", "smp_types::api::admissionregistration::v1::Validation"),
-    Definition::of::<crate::api::admissionregistration::v1::Variable>("io.k8s.api.admissionregistration.v1.Variable", "smp_types::api::admissionregistration::v1::Variable"),
-    Definition::of::<crate::api::admissionregistration::v1::WebhookClientConfig>("io.k8s.api.admissionregistration.v1.WebhookClientConfig", "smp_types::api::admissionregistration::v1::WebhookClientConfig"),
-    Definition::of::<crate::api::admissionregistration::v1alpha1::ApplyConfiguration>("io.k8s.api.admissionregistration.v1alpha1.ApplyConfiguration", "smp_types::api::admissionregistration::v1alpha1::ApplyConfiguration"),
-    Definition::of::<crate::api::admissionregistration::v1alpha1::JSONPatch>("io.k8s.api.admissionregistration.v1alpha1.JSONPatch", "smp_types::api::admissionregistration::v1alpha1::JSONPatch"),
-    Definition::of::<crate::api::admissionregistration::v1alpha1::MatchCondition>("io.k8s.api.admissionregistration.v1alpha1.MatchCondition", "smp_types::api::admissionregistration::v1alpha1::MatchCondition"),
-    Definition::of::<crate::api::admissionregistration::v1alpha1::MatchResources>("io.k8s.api.admissionregistration.v1alpha1.MatchResources", "smp_types::api::admissionregistration::v1alpha1::MatchResources"),
-    Definition::of::<crate::api::admissionregistration::v1alpha1::MutatingAdmissionPolicy>("io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicy", "smp_types::api::admissionregistration::v1alpha1::MutatingAdmissionPolicy"),
-    Definition::of::<crate::api::admissionregistration::v1alpha1::MutatingAdmissionPolicyBinding>("io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicyBinding", "smp_types::api::admissionregistration::v1alpha1::MutatingAdmissionPolicyBinding"),
-    Definition::of::<crate::api::admissionregistration::v1alpha1::MutatingAdmissionPolicyBindingList>("io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicyBindingList", "smp_types::api::admissionregistration::v1alpha1::MutatingAdmissionPolicyBindingList"),
-    Definition::of::<crate::api::admissionregistration::v1alpha1::MutatingAdmissionPolicyBindingSpec>("io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicyBindingSpec", "smp_types::api::admissionregistration::v1alpha1::MutatingAdmissionPolicyBindingSpec"),
-    Definition::of::<crate::api::admissionregistration::v1alpha1::MutatingAdmissionPolicyList>("io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicyList", "smp_types::api::admissionregistration::v1alpha1::MutatingAdmissionPolicyList"),
-    Definition::of::<crate::api::admissionregistration::v1alpha1::MutatingAdmissionPolicySpec>("io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicySpec", "smp_types::api::admissionregistration::v1alpha1::MutatingAdmissionPolicySpec"),
-    Definition::of::<crate::api::admissionregistration::v1alpha1::Mutation>("io.k8s.api.admissionregistration.v1alpha1.Mutation", "smp_types::api::admissionregistration::v1alpha1::Mutation"),
-    Definition::of::<crate::api::admissionregistration::v1alpha1::NamedRuleWithOperations>("io.k8s.api.admissionregistration.v1alpha1.NamedRuleWithOperations", "smp_types::api::admissionregistration::v1alpha1::NamedRuleWithOperations"),
-    Definition::of::<crate::api::admissionregistration::v1alpha1::ParamKind>("io.k8s.api.admissionregistration.v1alpha1.ParamKind", "smp_types::api::admissionregistration::v1alpha1::ParamKind"),
-    Definition::of::<crate::api::admissionregistration::v1alpha1::ParamRef>("io.k8s.api.admissionregistration.v1alpha1.ParamRef", "smp_types::api::admissionregistration::v1alpha1::ParamRef"),
-    Definition::of::<crate::api::admissionregistration::v1alpha1::Variable>("io.k8s.api.admissionregistration.v1alpha1.Variable", "smp_types::api::admissionregistration::v1alpha1::Variable"),
-    Definition::of::<crate::api::admissionregistration::v1beta1::ApplyConfiguration>("io.k8s.api.admissionregistration.v1beta1.ApplyConfiguration", "smp_types::api::admissionregistration::v1beta1::ApplyConfiguration"),
-    Definition::of::<crate::api::admissionregistration::v1beta1::JSONPatch>("io.k8s.api.admissionregistration.v1beta1.JSONPatch", "smp_types::api::admissionregistration::v1beta1::JSONPatch"),
-    Definition::of::<crate::api::admissionregistration::v1beta1::MatchCondition>("io.k8s.api.admissionregistration.v1beta1.MatchCondition", "smp_types::api::admissionregistration::v1beta1::MatchCondition"),
-    Definition::of::<crate::api::admissionregistration::v1beta1::MatchResources>("io.k8s.api.admissionregistration.v1beta1.MatchResources", "smp_types::api::admissionregistration::v1beta1::MatchResources"),
-    Definition::of::<crate::api::admissionregistration::v1beta1::MutatingAdmissionPolicy>("io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicy", "smp_types::api::admissionregistration::v1beta1::MutatingAdmissionPolicy"),
-    Definition::of::<crate::api::admissionregistration::v1beta1::MutatingAdmissionPolicyBinding>("io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicyBinding", "smp_types::api::admissionregistration::v1beta1::MutatingAdmissionPolicyBinding"),
-    Definition::of::<crate::api::admissionregistration::v1beta1::MutatingAdmissionPolicyBindingList>("io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicyBindingList", "smp_types::api::admissionregistration::v1beta1::MutatingAdmissionPolicyBindingList"),
-    Definition::of::<crate::api::admissionregistration::v1beta1::MutatingAdmissionPolicyBindingSpec>("io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicyBindingSpec", "smp_types::api::admissionregistration::v1beta1::MutatingAdmissionPolicyBindingSpec"),
-    Definition::of::<crate::api::admissionregistration::v1beta1::MutatingAdmissionPolicyList>("io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicyList", "smp_types::api::admissionregistration::v1beta1::MutatingAdmissionPolicyList"),
-    Definition::of::<crate::api::admissionregistration::v1beta1::MutatingAdmissionPolicySpec>("io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicySpec", "smp_types::api::admissionregistration::v1beta1::MutatingAdmissionPolicySpec"),
-    Definition::of::<crate::api::admissionregistration::v1beta1::Mutation>("io.k8s.api.admissionregistration.v1beta1.Mutation", "smp_types::api::admissionregistration::v1beta1::Mutation"),
-    Definition::of::<crate::api::admissionregistration::v1beta1::NamedRuleWithOperations>("io.k8s.api.admissionregistration.v1beta1.NamedRuleWithOperations", "smp_types::api::admissionregistration::v1beta1::NamedRuleWithOperations"),
-    Definition::of::<crate::api::admissionregistration::v1beta1::ParamKind>("io.k8s.api.admissionregistration.v1beta1.ParamKind", "smp_types::api::admissionregistration::v1beta1::ParamKind"),
-    Definition::of::<crate::api::admissionregistration::v1beta1::ParamRef>("io.k8s.api.admissionregistration.v1beta1.ParamRef", "smp_types::api::admissionregistration::v1beta1::ParamRef"),
-    Definition::of::<crate::api::admissionregistration::v1beta1::Variable>("io.k8s.api.admissionregistration.v1beta1.Variable", "smp_types::api::admissionregistration::v1beta1::Variable"),
-    Definition::of::<crate::api::apiserverinternal::v1alpha1::ServerStorageVersion>("io.k8s.api.apiserverinternal.v1alpha1.ServerStorageVersion", "smp_types::api::apiserverinternal::v1alpha1::ServerStorageVersion"),
-    Definition::of::<crate::api::apiserverinternal::v1alpha1::StorageVersion>("io.k8s.api.apiserverinternal.v1alpha1.StorageVersion", "smp_types::api::apiserverinternal::v1alpha1::StorageVersion"),
-    Definition::of::<crate::api::apiserverinternal::v1alpha1::StorageVersionCondition>("io.k8s.api.apiserverinternal.v1alpha1.StorageVersionCondition", "smp_types::api::apiserverinternal::v1alpha1::StorageVersionCondition"),
-    Definition::of::<crate::api::apiserverinternal::v1alpha1::StorageVersionList>("io.k8s.api.apiserverinternal.v1alpha1.StorageVersionList", "smp_types::api::apiserverinternal::v1alpha1::StorageVersionList"),
-    Definition::of::<crate::api::apiserverinternal::v1alpha1::StorageVersionSpec>("io.k8s.api.apiserverinternal.v1alpha1.StorageVersionSpec", "smp_types::api::apiserverinternal::v1alpha1::StorageVersionSpec"),
-    Definition::of::<crate::api::apiserverinternal::v1alpha1::StorageVersionStatus>("io.k8s.api.apiserverinternal.v1alpha1.StorageVersionStatus", "smp_types::api::apiserverinternal::v1alpha1::StorageVersionStatus"),
-    Definition::of::<crate::api::apps::v1::ControllerRevision>("io.k8s.api.apps.v1.ControllerRevision", "smp_types::api::apps::v1::ControllerRevision"),
-    Definition::of::<crate::api::apps::v1::ControllerRevisionList>("io.k8s.api.apps.v1.ControllerRevisionList", "smp_types::api::apps::v1::ControllerRevisionList"),
-    Definition::of::<crate::api::apps::v1::DaemonSet>("io.k8s.api.apps.v1.DaemonSet", "smp_types::api::apps::v1::DaemonSet"),
-    Definition::of::<crate::api::apps::v1::DaemonSetCondition>("io.k8s.api.apps.v1.DaemonSetCondition", "smp_types::api::apps::v1::DaemonSetCondition"),
-    Definition::of::<crate::api::apps::v1::DaemonSetList>("io.k8s.api.apps.v1.DaemonSetList", "smp_types::api::apps::v1::DaemonSetList"),
-    Definition::of::<crate::api::apps::v1::DaemonSetSpec>("io.k8s.api.apps.v1.DaemonSetSpec", "smp_types::api::apps::v1::DaemonSetSpec"),
-    Definition::of::<crate::api::apps::v1::DaemonSetStatus>("io.k8s.api.apps.v1.DaemonSetStatus", "smp_types::api::apps::v1::DaemonSetStatus"),
-    Definition::of::<crate::api::apps::v1::DaemonSetUpdateStrategy>("io.k8s.api.apps.v1.DaemonSetUpdateStrategy", "smp_types::api::apps::v1::DaemonSetUpdateStrategy"),
-    Definition::of::<crate::api::apps::v1::Deployment>("io.k8s.api.apps.v1.Deployment", "smp_types::api::apps::v1::Deployment"),
-    Definition::of::<crate::api::apps::v1::DeploymentCondition>("io.k8s.api.apps.v1.DeploymentCondition", "smp_types::api::apps::v1::DeploymentCondition"),
-    Definition::of::<crate::api::apps::v1::DeploymentList>("io.k8s.api.apps.v1.DeploymentList", "smp_types::api::apps::v1::DeploymentList"),
-    Definition::of::<crate::api::apps::v1::DeploymentSpec>("io.k8s.api.apps.v1.DeploymentSpec", "smp_types::api::apps::v1::DeploymentSpec"),
-    Definition::of::<crate::api::apps::v1::DeploymentStatus>("io.k8s.api.apps.v1.DeploymentStatus", "smp_types::api::apps::v1::DeploymentStatus"),
-    Definition::of::<crate::api::apps::v1::DeploymentStrategy>("io.k8s.api.apps.v1.DeploymentStrategy", "smp_types::api::apps::v1::DeploymentStrategy"),
-    Definition::of::<crate::api::apps::v1::ReplicaSet>("io.k8s.api.apps.v1.ReplicaSet", "smp_types::api::apps::v1::ReplicaSet"),
-    Definition::of::<crate::api::apps::v1::ReplicaSetCondition>("io.k8s.api.apps.v1.ReplicaSetCondition", "smp_types::api::apps::v1::ReplicaSetCondition"),
-    Definition::of::<crate::api::apps::v1::ReplicaSetList>("io.k8s.api.apps.v1.ReplicaSetList", "smp_types::api::apps::v1::ReplicaSetList"),
-    Definition::of::<crate::api::apps::v1::ReplicaSetSpec>("io.k8s.api.apps.v1.ReplicaSetSpec", "smp_types::api::apps::v1::ReplicaSetSpec"),
-    Definition::of::<crate::api::apps::v1::ReplicaSetStatus>("io.k8s.api.apps.v1.ReplicaSetStatus", "smp_types::api::apps::v1::ReplicaSetStatus"),
-    Definition::of::<crate::api::apps::v1::RollingUpdateDaemonSet>("io.k8s.api.apps.v1.RollingUpdateDaemonSet", "smp_types::api::apps::v1::RollingUpdateDaemonSet"),
-    Definition::of::<crate::api::apps::v1::RollingUpdateDeployment>("io.k8s.api.apps.v1.RollingUpdateDeployment", "smp_types::api::apps::v1::RollingUpdateDeployment"),
-    Definition::of::<crate::api::apps::v1::RollingUpdateStatefulSetStrategy>("io.k8s.api.apps.v1.RollingUpdateStatefulSetStrategy", "smp_types::api::apps::v1::RollingUpdateStatefulSetStrategy"),
-    Definition::of::<crate::api::apps::v1::StatefulSet>("io.k8s.api.apps.v1.StatefulSet", "smp_types::api::apps::v1::StatefulSet"),
-    Definition::of::<crate::api::apps::v1::StatefulSetCondition>("io.k8s.api.apps.v1.StatefulSetCondition", "smp_types::api::apps::v1::StatefulSetCondition"),
-    Definition::of::<crate::api::apps::v1::StatefulSetList>("io.k8s.api.apps.v1.StatefulSetList", "smp_types::api::apps::v1::StatefulSetList"),
-    Definition::of::<crate::api::apps::v1::StatefulSetOrdinals>("io.k8s.api.apps.v1.StatefulSetOrdinals", "smp_types::api::apps::v1::StatefulSetOrdinals"),
-    Definition::of::<crate::api::apps::v1::StatefulSetPersistentVolumeClaimRetentionPolicy>("io.k8s.api.apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy", "smp_types::api::apps::v1::StatefulSetPersistentVolumeClaimRetentionPolicy"),
-    Definition::of::<crate::api::apps::v1::StatefulSetSpec>("io.k8s.api.apps.v1.StatefulSetSpec", "smp_types::api::apps::v1::StatefulSetSpec"),
-    Definition::of::<crate::api::apps::v1::StatefulSetStatus>("io.k8s.api.apps.v1.StatefulSetStatus", "smp_types::api::apps::v1::StatefulSetStatus"),
-    Definition::of::<crate::api::apps::v1::StatefulSetUpdateStrategy>("io.k8s.api.apps.v1.StatefulSetUpdateStrategy", "smp_types::api::apps::v1::StatefulSetUpdateStrategy"),
-    Definition::of::<crate::api::authentication::v1::BoundObjectReference>("io.k8s.api.authentication.v1.BoundObjectReference", "smp_types::api::authentication::v1::BoundObjectReference"),
-    Definition::of::<crate::api::authentication::v1::SelfSubjectReview>("io.k8s.api.authentication.v1.SelfSubjectReview", "smp_types::api::authentication::v1::SelfSubjectReview"),
-    Definition::of::<crate::api::authentication::v1::SelfSubjectReviewStatus>("io.k8s.api.authentication.v1.SelfSubjectReviewStatus", "smp_types::api::authentication::v1::SelfSubjectReviewStatus"),
-    Definition::of::<crate::api::authentication::v1::TokenRequest>("io.k8s.api.authentication.v1.TokenRequest", "smp_types::api::authentication::v1::TokenRequest"),
-    Definition::of::<crate::api::authentication::v1::TokenRequestSpec>("io.k8s.api.authentication.v1.TokenRequestSpec", "smp_types::api::authentication::v1::TokenRequestSpec"),
-    Definition::of::<crate::api::authentication::v1::TokenRequestStatus>("io.k8s.api.authentication.v1.TokenRequestStatus", "smp_types::api::authentication::v1::TokenRequestStatus"),
-    Definition::of::<crate::api::authentication::v1::TokenReview>("io.k8s.api.authentication.v1.TokenReview", "smp_types::api::authentication::v1::TokenReview"),
-    Definition::of::<crate::api::authentication::v1::TokenReviewSpec>("io.k8s.api.authentication.v1.TokenReviewSpec", "smp_types::api::authentication::v1::TokenReviewSpec"),
-    Definition::of::<crate::api::authentication::v1::TokenReviewStatus>("io.k8s.api.authentication.v1.TokenReviewStatus", "smp_types::api::authentication::v1::TokenReviewStatus"),
-    Definition::of::<crate::api::authentication::v1::UserInfo>("io.k8s.api.authentication.v1.UserInfo", "smp_types::api::authentication::v1::UserInfo"),
-    Definition::of::<crate::api::authorization::v1::FieldSelectorAttributes>("io.k8s.api.authorization.v1.FieldSelectorAttributes", "smp_types::api::authorization::v1::FieldSelectorAttributes"),
-    Definition::of::<crate::api::authorization::v1::LabelSelectorAttributes>("io.k8s.api.authorization.v1.LabelSelectorAttributes", "smp_types::api::authorization::v1::LabelSelectorAttributes"),
-    Definition::of::<crate::api::authorization::v1::LocalSubjectAccessReview>("io.k8s.api.authorization.v1.LocalSubjectAccessReview", "smp_types::api::authorization::v1::LocalSubjectAccessReview"),
-    Definition::of::<crate::api::authorization::v1::NonResourceAttributes>("io.k8s.api.authorization.v1.NonResourceAttributes", "smp_types::api::authorization::v1::NonResourceAttributes"),
-    Definition::of::<crate::api::authorization::v1::NonResourceRule>("io.k8s.api.authorization.v1.NonResourceRule", "smp_types::api::authorization::v1::NonResourceRule"),
-    Definition::of::<crate::api::authorization::v1::ResourceAttributes>("io.k8s.api.authorization.v1.ResourceAttributes", "smp_types::api::authorization::v1::ResourceAttributes"),
-    Definition::of::<crate::api::authorization::v1::ResourceRule>("io.k8s.api.authorization.v1.ResourceRule", "smp_types::api::authorization::v1::ResourceRule"),
-    Definition::of::<crate::api::authorization::v1::SelfSubjectAccessReview>("io.k8s.api.authorization.v1.SelfSubjectAccessReview", "smp_types::api::authorization::v1::SelfSubjectAccessReview"),
-    Definition::of::<crate::api::authorization::v1::SelfSubjectAccessReviewSpec>("io.k8s.api.authorization.v1.SelfSubjectAccessReviewSpec", "smp_types::api::authorization::v1::SelfSubjectAccessReviewSpec"),
-    Definition::of::<crate::api::authorization::v1::SelfSubjectRulesReview>("io.k8s.api.authorization.v1.SelfSubjectRulesReview", "smp_types::api::authorization::v1::SelfSubjectRulesReview"),
-    Definition::of::<crate::api::authorization::v1::SelfSubjectRulesReviewSpec>("io.k8s.api.authorization.v1.SelfSubjectRulesReviewSpec", "smp_types::api::authorization::v1::SelfSubjectRulesReviewSpec"),
-    Definition::of::<crate::api::authorization::v1::SubjectAccessReview>("io.k8s.api.authorization.v1.SubjectAccessReview", "smp_types::api::authorization::v1::SubjectAccessReview"),
-    Definition::of::<crate::api::authorization::v1::SubjectAccessReviewSpec>("io.k8s.api.authorization.v1.SubjectAccessReviewSpec", "smp_types::api::authorization::v1::SubjectAccessReviewSpec"),
-    Definition::of::<crate::api::authorization::v1::SubjectAccessReviewStatus>("io.k8s.api.authorization.v1.SubjectAccessReviewStatus", "smp_types::api::authorization::v1::SubjectAccessReviewStatus"),
-    Definition::of::<crate::api::authorization::v1::SubjectRulesReviewStatus>("io.k8s.api.authorization.v1.SubjectRulesReviewStatus", "smp_types::api::authorization::v1::SubjectRulesReviewStatus"),
-    Definition::of::<crate::api::autoscaling::v1::CrossVersionObjectReference>("io.k8s.api.autoscaling.v1.CrossVersionObjectReference", "smp_types::api::autoscaling::v1::CrossVersionObjectReference"),
-    Definition::of::<crate::api::autoscaling::v1::HorizontalPodAutoscaler>("io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler", "smp_types::api::autoscaling::v1::HorizontalPodAutoscaler"),
-    Definition::of::<crate::api::autoscaling::v1::HorizontalPodAutoscalerList>("io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerList", "smp_types::api::autoscaling::v1::HorizontalPodAutoscalerList"),
-    Definition::of::<crate::api::autoscaling::v1::HorizontalPodAutoscalerSpec>("io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerSpec", "smp_types::api::autoscaling::v1::HorizontalPodAutoscalerSpec"),
-    Definition::of::<crate::api::autoscaling::v1::HorizontalPodAutoscalerStatus>("io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerStatus", "smp_types::api::autoscaling::v1::HorizontalPodAutoscalerStatus"),
-    Definition::of::<crate::api::autoscaling::v1::Scale>("io.k8s.api.autoscaling.v1.Scale", "smp_types::api::autoscaling::v1::Scale"),
-    Definition::of::<crate::api::autoscaling::v1::ScaleSpec>("io.k8s.api.autoscaling.v1.ScaleSpec", "smp_types::api::autoscaling::v1::ScaleSpec"),
-    Definition::of::<crate::api::autoscaling::v1::ScaleStatus>("io.k8s.api.autoscaling.v1.ScaleStatus", "smp_types::api::autoscaling::v1::ScaleStatus"),
-    Definition::of::<crate::api::autoscaling::v2::ContainerResourceMetricSource>("io.k8s.api.autoscaling.v2.ContainerResourceMetricSource", "smp_types::api::autoscaling::v2::ContainerResourceMetricSource"),
-    Definition::of::<crate::api::autoscaling::v2::ContainerResourceMetricStatus>("io.k8s.api.autoscaling.v2.ContainerResourceMetricStatus", "smp_types::api::autoscaling::v2::ContainerResourceMetricStatus"),
-    Definition::of::<crate::api::autoscaling::v2::CrossVersionObjectReference>("io.k8s.api.autoscaling.v2.CrossVersionObjectReference", "smp_types::api::autoscaling::v2::CrossVersionObjectReference"),
-    Definition::of::<crate::api::autoscaling::v2::ExternalMetricSource>("io.k8s.api.autoscaling.v2.ExternalMetricSource", "smp_types::api::autoscaling::v2::ExternalMetricSource"),
-    Definition::of::<crate::api::autoscaling::v2::ExternalMetricStatus>("io.k8s.api.autoscaling.v2.ExternalMetricStatus", "smp_types::api::autoscaling::v2::ExternalMetricStatus"),
-    Definition::of::<crate::api::autoscaling::v2::HPAScalingPolicy>("io.k8s.api.autoscaling.v2.HPAScalingPolicy", "smp_types::api::autoscaling::v2::HPAScalingPolicy"),
-    Definition::of::<crate::api::autoscaling::v2::HPAScalingRules>("io.k8s.api.autoscaling.v2.HPAScalingRules", "smp_types::api::autoscaling::v2::HPAScalingRules"),
-    Definition::of::<crate::api::autoscaling::v2::HorizontalPodAutoscaler>("io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler", "smp_types::api::autoscaling::v2::HorizontalPodAutoscaler"),
-    Definition::of::<crate::api::autoscaling::v2::HorizontalPodAutoscalerBehavior>("io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerBehavior", "smp_types::api::autoscaling::v2::HorizontalPodAutoscalerBehavior"),
-    Definition::of::<crate::api::autoscaling::v2::HorizontalPodAutoscalerCondition>("io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerCondition", "smp_types::api::autoscaling::v2::HorizontalPodAutoscalerCondition"),
-    Definition::of::<crate::api::autoscaling::v2::HorizontalPodAutoscalerList>("io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerList", "smp_types::api::autoscaling::v2::HorizontalPodAutoscalerList"),
-    Definition::of::<crate::api::autoscaling::v2::HorizontalPodAutoscalerSpec>("io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec", "smp_types::api::autoscaling::v2::HorizontalPodAutoscalerSpec"),
-    Definition::of::<crate::api::autoscaling::v2::HorizontalPodAutoscalerStatus>("io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerStatus", "smp_types::api::autoscaling::v2::HorizontalPodAutoscalerStatus"),
-    Definition::of::<crate::api::autoscaling::v2::MetricIdentifier>("io.k8s.api.autoscaling.v2.MetricIdentifier", "smp_types::api::autoscaling::v2::MetricIdentifier"),
-    Definition::of::<crate::api::autoscaling::v2::MetricSpec>("io.k8s.api.autoscaling.v2.MetricSpec", "smp_types::api::autoscaling::v2::MetricSpec"),
-    Definition::of::<crate::api::autoscaling::v2::MetricStatus>("io.k8s.api.autoscaling.v2.MetricStatus", "smp_types::api::autoscaling::v2::MetricStatus"),
-    Definition::of::<crate::api::autoscaling::v2::MetricTarget>("io.k8s.api.autoscaling.v2.MetricTarget", "smp_types::api::autoscaling::v2::MetricTarget"),
-    Definition::of::<crate::api::autoscaling::v2::MetricValueStatus>("io.k8s.api.autoscaling.v2.MetricValueStatus", "smp_types::api::autoscaling::v2::MetricValueStatus"),
-    Definition::of::<crate::api::autoscaling::v2::ObjectMetricSource>("io.k8s.api.autoscaling.v2.ObjectMetricSource", "smp_types::api::autoscaling::v2::ObjectMetricSource"),
-    Definition::of::<crate::api::autoscaling::v2::ObjectMetricStatus>("io.k8s.api.autoscaling.v2.ObjectMetricStatus", "smp_types::api::autoscaling::v2::ObjectMetricStatus"),
-    Definition::of::<crate::api::autoscaling::v2::PodsMetricSource>("io.k8s.api.autoscaling.v2.PodsMetricSource", "smp_types::api::autoscaling::v2::PodsMetricSource"),
-    Definition::of::<crate::api::autoscaling::v2::PodsMetricStatus>("io.k8s.api.autoscaling.v2.PodsMetricStatus", "smp_types::api::autoscaling::v2::PodsMetricStatus"),
-    Definition::of::<crate::api::autoscaling::v2::ResourceMetricSource>("io.k8s.api.autoscaling.v2.ResourceMetricSource", "smp_types::api::autoscaling::v2::ResourceMetricSource"),
-    Definition::of::<crate::api::autoscaling::v2::ResourceMetricStatus>("io.k8s.api.autoscaling.v2.ResourceMetricStatus", "smp_types::api::autoscaling::v2::ResourceMetricStatus"),
-    Definition::of::<crate::api::batch::v1::CronJob>("io.k8s.api.batch.v1.CronJob", "smp_types::api::batch::v1::CronJob"),
-    Definition::of::<crate::api::batch::v1::CronJobList>("io.k8s.api.batch.v1.CronJobList", "smp_types::api::batch::v1::CronJobList"),
-    Definition::of::<crate::api::batch::v1::CronJobSpec>("io.k8s.api.batch.v1.CronJobSpec", "smp_types::api::batch::v1::CronJobSpec"),
-    Definition::of::<crate::api::batch::v1::CronJobStatus>("io.k8s.api.batch.v1.CronJobStatus", "smp_types::api::batch::v1::CronJobStatus"),
-    Definition::of::<crate::api::batch::v1::Job>("io.k8s.api.batch.v1.Job", "smp_types::api::batch::v1::Job"),
-    Definition::of::<crate::api::batch::v1::JobCondition>("io.k8s.api.batch.v1.JobCondition", "smp_types::api::batch::v1::JobCondition"),
-    Definition::of::<crate::api::batch::v1::JobList>("io.k8s.api.batch.v1.JobList", "smp_types::api::batch::v1::JobList"),
-    Definition::of::<crate::api::batch::v1::JobSpec>("io.k8s.api.batch.v1.JobSpec", "smp_types::api::batch::v1::JobSpec"),
-    Definition::of::<crate::api::batch::v1::JobStatus>("io.k8s.api.batch.v1.JobStatus", "smp_types::api::batch::v1::JobStatus"),
-    Definition::of::<crate::api::batch::v1::JobTemplateSpec>("io.k8s.api.batch.v1.JobTemplateSpec", "smp_types::api::batch::v1::JobTemplateSpec"),
-    Definition::of::<crate::api::batch::v1::PodFailurePolicy>("io.k8s.api.batch.v1.PodFailurePolicy", "smp_types::api::batch::v1::PodFailurePolicy"),
-    Definition::of::<crate::api::batch::v1::PodFailurePolicyOnExitCodesRequirement>("io.k8s.api.batch.v1.PodFailurePolicyOnExitCodesRequirement", "smp_types::api::batch::v1::PodFailurePolicyOnExitCodesRequirement"),
-    Definition::of::<crate::api::batch::v1::PodFailurePolicyOnPodConditionsPattern>("io.k8s.api.batch.v1.PodFailurePolicyOnPodConditionsPattern", "smp_types::api::batch::v1::PodFailurePolicyOnPodConditionsPattern"),
-    Definition::of::<crate::api::batch::v1::PodFailurePolicyRule>("io.k8s.api.batch.v1.PodFailurePolicyRule", "smp_types::api::batch::v1::PodFailurePolicyRule"),
-    Definition::of::<crate::api::batch::v1::SuccessPolicy>("io.k8s.api.batch.v1.SuccessPolicy", "smp_types::api::batch::v1::SuccessPolicy"),
-    Definition::of::<crate::api::batch::v1::SuccessPolicyRule>("io.k8s.api.batch.v1.SuccessPolicyRule", "smp_types::api::batch::v1::SuccessPolicyRule"),
-    Definition::of::<crate::api::batch::v1::UncountedTerminatedPods>("io.k8s.api.batch.v1.UncountedTerminatedPods", "smp_types::api::batch::v1::UncountedTerminatedPods"),
-    Definition::of::<crate::api::certificates::v1::CertificateSigningRequest>("io.k8s.api.certificates.v1.CertificateSigningRequest", "smp_types::api::certificates::v1::CertificateSigningRequest"),
-    Definition::of::<crate::api::certificates::v1::CertificateSigningRequestCondition>("io.k8s.api.certificates.v1.CertificateSigningRequestCondition", "smp_types::api::certificates::v1::CertificateSigningRequestCondition"),
-    Definition::of::<crate::api::certificates::v1::CertificateSigningRequestList>("io.k8s.api.certificates.v1.CertificateSigningRequestList", "smp_types::api::certificates::v1::CertificateSigningRequestList"),
-    Definition::of::<crate::api::certificates::v1::CertificateSigningRequestSpec>("io.k8s.api.certificates.v1.CertificateSigningRequestSpec", "smp_types::api::certificates::v1::CertificateSigningRequestSpec"),
-    Definition::of::<crate::api::certificates::v1::CertificateSigningRequestStatus>("io.k8s.api.certificates.v1.CertificateSigningRequestStatus", "smp_types::api::certificates::v1::CertificateSigningRequestStatus"),
-    Definition::of::<crate::api::certificates::v1alpha1::ClusterTrustBundle>("io.k8s.api.certificates.v1alpha1.ClusterTrustBundle", "smp_types::api::certificates::v1alpha1::ClusterTrustBundle"),
-    Definition::of::<crate::api::certificates::v1alpha1::ClusterTrustBundleList>("io.k8s.api.certificates.v1alpha1.ClusterTrustBundleList", "smp_types::api::certificates::v1alpha1::ClusterTrustBundleList"),
-    Definition::of::<crate::api::certificates::v1alpha1::ClusterTrustBundleSpec>("io.k8s.api.certificates.v1alpha1.ClusterTrustBundleSpec", "smp_types::api::certificates::v1alpha1::ClusterTrustBundleSpec"),
-    Definition::of::<crate::api::certificates::v1alpha1::PodCertificateRequest>("io.k8s.api.certificates.v1alpha1.PodCertificateRequest", "smp_types::api::certificates::v1alpha1::PodCertificateRequest"),
-    Definition::of::<crate::api::certificates::v1alpha1::PodCertificateRequestList>("io.k8s.api.certificates.v1alpha1.PodCertificateRequestList", "smp_types::api::certificates::v1alpha1::PodCertificateRequestList"),
-    Definition::of::<crate::api::certificates::v1alpha1::PodCertificateRequestSpec>("io.k8s.api.certificates.v1alpha1.PodCertificateRequestSpec", "smp_types::api::certificates::v1alpha1::PodCertificateRequestSpec"),
-    Definition::of::<crate::api::certificates::v1alpha1::PodCertificateRequestStatus>("io.k8s.api.certificates.v1alpha1.PodCertificateRequestStatus", "smp_types::api::certificates::v1alpha1::PodCertificateRequestStatus"),
-    Definition::of::<crate::api::certificates::v1beta1::ClusterTrustBundle>("io.k8s.api.certificates.v1beta1.ClusterTrustBundle", "smp_types::api::certificates::v1beta1::ClusterTrustBundle"),
-    Definition::of::<crate::api::certificates::v1beta1::ClusterTrustBundleList>("io.k8s.api.certificates.v1beta1.ClusterTrustBundleList", "smp_types::api::certificates::v1beta1::ClusterTrustBundleList"),
-    Definition::of::<crate::api::certificates::v1beta1::ClusterTrustBundleSpec>("io.k8s.api.certificates.v1beta1.ClusterTrustBundleSpec", "smp_types::api::certificates::v1beta1::ClusterTrustBundleSpec"),
-    Definition::of::<crate::api::coordination::v1::Lease>("io.k8s.api.coordination.v1.Lease", "smp_types::api::coordination::v1::Lease"),
-    Definition::of::<crate::api::coordination::v1::LeaseList>("io.k8s.api.coordination.v1.LeaseList", "smp_types::api::coordination::v1::LeaseList"),
-    Definition::of::<crate::api::coordination::v1::LeaseSpec>("io.k8s.api.coordination.v1.LeaseSpec", "smp_types::api::coordination::v1::LeaseSpec"),
-    Definition::of::<crate::api::coordination::v1alpha2::LeaseCandidate>("io.k8s.api.coordination.v1alpha2.LeaseCandidate", "smp_types::api::coordination::v1alpha2::LeaseCandidate"),
-    Definition::of::<crate::api::coordination::v1alpha2::LeaseCandidateList>("io.k8s.api.coordination.v1alpha2.LeaseCandidateList", "smp_types::api::coordination::v1alpha2::LeaseCandidateList"),
-    Definition::of::<crate::api::coordination::v1alpha2::LeaseCandidateSpec>("io.k8s.api.coordination.v1alpha2.LeaseCandidateSpec", "smp_types::api::coordination::v1alpha2::LeaseCandidateSpec"),
-    Definition::of::<crate::api::coordination::v1beta1::LeaseCandidate>("io.k8s.api.coordination.v1beta1.LeaseCandidate", "smp_types::api::coordination::v1beta1::LeaseCandidate"),
-    Definition::of::<crate::api::coordination::v1beta1::LeaseCandidateList>("io.k8s.api.coordination.v1beta1.LeaseCandidateList", "smp_types::api::coordination::v1beta1::LeaseCandidateList"),
-    Definition::of::<crate::api::coordination::v1beta1::LeaseCandidateSpec>("io.k8s.api.coordination.v1beta1.LeaseCandidateSpec", "smp_types::api::coordination::v1beta1::LeaseCandidateSpec"),
-    Definition::of::<crate::api::core::v1::AWSElasticBlockStoreVolumeSource>("io.k8s.api.core.v1.AWSElasticBlockStoreVolumeSource", "smp_types::api::core::v1::AWSElasticBlockStoreVolumeSource"),
-    Definition::of::<crate::api::core::v1::Affinity>("io.k8s.api.core.v1.Affinity", "smp_types::api::core::v1::Affinity"),
-    Definition::of::<crate::api::core::v1::AppArmorProfile>("io.k8s.api.core.v1.AppArmorProfile", "smp_types::api::core::v1::AppArmorProfile"),
-    Definition::of::<crate::api::core::v1::AttachedVolume>("io.k8s.api.core.v1.AttachedVolume", "smp_types::api::core::v1::AttachedVolume"),
-    Definition::of::<crate::api::core::v1::AzureDiskVolumeSource>("io.k8s.api.core.v1.AzureDiskVolumeSource", "smp_types::api::core::v1::AzureDiskVolumeSource"),
-    Definition::of::<crate::api::core::v1::AzureFilePersistentVolumeSource>("io.k8s.api.core.v1.AzureFilePersistentVolumeSource", "smp_types::api::core::v1::AzureFilePersistentVolumeSource"),
-    Definition::of::<crate::api::core::v1::AzureFileVolumeSource>("io.k8s.api.core.v1.AzureFileVolumeSource", "smp_types::api::core::v1::AzureFileVolumeSource"),
-    Definition::of::<crate::api::core::v1::Binding>("io.k8s.api.core.v1.Binding", "smp_types::api::core::v1::Binding"),
-    Definition::of::<crate::api::core::v1::CSIPersistentVolumeSource>("io.k8s.api.core.v1.CSIPersistentVolumeSource", "smp_types::api::core::v1::CSIPersistentVolumeSource"),
-    Definition::of::<crate::api::core::v1::CSIVolumeSource>("io.k8s.api.core.v1.CSIVolumeSource", "smp_types::api::core::v1::CSIVolumeSource"),
-    Definition::of::<crate::api::core::v1::Capabilities>("io.k8s.api.core.v1.Capabilities", "smp_types::api::core::v1::Capabilities"),
-    Definition::of::<crate::api::core::v1::CephFSPersistentVolumeSource>("io.k8s.api.core.v1.CephFSPersistentVolumeSource", "smp_types::api::core::v1::CephFSPersistentVolumeSource"),
-    Definition::of::<crate::api::core::v1::CephFSVolumeSource>("io.k8s.api.core.v1.CephFSVolumeSource", "smp_types::api::core::v1::CephFSVolumeSource"),
-    Definition::of::<crate::api::core::v1::CinderPersistentVolumeSource>("io.k8s.api.core.v1.CinderPersistentVolumeSource", "smp_types::api::core::v1::CinderPersistentVolumeSource"),
-    Definition::of::<crate::api::core::v1::CinderVolumeSource>("io.k8s.api.core.v1.CinderVolumeSource", "smp_types::api::core::v1::CinderVolumeSource"),
-    Definition::of::<crate::api::core::v1::ClientIPConfig>("io.k8s.api.core.v1.ClientIPConfig", "smp_types::api::core::v1::ClientIPConfig"),
-    Definition::of::<crate::api::core::v1::ClusterTrustBundleProjection>("io.k8s.api.core.v1.ClusterTrustBundleProjection", "smp_types::api::core::v1::ClusterTrustBundleProjection"),
-    Definition::of::<crate::api::core::v1::ComponentCondition>("io.k8s.api.core.v1.ComponentCondition", "smp_types::api::core::v1::ComponentCondition"),
-    Definition::of::<crate::api::core::v1::ComponentStatus>("io.k8s.api.core.v1.ComponentStatus", "smp_types::api::core::v1::ComponentStatus"),
-    Definition::of::<crate::api::core::v1::ComponentStatusList>("io.k8s.api.core.v1.ComponentStatusList", "smp_types::api::core::v1::ComponentStatusList"),
-    Definition::of::<crate::api::core::v1::ConfigMap>("io.k8s.api.core.v1.ConfigMap", "smp_types::api::core::v1::ConfigMap"),
-    Definition::of::<crate::api::core::v1::ConfigMapEnvSource>("io.k8s.api.core.v1.ConfigMapEnvSource", "smp_types::api::core::v1::ConfigMapEnvSource"),
-    Definition::of::<crate::api::core::v1::ConfigMapKeySelector>("io.k8s.api.core.v1.ConfigMapKeySelector", "smp_types::api::core::v1::ConfigMapKeySelector"),
-    Definition::of::<crate::api::core::v1::ConfigMapList>("io.k8s.api.core.v1.ConfigMapList", "smp_types::api::core::v1::ConfigMapList"),
-    Definition::of::<crate::api::core::v1::ConfigMapNodeConfigSource>("io.k8s.api.core.v1.ConfigMapNodeConfigSource", "smp_types::api::core::v1::ConfigMapNodeConfigSource"),
-    Definition::of::<crate::api::core::v1::ConfigMapProjection>("io.k8s.api.core.v1.ConfigMapProjection", "smp_types::api::core::v1::ConfigMapProjection"),
-    Definition::of::<crate::api::core::v1::ConfigMapVolumeSource>("io.k8s.api.core.v1.ConfigMapVolumeSource", "smp_types::api::core::v1::ConfigMapVolumeSource"),
-    Definition::of::<crate::api::core::v1::Container>("io.k8s.api.core.v1.Container", "smp_types::api::core::v1::Container"),
-    Definition::of::<crate::api::core::v1::ContainerExtendedResourceRequest>("io.k8s.api.core.v1.ContainerExtendedResourceRequest", "smp_types::api::core::v1::ContainerExtendedResourceRequest"),
-    Definition::of::<crate::api::core::v1::ContainerImage>("io.k8s.api.core.v1.ContainerImage", "smp_types::api::core::v1::ContainerImage"),
-    Definition::of::<crate::api::core::v1::ContainerPort>("io.k8s.api.core.v1.ContainerPort", "smp_types::api::core::v1::ContainerPort"),
-    Definition::of::<crate::api::core::v1::ContainerResizePolicy>("io.k8s.api.core.v1.ContainerResizePolicy", "smp_types::api::core::v1::ContainerResizePolicy"),
-    Definition::of::<crate::api::core::v1::ContainerRestartRule>("io.k8s.api.core.v1.ContainerRestartRule", "smp_types::api::core::v1::ContainerRestartRule"),
-    Definition::of::<crate::api::core::v1::ContainerRestartRuleOnExitCodes>("io.k8s.api.core.v1.ContainerRestartRuleOnExitCodes", "smp_types::api::core::v1::ContainerRestartRuleOnExitCodes"),
-    Definition::of::<crate::api::core::v1::ContainerState>("io.k8s.api.core.v1.ContainerState", "smp_types::api::core::v1::ContainerState"),
-    Definition::of::<crate::api::core::v1::ContainerStateRunning>("io.k8s.api.core.v1.ContainerStateRunning", "smp_types::api::core::v1::ContainerStateRunning"),
-    Definition::of::<crate::api::core::v1::ContainerStateTerminated>("io.k8s.api.core.v1.ContainerStateTerminated", "smp_types::api::core::v1::ContainerStateTerminated"),
-    Definition::of::<crate::api::core::v1::ContainerStateWaiting>("io.k8s.api.core.v1.ContainerStateWaiting", "smp_types::api::core::v1::ContainerStateWaiting"),
-    Definition::of::<crate::api::core::v1::ContainerStatus>("io.k8s.api.core.v1.ContainerStatus", "smp_types::api::core::v1::ContainerStatus"),
-    Definition::of::<crate::api::core::v1::ContainerUser>("io.k8s.api.core.v1.ContainerUser", "smp_types::api::core::v1::ContainerUser"),
-    Definition::of::<crate::api::core::v1::DaemonEndpoint>("io.k8s.api.core.v1.DaemonEndpoint", "smp_types::api::core::v1::DaemonEndpoint"),
-    Definition::of::<crate::api::core::v1::DownwardAPIProjection>("io.k8s.api.core.v1.DownwardAPIProjection", "smp_types::api::core::v1::DownwardAPIProjection"),
-    Definition::of::<crate::api::core::v1::DownwardAPIVolumeFile>("io.k8s.api.core.v1.DownwardAPIVolumeFile", "smp_types::api::core::v1::DownwardAPIVolumeFile"),
-    Definition::of::<crate::api::core::v1::DownwardAPIVolumeSource>("io.k8s.api.core.v1.DownwardAPIVolumeSource", "smp_types::api::core::v1::DownwardAPIVolumeSource"),
-    Definition::of::<crate::api::core::v1::EmptyDirVolumeSource>("io.k8s.api.core.v1.EmptyDirVolumeSource", "smp_types::api::core::v1::EmptyDirVolumeSource"),
-    Definition::of::<crate::api::core::v1::EndpointAddress>("io.k8s.api.core.v1.EndpointAddress", "smp_types::api::core::v1::EndpointAddress"),
-    Definition::of::<crate::api::core::v1::EndpointPort>("io.k8s.api.core.v1.EndpointPort", "smp_types::api::core::v1::EndpointPort"),
-    Definition::of::<crate::api::core::v1::EndpointSubset>("io.k8s.api.core.v1.EndpointSubset", "smp_types::api::core::v1::EndpointSubset"),
-    Definition::of::<crate::api::core::v1::Endpoints>("io.k8s.api.core.v1.Endpoints", "smp_types::api::core::v1::Endpoints"),
-    Definition::of::<crate::api::core::v1::EndpointsList>("io.k8s.api.core.v1.EndpointsList", "smp_types::api::core::v1::EndpointsList"),
-    Definition::of::<crate::api::core::v1::EnvFromSource>("io.k8s.api.core.v1.EnvFromSource", "smp_types::api::core::v1::EnvFromSource"),
-    Definition::of::<crate::api::core::v1::EnvVar>("io.k8s.api.core.v1.EnvVar", "smp_types::api::core::v1::EnvVar"),
-    Definition::of::<crate::api::core::v1::EnvVarSource>("io.k8s.api.core.v1.EnvVarSource", "smp_types::api::core::v1::EnvVarSource"),
-    Definition::of::<crate::api::core::v1::EphemeralContainer>("io.k8s.api.core.v1.EphemeralContainer", "smp_types::api::core::v1::EphemeralContainer"),
-    Definition::of::<crate::api::core::v1::EphemeralVolumeSource>("io.k8s.api.core.v1.EphemeralVolumeSource", "smp_types::api::core::v1::EphemeralVolumeSource"),
-    Definition::of::<crate::api::core::v1::Event>("io.k8s.api.core.v1.Event", "smp_types::api::core::v1::Event"),
-    Definition::of::<crate::api::core::v1::EventList>("io.k8s.api.core.v1.EventList", "smp_types::api::core::v1::EventList"),
-    Definition::of::<crate::api::core::v1::EventSeries>("io.k8s.api.core.v1.EventSeries", "smp_types::api::core::v1::EventSeries"),
-    Definition::of::<crate::api::core::v1::EventSource>("io.k8s.api.core.v1.EventSource", "smp_types::api::core::v1::EventSource"),
-    Definition::of::<crate::api::core::v1::ExecAction>("io.k8s.api.core.v1.ExecAction", "smp_types::api::core::v1::ExecAction"),
-    Definition::of::<crate::api::core::v1::FCVolumeSource>("io.k8s.api.core.v1.FCVolumeSource", "smp_types::api::core::v1::FCVolumeSource"),
-    Definition::of::<crate::api::core::v1::FileKeySelector>("io.k8s.api.core.v1.FileKeySelector", "smp_types::api::core::v1::FileKeySelector"),
-    Definition::of::<crate::api::core::v1::FlexPersistentVolumeSource>("io.k8s.api.core.v1.FlexPersistentVolumeSource", "smp_types::api::core::v1::FlexPersistentVolumeSource"),
-    Definition::of::<crate::api::core::v1::FlexVolumeSource>("io.k8s.api.core.v1.FlexVolumeSource", "smp_types::api::core::v1::FlexVolumeSource"),
-    Definition::of::<crate::api::core::v1::FlockerVolumeSource>("io.k8s.api.core.v1.FlockerVolumeSource", "smp_types::api::core::v1::FlockerVolumeSource"),
-    Definition::of::<crate::api::core::v1::GCEPersistentDiskVolumeSource>("io.k8s.api.core.v1.GCEPersistentDiskVolumeSource", "smp_types::api::core::v1::GCEPersistentDiskVolumeSource"),
-    Definition::of::<crate::api::core::v1::GRPCAction>("io.k8s.api.core.v1.GRPCAction", "smp_types::api::core::v1::GRPCAction"),
-    Definition::of::<crate::api::core::v1::GitRepoVolumeSource>("io.k8s.api.core.v1.GitRepoVolumeSource", "smp_types::api::core::v1::GitRepoVolumeSource"),
-    Definition::of::<crate::api::core::v1::GlusterfsPersistentVolumeSource>("io.k8s.api.core.v1.GlusterfsPersistentVolumeSource", "smp_types::api::core::v1::GlusterfsPersistentVolumeSource"),
-    Definition::of::<crate::api::core::v1::GlusterfsVolumeSource>("io.k8s.api.core.v1.GlusterfsVolumeSource", "smp_types::api::core::v1::GlusterfsVolumeSource"),
-    Definition::of::<crate::api::core::v1::HTTPGetAction>("io.k8s.api.core.v1.HTTPGetAction", "smp_types::api::core::v1::HTTPGetAction"),
-    Definition::of::<crate::api::core::v1::HTTPHeader>("io.k8s.api.core.v1.HTTPHeader", "smp_types::api::core::v1::HTTPHeader"),
-    Definition::of::<crate::api::core::v1::HostAlias>("io.k8s.api.core.v1.HostAlias", "smp_types::api::core::v1::HostAlias"),
-    Definition::of::<crate::api::core::v1::HostIP>("io.k8s.api.core.v1.HostIP", "smp_types::api::core::v1::HostIP"),
-    Definition::of::<crate::api::core::v1::HostPathVolumeSource>("io.k8s.api.core.v1.HostPathVolumeSource", "smp_types::api::core::v1::HostPathVolumeSource"),
-    Definition::of::<crate::api::core::v1::ISCSIPersistentVolumeSource>("io.k8s.api.core.v1.ISCSIPersistentVolumeSource", "smp_types::api::core::v1::ISCSIPersistentVolumeSource"),
-    Definition::of::<crate::api::core::v1::ISCSIVolumeSource>("io.k8s.api.core.v1.ISCSIVolumeSource", "smp_types::api::core::v1::ISCSIVolumeSource"),
-    Definition::of::<crate::api::core::v1::ImageVolumeSource>("io.k8s.api.core.v1.ImageVolumeSource", "smp_types::api::core::v1::ImageVolumeSource"),
-    Definition::of::<crate::api::core::v1::KeyToPath>("io.k8s.api.core.v1.KeyToPath", "smp_types::api::core::v1::KeyToPath"),
-    Definition::of::<crate::api::core::v1::Lifecycle>("io.k8s.api.core.v1.Lifecycle", "smp_types::api::core::v1::Lifecycle"),
-    Definition::of::<crate::api::core::v1::LifecycleHandler>("io.k8s.api.core.v1.LifecycleHandler", "smp_types::api::core::v1::LifecycleHandler"),
-    Definition::of::<crate::api::core::v1::LimitRange>("io.k8s.api.core.v1.LimitRange", "smp_types::api::core::v1::LimitRange"),
-    Definition::of::<crate::api::core::v1::LimitRangeItem>("io.k8s.api.core.v1.LimitRangeItem", "smp_types::api::core::v1::LimitRangeItem"),
-    Definition::of::<crate::api::core::v1::LimitRangeList>("io.k8s.api.core.v1.LimitRangeList", "smp_types::api::core::v1::LimitRangeList"),
-    Definition::of::<crate::api::core::v1::LimitRangeSpec>("io.k8s.api.core.v1.LimitRangeSpec", "smp_types::api::core::v1::LimitRangeSpec"),
-    Definition::of::<crate::api::core::v1::LinuxContainerUser>("io.k8s.api.core.v1.LinuxContainerUser", "smp_types::api::core::v1::LinuxContainerUser"),
-    Definition::of::<crate::api::core::v1::LoadBalancerIngress>("io.k8s.api.core.v1.LoadBalancerIngress", "smp_types::api::core::v1::LoadBalancerIngress"),
-    Definition::of::<crate::api::core::v1::LoadBalancerStatus>("io.k8s.api.core.v1.LoadBalancerStatus", "smp_types::api::core::v1::LoadBalancerStatus"),
-    Definition::of::<crate::api::core::v1::LocalObjectReference>("io.k8s.api.core.v1.LocalObjectReference", "smp_types::api::core::v1::LocalObjectReference"),
-    Definition::of::<crate::api::core::v1::LocalVolumeSource>("io.k8s.api.core.v1.LocalVolumeSource", "smp_types::api::core::v1::LocalVolumeSource"),
-    Definition::of::<crate::api::core::v1::ModifyVolumeStatus>("io.k8s.api.core.v1.ModifyVolumeStatus", "smp_types::api::core::v1::ModifyVolumeStatus"),
-    Definition::of::<crate::api::core::v1::NFSVolumeSource>("io.k8s.api.core.v1.NFSVolumeSource", "smp_types::api::core::v1::NFSVolumeSource"),
-    Definition::of::<crate::api::core::v1::Namespace>("io.k8s.api.core.v1.Namespace", "smp_types::api::core::v1::Namespace"),
-    Definition::of::<crate::api::core::v1::NamespaceCondition>("io.k8s.api.core.v1.NamespaceCondition", "smp_types::api::core::v1::NamespaceCondition"),
-    Definition::of::<crate::api::core::v1::NamespaceList>("io.k8s.api.core.v1.NamespaceList", "smp_types::api::core::v1::NamespaceList"),
-    Definition::of::<crate::api::core::v1::NamespaceSpec>("io.k8s.api.core.v1.NamespaceSpec", "smp_types::api::core::v1::NamespaceSpec"),
-    Definition::of::<crate::api::core::v1::NamespaceStatus>("io.k8s.api.core.v1.NamespaceStatus", "smp_types::api::core::v1::NamespaceStatus"),
-    Definition::of::<crate::api::core::v1::Node>("io.k8s.api.core.v1.Node", "smp_types::api::core::v1::Node"),
-    Definition::of::<crate::api::core::v1::NodeAddress>("io.k8s.api.core.v1.NodeAddress", "smp_types::api::core::v1::NodeAddress"),
-    Definition::of::<crate::api::core::v1::NodeAffinity>("io.k8s.api.core.v1.NodeAffinity", "smp_types::api::core::v1::NodeAffinity"),
-    Definition::of::<crate::api::core::v1::NodeCondition>("io.k8s.api.core.v1.NodeCondition", "smp_types::api::core::v1::NodeCondition"),
-    Definition::of::<crate::api::core::v1::NodeConfigSource>("io.k8s.api.core.v1.NodeConfigSource", "smp_types::api::core::v1::NodeConfigSource"),
-    Definition::of::<crate::api::core::v1::NodeConfigStatus>("io.k8s.api.core.v1.NodeConfigStatus", "smp_types::api::core::v1::NodeConfigStatus"),
-    Definition::of::<crate::api::core::v1::NodeDaemonEndpoints>("io.k8s.api.core.v1.NodeDaemonEndpoints", "smp_types::api::core::v1::NodeDaemonEndpoints"),
-    Definition::of::<crate::api::core::v1::NodeFeatures>("io.k8s.api.core.v1.NodeFeatures", "smp_types::api::core::v1::NodeFeatures"),
-    Definition::of::<crate::api::core::v1::NodeList>("io.k8s.api.core.v1.NodeList", "smp_types::api::core::v1::NodeList"),
-    Definition::of::<crate::api::core::v1::NodeRuntimeHandler>("io.k8s.api.core.v1.NodeRuntimeHandler", "smp_types::api::core::v1::NodeRuntimeHandler"),
-    Definition::of::<crate::api::core::v1::NodeRuntimeHandlerFeatures>("io.k8s.api.core.v1.NodeRuntimeHandlerFeatures", "smp_types::api::core::v1::NodeRuntimeHandlerFeatures"),
-    Definition::of::<crate::api::core::v1::NodeSelector>("io.k8s.api.core.v1.NodeSelector", "smp_types::api::core::v1::NodeSelector"),
-    Definition::of::<crate::api::core::v1::NodeSelectorRequirement>("io.k8s.api.core.v1.NodeSelectorRequirement", "smp_types::api::core::v1::NodeSelectorRequirement"),
-    Definition::of::<crate::api::core::v1::NodeSelectorTerm>("io.k8s.api.core.v1.NodeSelectorTerm", "smp_types::api::core::v1::NodeSelectorTerm"),
-    Definition::of::<crate::api::core::v1::NodeSpec>("io.k8s.api.core.v1.NodeSpec", "smp_types::api::core::v1::NodeSpec"),
-    Definition::of::<crate::api::core::v1::NodeStatus>("io.k8s.api.core.v1.NodeStatus", "smp_types::api::core::v1::NodeStatus"),
-    Definition::of::<crate::api::core::v1::NodeSwapStatus>("io.k8s.api.core.v1.NodeSwapStatus", "smp_types::api::core::v1::NodeSwapStatus"),
-    Definition::of::<crate::api::core::v1::NodeSystemInfo>("io.k8s.api.core.v1.NodeSystemInfo", "smp_types::api::core::v1::NodeSystemInfo"),
-    Definition::of::<crate::api::core::v1::ObjectFieldSelector>("io.k8s.api.core.v1.ObjectFieldSelector", "smp_types::api::core::v1::ObjectFieldSelector"),
-    Definition::of::<crate::api::core::v1::ObjectReference>("io.k8s.api.core.v1.ObjectReference", "smp_types::api::core::v1::ObjectReference"),
-    Definition::of::<crate::api::core::v1::PersistentVolume>("io.k8s.api.core.v1.PersistentVolume", "smp_types::api::core::v1::PersistentVolume"),
-    Definition::of::<crate::api::core::v1::PersistentVolumeClaim>("io.k8s.api.core.v1.PersistentVolumeClaim", "smp_types::api::core::v1::PersistentVolumeClaim"),
-    Definition::of::<crate::api::core::v1::PersistentVolumeClaimCondition>("io.k8s.api.core.v1.PersistentVolumeClaimCondition", "smp_types::api::core::v1::PersistentVolumeClaimCondition"),
-    Definition::of::<crate::api::core::v1::PersistentVolumeClaimList>("io.k8s.api.core.v1.PersistentVolumeClaimList", "smp_types::api::core::v1::PersistentVolumeClaimList"),
-    Definition::of::<crate::api::core::v1::PersistentVolumeClaimSpec>("io.k8s.api.core.v1.PersistentVolumeClaimSpec", "smp_types::api::core::v1::PersistentVolumeClaimSpec"),
-    Definition::of::<crate::api::core::v1::PersistentVolumeClaimStatus>("io.k8s.api.core.v1.PersistentVolumeClaimStatus", "smp_types::api::core::v1::PersistentVolumeClaimStatus"),
-    Definition::of::<crate::api::core::v1::PersistentVolumeClaimTemplate>("io.k8s.api.core.v1.PersistentVolumeClaimTemplate", "smp_types::api::core::v1::PersistentVolumeClaimTemplate"),
-    Definition::of::<crate::api::core::v1::PersistentVolumeClaimVolumeSource>("io.k8s.api.core.v1.PersistentVolumeClaimVolumeSource", "smp_types::api::core::v1::PersistentVolumeClaimVolumeSource"),
-    Definition::of::<crate::api::core::v1::PersistentVolumeList>("io.k8s.api.core.v1.PersistentVolumeList", "smp_types::api::core::v1::PersistentVolumeList"),
-    Definition::of::<crate::api::core::v1::PersistentVolumeSpec>("io.k8s.api.core.v1.PersistentVolumeSpec", "smp_types::api::core::v1::PersistentVolumeSpec"),
-    Definition::of::<crate::api::core::v1::PersistentVolumeStatus>("io.k8s.api.core.v1.PersistentVolumeStatus", "smp_types::api::core::v1::PersistentVolumeStatus"),
-    Definition::of::<crate::api::core::v1::PhotonPersistentDiskVolumeSource>("io.k8s.api.core.v1.PhotonPersistentDiskVolumeSource", "smp_types::api::core::v1::PhotonPersistentDiskVolumeSource"),
-    Definition::of::<crate::api::core::v1::Pod>("io.k8s.api.core.v1.Pod", "smp_types::api::core::v1::Pod"),
-    Definition::of::<crate::api::core::v1::PodAffinity>("io.k8s.api.core.v1.PodAffinity", "smp_types::api::core::v1::PodAffinity"),
-    Definition::of::<crate::api::core::v1::PodAffinityTerm>("io.k8s.api.core.v1.PodAffinityTerm", "smp_types::api::core::v1::PodAffinityTerm"),
-    Definition::of::<crate::api::core::v1::PodAntiAffinity>("io.k8s.api.core.v1.PodAntiAffinity", "smp_types::api::core::v1::PodAntiAffinity"),
-    Definition::of::<crate::api::core::v1::PodCertificateProjection>("io.k8s.api.core.v1.PodCertificateProjection", "smp_types::api::core::v1::PodCertificateProjection"),
-    Definition::of::<crate::api::core::v1::PodCondition>("io.k8s.api.core.v1.PodCondition", "smp_types::api::core::v1::PodCondition"),
-    Definition::of::<crate::api::core::v1::PodDNSConfig>("io.k8s.api.core.v1.PodDNSConfig", "smp_types::api::core::v1::PodDNSConfig"),
-    Definition::of::<crate::api::core::v1::PodDNSConfigOption>("io.k8s.api.core.v1.PodDNSConfigOption", "smp_types::api::core::v1::PodDNSConfigOption"),
-    Definition::of::<crate::api::core::v1::PodExtendedResourceClaimStatus>("io.k8s.api.core.v1.PodExtendedResourceClaimStatus", "smp_types::api::core::v1::PodExtendedResourceClaimStatus"),
-    Definition::of::<crate::api::core::v1::PodIP>("io.k8s.api.core.v1.PodIP", "smp_types::api::core::v1::PodIP"),
-    Definition::of::<crate::api::core::v1::PodList>("io.k8s.api.core.v1.PodList", "smp_types::api::core::v1::PodList"),
-    Definition::of::<crate::api::core::v1::PodOS>("io.k8s.api.core.v1.PodOS", "smp_types::api::core::v1::PodOS"),
-    Definition::of::<crate::api::core::v1::PodReadinessGate>("io.k8s.api.core.v1.PodReadinessGate", "smp_types::api::core::v1::PodReadinessGate"),
-    Definition::of::<crate::api::core::v1::PodResourceClaim>("io.k8s.api.core.v1.PodResourceClaim", "smp_types::api::core::v1::PodResourceClaim"),
-    Definition::of::<crate::api::core::v1::PodResourceClaimStatus>("io.k8s.api.core.v1.PodResourceClaimStatus", "smp_types::api::core::v1::PodResourceClaimStatus"),
-    Definition::of::<crate::api::core::v1::PodSchedulingGate>("io.k8s.api.core.v1.PodSchedulingGate", "smp_types::api::core::v1::PodSchedulingGate"),
-    Definition::of::<crate::api::core::v1::PodSecurityContext>("io.k8s.api.core.v1.PodSecurityContext", "smp_types::api::core::v1::PodSecurityContext"),
-    Definition::of::<crate::api::core::v1::PodSpec>("io.k8s.api.core.v1.PodSpec", "smp_types::api::core::v1::PodSpec"),
-    Definition::of::<crate::api::core::v1::PodStatus>("io.k8s.api.core.v1.PodStatus", "smp_types::api::core::v1::PodStatus"),
-    Definition::of::<crate::api::core::v1::PodTemplate>("io.k8s.api.core.v1.PodTemplate", "smp_types::api::core::v1::PodTemplate"),
-    Definition::of::<crate::api::core::v1::PodTemplateList>("io.k8s.api.core.v1.PodTemplateList", "smp_types::api::core::v1::PodTemplateList"),
-    Definition::of::<crate::api::core::v1::PodTemplateSpec>("io.k8s.api.core.v1.PodTemplateSpec", "smp_types::api::core::v1::PodTemplateSpec"),
-    Definition::of::<crate::api::core::v1::PortStatus>("io.k8s.api.core.v1.PortStatus", "smp_types::api::core::v1::PortStatus"),
-    Definition::of::<crate::api::core::v1::PortworxVolumeSource>("io.k8s.api.core.v1.PortworxVolumeSource", "smp_types::api::core::v1::PortworxVolumeSource"),
-    Definition::of::<crate::api::core::v1::PreferredSchedulingTerm>("io.k8s.api.core.v1.PreferredSchedulingTerm", "smp_types::api::core::v1::PreferredSchedulingTerm"),
-    Definition::of::<crate::api::core::v1::Probe>("io.k8s.api.core.v1.Probe", "smp_types::api::core::v1::Probe"),
-    Definition::of::<crate::api::core::v1::ProjectedVolumeSource>("io.k8s.api.core.v1.ProjectedVolumeSource", "smp_types::api::core::v1::ProjectedVolumeSource"),
-    Definition::of::<crate::api::core::v1::QuobyteVolumeSource>("io.k8s.api.core.v1.QuobyteVolumeSource", "smp_types::api::core::v1::QuobyteVolumeSource"),
-    Definition::of::<crate::api::core::v1::RBDPersistentVolumeSource>("io.k8s.api.core.v1.RBDPersistentVolumeSource", "smp_types::api::core::v1::RBDPersistentVolumeSource"),
-    Definition::of::<crate::api::core::v1::RBDVolumeSource>("io.k8s.api.core.v1.RBDVolumeSource", "smp_types::api::core::v1::RBDVolumeSource"),
-    Definition::of::<crate::api::core::v1::ReplicationController>("io.k8s.api.core.v1.ReplicationController", "smp_types::api::core::v1::ReplicationController"),
-    Definition::of::<crate::api::core::v1::ReplicationControllerCondition>("io.k8s.api.core.v1.ReplicationControllerCondition", "smp_types::api::core::v1::ReplicationControllerCondition"),
-    Definition::of::<crate::api::core::v1::ReplicationControllerList>("io.k8s.api.core.v1.ReplicationControllerList", "smp_types::api::core::v1::ReplicationControllerList"),
-    Definition::of::<crate::api::core::v1::ReplicationControllerSpec>("io.k8s.api.core.v1.ReplicationControllerSpec", "smp_types::api::core::v1::ReplicationControllerSpec"),
-    Definition::of::<crate::api::core::v1::ReplicationControllerStatus>("io.k8s.api.core.v1.ReplicationControllerStatus", "smp_types::api::core::v1::ReplicationControllerStatus"),
-    Definition::of::<crate::api::core::v1::ResourceClaim>("io.k8s.api.core.v1.ResourceClaim", "smp_types::api::core::v1::ResourceClaim"),
-    Definition::of::<crate::api::core::v1::ResourceFieldSelector>("io.k8s.api.core.v1.ResourceFieldSelector", "smp_types::api::core::v1::ResourceFieldSelector"),
-    Definition::of::<crate::api::core::v1::ResourceHealth>("io.k8s.api.core.v1.ResourceHealth", "smp_types::api::core::v1::ResourceHealth"),
-    Definition::of::<crate::api::core::v1::ResourceQuota>("io.k8s.api.core.v1.ResourceQuota", "smp_types::api::core::v1::ResourceQuota"),
-    Definition::of::<crate::api::core::v1::ResourceQuotaList>("io.k8s.api.core.v1.ResourceQuotaList", "smp_types::api::core::v1::ResourceQuotaList"),
-    Definition::of::<crate::api::core::v1::ResourceQuotaSpec>("io.k8s.api.core.v1.ResourceQuotaSpec", "smp_types::api::core::v1::ResourceQuotaSpec"),
-    Definition::of::<crate::api::core::v1::ResourceQuotaStatus>("io.k8s.api.core.v1.ResourceQuotaStatus", "smp_types::api::core::v1::ResourceQuotaStatus"),
-    Definition::of::<crate::api::core::v1::ResourceRequirements>("io.k8s.api.core.v1.ResourceRequirements", "smp_types::api::core::v1::ResourceRequirements"),
-    Definition::of::<crate::api::core::v1::ResourceStatus>("io.k8s.api.core.v1.ResourceStatus", "smp_types::api::core::v1::ResourceStatus"),
-    Definition::of::<crate::api::core::v1::SELinuxOptions>("io.k8s.api.core.v1.SELinuxOptions", "smp_types::api::core::v1::SELinuxOptions"),
-    Definition::of::<crate::api::core::v1::ScaleIOPersistentVolumeSource>("io.k8s.api.core.v1.ScaleIOPersistentVolumeSource", "smp_types::api::core::v1::ScaleIOPersistentVolumeSource"),
-    Definition::of::<crate::api::core::v1::ScaleIOVolumeSource>("io.k8s.api.core.v1.ScaleIOVolumeSource", "smp_types::api::core::v1::ScaleIOVolumeSource"),
-    Definition::of::<crate::api::core::v1::ScopeSelector>("io.k8s.api.core.v1.ScopeSelector", "smp_types::api::core::v1::ScopeSelector"),
-    Definition::of::<crate::api::core::v1::ScopedResourceSelectorRequirement>("io.k8s.api.core.v1.ScopedResourceSelectorRequirement", "smp_types::api::core::v1::ScopedResourceSelectorRequirement"),
-    Definition::of::<crate::api::core::v1::SeccompProfile>("io.k8s.api.core.v1.SeccompProfile", "smp_types::api::core::v1::SeccompProfile"),
-    Definition::of::<crate::api::core::v1::Secret>("io.k8s.api.core.v1.Secret", "smp_types::api::core::v1::Secret"),
-    Definition::of::<crate::api::core::v1::SecretEnvSource>("io.k8s.api.core.v1.SecretEnvSource", "smp_types::api::core::v1::SecretEnvSource"),
-    Definition::of::<crate::api::core::v1::SecretKeySelector>("io.k8s.api.core.v1.SecretKeySelector", "smp_types::api::core::v1::SecretKeySelector"),
-    Definition::of::<crate::api::core::v1::SecretList>("io.k8s.api.core.v1.SecretList", "smp_types::api::core::v1::SecretList"),
-    Definition::of::<crate::api::core::v1::SecretProjection>("io.k8s.api.core.v1.SecretProjection", "smp_types::api::core::v1::SecretProjection"),
-    Definition::of::<crate::api::core::v1::SecretReference>("io.k8s.api.core.v1.SecretReference", "smp_types::api::core::v1::SecretReference"),
-    Definition::of::<crate::api::core::v1::SecretVolumeSource>("io.k8s.api.core.v1.SecretVolumeSource", "smp_types::api::core::v1::SecretVolumeSource"),
-    Definition::of::<crate::api::core::v1::SecurityContext>("io.k8s.api.core.v1.SecurityContext", "smp_types::api::core::v1::SecurityContext"),
-    Definition::of::<crate::api::core::v1::Service>("io.k8s.api.core.v1.Service", "smp_types::api::core::v1::Service"),
-    Definition::of::<crate::api::core::v1::ServiceAccount>("io.k8s.api.core.v1.ServiceAccount", "smp_types::api::core::v1::ServiceAccount"),
-    Definition::of::<crate::api::core::v1::ServiceAccountList>("io.k8s.api.core.v1.ServiceAccountList", "smp_types::api::core::v1::ServiceAccountList"),
-    Definition::of::<crate::api::core::v1::ServiceAccountTokenProjection>("io.k8s.api.core.v1.ServiceAccountTokenProjection", "smp_types::api::core::v1::ServiceAccountTokenProjection"),
-    Definition::of::<crate::api::core::v1::ServiceList>("io.k8s.api.core.v1.ServiceList", "smp_types::api::core::v1::ServiceList"),
-    Definition::of::<crate::api::core::v1::ServicePort>("io.k8s.api.core.v1.ServicePort", "smp_types::api::core::v1::ServicePort"),
-    Definition::of::<crate::api::core::v1::ServiceSpec>("io.k8s.api.core.v1.ServiceSpec", "smp_types::api::core::v1::ServiceSpec"),
-    Definition::of::<crate::api::core::v1::ServiceStatus>("io.k8s.api.core.v1.ServiceStatus", "smp_types::api::core::v1::ServiceStatus"),
-    Definition::of::<crate::api::core::v1::SessionAffinityConfig>("io.k8s.api.core.v1.SessionAffinityConfig", "smp_types::api::core::v1::SessionAffinityConfig"),
-    Definition::of::<crate::api::core::v1::SleepAction>("io.k8s.api.core.v1.SleepAction", "smp_types::api::core::v1::SleepAction"),
-    Definition::of::<crate::api::core::v1::StorageOSPersistentVolumeSource>("io.k8s.api.core.v1.StorageOSPersistentVolumeSource", "smp_types::api::core::v1::StorageOSPersistentVolumeSource"),
-    Definition::of::<crate::api::core::v1::StorageOSVolumeSource>("io.k8s.api.core.v1.StorageOSVolumeSource", "smp_types::api::core::v1::StorageOSVolumeSource"),
-    Definition::of::<crate::api::core::v1::Sysctl>("io.k8s.api.core.v1.Sysctl", "smp_types::api::core::v1::Sysctl"),
-    Definition::of::<crate::api::core::v1::TCPSocketAction>("io.k8s.api.core.v1.TCPSocketAction", "smp_types::api::core::v1::TCPSocketAction"),
-    Definition::of::<crate::api::core::v1::Taint>("io.k8s.api.core.v1.Taint", "smp_types::api::core::v1::Taint"),
-    Definition::of::<crate::api::core::v1::Toleration>("io.k8s.api.core.v1.Toleration", "smp_types::api::core::v1::Toleration"),
-    Definition::of::<crate::api::core::v1::TopologySelectorLabelRequirement>("io.k8s.api.core.v1.TopologySelectorLabelRequirement", "smp_types::api::core::v1::TopologySelectorLabelRequirement"),
-    Definition::of::<crate::api::core::v1::TopologySelectorTerm>("io.k8s.api.core.v1.TopologySelectorTerm", "smp_types::api::core::v1::TopologySelectorTerm"),
-    Definition::of::<crate::api::core::v1::TopologySpreadConstraint>("io.k8s.api.core.v1.TopologySpreadConstraint", "smp_types::api::core::v1::TopologySpreadConstraint"),
-    Definition::of::<crate::api::core::v1::TypedLocalObjectReference>("io.k8s.api.core.v1.TypedLocalObjectReference", "smp_types::api::core::v1::TypedLocalObjectReference"),
-    Definition::of::<crate::api::core::v1::TypedObjectReference>("io.k8s.api.core.v1.TypedObjectReference", "smp_types::api::core::v1::TypedObjectReference"),
-    Definition::of::<crate::api::core::v1::Volume>("io.k8s.api.core.v1.Volume", "smp_types::api::core::v1::Volume"),
-    Definition::of::<crate::api::core::v1::VolumeDevice>("io.k8s.api.core.v1.VolumeDevice", "smp_types::api::core::v1::VolumeDevice"),
-    Definition::of::<crate::api::core::v1::VolumeMount>("io.k8s.api.core.v1.VolumeMount", "smp_types::api::core::v1::VolumeMount"),
-    Definition::of::<crate::api::core::v1::VolumeMountStatus>("io.k8s.api.core.v1.VolumeMountStatus", "smp_types::api::core::v1::VolumeMountStatus"),
-    Definition::of::<crate::api::core::v1::VolumeNodeAffinity>("io.k8s.api.core.v1.VolumeNodeAffinity", "smp_types::api::core::v1::VolumeNodeAffinity"),
-    Definition::of::<crate::api::core::v1::VolumeProjection>("io.k8s.api.core.v1.VolumeProjection", "smp_types::api::core::v1::VolumeProjection"),
-    Definition::of::<crate::api::core::v1::VolumeResourceRequirements>("io.k8s.api.core.v1.VolumeResourceRequirements", "smp_types::api::core::v1::VolumeResourceRequirements"),
-    Definition::of::<crate::api::core::v1::VsphereVirtualDiskVolumeSource>("io.k8s.api.core.v1.VsphereVirtualDiskVolumeSource", "smp_types::api::core::v1::VsphereVirtualDiskVolumeSource"),
-    Definition::of::<crate::api::core::v1::WeightedPodAffinityTerm>("io.k8s.api.core.v1.WeightedPodAffinityTerm", "smp_types::api::core::v1::WeightedPodAffinityTerm"),
-    Definition::of::<crate::api::core::v1::WindowsSecurityContextOptions>("io.k8s.api.core.v1.WindowsSecurityContextOptions", "smp_types::api::core::v1::WindowsSecurityContextOptions"),
-    Definition::of::<crate::api::discovery::v1::Endpoint>("io.k8s.api.discovery.v1.Endpoint", "smp_types::api::discovery::v1::Endpoint"),
-    Definition::of::<crate::api::discovery::v1::EndpointConditions>("io.k8s.api.discovery.v1.EndpointConditions", "smp_types::api::discovery::v1::EndpointConditions"),
-    Definition::of::<crate::api::discovery::v1::EndpointHints>("io.k8s.api.discovery.v1.EndpointHints", "smp_types::api::discovery::v1::EndpointHints"),
-    Definition::of::<crate::api::discovery::v1::EndpointPort>("io.k8s.api.discovery.v1.EndpointPort", "smp_types::api::discovery::v1::EndpointPort"),
-    Definition::of::<crate::api::discovery::v1::EndpointSlice>("io.k8s.api.discovery.v1.EndpointSlice", "smp_types::api::discovery::v1::EndpointSlice"),
-    Definition::of::<crate::api::discovery::v1::EndpointSliceList>("io.k8s.api.discovery.v1.EndpointSliceList", "smp_types::api::discovery::v1::EndpointSliceList"),
-    Definition::of::<crate::api::discovery::v1::ForNode>("io.k8s.api.discovery.v1.ForNode", "smp_types::api::discovery::v1::ForNode"),
-    Definition::of::<crate::api::discovery::v1::ForZone>("io.k8s.api.discovery.v1.ForZone", "smp_types::api::discovery::v1::ForZone"),
-    Definition::of::<crate::api::events::v1::Event>("io.k8s.api.events.v1.Event", "smp_types::api::events::v1::Event"),
-    Definition::of::<crate::api::events::v1::EventList>("io.k8s.api.events.v1.EventList", "smp_types::api::events::v1::EventList"),
-    Definition::of::<crate::api::events::v1::EventSeries>("io.k8s.api.events.v1.EventSeries", "smp_types::api::events::v1::EventSeries"),
-    Definition::of::<crate::api::flowcontrol::v1::ExemptPriorityLevelConfiguration>("io.k8s.api.flowcontrol.v1.ExemptPriorityLevelConfiguration", "smp_types::api::flowcontrol::v1::ExemptPriorityLevelConfiguration"),
-    Definition::of::<crate::api::flowcontrol::v1::FlowDistinguisherMethod>("io.k8s.api.flowcontrol.v1.FlowDistinguisherMethod", "smp_types::api::flowcontrol::v1::FlowDistinguisherMethod"),
-    Definition::of::<crate::api::flowcontrol::v1::FlowSchema>("io.k8s.api.flowcontrol.v1.FlowSchema", "smp_types::api::flowcontrol::v1::FlowSchema"),
-    Definition::of::<crate::api::flowcontrol::v1::FlowSchemaCondition>("io.k8s.api.flowcontrol.v1.FlowSchemaCondition", "smp_types::api::flowcontrol::v1::FlowSchemaCondition"),
-    Definition::of::<crate::api::flowcontrol::v1::FlowSchemaList>("io.k8s.api.flowcontrol.v1.FlowSchemaList", "smp_types::api::flowcontrol::v1::FlowSchemaList"),
-    Definition::of::<crate::api::flowcontrol::v1::FlowSchemaSpec>("io.k8s.api.flowcontrol.v1.FlowSchemaSpec", "smp_types::api::flowcontrol::v1::FlowSchemaSpec"),
-    Definition::of::<crate::api::flowcontrol::v1::FlowSchemaStatus>("io.k8s.api.flowcontrol.v1.FlowSchemaStatus", "smp_types::api::flowcontrol::v1::FlowSchemaStatus"),
-    Definition::of::<crate::api::flowcontrol::v1::GroupSubject>("io.k8s.api.flowcontrol.v1.GroupSubject", "smp_types::api::flowcontrol::v1::GroupSubject"),
-    Definition::of::<crate::api::flowcontrol::v1::LimitResponse>("io.k8s.api.flowcontrol.v1.LimitResponse", "smp_types::api::flowcontrol::v1::LimitResponse"),
-    Definition::of::<crate::api::flowcontrol::v1::LimitedPriorityLevelConfiguration>("io.k8s.api.flowcontrol.v1.LimitedPriorityLevelConfiguration", "smp_types::api::flowcontrol::v1::LimitedPriorityLevelConfiguration"),
-    Definition::of::<crate::api::flowcontrol::v1::NonResourcePolicyRule>("io.k8s.api.flowcontrol.v1.NonResourcePolicyRule", "smp_types::api::flowcontrol::v1::NonResourcePolicyRule"),
-    Definition::of::<crate::api::flowcontrol::v1::PolicyRulesWithSubjects>("io.k8s.api.flowcontrol.v1.PolicyRulesWithSubjects", "smp_types::api::flowcontrol::v1::PolicyRulesWithSubjects"),
-    Definition::of::<crate::api::flowcontrol::v1::PriorityLevelConfiguration>("io.k8s.api.flowcontrol.v1.PriorityLevelConfiguration", "smp_types::api::flowcontrol::v1::PriorityLevelConfiguration"),
-    Definition::of::<crate::api::flowcontrol::v1::PriorityLevelConfigurationCondition>("io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationCondition", "smp_types::api::flowcontrol::v1::PriorityLevelConfigurationCondition"),
-    Definition::of::<crate::api::flowcontrol::v1::PriorityLevelConfigurationList>("io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationList", "smp_types::api::flowcontrol::v1::PriorityLevelConfigurationList"),
-    Definition::of::<crate::api::flowcontrol::v1::PriorityLevelConfigurationReference>("io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationReference", "smp_types::api::flowcontrol::v1::PriorityLevelConfigurationReference"),
-    Definition::of::<crate::api::flowcontrol::v1::PriorityLevelConfigurationSpec>("io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationSpec", "smp_types::api::flowcontrol::v1::PriorityLevelConfigurationSpec"),
-    Definition::of::<crate::api::flowcontrol::v1::PriorityLevelConfigurationStatus>("io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationStatus", "smp_types::api::flowcontrol::v1::PriorityLevelConfigurationStatus"),
-    Definition::of::<crate::api::flowcontrol::v1::QueuingConfiguration>("io.k8s.api.flowcontrol.v1.QueuingConfiguration", "smp_types::api::flowcontrol::v1::QueuingConfiguration"),
-    Definition::of::<crate::api::flowcontrol::v1::ResourcePolicyRule>("io.k8s.api.flowcontrol.v1.ResourcePolicyRule", "smp_types::api::flowcontrol::v1::ResourcePolicyRule"),
-    Definition::of::<crate::api::flowcontrol::v1::ServiceAccountSubject>("io.k8s.api.flowcontrol.v1.ServiceAccountSubject", "smp_types::api::flowcontrol::v1::ServiceAccountSubject"),
-    Definition::of::<crate::api::flowcontrol::v1::Subject>("io.k8s.api.flowcontrol.v1.Subject", "smp_types::api::flowcontrol::v1::Subject"),
-    Definition::of::<crate::api::flowcontrol::v1::UserSubject>("io.k8s.api.flowcontrol.v1.UserSubject", "smp_types::api::flowcontrol::v1::UserSubject"),
-    Definition::of::<crate::api::networking::v1::HTTPIngressPath>("io.k8s.api.networking.v1.HTTPIngressPath", "smp_types::api::networking::v1::HTTPIngressPath"),
-    Definition::of::<crate::api::networking::v1::HTTPIngressRuleValue>("io.k8s.api.networking.v1.HTTPIngressRuleValue", "smp_types::api::networking::v1::HTTPIngressRuleValue"),
-    Definition::of::<crate::api::networking::v1::IPAddress>("io.k8s.api.networking.v1.IPAddress", "smp_types::api::networking::v1::IPAddress"),
-    Definition::of::<crate::api::networking::v1::IPAddressList>("io.k8s.api.networking.v1.IPAddressList", "smp_types::api::networking::v1::IPAddressList"),
-    Definition::of::<crate::api::networking::v1::IPAddressSpec>("io.k8s.api.networking.v1.IPAddressSpec", "smp_types::api::networking::v1::IPAddressSpec"),
-    Definition::of::<crate::api::networking::v1::IPBlock>("io.k8s.api.networking.v1.IPBlock", "smp_types::api::networking::v1::IPBlock"),
-    Definition::of::<crate::api::networking::v1::Ingress>("io.k8s.api.networking.v1.Ingress", "smp_types::api::networking::v1::Ingress"),
-    Definition::of::<crate::api::networking::v1::IngressBackend>("io.k8s.api.networking.v1.IngressBackend", "smp_types::api::networking::v1::IngressBackend"),
-    Definition::of::<crate::api::networking::v1::IngressClass>("io.k8s.api.networking.v1.IngressClass", "smp_types::api::networking::v1::IngressClass"),
-    Definition::of::<crate::api::networking::v1::IngressClassList>("io.k8s.api.networking.v1.IngressClassList", "smp_types::api::networking::v1::IngressClassList"),
-    Definition::of::<crate::api::networking::v1::IngressClassParametersReference>("io.k8s.api.networking.v1.IngressClassParametersReference", "smp_types::api::networking::v1::IngressClassParametersReference"),
-    Definition::of::<crate::api::networking::v1::IngressClassSpec>("io.k8s.api.networking.v1.IngressClassSpec", "smp_types::api::networking::v1::IngressClassSpec"),
-    Definition::of::<crate::api::networking::v1::IngressList>("io.k8s.api.networking.v1.IngressList", "smp_types::api::networking::v1::IngressList"),
-    Definition::of::<crate::api::networking::v1::IngressLoadBalancerIngress>("io.k8s.api.networking.v1.IngressLoadBalancerIngress", "smp_types::api::networking::v1::IngressLoadBalancerIngress"),
-    Definition::of::<crate::api::networking::v1::IngressLoadBalancerStatus>("io.k8s.api.networking.v1.IngressLoadBalancerStatus", "smp_types::api::networking::v1::IngressLoadBalancerStatus"),
-    Definition::of::<crate::api::networking::v1::IngressPortStatus>("io.k8s.api.networking.v1.IngressPortStatus", "smp_types::api::networking::v1::IngressPortStatus"),
-    Definition::of::<crate::api::networking::v1::IngressRule>("io.k8s.api.networking.v1.IngressRule", "smp_types::api::networking::v1::IngressRule"),
-    Definition::of::<crate::api::networking::v1::IngressServiceBackend>("io.k8s.api.networking.v1.IngressServiceBackend", "smp_types::api::networking::v1::IngressServiceBackend"),
-    Definition::of::<crate::api::networking::v1::IngressSpec>("io.k8s.api.networking.v1.IngressSpec", "smp_types::api::networking::v1::IngressSpec"),
-    Definition::of::<crate::api::networking::v1::IngressStatus>("io.k8s.api.networking.v1.IngressStatus", "smp_types::api::networking::v1::IngressStatus"),
-    Definition::of::<crate::api::networking::v1::IngressTLS>("io.k8s.api.networking.v1.IngressTLS", "smp_types::api::networking::v1::IngressTLS"),
-    Definition::of::<crate::api::networking::v1::NetworkPolicy>("io.k8s.api.networking.v1.NetworkPolicy", "smp_types::api::networking::v1::NetworkPolicy"),
-    Definition::of::<crate::api::networking::v1::NetworkPolicyEgressRule>("io.k8s.api.networking.v1.NetworkPolicyEgressRule", "smp_types::api::networking::v1::NetworkPolicyEgressRule"),
-    Definition::of::<crate::api::networking::v1::NetworkPolicyIngressRule>("io.k8s.api.networking.v1.NetworkPolicyIngressRule", "smp_types::api::networking::v1::NetworkPolicyIngressRule"),
-    Definition::of::<crate::api::networking::v1::NetworkPolicyList>("io.k8s.api.networking.v1.NetworkPolicyList", "smp_types::api::networking::v1::NetworkPolicyList"),
-    Definition::of::<crate::api::networking::v1::NetworkPolicyPeer>("io.k8s.api.networking.v1.NetworkPolicyPeer", "smp_types::api::networking::v1::NetworkPolicyPeer"),
-    Definition::of::<crate::api::networking::v1::NetworkPolicyPort>("io.k8s.api.networking.v1.NetworkPolicyPort", "smp_types::api::networking::v1::NetworkPolicyPort"),
-    Definition::of::<crate::api::networking::v1::NetworkPolicySpec>("io.k8s.api.networking.v1.NetworkPolicySpec", "smp_types::api::networking::v1::NetworkPolicySpec"),
-    Definition::of::<crate::api::networking::v1::ParentReference>("io.k8s.api.networking.v1.ParentReference", "smp_types::api::networking::v1::ParentReference"),
-    Definition::of::<crate::api::networking::v1::ServiceBackendPort>("io.k8s.api.networking.v1.ServiceBackendPort", "smp_types::api::networking::v1::ServiceBackendPort"),
-    Definition::of::<crate::api::networking::v1::ServiceCIDR>("io.k8s.api.networking.v1.ServiceCIDR", "smp_types::api::networking::v1::ServiceCIDR"),
-    Definition::of::<crate::api::networking::v1::ServiceCIDRList>("io.k8s.api.networking.v1.ServiceCIDRList", "smp_types::api::networking::v1::ServiceCIDRList"),
-    Definition::of::<crate::api::networking::v1::ServiceCIDRSpec>("io.k8s.api.networking.v1.ServiceCIDRSpec", "smp_types::api::networking::v1::ServiceCIDRSpec"),
-    Definition::of::<crate::api::networking::v1::ServiceCIDRStatus>("io.k8s.api.networking.v1.ServiceCIDRStatus", "smp_types::api::networking::v1::ServiceCIDRStatus"),
-    Definition::of::<crate::api::networking::v1beta1::IPAddress>("io.k8s.api.networking.v1beta1.IPAddress", "smp_types::api::networking::v1beta1::IPAddress"),
-    Definition::of::<crate::api::networking::v1beta1::IPAddressList>("io.k8s.api.networking.v1beta1.IPAddressList", "smp_types::api::networking::v1beta1::IPAddressList"),
-    Definition::of::<crate::api::networking::v1beta1::IPAddressSpec>("io.k8s.api.networking.v1beta1.IPAddressSpec", "smp_types::api::networking::v1beta1::IPAddressSpec"),
-    Definition::of::<crate::api::networking::v1beta1::ParentReference>("io.k8s.api.networking.v1beta1.ParentReference", "smp_types::api::networking::v1beta1::ParentReference"),
-    Definition::of::<crate::api::networking::v1beta1::ServiceCIDR>("io.k8s.api.networking.v1beta1.ServiceCIDR", "smp_types::api::networking::v1beta1::ServiceCIDR"),
-    Definition::of::<crate::api::networking::v1beta1::ServiceCIDRList>("io.k8s.api.networking.v1beta1.ServiceCIDRList", "smp_types::api::networking::v1beta1::ServiceCIDRList"),
-    Definition::of::<crate::api::networking::v1beta1::ServiceCIDRSpec>("io.k8s.api.networking.v1beta1.ServiceCIDRSpec", "smp_types::api::networking::v1beta1::ServiceCIDRSpec"),
-    Definition::of::<crate::api::networking::v1beta1::ServiceCIDRStatus>("io.k8s.api.networking.v1beta1.ServiceCIDRStatus", "smp_types::api::networking::v1beta1::ServiceCIDRStatus"),
-    Definition::of::<crate::api::node::v1::Overhead>("io.k8s.api.node.v1.Overhead", "smp_types::api::node::v1::Overhead"),
-    Definition::of::<crate::api::node::v1::RuntimeClass>("io.k8s.api.node.v1.RuntimeClass", "smp_types::api::node::v1::RuntimeClass"),
-    Definition::of::<crate::api::node::v1::RuntimeClassList>("io.k8s.api.node.v1.RuntimeClassList", "smp_types::api::node::v1::RuntimeClassList"),
-    Definition::of::<crate::api::node::v1::Scheduling>("io.k8s.api.node.v1.Scheduling", "smp_types::api::node::v1::Scheduling"),
-    Definition::of::<crate::api::policy::v1::Eviction>("io.k8s.api.policy.v1.Eviction", "smp_types::api::policy::v1::Eviction"),
-    Definition::of::<crate::api::policy::v1::PodDisruptionBudget>("io.k8s.api.policy.v1.PodDisruptionBudget", "smp_types::api::policy::v1::PodDisruptionBudget"),
-    Definition::of::<crate::api::policy::v1::PodDisruptionBudgetList>("io.k8s.api.policy.v1.PodDisruptionBudgetList", "smp_types::api::policy::v1::PodDisruptionBudgetList"),
-    Definition::of::<crate::api::policy::v1::PodDisruptionBudgetSpec>("io.k8s.api.policy.v1.PodDisruptionBudgetSpec", "smp_types::api::policy::v1::PodDisruptionBudgetSpec"),
-    Definition::of::<crate::api::policy::v1::PodDisruptionBudgetStatus>("io.k8s.api.policy.v1.PodDisruptionBudgetStatus", "smp_types::api::policy::v1::PodDisruptionBudgetStatus"),
-    Definition::of::<crate::api::rbac::v1::AggregationRule>("io.k8s.api.rbac.v1.AggregationRule", "smp_types::api::rbac::v1::AggregationRule"),
-    Definition::of::<crate::api::rbac::v1::ClusterRole>("io.k8s.api.rbac.v1.ClusterRole", "smp_types::api::rbac::v1::ClusterRole"),
-    Definition::of::<crate::api::rbac::v1::ClusterRoleBinding>("io.k8s.api.rbac.v1.ClusterRoleBinding", "smp_types::api::rbac::v1::ClusterRoleBinding"),
-    Definition::of::<crate::api::rbac::v1::ClusterRoleBindingList>("io.k8s.api.rbac.v1.ClusterRoleBindingList", "smp_types::api::rbac::v1::ClusterRoleBindingList"),
-    Definition::of::<crate::api::rbac::v1::ClusterRoleList>("io.k8s.api.rbac.v1.ClusterRoleList", "smp_types::api::rbac::v1::ClusterRoleList"),
-    Definition::of::<crate::api::rbac::v1::PolicyRule>("io.k8s.api.rbac.v1.PolicyRule", "smp_types::api::rbac::v1::PolicyRule"),
-    Definition::of::<crate::api::rbac::v1::Role>("io.k8s.api.rbac.v1.Role", "smp_types::api::rbac::v1::Role"),
-    Definition::of::<crate::api::rbac::v1::RoleBinding>("io.k8s.api.rbac.v1.RoleBinding", "smp_types::api::rbac::v1::RoleBinding"),
-    Definition::of::<crate::api::rbac::v1::RoleBindingList>("io.k8s.api.rbac.v1.RoleBindingList", "smp_types::api::rbac::v1::RoleBindingList"),
-    Definition::of::<crate::api::rbac::v1::RoleList>("io.k8s.api.rbac.v1.RoleList", "smp_types::api::rbac::v1::RoleList"),
-    Definition::of::<crate::api::rbac::v1::RoleRef>("io.k8s.api.rbac.v1.RoleRef", "smp_types::api::rbac::v1::RoleRef"),
-    Definition::of::<crate::api::rbac::v1::Subject>("io.k8s.api.rbac.v1.Subject", "smp_types::api::rbac::v1::Subject"),
-    Definition::of::<crate::api::resource::v1::AllocatedDeviceStatus>("io.k8s.api.resource.v1.AllocatedDeviceStatus", "smp_types::api::resource::v1::AllocatedDeviceStatus"),
-    Definition::of::<crate::api::resource::v1::AllocationResult>("io.k8s.api.resource.v1.AllocationResult", "smp_types::api::resource::v1::AllocationResult"),
-    Definition::of::<crate::api::resource::v1::CELDeviceSelector>("io.k8s.api.resource.v1.CELDeviceSelector", "smp_types::api::resource::v1::CELDeviceSelector"),
-    Definition::of::<crate::api::resource::v1::CapacityRequestPolicy>("io.k8s.api.resource.v1.CapacityRequestPolicy", "smp_types::api::resource::v1::CapacityRequestPolicy"),
-    Definition::of::<crate::api::resource::v1::CapacityRequestPolicyRange>("io.k8s.api.resource.v1.CapacityRequestPolicyRange", "smp_types::api::resource::v1::CapacityRequestPolicyRange"),
-    Definition::of::<crate::api::resource::v1::CapacityRequirements>("io.k8s.api.resource.v1.CapacityRequirements", "smp_types::api::resource::v1::CapacityRequirements"),
-    Definition::of::<crate::api::resource::v1::Counter>("io.k8s.api.resource.v1.Counter", "smp_types::api::resource::v1::Counter"),
-    Definition::of::<crate::api::resource::v1::CounterSet>("io.k8s.api.resource.v1.CounterSet", "smp_types::api::resource::v1::CounterSet"),
-    Definition::of::<crate::api::resource::v1::Device>("io.k8s.api.resource.v1.Device", "smp_types::api::resource::v1::Device"),
-    Definition::of::<crate::api::resource::v1::DeviceAllocationConfiguration>("io.k8s.api.resource.v1.DeviceAllocationConfiguration", "smp_types::api::resource::v1::DeviceAllocationConfiguration"),
-    Definition::of::<crate::api::resource::v1::DeviceAllocationResult>("io.k8s.api.resource.v1.DeviceAllocationResult", "smp_types::api::resource::v1::DeviceAllocationResult"),
-    Definition::of::<crate::api::resource::v1::DeviceAttribute>("io.k8s.api.resource.v1.DeviceAttribute", "smp_types::api::resource::v1::DeviceAttribute"),
-    Definition::of::<crate::api::resource::v1::DeviceCapacity>("io.k8s.api.resource.v1.DeviceCapacity", "smp_types::api::resource::v1::DeviceCapacity"),
-    Definition::of::<crate::api::resource::v1::DeviceClaim>("io.k8s.api.resource.v1.DeviceClaim", "smp_types::api::resource::v1::DeviceClaim"),
-    Definition::of::<crate::api::resource::v1::DeviceClaimConfiguration>("io.k8s.api.resource.v1.DeviceClaimConfiguration", "smp_types::api::resource::v1::DeviceClaimConfiguration"),
-    Definition::of::<crate::api::resource::v1::DeviceClass>("io.k8s.api.resource.v1.DeviceClass", "smp_types::api::resource::v1::DeviceClass"),
-    Definition::of::<crate::api::resource::v1::DeviceClassConfiguration>("io.k8s.api.resource.v1.DeviceClassConfiguration", "smp_types::api::resource::v1::DeviceClassConfiguration"),
-    Definition::of::<crate::api::resource::v1::DeviceClassList>("io.k8s.api.resource.v1.DeviceClassList", "smp_types::api::resource::v1::DeviceClassList"),
-    Definition::of::<crate::api::resource::v1::DeviceClassSpec>("io.k8s.api.resource.v1.DeviceClassSpec", "smp_types::api::resource::v1::DeviceClassSpec"),
-    Definition::of::<crate::api::resource::v1::DeviceConstraint>("io.k8s.api.resource.v1.DeviceConstraint", "smp_types::api::resource::v1::DeviceConstraint"),
-    Definition::of::<crate::api::resource::v1::DeviceCounterConsumption>("io.k8s.api.resource.v1.DeviceCounterConsumption", "smp_types::api::resource::v1::DeviceCounterConsumption"),
-    Definition::of::<crate::api::resource::v1::DeviceRequest>("io.k8s.api.resource.v1.DeviceRequest", "smp_types::api::resource::v1::DeviceRequest"),
-    Definition::of::<crate::api::resource::v1::DeviceRequestAllocationResult>("io.k8s.api.resource.v1.DeviceRequestAllocationResult", "smp_types::api::resource::v1::DeviceRequestAllocationResult"),
-    Definition::of::<crate::api::resource::v1::DeviceSelector>("io.k8s.api.resource.v1.DeviceSelector", "smp_types::api::resource::v1::DeviceSelector"),
-    Definition::of::<crate::api::resource::v1::DeviceSubRequest>("io.k8s.api.resource.v1.DeviceSubRequest", "smp_types::api::resource::v1::DeviceSubRequest"),
-    Definition::of::<crate::api::resource::v1::DeviceTaint>("io.k8s.api.resource.v1.DeviceTaint", "smp_types::api::resource::v1::DeviceTaint"),
-    Definition::of::<crate::api::resource::v1::DeviceToleration>("io.k8s.api.resource.v1.DeviceToleration", "smp_types::api::resource::v1::DeviceToleration"),
-    Definition::of::<crate::api::resource::v1::ExactDeviceRequest>("io.k8s.api.resource.v1.ExactDeviceRequest", "smp_types::api::resource::v1::ExactDeviceRequest"),
-    Definition::of::<crate::api::resource::v1::NetworkDeviceData>("io.k8s.api.resource.v1.NetworkDeviceData", "smp_types::api::resource::v1::NetworkDeviceData"),
-    Definition::of::<crate::api::resource::v1::OpaqueDeviceConfiguration>("io.k8s.api.resource.v1.OpaqueDeviceConfiguration", "smp_types::api::resource::v1::OpaqueDeviceConfiguration"),
-    Definition::of::<crate::api::resource::v1::ResourceClaim>("io.k8s.api.resource.v1.ResourceClaim", "smp_types::api::resource::v1::ResourceClaim"),
-    Definition::of::<crate::api::resource::v1::ResourceClaimConsumerReference>("io.k8s.api.resource.v1.ResourceClaimConsumerReference", "smp_types::api::resource::v1::ResourceClaimConsumerReference"),
-    Definition::of::<crate::api::resource::v1::ResourceClaimList>("io.k8s.api.resource.v1.ResourceClaimList", "smp_types::api::resource::v1::ResourceClaimList"),
-    Definition::of::<crate::api::resource::v1::ResourceClaimSpec>("io.k8s.api.resource.v1.ResourceClaimSpec", "smp_types::api::resource::v1::ResourceClaimSpec"),
-    Definition::of::<crate::api::resource::v1::ResourceClaimStatus>("io.k8s.api.resource.v1.ResourceClaimStatus", "smp_types::api::resource::v1::ResourceClaimStatus"),
-    Definition::of::<crate::api::resource::v1::ResourceClaimTemplate>("io.k8s.api.resource.v1.ResourceClaimTemplate", "smp_types::api::resource::v1::ResourceClaimTemplate"),
-    Definition::of::<crate::api::resource::v1::ResourceClaimTemplateList>("io.k8s.api.resource.v1.ResourceClaimTemplateList", "smp_types::api::resource::v1::ResourceClaimTemplateList"),
-    Definition::of::<crate::api::resource::v1::ResourceClaimTemplateSpec>("io.k8s.api.resource.v1.ResourceClaimTemplateSpec", "smp_types::api::resource::v1::ResourceClaimTemplateSpec"),
-    Definition::of::<crate::api::resource::v1::ResourcePool>("io.k8s.api.resource.v1.ResourcePool", "smp_types::api::resource::v1::ResourcePool"),
-    Definition::of::<crate::api::resource::v1::ResourceSlice>("io.k8s.api.resource.v1.ResourceSlice", "smp_types::api::resource::v1::ResourceSlice"),
-    Definition::of::<crate::api::resource::v1::ResourceSliceList>("io.k8s.api.resource.v1.ResourceSliceList", "smp_types::api::resource::v1::ResourceSliceList"),
-    Definition::of::<crate::api::resource::v1::ResourceSliceSpec>("io.k8s.api.resource.v1.ResourceSliceSpec", "smp_types::api::resource::v1::ResourceSliceSpec"),
-    Definition::of::<crate::api::resource::v1alpha3::CELDeviceSelector>("io.k8s.api.resource.v1alpha3.CELDeviceSelector", "smp_types::api::resource::v1alpha3::CELDeviceSelector"),
-    Definition::of::<crate::api::resource::v1alpha3::DeviceSelector>("io.k8s.api.resource.v1alpha3.DeviceSelector", "smp_types::api::resource::v1alpha3::DeviceSelector"),
-    Definition::of::<crate::api::resource::v1alpha3::DeviceTaint>("io.k8s.api.resource.v1alpha3.DeviceTaint", "smp_types::api::resource::v1alpha3::DeviceTaint"),
-    Definition::of::<crate::api::resource::v1alpha3::DeviceTaintRule>("io.k8s.api.resource.v1alpha3.DeviceTaintRule", "smp_types::api::resource::v1alpha3::DeviceTaintRule"),
-    Definition::of::<crate::api::resource::v1alpha3::DeviceTaintRuleList>("io.k8s.api.resource.v1alpha3.DeviceTaintRuleList", "smp_types::api::resource::v1alpha3::DeviceTaintRuleList"),
-    Definition::of::<crate::api::resource::v1alpha3::DeviceTaintRuleSpec>("io.k8s.api.resource.v1alpha3.DeviceTaintRuleSpec", "smp_types::api::resource::v1alpha3::DeviceTaintRuleSpec"),
-    Definition::of::<crate::api::resource::v1alpha3::DeviceTaintSelector>("io.k8s.api.resource.v1alpha3.DeviceTaintSelector", "smp_types::api::resource::v1alpha3::DeviceTaintSelector"),
-    Definition::of::<crate::api::resource::v1beta1::AllocatedDeviceStatus>("io.k8s.api.resource.v1beta1.AllocatedDeviceStatus", "smp_types::api::resource::v1beta1::AllocatedDeviceStatus"),
-    Definition::of::<crate::api::resource::v1beta1::AllocationResult>("io.k8s.api.resource.v1beta1.AllocationResult", "smp_types::api::resource::v1beta1::AllocationResult"),
-    Definition::of::<crate::api::resource::v1beta1::BasicDevice>("io.k8s.api.resource.v1beta1.BasicDevice", "smp_types::api::resource::v1beta1::BasicDevice"),
-    Definition::of::<crate::api::resource::v1beta1::CELDeviceSelector>("io.k8s.api.resource.v1beta1.CELDeviceSelector", "smp_types::api::resource::v1beta1::CELDeviceSelector"),
-    Definition::of::<crate::api::resource::v1beta1::CapacityRequestPolicy>("io.k8s.api.resource.v1beta1.CapacityRequestPolicy", "smp_types::api::resource::v1beta1::CapacityRequestPolicy"),
-    Definition::of::<crate::api::resource::v1beta1::CapacityRequestPolicyRange>("io.k8s.api.resource.v1beta1.CapacityRequestPolicyRange", "smp_types::api::resource::v1beta1::CapacityRequestPolicyRange"),
-    Definition::of::<crate::api::resource::v1beta1::CapacityRequirements>("io.k8s.api.resource.v1beta1.CapacityRequirements", "smp_types::api::resource::v1beta1::CapacityRequirements"),
-    Definition::of::<crate::api::resource::v1beta1::Counter>("io.k8s.api.resource.v1beta1.Counter", "smp_types::api::resource::v1beta1::Counter"),
-    Definition::of::<crate::api::resource::v1beta1::CounterSet>("io.k8s.api.resource.v1beta1.CounterSet", "smp_types::api::resource::v1beta1::CounterSet"),
-    Definition::of::<crate::api::resource::v1beta1::Device>("io.k8s.api.resource.v1beta1.Device", "smp_types::api::resource::v1beta1::Device"),
-    Definition::of::<crate::api::resource::v1beta1::DeviceAllocationConfiguration>("io.k8s.api.resource.v1beta1.DeviceAllocationConfiguration", "smp_types::api::resource::v1beta1::DeviceAllocationConfiguration"),
-    Definition::of::<crate::api::resource::v1beta1::DeviceAllocationResult>("io.k8s.api.resource.v1beta1.DeviceAllocationResult", "smp_types::api::resource::v1beta1::DeviceAllocationResult"),
-    Definition::of::<crate::api::resource::v1beta1::DeviceAttribute>("io.k8s.api.resource.v1beta1.DeviceAttribute", "smp_types::api::resource::v1beta1::DeviceAttribute"),
-    Definition::of::<crate::api::resource::v1beta1::DeviceCapacity>("io.k8s.api.resource.v1beta1.DeviceCapacity", "smp_types::api::resource::v1beta1::DeviceCapacity"),
-    Definition::of::<crate::api::resource::v1beta1::DeviceClaim>("io.k8s.api.resource.v1beta1.DeviceClaim", "smp_types::api::resource::v1beta1::DeviceClaim"),
-    Definition::of::<crate::api::resource::v1beta1::DeviceClaimConfiguration>("io.k8s.api.resource.v1beta1.DeviceClaimConfiguration", "smp_types::api::resource::v1beta1::DeviceClaimConfiguration"),
-    Definition::of::<crate::api::resource::v1beta1::DeviceClass>("io.k8s.api.resource.v1beta1.DeviceClass", "smp_types::api::resource::v1beta1::DeviceClass"),
-    Definition::of::<crate::api::resource::v1beta1::DeviceClassConfiguration>("io.k8s.api.resource.v1beta1.DeviceClassConfiguration", "smp_types::api::resource::v1beta1::DeviceClassConfiguration"),
-    Definition::of::<crate::api::resource::v1beta1::DeviceClassList>("io.k8s.api.resource.v1beta1.DeviceClassList", "smp_types::api::resource::v1beta1::DeviceClassList"),
-    Definition::of::<crate::api::resource::v1beta1::DeviceClassSpec>("io.k8s.api.resource.v1beta1.DeviceClassSpec", "smp_types::api::resource::v1beta1::DeviceClassSpec"),
-    Definition::of::<crate::api::resource::v1beta1::DeviceConstraint>("io.k8s.api.resource.v1beta1.DeviceConstraint", "smp_types::api::resource::v1beta1::DeviceConstraint"),
-    Definition::of::<crate::api::resource::v1beta1::DeviceCounterConsumption>("io.k8s.api.resource.v1beta1.DeviceCounterConsumption", "smp_types::api::resource::v1beta1::DeviceCounterConsumption"),
-    Definition::of::<crate::api::resource::v1beta1::DeviceRequest>("io.k8s.api.resource.v1beta1.DeviceRequest", "smp_types::api::resource::v1beta1::DeviceRequest"),
-    Definition::of::<crate::api::resource::v1beta1::DeviceRequestAllocationResult>("io.k8s.api.resource.v1beta1.DeviceRequestAllocationResult", "smp_types::api::resource::v1beta1::DeviceRequestAllocationResult"),
-    Definition::of::<crate::api::resource::v1beta1::DeviceSelector>("io.k8s.api.resource.v1beta1.DeviceSelector", "smp_types::api::resource::v1beta1::DeviceSelector"),
-    Definition::of::<crate::api::resource::v1beta1::DeviceSubRequest>("io.k8s.api.resource.v1beta1.DeviceSubRequest", "smp_types::api::resource::v1beta1::DeviceSubRequest"),
-    Definition::of::<crate::api::resource::v1beta1::DeviceTaint>("io.k8s.api.resource.v1beta1.DeviceTaint", "smp_types::api::resource::v1beta1::DeviceTaint"),
-    Definition::of::<crate::api::resource::v1beta1::DeviceToleration>("io.k8s.api.resource.v1beta1.DeviceToleration", "smp_types::api::resource::v1beta1::DeviceToleration"),
-    Definition::of::<crate::api::resource::v1beta1::NetworkDeviceData>("io.k8s.api.resource.v1beta1.NetworkDeviceData", "smp_types::api::resource::v1beta1::NetworkDeviceData"),
-    Definition::of::<crate::api::resource::v1beta1::OpaqueDeviceConfiguration>("io.k8s.api.resource.v1beta1.OpaqueDeviceConfiguration", "smp_types::api::resource::v1beta1::OpaqueDeviceConfiguration"),
-    Definition::of::<crate::api::resource::v1beta1::ResourceClaim>("io.k8s.api.resource.v1beta1.ResourceClaim", "smp_types::api::resource::v1beta1::ResourceClaim"),
-    Definition::of::<crate::api::resource::v1beta1::ResourceClaimConsumerReference>("io.k8s.api.resource.v1beta1.ResourceClaimConsumerReference", "smp_types::api::resource::v1beta1::ResourceClaimConsumerReference"),
-    Definition::of::<crate::api::resource::v1beta1::ResourceClaimList>("io.k8s.api.resource.v1beta1.ResourceClaimList", "smp_types::api::resource::v1beta1::ResourceClaimList"),
-    Definition::of::<crate::api::resource::v1beta1::ResourceClaimSpec>("io.k8s.api.resource.v1beta1.ResourceClaimSpec", "smp_types::api::resource::v1beta1::ResourceClaimSpec"),
-    Definition::of::<crate::api::resource::v1beta1::ResourceClaimStatus>("io.k8s.api.resource.v1beta1.ResourceClaimStatus", "smp_types::api::resource::v1beta1::ResourceClaimStatus"),
-    Definition::of::<crate::api::resource::v1beta1::ResourceClaimTemplate>("io.k8s.api.resource.v1beta1.ResourceClaimTemplate", "smp_types::api::resource::v1beta1::ResourceClaimTemplate"),
-    Definition::of::<crate::api::resource::v1beta1::ResourceClaimTemplateList>("io.k8s.api.resource.v1beta1.ResourceClaimTemplateList", "smp_types::api::resource::v1beta1::ResourceClaimTemplateList"),
-    Definition::of::<crate::api::resource::v1beta1::ResourceClaimTemplateSpec>("io.k8s.api.resource.v1beta1.ResourceClaimTemplateSpec", "smp_types::api::resource::v1beta1::ResourceClaimTemplateSpec"),
-    Definition::of::<crate::api::resource::v1beta1::ResourcePool>("io.k8s.api.resource.v1beta1.ResourcePool", "smp_types::api::resource::v1beta1::ResourcePool"),
-    Definition::of::<crate::api::resource::v1beta1::ResourceSlice>("io.k8s.api.resource.v1beta1.ResourceSlice", "smp_types::api::resource::v1beta1::ResourceSlice"),
-    Definition::of::<crate::api::resource::v1beta1::ResourceSliceList>("io.k8s.api.resource.v1beta1.ResourceSliceList", "smp_types::api::resource::v1beta1::ResourceSliceList"),
-    Definition::of::<crate::api::resource::v1beta1::ResourceSliceSpec>("io.k8s.api.resource.v1beta1.ResourceSliceSpec", "smp_types::api::resource::v1beta1::ResourceSliceSpec"),
-    Definition::of::<crate::api::resource::v1beta2::AllocatedDeviceStatus>("io.k8s.api.resource.v1beta2.AllocatedDeviceStatus", "smp_types::api::resource::v1beta2::AllocatedDeviceStatus"),
-    Definition::of::<crate::api::resource::v1beta2::AllocationResult>("io.k8s.api.resource.v1beta2.AllocationResult", "smp_types::api::resource::v1beta2::AllocationResult"),
-    Definition::of::<crate::api::resource::v1beta2::CELDeviceSelector>("io.k8s.api.resource.v1beta2.CELDeviceSelector", "smp_types::api::resource::v1beta2::CELDeviceSelector"),
-    Definition::of::<crate::api::resource::v1beta2::CapacityRequestPolicy>("io.k8s.api.resource.v1beta2.CapacityRequestPolicy", "smp_types::api::resource::v1beta2::CapacityRequestPolicy"),
-    Definition::of::<crate::api::resource::v1beta2::CapacityRequestPolicyRange>("io.k8s.api.resource.v1beta2.CapacityRequestPolicyRange", "smp_types::api::resource::v1beta2::CapacityRequestPolicyRange"),
-    Definition::of::<crate::api::resource::v1beta2::CapacityRequirements>("io.k8s.api.resource.v1beta2.CapacityRequirements", "smp_types::api::resource::v1beta2::CapacityRequirements"),
-    Definition::of::<crate::api::resource::v1beta2::Counter>("io.k8s.api.resource.v1beta2.Counter", "smp_types::api::resource::v1beta2::Counter"),
-    Definition::of::<crate::api::resource::v1beta2::CounterSet>("io.k8s.api.resource.v1beta2.CounterSet", "smp_types::api::resource::v1beta2::CounterSet"),
-    Definition::of::<crate::api::resource::v1beta2::Device>("io.k8s.api.resource.v1beta2.Device", "smp_types::api::resource::v1beta2::Device"),
-    Definition::of::<crate::api::resource::v1beta2::DeviceAllocationConfiguration>("io.k8s.api.resource.v1beta2.DeviceAllocationConfiguration", "smp_types::api::resource::v1beta2::DeviceAllocationConfiguration"),
-    Definition::of::<crate::api::resource::v1beta2::DeviceAllocationResult>("io.k8s.api.resource.v1beta2.DeviceAllocationResult", "smp_types::api::resource::v1beta2::DeviceAllocationResult"),
-    Definition::of::<crate::api::resource::v1beta2::DeviceAttribute>("io.k8s.api.resource.v1beta2.DeviceAttribute", "smp_types::api::resource::v1beta2::DeviceAttribute"),
-    Definition::of::<crate::api::resource::v1beta2::DeviceCapacity>("io.k8s.api.resource.v1beta2.DeviceCapacity", "smp_types::api::resource::v1beta2::DeviceCapacity"),
-    Definition::of::<crate::api::resource::v1beta2::DeviceClaim>("io.k8s.api.resource.v1beta2.DeviceClaim", "smp_types::api::resource::v1beta2::DeviceClaim"),
-    Definition::of::<crate::api::resource::v1beta2::DeviceClaimConfiguration>("io.k8s.api.resource.v1beta2.DeviceClaimConfiguration", "smp_types::api::resource::v1beta2::DeviceClaimConfiguration"),
-    Definition::of::<crate::api::resource::v1beta2::DeviceClass>("io.k8s.api.resource.v1beta2.DeviceClass", "smp_types::api::resource::v1beta2::DeviceClass"),
-    Definition::of::<crate::api::resource::v1beta2::DeviceClassConfiguration>("io.k8s.api.resource.v1beta2.DeviceClassConfiguration", "smp_types::api::resource::v1beta2::DeviceClassConfiguration"),
-    Definition::of::<crate::api::resource::v1beta2::DeviceClassList>("io.k8s.api.resource.v1beta2.DeviceClassList", "smp_types::api::resource::v1beta2::DeviceClassList"),
-    Definition::of::<crate::api::resource::v1beta2::DeviceClassSpec>("io.k8s.api.resource.v1beta2.DeviceClassSpec", "smp_types::api::resource::v1beta2::DeviceClassSpec"),
-    Definition::of::<crate::api::resource::v1beta2::DeviceConstraint>("io.k8s.api.resource.v1beta2.DeviceConstraint", "smp_types::api::resource::v1beta2::DeviceConstraint"),
-    Definition::of::<crate::api::resource::v1beta2::DeviceCounterConsumption>("io.k8s.api.resource.v1beta2.DeviceCounterConsumption", "smp_types::api::resource::v1beta2::DeviceCounterConsumption"),
-    Definition::of::<crate::api::resource::v1beta2::DeviceRequest>("io.k8s.api.resource.v1beta2.DeviceRequest", "smp_types::api::resource::v1beta2::DeviceRequest"),
-    Definition::of::<crate::api::resource::v1beta2::DeviceRequestAllocationResult>("io.k8s.api.resource.v1beta2.DeviceRequestAllocationResult", "smp_types::api::resource::v1beta2::DeviceRequestAllocationResult"),
-    Definition::of::<crate::api::resource::v1beta2::DeviceSelector>("io.k8s.api.resource.v1beta2.DeviceSelector", "smp_types::api::resource::v1beta2::DeviceSelector"),
-    Definition::of::<crate::api::resource::v1beta2::DeviceSubRequest>("io.k8s.api.resource.v1beta2.DeviceSubRequest", "smp_types::api::resource::v1beta2::DeviceSubRequest"),
-    Definition::of::<crate::api::resource::v1beta2::DeviceTaint>("io.k8s.api.resource.v1beta2.DeviceTaint", "smp_types::api::resource::v1beta2::DeviceTaint"),
-    Definition::of::<crate::api::resource::v1beta2::DeviceToleration>("io.k8s.api.resource.v1beta2.DeviceToleration", "smp_types::api::resource::v1beta2::DeviceToleration"),
-    Definition::of::<crate::api::resource::v1beta2::ExactDeviceRequest>("io.k8s.api.resource.v1beta2.ExactDeviceRequest", "smp_types::api::resource::v1beta2::ExactDeviceRequest"),
-    Definition::of::<crate::api::resource::v1beta2::NetworkDeviceData>("io.k8s.api.resource.v1beta2.NetworkDeviceData", "smp_types::api::resource::v1beta2::NetworkDeviceData"),
-    Definition::of::<crate::api::resource::v1beta2::OpaqueDeviceConfiguration>("io.k8s.api.resource.v1beta2.OpaqueDeviceConfiguration", "smp_types::api::resource::v1beta2::OpaqueDeviceConfiguration"),
-    Definition::of::<crate::api::resource::v1beta2::ResourceClaim>("io.k8s.api.resource.v1beta2.ResourceClaim", "smp_types::api::resource::v1beta2::ResourceClaim"),
-    Definition::of::<crate::api::resource::v1beta2::ResourceClaimConsumerReference>("io.k8s.api.resource.v1beta2.ResourceClaimConsumerReference", "smp_types::api::resource::v1beta2::ResourceClaimConsumerReference"),
-    Definition::of::<crate::api::resource::v1beta2::ResourceClaimList>("io.k8s.api.resource.v1beta2.ResourceClaimList", "smp_types::api::resource::v1beta2::ResourceClaimList"),
-    Definition::of::<crate::api::resource::v1beta2::ResourceClaimSpec>("io.k8s.api.resource.v1beta2.ResourceClaimSpec", "smp_types::api::resource::v1beta2::ResourceClaimSpec"),
-    Definition::of::<crate::api::resource::v1beta2::ResourceClaimStatus>("io.k8s.api.resource.v1beta2.ResourceClaimStatus", "smp_types::api::resource::v1beta2::ResourceClaimStatus"),
-    Definition::of::<crate::api::resource::v1beta2::ResourceClaimTemplate>("io.k8s.api.resource.v1beta2.ResourceClaimTemplate", "smp_types::api::resource::v1beta2::ResourceClaimTemplate"),
-    Definition::of::<crate::api::resource::v1beta2::ResourceClaimTemplateList>("io.k8s.api.resource.v1beta2.ResourceClaimTemplateList", "smp_types::api::resource::v1beta2::ResourceClaimTemplateList"),
-    Definition::of::<crate::api::resource::v1beta2::ResourceClaimTemplateSpec>("io.k8s.api.resource.v1beta2.ResourceClaimTemplateSpec", "smp_types::api::resource::v1beta2::ResourceClaimTemplateSpec"),
-    Definition::of::<crate::api::resource::v1beta2::ResourcePool>("io.k8s.api.resource.v1beta2.ResourcePool", "smp_types::api::resource::v1beta2::ResourcePool"),
-    Definition::of::<crate::api::resource::v1beta2::ResourceSlice>("io.k8s.api.resource.v1beta2.ResourceSlice", "smp_types::api::resource::v1beta2::ResourceSlice"),
-    Definition::of::<crate::api::resource::v1beta2::ResourceSliceList>("io.k8s.api.resource.v1beta2.ResourceSliceList", "smp_types::api::resource::v1beta2::ResourceSliceList"),
-    Definition::of::<crate::api::resource::v1beta2::ResourceSliceSpec>("io.k8s.api.resource.v1beta2.ResourceSliceSpec", "smp_types::api::resource::v1beta2::ResourceSliceSpec"),
-    Definition::of::<crate::api::scheduling::v1::PriorityClass>("io.k8s.api.scheduling.v1.PriorityClass", "smp_types::api::scheduling::v1::PriorityClass"),
-    Definition::of::<crate::api::scheduling::v1::PriorityClassList>("io.k8s.api.scheduling.v1.PriorityClassList", "smp_types::api::scheduling::v1::PriorityClassList"),
-    Definition::of::<crate::api::storage::v1::CSIDriver>("io.k8s.api.storage.v1.CSIDriver", "smp_types::api::storage::v1::CSIDriver"),
-    Definition::of::<crate::api::storage::v1::CSIDriverList>("io.k8s.api.storage.v1.CSIDriverList", "smp_types::api::storage::v1::CSIDriverList"),
-    Definition::of::<crate::api::storage::v1::CSIDriverSpec>("io.k8s.api.storage.v1.CSIDriverSpec", "smp_types::api::storage::v1::CSIDriverSpec"),
-    Definition::of::<crate::api::storage::v1::CSINode>("io.k8s.api.storage.v1.CSINode", "smp_types::api::storage::v1::CSINode"),
-    Definition::of::<crate::api::storage::v1::CSINodeDriver>("io.k8s.api.storage.v1.CSINodeDriver", "smp_types::api::storage::v1::CSINodeDriver"),
-    Definition::of::<crate::api::storage::v1::CSINodeList>("io.k8s.api.storage.v1.CSINodeList", "smp_types::api::storage::v1::CSINodeList"),
-    Definition::of::<crate::api::storage::v1::CSINodeSpec>("io.k8s.api.storage.v1.CSINodeSpec", "smp_types::api::storage::v1::CSINodeSpec"),
-    Definition::of::<crate::api::storage::v1::CSIStorageCapacity>("io.k8s.api.storage.v1.CSIStorageCapacity", "smp_types::api::storage::v1::CSIStorageCapacity"),
-    Definition::of::<crate::api::storage::v1::CSIStorageCapacityList>("io.k8s.api.storage.v1.CSIStorageCapacityList", "smp_types::api::storage::v1::CSIStorageCapacityList"),
-    Definition::of::<crate::api::storage::v1::StorageClass>("io.k8s.api.storage.v1.StorageClass", "smp_types::api::storage::v1::StorageClass"),
-    Definition::of::<crate::api::storage::v1::StorageClassList>("io.k8s.api.storage.v1.StorageClassList", "smp_types::api::storage::v1::StorageClassList"),
-    Definition::of::<crate::api::storage::v1::TokenRequest>("io.k8s.api.storage.v1.TokenRequest", "smp_types::api::storage::v1::TokenRequest"),
-    Definition::of::<crate::api::storage::v1::VolumeAttachment>("io.k8s.api.storage.v1.VolumeAttachment", "smp_types::api::storage::v1::VolumeAttachment"),
-    Definition::of::<crate::api::storage::v1::VolumeAttachmentList>("io.k8s.api.storage.v1.VolumeAttachmentList", "smp_types::api::storage::v1::VolumeAttachmentList"),
-    Definition::of::<crate::api::storage::v1::VolumeAttachmentSource>("io.k8s.api.storage.v1.VolumeAttachmentSource", "smp_types::api::storage::v1::VolumeAttachmentSource"),
-    Definition::of::<crate::api::storage::v1::VolumeAttachmentSpec>("io.k8s.api.storage.v1.VolumeAttachmentSpec", "smp_types::api::storage::v1::VolumeAttachmentSpec"),
-    Definition::of::<crate::api::storage::v1::VolumeAttachmentStatus>("io.k8s.api.storage.v1.VolumeAttachmentStatus", "smp_types::api::storage::v1::VolumeAttachmentStatus"),
-    Definition::of::<crate::api::storage::v1::VolumeAttributesClass>("io.k8s.api.storage.v1.VolumeAttributesClass", "smp_types::api::storage::v1::VolumeAttributesClass"),
-    Definition::of::<crate::api::storage::v1::VolumeAttributesClassList>("io.k8s.api.storage.v1.VolumeAttributesClassList", "smp_types::api::storage::v1::VolumeAttributesClassList"),
-    Definition::of::<crate::api::storage::v1::VolumeError>("io.k8s.api.storage.v1.VolumeError", "smp_types::api::storage::v1::VolumeError"),
-    Definition::of::<crate::api::storage::v1::VolumeNodeResources>("io.k8s.api.storage.v1.VolumeNodeResources", "smp_types::api::storage::v1::VolumeNodeResources"),
-    Definition::of::<crate::api::storage::v1alpha1::VolumeAttributesClass>("io.k8s.api.storage.v1alpha1.VolumeAttributesClass", "smp_types::api::storage::v1alpha1::VolumeAttributesClass"),
-    Definition::of::<crate::api::storage::v1alpha1::VolumeAttributesClassList>("io.k8s.api.storage.v1alpha1.VolumeAttributesClassList", "smp_types::api::storage::v1alpha1::VolumeAttributesClassList"),
-    Definition::of::<crate::api::storage::v1beta1::VolumeAttributesClass>("io.k8s.api.storage.v1beta1.VolumeAttributesClass", "smp_types::api::storage::v1beta1::VolumeAttributesClass"),
-    Definition::of::<crate::api::storage::v1beta1::VolumeAttributesClassList>("io.k8s.api.storage.v1beta1.VolumeAttributesClassList", "smp_types::api::storage::v1beta1::VolumeAttributesClassList"),
-    Definition::of::<crate::api::storagemigration::v1alpha1::GroupVersionResource>("io.k8s.api.storagemigration.v1alpha1.GroupVersionResource", "smp_types::api::storagemigration::v1alpha1::GroupVersionResource"),
-    Definition::of::<crate::api::storagemigration::v1alpha1::MigrationCondition>("io.k8s.api.storagemigration.v1alpha1.MigrationCondition", "smp_types::api::storagemigration::v1alpha1::MigrationCondition"),
-    Definition::of::<crate::api::storagemigration::v1alpha1::StorageVersionMigration>("io.k8s.api.storagemigration.v1alpha1.StorageVersionMigration", "smp_types::api::storagemigration::v1alpha1::StorageVersionMigration"),
-    Definition::of::<crate::api::storagemigration::v1alpha1::StorageVersionMigrationList>("io.k8s.api.storagemigration.v1alpha1.StorageVersionMigrationList", "smp_types::api::storagemigration::v1alpha1::StorageVersionMigrationList"),
-    Definition::of::<crate::api::storagemigration::v1alpha1::StorageVersionMigrationSpec>("io.k8s.api.storagemigration.v1alpha1.StorageVersionMigrationSpec", "smp_types::api::storagemigration::v1alpha1::StorageVersionMigrationSpec"),
-    Definition::of::<crate::api::storagemigration::v1alpha1::StorageVersionMigrationStatus>("io.k8s.api.storagemigration.v1alpha1.StorageVersionMigrationStatus", "smp_types::api::storagemigration::v1alpha1::StorageVersionMigrationStatus"),
-    Definition::of::<crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceColumnDefinition>("io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceColumnDefinition", "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceColumnDefinition"),
-    Definition::of::<crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceConversion>("io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceConversion", "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceConversion"),
-    Definition::of::<crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition>("io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition", "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition"),
-    Definition::of::<crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinitionCondition>("io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionCondition", "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinitionCondition"),
-    Definition::of::<crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinitionList>("io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionList", "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinitionList"),
-    Definition::of::<crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinitionNames>("io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionNames", "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinitionNames"),
-    Definition::of::<crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinitionSpec>("io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec", "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinitionSpec"),
-    Definition::of::<crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinitionStatus>("io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus", "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinitionStatus"),
-    Definition::of::<crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinitionVersion>("io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionVersion", "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinitionVersion"),
-    Definition::of::<crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceSubresourceScale>("io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceScale", "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceSubresourceScale"),
-    Definition::of::<crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceSubresourceStatus>("io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceStatus", "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceSubresourceStatus"),
-    Definition::of::<crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceSubresources>("io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresources", "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceSubresources"),
-    Definition::of::<crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceValidation>("io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceValidation", "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceValidation"),
-    Definition::of::<crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::ExternalDocumentation>("io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ExternalDocumentation", "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::ExternalDocumentation"),
-    Definition::of::<crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSON>("io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON", "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSON"),
-    Definition::of::<crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSONSchemaProps>("io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps", "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSONSchemaProps"),
-    Definition::of::<crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSONSchemaPropsOrArray>("io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray", "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSONSchemaPropsOrArray"),
-    Definition::of::<crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSONSchemaPropsOrBool>("io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool", "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSONSchemaPropsOrBool"),
-    Definition::of::<crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSONSchemaPropsOrStringArray>("io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray", "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSONSchemaPropsOrStringArray"),
-    Definition::of::<crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::SelectableField>("io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.SelectableField", "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::SelectableField"),
-    Definition::of::<crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::ServiceReference>("io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ServiceReference", "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::ServiceReference"),
-    Definition::of::<crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::ValidationRule>("io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ValidationRule", "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::ValidationRule"),
-    Definition::of::<crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::WebhookClientConfig>("io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.WebhookClientConfig", "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::WebhookClientConfig"),
-    Definition::of::<crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::WebhookConversion>("io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.WebhookConversion", "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::WebhookConversion"),
-    Definition::of::<crate::apimachinery::pkg::api::resource::Quantity>("io.k8s.apimachinery.pkg.api.resource.Quantity", "smp_types::apimachinery::pkg::api::resource::Quantity"),
-    Definition::of::<crate::apimachinery::pkg::apis::meta::v1::APIGroup>("io.k8s.apimachinery.pkg.apis.meta.v1.APIGroup", "smp_types::apimachinery::pkg::apis::meta::v1::APIGroup"),
-    Definition::of::<crate::apimachinery::pkg::apis::meta::v1::APIGroupList>("io.k8s.apimachinery.pkg.apis.meta.v1.APIGroupList", "smp_types::apimachinery::pkg::apis::meta::v1::APIGroupList"),
-    Definition::of::<crate::apimachinery::pkg::apis::meta::v1::APIResource>("io.k8s.apimachinery.pkg.apis.meta.v1.APIResource", "smp_types::apimachinery::pkg::apis::meta::v1::APIResource"),
-    Definition::of::<crate::apimachinery::pkg::apis::meta::v1::APIResourceList>("io.k8s.apimachinery.pkg.apis.meta.v1.APIResourceList", "smp_types::apimachinery::pkg::apis::meta::v1::APIResourceList"),
-    Definition::of::<crate::apimachinery::pkg::apis::meta::v1::APIVersions>("io.k8s.apimachinery.pkg.apis.meta.v1.APIVersions", "smp_types::apimachinery::pkg::apis::meta::v1::APIVersions"),
-    Definition::of::<crate::apimachinery::pkg::apis::meta::v1::Condition>("io.k8s.apimachinery.pkg.apis.meta.v1.Condition", "smp_types::apimachinery::pkg::apis::meta::v1::Condition"),
-    Definition::of::<crate::apimachinery::pkg::apis::meta::v1::DeleteOptions>("io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions", "smp_types::apimachinery::pkg::apis::meta::v1::DeleteOptions"),
-    Definition::of::<crate::apimachinery::pkg::apis::meta::v1::FieldSelectorRequirement>("io.k8s.apimachinery.pkg.apis.meta.v1.FieldSelectorRequirement", "smp_types::apimachinery::pkg::apis::meta::v1::FieldSelectorRequirement"),
-    Definition::of::<crate::apimachinery::pkg::apis::meta::v1::FieldsV1>("io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1", "smp_types::apimachinery::pkg::apis::meta::v1::FieldsV1"),
-    Definition::of::<crate::apimachinery::pkg::apis::meta::v1::GroupVersionForDiscovery>("io.k8s.apimachinery.pkg.apis.meta.v1.GroupVersionForDiscovery", "smp_types::apimachinery::pkg::apis::meta::v1::GroupVersionForDiscovery"),
-    Definition::of::<crate::apimachinery::pkg::apis::meta::v1::LabelSelector>("io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector", "smp_types::apimachinery::pkg::apis::meta::v1::LabelSelector"),
-    Definition::of::<crate::apimachinery::pkg::apis::meta::v1::LabelSelectorRequirement>("io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement", "smp_types::apimachinery::pkg::apis::meta::v1::LabelSelectorRequirement"),
-    Definition::of::<crate::apimachinery::pkg::apis::meta::v1::ListMeta>("io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta", "smp_types::apimachinery::pkg::apis::meta::v1::ListMeta"),
-    Definition::of::<crate::apimachinery::pkg::apis::meta::v1::ManagedFieldsEntry>("io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry", "smp_types::apimachinery::pkg::apis::meta::v1::ManagedFieldsEntry"),
-    Definition::of::<crate::apimachinery::pkg::apis::meta::v1::MicroTime>("io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime", "smp_types::apimachinery::pkg::apis::meta::v1::MicroTime"),
-    Definition::of::<crate::apimachinery::pkg::apis::meta::v1::ObjectMeta>("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta", "smp_types::apimachinery::pkg::apis::meta::v1::ObjectMeta"),
-    Definition::of::<crate::apimachinery::pkg::apis::meta::v1::OwnerReference>("io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference", "smp_types::apimachinery::pkg::apis::meta::v1::OwnerReference"),
-    Definition::of::<crate::apimachinery::pkg::apis::meta::v1::Patch>("io.k8s.apimachinery.pkg.apis.meta.v1.Patch", "smp_types::apimachinery::pkg::apis::meta::v1::Patch"),
-    Definition::of::<crate::apimachinery::pkg::apis::meta::v1::Preconditions>("io.k8s.apimachinery.pkg.apis.meta.v1.Preconditions", "smp_types::apimachinery::pkg::apis::meta::v1::Preconditions"),
-    Definition::of::<crate::apimachinery::pkg::apis::meta::v1::ServerAddressByClientCIDR>("io.k8s.apimachinery.pkg.apis.meta.v1.ServerAddressByClientCIDR", "smp_types::apimachinery::pkg::apis::meta::v1::ServerAddressByClientCIDR"),
-    Definition::of::<crate::apimachinery::pkg::apis::meta::v1::Status>("io.k8s.apimachinery.pkg.apis.meta.v1.Status", "smp_types::apimachinery::pkg::apis::meta::v1::Status"),
-    Definition::of::<crate::apimachinery::pkg::apis::meta::v1::StatusCause>("io.k8s.apimachinery.pkg.apis.meta.v1.StatusCause", "smp_types::apimachinery::pkg::apis::meta::v1::StatusCause"),
-    Definition::of::<crate::apimachinery::pkg::apis::meta::v1::StatusDetails>("io.k8s.apimachinery.pkg.apis.meta.v1.StatusDetails", "smp_types::apimachinery::pkg::apis::meta::v1::StatusDetails"),
-    Definition::of::<crate::apimachinery::pkg::apis::meta::v1::Time>("io.k8s.apimachinery.pkg.apis.meta.v1.Time", "smp_types::apimachinery::pkg::apis::meta::v1::Time"),
-    Definition::of::<crate::apimachinery::pkg::apis::meta::v1::WatchEvent>("io.k8s.apimachinery.pkg.apis.meta.v1.WatchEvent", "smp_types::apimachinery::pkg::apis::meta::v1::WatchEvent"),
-    Definition::of::<crate::apimachinery::pkg::runtime::RawExtension>("io.k8s.apimachinery.pkg.runtime.RawExtension", "smp_types::apimachinery::pkg::runtime::RawExtension"),
-    Definition::of::<crate::apimachinery::pkg::util::intstr::IntOrString>("io.k8s.apimachinery.pkg.util.intstr.IntOrString", "smp_types::apimachinery::pkg::util::intstr::IntOrString"),
-    Definition::of::<crate::apimachinery::pkg::version::Info>("io.k8s.apimachinery.pkg.version.Info", "smp_types::apimachinery::pkg::version::Info"),
-    Definition::of::<crate::kube_aggregator::pkg::apis::apiregistration::v1::APIService>("io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService", "smp_types::kube_aggregator::pkg::apis::apiregistration::v1::APIService"),
-    Definition::of::<crate::kube_aggregator::pkg::apis::apiregistration::v1::APIServiceCondition>("io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceCondition", "smp_types::kube_aggregator::pkg::apis::apiregistration::v1::APIServiceCondition"),
-    Definition::of::<crate::kube_aggregator::pkg::apis::apiregistration::v1::APIServiceList>("io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceList", "smp_types::kube_aggregator::pkg::apis::apiregistration::v1::APIServiceList"),
-    Definition::of::<crate::kube_aggregator::pkg::apis::apiregistration::v1::APIServiceSpec>("io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceSpec", "smp_types::kube_aggregator::pkg::apis::apiregistration::v1::APIServiceSpec"),
-    Definition::of::<crate::kube_aggregator::pkg::apis::apiregistration::v1::APIServiceStatus>("io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceStatus", "smp_types::kube_aggregator::pkg::apis::apiregistration::v1::APIServiceStatus"),
-    Definition::of::<crate::kube_aggregator::pkg::apis::apiregistration::v1::ServiceReference>("io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.ServiceReference", "smp_types::kube_aggregator::pkg::apis::apiregistration::v1::ServiceReference"),
+#[cfg(feature = "admissionregistration")]
+const D0: Definition = Definition::of::<crate::api::admissionregistration::v1::AuditAnnotation>(
+    "io.k8s.api.admissionregistration.v1.AuditAnnotation",
+    "smp_types::api::admissionregistration::v1::AuditAnnotation",
+);
+#[cfg(feature = "admissionregistration")]
+const D1: Definition = Definition::of::<crate::api::admissionregistration::v1::ExpressionWarning>(
+    "io.k8s.api.admissionregistration.v1.ExpressionWarning",
+    "smp_types::api::admissionregistration::v1::ExpressionWarning",
+);
+#[cfg(feature = "admissionregistration")]
+const D2: Definition = Definition::of::<crate::api::admissionregistration::v1::MatchCondition>(
+    "io.k8s.api.admissionregistration.v1.MatchCondition",
+    "smp_types::api::admissionregistration::v1::MatchCondition",
+);
+#[cfg(feature = "admissionregistration")]
+const D3: Definition = Definition::of::<crate::api::admissionregistration::v1::MatchResources>(
+    "io.k8s.api.admissionregistration.v1.MatchResources",
+    "smp_types::api::admissionregistration::v1::MatchResources",
+);
+#[cfg(feature = "admissionregistration")]
+const D4: Definition = Definition::of::<crate::api::admissionregistration::v1::MutatingWebhook>(
+    "io.k8s.api.admissionregistration.v1.MutatingWebhook",
+    "smp_types::api::admissionregistration::v1::MutatingWebhook",
+);
+#[cfg(feature = "admissionregistration")]
+const D5: Definition =
+    Definition::of::<crate::api::admissionregistration::v1::MutatingWebhookConfiguration>(
+        "io.k8s.api.admissionregistration.v1.MutatingWebhookConfiguration",
+        "smp_types::api::admissionregistration::v1::MutatingWebhookConfiguration",
+    );
+#[cfg(feature = "admissionregistration")]
+const D6: Definition =
+    Definition::of::<crate::api::admissionregistration::v1::MutatingWebhookConfigurationList>(
+        "io.k8s.api.admissionregistration.v1.MutatingWebhookConfigurationList",
+        "smp_types::api::admissionregistration::v1::MutatingWebhookConfigurationList",
+    );
+#[cfg(feature = "admissionregistration")]
+const D7: Definition =
+    Definition::of::<crate::api::admissionregistration::v1::NamedRuleWithOperations>(
+        "io.k8s.api.admissionregistration.v1.NamedRuleWithOperations",
+        "smp_types::api::admissionregistration::v1::NamedRuleWithOperations",
+    );
+#[cfg(feature = "admissionregistration")]
+const D8: Definition = Definition::of::<crate::api::admissionregistration::v1::ParamKind>(
+    "io.k8s.api.admissionregistration.v1.ParamKind",
+    "smp_types::api::admissionregistration::v1::ParamKind",
+);
+#[cfg(feature = "admissionregistration")]
+const D9: Definition = Definition::of::<crate::api::admissionregistration::v1::ParamRef>(
+    "io.k8s.api.admissionregistration.v1.ParamRef",
+    "smp_types::api::admissionregistration::v1::ParamRef",
+);
+#[cfg(feature = "admissionregistration")]
+const D10: Definition = Definition::of::<crate::api::admissionregistration::v1::RuleWithOperations>(
+    "io.k8s.api.admissionregistration.v1.RuleWithOperations",
+    "smp_types::api::admissionregistration::v1::RuleWithOperations",
+);
+#[cfg(feature = "admissionregistration")]
+const D11: Definition = Definition::of::<crate::api::admissionregistration::v1::ServiceReference>(
+    "io.k8s.api.admissionregistration.v1.ServiceReference",
+    "smp_types::api::admissionregistration::v1::ServiceReference",
+);
+#[cfg(feature = "admissionregistration")]
+const D12: Definition = Definition::of::<crate::api::admissionregistration::v1::TypeChecking>(
+    "io.k8s.api.admissionregistration.v1.TypeChecking",
+    "smp_types::api::admissionregistration::v1::TypeChecking",
+);
+#[cfg(feature = "admissionregistration")]
+const D13: Definition =
+    Definition::of::<crate::api::admissionregistration::v1::ValidatingAdmissionPolicy>(
+        "io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicy",
+        "smp_types::api::admissionregistration::v1::ValidatingAdmissionPolicy",
+    );
+#[cfg(feature = "admissionregistration")]
+const D14: Definition =
+    Definition::of::<crate::api::admissionregistration::v1::ValidatingAdmissionPolicyBinding>(
+        "io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBinding",
+        "smp_types::api::admissionregistration::v1::ValidatingAdmissionPolicyBinding",
+    );
+#[cfg(feature = "admissionregistration")]
+const D15: Definition =
+    Definition::of::<crate::api::admissionregistration::v1::ValidatingAdmissionPolicyBindingList>(
+        "io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBindingList",
+        "smp_types::api::admissionregistration::v1::ValidatingAdmissionPolicyBindingList",
+    );
+#[cfg(feature = "admissionregistration")]
+const D16: Definition =
+    Definition::of::<crate::api::admissionregistration::v1::ValidatingAdmissionPolicyBindingSpec>(
+        "io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBindingSpec",
+        "smp_types::api::admissionregistration::v1::ValidatingAdmissionPolicyBindingSpec",
+    );
+#[cfg(feature = "admissionregistration")]
+const D17: Definition =
+    Definition::of::<crate::api::admissionregistration::v1::ValidatingAdmissionPolicyList>(
+        "io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyList",
+        "smp_types::api::admissionregistration::v1::ValidatingAdmissionPolicyList",
+    );
+#[cfg(feature = "admissionregistration")]
+const D18: Definition =
+    Definition::of::<crate::api::admissionregistration::v1::ValidatingAdmissionPolicySpec>(
+        "io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicySpec",
+        "smp_types::api::admissionregistration::v1::ValidatingAdmissionPolicySpec",
+    );
+#[cfg(feature = "admissionregistration")]
+const D19: Definition =
+    Definition::of::<crate::api::admissionregistration::v1::ValidatingAdmissionPolicyStatus>(
+        "io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyStatus",
+        "smp_types::api::admissionregistration::v1::ValidatingAdmissionPolicyStatus",
+    );
+#[cfg(feature = "admissionregistration")]
+const D20: Definition = Definition::of::<crate::api::admissionregistration::v1::ValidatingWebhook>(
+    "io.k8s.api.admissionregistration.v1.ValidatingWebhook",
+    "smp_types::api::admissionregistration::v1::ValidatingWebhook",
+);
+#[cfg(feature = "admissionregistration")]
+const D21: Definition =
+    Definition::of::<crate::api::admissionregistration::v1::ValidatingWebhookConfiguration>(
+        "io.k8s.api.admissionregistration.v1.ValidatingWebhookConfiguration",
+        "smp_types::api::admissionregistration::v1::ValidatingWebhookConfiguration",
+    );
+#[cfg(feature = "admissionregistration")]
+const D22: Definition =
+    Definition::of::<crate::api::admissionregistration::v1::ValidatingWebhookConfigurationList>(
+        "io.k8s.api.admissionregistration.v1.ValidatingWebhookConfigurationList",
+        "smp_types::api::admissionregistration::v1::ValidatingWebhookConfigurationList",
+    );
+#[cfg(feature = "admissionregistration")]
+const D23: Definition = Definition::of::<crate::api::admissionregistration::v1::Validation>(
+    "io.k8s.api.admissionregistration.v1.Validation",
+    "smp_types::api::admissionregistration::v1::Validation",
+);
+#[cfg(feature = "admissionregistration")]
+const D24: Definition = Definition::of::<crate::api::admissionregistration::v1::Variable>(
+    "io.k8s.api.admissionregistration.v1.Variable",
+    "smp_types::api::admissionregistration::v1::Variable",
+);
+#[cfg(feature = "admissionregistration")]
+const D25: Definition = Definition::of::<crate::api::admissionregistration::v1::WebhookClientConfig>(
+    "io.k8s.api.admissionregistration.v1.WebhookClientConfig",
+    "smp_types::api::admissionregistration::v1::WebhookClientConfig",
+);
+#[cfg(feature = "admissionregistration")]
+const D26: Definition =
+    Definition::of::<crate::api::admissionregistration::v1alpha1::ApplyConfiguration>(
+        "io.k8s.api.admissionregistration.v1alpha1.ApplyConfiguration",
+        "smp_types::api::admissionregistration::v1alpha1::ApplyConfiguration",
+    );
+#[cfg(feature = "admissionregistration")]
+const D27: Definition = Definition::of::<crate::api::admissionregistration::v1alpha1::JSONPatch>(
+    "io.k8s.api.admissionregistration.v1alpha1.JSONPatch",
+    "smp_types::api::admissionregistration::v1alpha1::JSONPatch",
+);
+#[cfg(feature = "admissionregistration")]
+const D28: Definition = Definition::of::<crate::api::admissionregistration::v1alpha1::MatchCondition>(
+    "io.k8s.api.admissionregistration.v1alpha1.MatchCondition",
+    "smp_types::api::admissionregistration::v1alpha1::MatchCondition",
+);
+#[cfg(feature = "admissionregistration")]
+const D29: Definition = Definition::of::<crate::api::admissionregistration::v1alpha1::MatchResources>(
+    "io.k8s.api.admissionregistration.v1alpha1.MatchResources",
+    "smp_types::api::admissionregistration::v1alpha1::MatchResources",
+);
+#[cfg(feature = "admissionregistration")]
+const D30: Definition =
+    Definition::of::<crate::api::admissionregistration::v1alpha1::MutatingAdmissionPolicy>(
+        "io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicy",
+        "smp_types::api::admissionregistration::v1alpha1::MutatingAdmissionPolicy",
+    );
+#[cfg(feature = "admissionregistration")]
+const D31: Definition =
+    Definition::of::<crate::api::admissionregistration::v1alpha1::MutatingAdmissionPolicyBinding>(
+        "io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicyBinding",
+        "smp_types::api::admissionregistration::v1alpha1::MutatingAdmissionPolicyBinding",
+    );
+#[cfg(feature = "admissionregistration")]
+const D32: Definition = Definition::of::<
+    crate::api::admissionregistration::v1alpha1::MutatingAdmissionPolicyBindingList,
+>(
+    "io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicyBindingList",
+    "smp_types::api::admissionregistration::v1alpha1::MutatingAdmissionPolicyBindingList",
+);
+#[cfg(feature = "admissionregistration")]
+const D33: Definition = Definition::of::<
+    crate::api::admissionregistration::v1alpha1::MutatingAdmissionPolicyBindingSpec,
+>(
+    "io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicyBindingSpec",
+    "smp_types::api::admissionregistration::v1alpha1::MutatingAdmissionPolicyBindingSpec",
+);
+#[cfg(feature = "admissionregistration")]
+const D34: Definition =
+    Definition::of::<crate::api::admissionregistration::v1alpha1::MutatingAdmissionPolicyList>(
+        "io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicyList",
+        "smp_types::api::admissionregistration::v1alpha1::MutatingAdmissionPolicyList",
+    );
+#[cfg(feature = "admissionregistration")]
+const D35: Definition =
+    Definition::of::<crate::api::admissionregistration::v1alpha1::MutatingAdmissionPolicySpec>(
+        "io.k8s.api.admissionregistration.v1alpha1.MutatingAdmissionPolicySpec",
+        "smp_types::api::admissionregistration::v1alpha1::MutatingAdmissionPolicySpec",
+    );
+#[cfg(feature = "admissionregistration")]
+const D36: Definition = Definition::of::<crate::api::admissionregistration::v1alpha1::Mutation>(
+    "io.k8s.api.admissionregistration.v1alpha1.Mutation",
+    "smp_types::api::admissionregistration::v1alpha1::Mutation",
+);
+#[cfg(feature = "admissionregistration")]
+const D37: Definition =
+    Definition::of::<crate::api::admissionregistration::v1alpha1::NamedRuleWithOperations>(
+        "io.k8s.api.admissionregistration.v1alpha1.NamedRuleWithOperations",
+        "smp_types::api::admissionregistration::v1alpha1::NamedRuleWithOperations",
+    );
+#[cfg(feature = "admissionregistration")]
+const D38: Definition = Definition::of::<crate::api::admissionregistration::v1alpha1::ParamKind>(
+    "io.k8s.api.admissionregistration.v1alpha1.ParamKind",
+    "smp_types::api::admissionregistration::v1alpha1::ParamKind",
+);
+#[cfg(feature = "admissionregistration")]
+const D39: Definition = Definition::of::<crate::api::admissionregistration::v1alpha1::ParamRef>(
+    "io.k8s.api.admissionregistration.v1alpha1.ParamRef",
+    "smp_types::api::admissionregistration::v1alpha1::ParamRef",
+);
+#[cfg(feature = "admissionregistration")]
+const D40: Definition = Definition::of::<crate::api::admissionregistration::v1alpha1::Variable>(
+    "io.k8s.api.admissionregistration.v1alpha1.Variable",
+    "smp_types::api::admissionregistration::v1alpha1::Variable",
+);
+#[cfg(feature = "admissionregistration")]
+const D41: Definition =
+    Definition::of::<crate::api::admissionregistration::v1beta1::ApplyConfiguration>(
+        "io.k8s.api.admissionregistration.v1beta1.ApplyConfiguration",
+        "smp_types::api::admissionregistration::v1beta1::ApplyConfiguration",
+    );
+#[cfg(feature = "admissionregistration")]
+const D42: Definition = Definition::of::<crate::api::admissionregistration::v1beta1::JSONPatch>(
+    "io.k8s.api.admissionregistration.v1beta1.JSONPatch",
+    "smp_types::api::admissionregistration::v1beta1::JSONPatch",
+);
+#[cfg(feature = "admissionregistration")]
+const D43: Definition = Definition::of::<crate::api::admissionregistration::v1beta1::MatchCondition>(
+    "io.k8s.api.admissionregistration.v1beta1.MatchCondition",
+    "smp_types::api::admissionregistration::v1beta1::MatchCondition",
+);
+#[cfg(feature = "admissionregistration")]
+const D44: Definition = Definition::of::<crate::api::admissionregistration::v1beta1::MatchResources>(
+    "io.k8s.api.admissionregistration.v1beta1.MatchResources",
+    "smp_types::api::admissionregistration::v1beta1::MatchResources",
+);
+#[cfg(feature = "admissionregistration")]
+const D45: Definition =
+    Definition::of::<crate::api::admissionregistration::v1beta1::MutatingAdmissionPolicy>(
+        "io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicy",
+        "smp_types::api::admissionregistration::v1beta1::MutatingAdmissionPolicy",
+    );
+#[cfg(feature = "admissionregistration")]
+const D46: Definition =
+    Definition::of::<crate::api::admissionregistration::v1beta1::MutatingAdmissionPolicyBinding>(
+        "io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicyBinding",
+        "smp_types::api::admissionregistration::v1beta1::MutatingAdmissionPolicyBinding",
+    );
+#[cfg(feature = "admissionregistration")]
+const D47: Definition = Definition::of::<
+    crate::api::admissionregistration::v1beta1::MutatingAdmissionPolicyBindingList,
+>(
+    "io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicyBindingList",
+    "smp_types::api::admissionregistration::v1beta1::MutatingAdmissionPolicyBindingList",
+);
+#[cfg(feature = "admissionregistration")]
+const D48: Definition = Definition::of::<
+    crate::api::admissionregistration::v1beta1::MutatingAdmissionPolicyBindingSpec,
+>(
+    "io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicyBindingSpec",
+    "smp_types::api::admissionregistration::v1beta1::MutatingAdmissionPolicyBindingSpec",
+);
+#[cfg(feature = "admissionregistration")]
+const D49: Definition =
+    Definition::of::<crate::api::admissionregistration::v1beta1::MutatingAdmissionPolicyList>(
+        "io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicyList",
+        "smp_types::api::admissionregistration::v1beta1::MutatingAdmissionPolicyList",
+    );
+#[cfg(feature = "admissionregistration")]
+const D50: Definition =
+    Definition::of::<crate::api::admissionregistration::v1beta1::MutatingAdmissionPolicySpec>(
+        "io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicySpec",
+        "smp_types::api::admissionregistration::v1beta1::MutatingAdmissionPolicySpec",
+    );
+#[cfg(feature = "admissionregistration")]
+const D51: Definition = Definition::of::<crate::api::admissionregistration::v1beta1::Mutation>(
+    "io.k8s.api.admissionregistration.v1beta1.Mutation",
+    "smp_types::api::admissionregistration::v1beta1::Mutation",
+);
+#[cfg(feature = "admissionregistration")]
+const D52: Definition =
+    Definition::of::<crate::api::admissionregistration::v1beta1::NamedRuleWithOperations>(
+        "io.k8s.api.admissionregistration.v1beta1.NamedRuleWithOperations",
+        "smp_types::api::admissionregistration::v1beta1::NamedRuleWithOperations",
+    );
+#[cfg(feature = "admissionregistration")]
+const D53: Definition = Definition::of::<crate::api::admissionregistration::v1beta1::ParamKind>(
+    "io.k8s.api.admissionregistration.v1beta1.ParamKind",
+    "smp_types::api::admissionregistration::v1beta1::ParamKind",
+);
+#[cfg(feature = "admissionregistration")]
+const D54: Definition = Definition::of::<crate::api::admissionregistration::v1beta1::ParamRef>(
+    "io.k8s.api.admissionregistration.v1beta1.ParamRef",
+    "smp_types::api::admissionregistration::v1beta1::ParamRef",
+);
+#[cfg(feature = "admissionregistration")]
+const D55: Definition = Definition::of::<crate::api::admissionregistration::v1beta1::Variable>(
+    "io.k8s.api.admissionregistration.v1beta1.Variable",
+    "smp_types::api::admissionregistration::v1beta1::Variable",
+);
+#[cfg(feature = "apiserverinternal")]
+const D56: Definition =
+    Definition::of::<crate::api::apiserverinternal::v1alpha1::ServerStorageVersion>(
+        "io.k8s.api.apiserverinternal.v1alpha1.ServerStorageVersion",
+        "smp_types::api::apiserverinternal::v1alpha1::ServerStorageVersion",
+    );
+#[cfg(feature = "apiserverinternal")]
+const D57: Definition = Definition::of::<crate::api::apiserverinternal::v1alpha1::StorageVersion>(
+    "io.k8s.api.apiserverinternal.v1alpha1.StorageVersion",
+    "smp_types::api::apiserverinternal::v1alpha1::StorageVersion",
+);
+#[cfg(feature = "apiserverinternal")]
+const D58: Definition =
+    Definition::of::<crate::api::apiserverinternal::v1alpha1::StorageVersionCondition>(
+        "io.k8s.api.apiserverinternal.v1alpha1.StorageVersionCondition",
+        "smp_types::api::apiserverinternal::v1alpha1::StorageVersionCondition",
+    );
+#[cfg(feature = "apiserverinternal")]
+const D59: Definition = Definition::of::<crate::api::apiserverinternal::v1alpha1::StorageVersionList>(
+    "io.k8s.api.apiserverinternal.v1alpha1.StorageVersionList",
+    "smp_types::api::apiserverinternal::v1alpha1::StorageVersionList",
+);
+#[cfg(feature = "apiserverinternal")]
+const D60: Definition = Definition::of::<crate::api::apiserverinternal::v1alpha1::StorageVersionSpec>(
+    "io.k8s.api.apiserverinternal.v1alpha1.StorageVersionSpec",
+    "smp_types::api::apiserverinternal::v1alpha1::StorageVersionSpec",
+);
+#[cfg(feature = "apiserverinternal")]
+const D61: Definition =
+    Definition::of::<crate::api::apiserverinternal::v1alpha1::StorageVersionStatus>(
+        "io.k8s.api.apiserverinternal.v1alpha1.StorageVersionStatus",
+        "smp_types::api::apiserverinternal::v1alpha1::StorageVersionStatus",
+    );
+#[cfg(feature = "apps")]
+const D62: Definition = Definition::of::<crate::api::apps::v1::ControllerRevision>(
+    "io.k8s.api.apps.v1.ControllerRevision",
+    "smp_types::api::apps::v1::ControllerRevision",
+);
+#[cfg(feature = "apps")]
+const D63: Definition = Definition::of::<crate::api::apps::v1::ControllerRevisionList>(
+    "io.k8s.api.apps.v1.ControllerRevisionList",
+    "smp_types::api::apps::v1::ControllerRevisionList",
+);
+#[cfg(feature = "apps")]
+const D64: Definition = Definition::of::<crate::api::apps::v1::DaemonSet>(
+    "io.k8s.api.apps.v1.DaemonSet",
+    "smp_types::api::apps::v1::DaemonSet",
+);
+#[cfg(feature = "apps")]
+const D65: Definition = Definition::of::<crate::api::apps::v1::DaemonSetCondition>(
+    "io.k8s.api.apps.v1.DaemonSetCondition",
+    "smp_types::api::apps::v1::DaemonSetCondition",
+);
+#[cfg(feature = "apps")]
+const D66: Definition = Definition::of::<crate::api::apps::v1::DaemonSetList>(
+    "io.k8s.api.apps.v1.DaemonSetList",
+    "smp_types::api::apps::v1::DaemonSetList",
+);
+#[cfg(feature = "apps")]
+const D67: Definition = Definition::of::<crate::api::apps::v1::DaemonSetSpec>(
+    "io.k8s.api.apps.v1.DaemonSetSpec",
+    "smp_types::api::apps::v1::DaemonSetSpec",
+);
+#[cfg(feature = "apps")]
+const D68: Definition = Definition::of::<crate::api::apps::v1::DaemonSetStatus>(
+    "io.k8s.api.apps.v1.DaemonSetStatus",
+    "smp_types::api::apps::v1::DaemonSetStatus",
+);
+#[cfg(feature = "apps")]
+const D69: Definition = Definition::of::<crate::api::apps::v1::DaemonSetUpdateStrategy>(
+    "io.k8s.api.apps.v1.DaemonSetUpdateStrategy",
+    "smp_types::api::apps::v1::DaemonSetUpdateStrategy",
+);
+#[cfg(feature = "apps")]
+const D70: Definition = Definition::of::<crate::api::apps::v1::Deployment>(
+    "io.k8s.api.apps.v1.Deployment",
+    "smp_types::api::apps::v1::Deployment",
+);
+#[cfg(feature = "apps")]
+const D71: Definition = Definition::of::<crate::api::apps::v1::DeploymentCondition>(
+    "io.k8s.api.apps.v1.DeploymentCondition",
+    "smp_types::api::apps::v1::DeploymentCondition",
+);
+#[cfg(feature = "apps")]
+const D72: Definition = Definition::of::<crate::api::apps::v1::DeploymentList>(
+    "io.k8s.api.apps.v1.DeploymentList",
+    "smp_types::api::apps::v1::DeploymentList",
+);
+#[cfg(feature = "apps")]
+const D73: Definition = Definition::of::<crate::api::apps::v1::DeploymentSpec>(
+    "io.k8s.api.apps.v1.DeploymentSpec",
+    "smp_types::api::apps::v1::DeploymentSpec",
+);
+#[cfg(feature = "apps")]
+const D74: Definition = Definition::of::<crate::api::apps::v1::DeploymentStatus>(
+    "io.k8s.api.apps.v1.DeploymentStatus",
+    "smp_types::api::apps::v1::DeploymentStatus",
+);
+#[cfg(feature = "apps")]
+const D75: Definition = Definition::of::<crate::api::apps::v1::DeploymentStrategy>(
+    "io.k8s.api.apps.v1.DeploymentStrategy",
+    "smp_types::api::apps::v1::DeploymentStrategy",
+);
+#[cfg(feature = "apps")]
+const D76: Definition = Definition::of::<crate::api::apps::v1::ReplicaSet>(
+    "io.k8s.api.apps.v1.ReplicaSet",
+    "smp_types::api::apps::v1::ReplicaSet",
+);
+#[cfg(feature = "apps")]
+const D77: Definition = Definition::of::<crate::api::apps::v1::ReplicaSetCondition>(
+    "io.k8s.api.apps.v1.ReplicaSetCondition",
+    "smp_types::api::apps::v1::ReplicaSetCondition",
+);
+#[cfg(feature = "apps")]
+const D78: Definition = Definition::of::<crate::api::apps::v1::ReplicaSetList>(
+    "io.k8s.api.apps.v1.ReplicaSetList",
+    "smp_types::api::apps::v1::ReplicaSetList",
+);
+#[cfg(feature = "apps")]
+const D79: Definition = Definition::of::<crate::api::apps::v1::ReplicaSetSpec>(
+    "io.k8s.api.apps.v1.ReplicaSetSpec",
+    "smp_types::api::apps::v1::ReplicaSetSpec",
+);
+#[cfg(feature = "apps")]
+const D80: Definition = Definition::of::<crate::api::apps::v1::ReplicaSetStatus>(
+    "io.k8s.api.apps.v1.ReplicaSetStatus",
+    "smp_types::api::apps::v1::ReplicaSetStatus",
+);
+#[cfg(feature = "apps")]
+const D81: Definition = Definition::of::<crate::api::apps::v1::RollingUpdateDaemonSet>(
+    "io.k8s.api.apps.v1.RollingUpdateDaemonSet",
+    "smp_types::api::apps::v1::RollingUpdateDaemonSet",
+);
+#[cfg(feature = "apps")]
+const D82: Definition = Definition::of::<crate::api::apps::v1::RollingUpdateDeployment>(
+    "io.k8s.api.apps.v1.RollingUpdateDeployment",
+    "smp_types::api::apps::v1::RollingUpdateDeployment",
+);
+#[cfg(feature = "apps")]
+const D83: Definition = Definition::of::<crate::api::apps::v1::RollingUpdateStatefulSetStrategy>(
+    "io.k8s.api.apps.v1.RollingUpdateStatefulSetStrategy",
+    "smp_types::api::apps::v1::RollingUpdateStatefulSetStrategy",
+);
+#[cfg(feature = "apps")]
+const D84: Definition = Definition::of::<crate::api::apps::v1::StatefulSet>(
+    "io.k8s.api.apps.v1.StatefulSet",
+    "smp_types::api::apps::v1::StatefulSet",
+);
+#[cfg(feature = "apps")]
+const D85: Definition = Definition::of::<crate::api::apps::v1::StatefulSetCondition>(
+    "io.k8s.api.apps.v1.StatefulSetCondition",
+    "smp_types::api::apps::v1::StatefulSetCondition",
+);
+#[cfg(feature = "apps")]
+const D86: Definition = Definition::of::<crate::api::apps::v1::StatefulSetList>(
+    "io.k8s.api.apps.v1.StatefulSetList",
+    "smp_types::api::apps::v1::StatefulSetList",
+);
+#[cfg(feature = "apps")]
+const D87: Definition = Definition::of::<crate::api::apps::v1::StatefulSetOrdinals>(
+    "io.k8s.api.apps.v1.StatefulSetOrdinals",
+    "smp_types::api::apps::v1::StatefulSetOrdinals",
+);
+#[cfg(feature = "apps")]
+const D88: Definition =
+    Definition::of::<crate::api::apps::v1::StatefulSetPersistentVolumeClaimRetentionPolicy>(
+        "io.k8s.api.apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy",
+        "smp_types::api::apps::v1::StatefulSetPersistentVolumeClaimRetentionPolicy",
+    );
+#[cfg(feature = "apps")]
+const D89: Definition = Definition::of::<crate::api::apps::v1::StatefulSetSpec>(
+    "io.k8s.api.apps.v1.StatefulSetSpec",
+    "smp_types::api::apps::v1::StatefulSetSpec",
+);
+#[cfg(feature = "apps")]
+const D90: Definition = Definition::of::<crate::api::apps::v1::StatefulSetStatus>(
+    "io.k8s.api.apps.v1.StatefulSetStatus",
+    "smp_types::api::apps::v1::StatefulSetStatus",
+);
+#[cfg(feature = "apps")]
+const D91: Definition = Definition::of::<crate::api::apps::v1::StatefulSetUpdateStrategy>(
+    "io.k8s.api.apps.v1.StatefulSetUpdateStrategy",
+    "smp_types::api::apps::v1::StatefulSetUpdateStrategy",
+);
+#[cfg(feature = "authentication")]
+const D92: Definition = Definition::of::<crate::api::authentication::v1::BoundObjectReference>(
+    "io.k8s.api.authentication.v1.BoundObjectReference",
+    "smp_types::api::authentication::v1::BoundObjectReference",
+);
+#[cfg(feature = "authentication")]
+const D93: Definition = Definition::of::<crate::api::authentication::v1::SelfSubjectReview>(
+    "io.k8s.api.authentication.v1.SelfSubjectReview",
+    "smp_types::api::authentication::v1::SelfSubjectReview",
+);
+#[cfg(feature = "authentication")]
+const D94: Definition = Definition::of::<crate::api::authentication::v1::SelfSubjectReviewStatus>(
+    "io.k8s.api.authentication.v1.SelfSubjectReviewStatus",
+    "smp_types::api::authentication::v1::SelfSubjectReviewStatus",
+);
+#[cfg(feature = "authentication")]
+const D95: Definition = Definition::of::<crate::api::authentication::v1::TokenRequest>(
+    "io.k8s.api.authentication.v1.TokenRequest",
+    "smp_types::api::authentication::v1::TokenRequest",
+);
+#[cfg(feature = "authentication")]
+const D96: Definition = Definition::of::<crate::api::authentication::v1::TokenRequestSpec>(
+    "io.k8s.api.authentication.v1.TokenRequestSpec",
+    "smp_types::api::authentication::v1::TokenRequestSpec",
+);
+#[cfg(feature = "authentication")]
+const D97: Definition = Definition::of::<crate::api::authentication::v1::TokenRequestStatus>(
+    "io.k8s.api.authentication.v1.TokenRequestStatus",
+    "smp_types::api::authentication::v1::TokenRequestStatus",
+);
+#[cfg(feature = "authentication")]
+const D98: Definition = Definition::of::<crate::api::authentication::v1::TokenReview>(
+    "io.k8s.api.authentication.v1.TokenReview",
+    "smp_types::api::authentication::v1::TokenReview",
+);
+#[cfg(feature = "authentication")]
+const D99: Definition = Definition::of::<crate::api::authentication::v1::TokenReviewSpec>(
+    "io.k8s.api.authentication.v1.TokenReviewSpec",
+    "smp_types::api::authentication::v1::TokenReviewSpec",
+);
+#[cfg(feature = "authentication")]
+const D100: Definition = Definition::of::<crate::api::authentication::v1::TokenReviewStatus>(
+    "io.k8s.api.authentication.v1.TokenReviewStatus",
+    "smp_types::api::authentication::v1::TokenReviewStatus",
+);
+#[cfg(feature = "authentication")]
+const D101: Definition = Definition::of::<crate::api::authentication::v1::UserInfo>(
+    "io.k8s.api.authentication.v1.UserInfo",
+    "smp_types::api::authentication::v1::UserInfo",
+);
+#[cfg(feature = "authorization")]
+const D102: Definition = Definition::of::<crate::api::authorization::v1::FieldSelectorAttributes>(
+    "io.k8s.api.authorization.v1.FieldSelectorAttributes",
+    "smp_types::api::authorization::v1::FieldSelectorAttributes",
+);
+#[cfg(feature = "authorization")]
+const D103: Definition = Definition::of::<crate::api::authorization::v1::LabelSelectorAttributes>(
+    "io.k8s.api.authorization.v1.LabelSelectorAttributes",
+    "smp_types::api::authorization::v1::LabelSelectorAttributes",
+);
+#[cfg(feature = "authorization")]
+const D104: Definition = Definition::of::<crate::api::authorization::v1::LocalSubjectAccessReview>(
+    "io.k8s.api.authorization.v1.LocalSubjectAccessReview",
+    "smp_types::api::authorization::v1::LocalSubjectAccessReview",
+);
+#[cfg(feature = "authorization")]
+const D105: Definition = Definition::of::<crate::api::authorization::v1::NonResourceAttributes>(
+    "io.k8s.api.authorization.v1.NonResourceAttributes",
+    "smp_types::api::authorization::v1::NonResourceAttributes",
+);
+#[cfg(feature = "authorization")]
+const D106: Definition = Definition::of::<crate::api::authorization::v1::NonResourceRule>(
+    "io.k8s.api.authorization.v1.NonResourceRule",
+    "smp_types::api::authorization::v1::NonResourceRule",
+);
+#[cfg(feature = "authorization")]
+const D107: Definition = Definition::of::<crate::api::authorization::v1::ResourceAttributes>(
+    "io.k8s.api.authorization.v1.ResourceAttributes",
+    "smp_types::api::authorization::v1::ResourceAttributes",
+);
+#[cfg(feature = "authorization")]
+const D108: Definition = Definition::of::<crate::api::authorization::v1::ResourceRule>(
+    "io.k8s.api.authorization.v1.ResourceRule",
+    "smp_types::api::authorization::v1::ResourceRule",
+);
+#[cfg(feature = "authorization")]
+const D109: Definition = Definition::of::<crate::api::authorization::v1::SelfSubjectAccessReview>(
+    "io.k8s.api.authorization.v1.SelfSubjectAccessReview",
+    "smp_types::api::authorization::v1::SelfSubjectAccessReview",
+);
+#[cfg(feature = "authorization")]
+const D110: Definition = Definition::of::<crate::api::authorization::v1::SelfSubjectAccessReviewSpec>(
+    "io.k8s.api.authorization.v1.SelfSubjectAccessReviewSpec",
+    "smp_types::api::authorization::v1::SelfSubjectAccessReviewSpec",
+);
+#[cfg(feature = "authorization")]
+const D111: Definition = Definition::of::<crate::api::authorization::v1::SelfSubjectRulesReview>(
+    "io.k8s.api.authorization.v1.SelfSubjectRulesReview",
+    "smp_types::api::authorization::v1::SelfSubjectRulesReview",
+);
+#[cfg(feature = "authorization")]
+const D112: Definition = Definition::of::<crate::api::authorization::v1::SelfSubjectRulesReviewSpec>(
+    "io.k8s.api.authorization.v1.SelfSubjectRulesReviewSpec",
+    "smp_types::api::authorization::v1::SelfSubjectRulesReviewSpec",
+);
+#[cfg(feature = "authorization")]
+const D113: Definition = Definition::of::<crate::api::authorization::v1::SubjectAccessReview>(
+    "io.k8s.api.authorization.v1.SubjectAccessReview",
+    "smp_types::api::authorization::v1::SubjectAccessReview",
+);
+#[cfg(feature = "authorization")]
+const D114: Definition = Definition::of::<crate::api::authorization::v1::SubjectAccessReviewSpec>(
+    "io.k8s.api.authorization.v1.SubjectAccessReviewSpec",
+    "smp_types::api::authorization::v1::SubjectAccessReviewSpec",
+);
+#[cfg(feature = "authorization")]
+const D115: Definition = Definition::of::<crate::api::authorization::v1::SubjectAccessReviewStatus>(
+    "io.k8s.api.authorization.v1.SubjectAccessReviewStatus",
+    "smp_types::api::authorization::v1::SubjectAccessReviewStatus",
+);
+#[cfg(feature = "authorization")]
+const D116: Definition = Definition::of::<crate::api::authorization::v1::SubjectRulesReviewStatus>(
+    "io.k8s.api.authorization.v1.SubjectRulesReviewStatus",
+    "smp_types::api::authorization::v1::SubjectRulesReviewStatus",
+);
+#[cfg(feature = "autoscaling")]
+const D117: Definition = Definition::of::<crate::api::autoscaling::v1::CrossVersionObjectReference>(
+    "io.k8s.api.autoscaling.v1.CrossVersionObjectReference",
+    "smp_types::api::autoscaling::v1::CrossVersionObjectReference",
+);
+#[cfg(feature = "autoscaling")]
+const D118: Definition = Definition::of::<crate::api::autoscaling::v1::HorizontalPodAutoscaler>(
+    "io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler",
+    "smp_types::api::autoscaling::v1::HorizontalPodAutoscaler",
+);
+#[cfg(feature = "autoscaling")]
+const D119: Definition = Definition::of::<crate::api::autoscaling::v1::HorizontalPodAutoscalerList>(
+    "io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerList",
+    "smp_types::api::autoscaling::v1::HorizontalPodAutoscalerList",
+);
+#[cfg(feature = "autoscaling")]
+const D120: Definition = Definition::of::<crate::api::autoscaling::v1::HorizontalPodAutoscalerSpec>(
+    "io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerSpec",
+    "smp_types::api::autoscaling::v1::HorizontalPodAutoscalerSpec",
+);
+#[cfg(feature = "autoscaling")]
+const D121: Definition = Definition::of::<crate::api::autoscaling::v1::HorizontalPodAutoscalerStatus>(
+    "io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerStatus",
+    "smp_types::api::autoscaling::v1::HorizontalPodAutoscalerStatus",
+);
+#[cfg(feature = "autoscaling")]
+const D122: Definition = Definition::of::<crate::api::autoscaling::v1::Scale>(
+    "io.k8s.api.autoscaling.v1.Scale",
+    "smp_types::api::autoscaling::v1::Scale",
+);
+#[cfg(feature = "autoscaling")]
+const D123: Definition = Definition::of::<crate::api::autoscaling::v1::ScaleSpec>(
+    "io.k8s.api.autoscaling.v1.ScaleSpec",
+    "smp_types::api::autoscaling::v1::ScaleSpec",
+);
+#[cfg(feature = "autoscaling")]
+const D124: Definition = Definition::of::<crate::api::autoscaling::v1::ScaleStatus>(
+    "io.k8s.api.autoscaling.v1.ScaleStatus",
+    "smp_types::api::autoscaling::v1::ScaleStatus",
+);
+#[cfg(feature = "autoscaling")]
+const D125: Definition = Definition::of::<crate::api::autoscaling::v2::ContainerResourceMetricSource>(
+    "io.k8s.api.autoscaling.v2.ContainerResourceMetricSource",
+    "smp_types::api::autoscaling::v2::ContainerResourceMetricSource",
+);
+#[cfg(feature = "autoscaling")]
+const D126: Definition = Definition::of::<crate::api::autoscaling::v2::ContainerResourceMetricStatus>(
+    "io.k8s.api.autoscaling.v2.ContainerResourceMetricStatus",
+    "smp_types::api::autoscaling::v2::ContainerResourceMetricStatus",
+);
+#[cfg(feature = "autoscaling")]
+const D127: Definition = Definition::of::<crate::api::autoscaling::v2::CrossVersionObjectReference>(
+    "io.k8s.api.autoscaling.v2.CrossVersionObjectReference",
+    "smp_types::api::autoscaling::v2::CrossVersionObjectReference",
+);
+#[cfg(feature = "autoscaling")]
+const D128: Definition = Definition::of::<crate::api::autoscaling::v2::ExternalMetricSource>(
+    "io.k8s.api.autoscaling.v2.ExternalMetricSource",
+    "smp_types::api::autoscaling::v2::ExternalMetricSource",
+);
+#[cfg(feature = "autoscaling")]
+const D129: Definition = Definition::of::<crate::api::autoscaling::v2::ExternalMetricStatus>(
+    "io.k8s.api.autoscaling.v2.ExternalMetricStatus",
+    "smp_types::api::autoscaling::v2::ExternalMetricStatus",
+);
+#[cfg(feature = "autoscaling")]
+const D130: Definition = Definition::of::<crate::api::autoscaling::v2::HPAScalingPolicy>(
+    "io.k8s.api.autoscaling.v2.HPAScalingPolicy",
+    "smp_types::api::autoscaling::v2::HPAScalingPolicy",
+);
+#[cfg(feature = "autoscaling")]
+const D131: Definition = Definition::of::<crate::api::autoscaling::v2::HPAScalingRules>(
+    "io.k8s.api.autoscaling.v2.HPAScalingRules",
+    "smp_types::api::autoscaling::v2::HPAScalingRules",
+);
+#[cfg(feature = "autoscaling")]
+const D132: Definition = Definition::of::<crate::api::autoscaling::v2::HorizontalPodAutoscaler>(
+    "io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler",
+    "smp_types::api::autoscaling::v2::HorizontalPodAutoscaler",
+);
+#[cfg(feature = "autoscaling")]
+const D133: Definition =
+    Definition::of::<crate::api::autoscaling::v2::HorizontalPodAutoscalerBehavior>(
+        "io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerBehavior",
+        "smp_types::api::autoscaling::v2::HorizontalPodAutoscalerBehavior",
+    );
+#[cfg(feature = "autoscaling")]
+const D134: Definition =
+    Definition::of::<crate::api::autoscaling::v2::HorizontalPodAutoscalerCondition>(
+        "io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerCondition",
+        "smp_types::api::autoscaling::v2::HorizontalPodAutoscalerCondition",
+    );
+#[cfg(feature = "autoscaling")]
+const D135: Definition = Definition::of::<crate::api::autoscaling::v2::HorizontalPodAutoscalerList>(
+    "io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerList",
+    "smp_types::api::autoscaling::v2::HorizontalPodAutoscalerList",
+);
+#[cfg(feature = "autoscaling")]
+const D136: Definition = Definition::of::<crate::api::autoscaling::v2::HorizontalPodAutoscalerSpec>(
+    "io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec",
+    "smp_types::api::autoscaling::v2::HorizontalPodAutoscalerSpec",
+);
+#[cfg(feature = "autoscaling")]
+const D137: Definition = Definition::of::<crate::api::autoscaling::v2::HorizontalPodAutoscalerStatus>(
+    "io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerStatus",
+    "smp_types::api::autoscaling::v2::HorizontalPodAutoscalerStatus",
+);
+#[cfg(feature = "autoscaling")]
+const D138: Definition = Definition::of::<crate::api::autoscaling::v2::MetricIdentifier>(
+    "io.k8s.api.autoscaling.v2.MetricIdentifier",
+    "smp_types::api::autoscaling::v2::MetricIdentifier",
+);
+#[cfg(feature = "autoscaling")]
+const D139: Definition = Definition::of::<crate::api::autoscaling::v2::MetricSpec>(
+    "io.k8s.api.autoscaling.v2.MetricSpec",
+    "smp_types::api::autoscaling::v2::MetricSpec",
+);
+#[cfg(feature = "autoscaling")]
+const D140: Definition = Definition::of::<crate::api::autoscaling::v2::MetricStatus>(
+    "io.k8s.api.autoscaling.v2.MetricStatus",
+    "smp_types::api::autoscaling::v2::MetricStatus",
+);
+#[cfg(feature = "autoscaling")]
+const D141: Definition = Definition::of::<crate::api::autoscaling::v2::MetricTarget>(
+    "io.k8s.api.autoscaling.v2.MetricTarget",
+    "smp_types::api::autoscaling::v2::MetricTarget",
+);
+#[cfg(feature = "autoscaling")]
+const D142: Definition = Definition::of::<crate::api::autoscaling::v2::MetricValueStatus>(
+    "io.k8s.api.autoscaling.v2.MetricValueStatus",
+    "smp_types::api::autoscaling::v2::MetricValueStatus",
+);
+#[cfg(feature = "autoscaling")]
+const D143: Definition = Definition::of::<crate::api::autoscaling::v2::ObjectMetricSource>(
+    "io.k8s.api.autoscaling.v2.ObjectMetricSource",
+    "smp_types::api::autoscaling::v2::ObjectMetricSource",
+);
+#[cfg(feature = "autoscaling")]
+const D144: Definition = Definition::of::<crate::api::autoscaling::v2::ObjectMetricStatus>(
+    "io.k8s.api.autoscaling.v2.ObjectMetricStatus",
+    "smp_types::api::autoscaling::v2::ObjectMetricStatus",
+);
+#[cfg(feature = "autoscaling")]
+const D145: Definition = Definition::of::<crate::api::autoscaling::v2::PodsMetricSource>(
+    "io.k8s.api.autoscaling.v2.PodsMetricSource",
+    "smp_types::api::autoscaling::v2::PodsMetricSource",
+);
+#[cfg(feature = "autoscaling")]
+const D146: Definition = Definition::of::<crate::api::autoscaling::v2::PodsMetricStatus>(
+    "io.k8s.api.autoscaling.v2.PodsMetricStatus",
+    "smp_types::api::autoscaling::v2::PodsMetricStatus",
+);
+#[cfg(feature = "autoscaling")]
+const D147: Definition = Definition::of::<crate::api::autoscaling::v2::ResourceMetricSource>(
+    "io.k8s.api.autoscaling.v2.ResourceMetricSource",
+    "smp_types::api::autoscaling::v2::ResourceMetricSource",
+);
+#[cfg(feature = "autoscaling")]
+const D148: Definition = Definition::of::<crate::api::autoscaling::v2::ResourceMetricStatus>(
+    "io.k8s.api.autoscaling.v2.ResourceMetricStatus",
+    "smp_types::api::autoscaling::v2::ResourceMetricStatus",
+);
+#[cfg(feature = "batch")]
+const D149: Definition = Definition::of::<crate::api::batch::v1::CronJob>(
+    "io.k8s.api.batch.v1.CronJob",
+    "smp_types::api::batch::v1::CronJob",
+);
+#[cfg(feature = "batch")]
+const D150: Definition = Definition::of::<crate::api::batch::v1::CronJobList>(
+    "io.k8s.api.batch.v1.CronJobList",
+    "smp_types::api::batch::v1::CronJobList",
+);
+#[cfg(feature = "batch")]
+const D151: Definition = Definition::of::<crate::api::batch::v1::CronJobSpec>(
+    "io.k8s.api.batch.v1.CronJobSpec",
+    "smp_types::api::batch::v1::CronJobSpec",
+);
+#[cfg(feature = "batch")]
+const D152: Definition = Definition::of::<crate::api::batch::v1::CronJobStatus>(
+    "io.k8s.api.batch.v1.CronJobStatus",
+    "smp_types::api::batch::v1::CronJobStatus",
+);
+#[cfg(feature = "batch")]
+const D153: Definition = Definition::of::<crate::api::batch::v1::Job>(
+    "io.k8s.api.batch.v1.Job",
+    "smp_types::api::batch::v1::Job",
+);
+#[cfg(feature = "batch")]
+const D154: Definition = Definition::of::<crate::api::batch::v1::JobCondition>(
+    "io.k8s.api.batch.v1.JobCondition",
+    "smp_types::api::batch::v1::JobCondition",
+);
+#[cfg(feature = "batch")]
+const D155: Definition = Definition::of::<crate::api::batch::v1::JobList>(
+    "io.k8s.api.batch.v1.JobList",
+    "smp_types::api::batch::v1::JobList",
+);
+#[cfg(feature = "batch")]
+const D156: Definition = Definition::of::<crate::api::batch::v1::JobSpec>(
+    "io.k8s.api.batch.v1.JobSpec",
+    "smp_types::api::batch::v1::JobSpec",
+);
+#[cfg(feature = "batch")]
+const D157: Definition = Definition::of::<crate::api::batch::v1::JobStatus>(
+    "io.k8s.api.batch.v1.JobStatus",
+    "smp_types::api::batch::v1::JobStatus",
+);
+#[cfg(feature = "batch")]
+const D158: Definition = Definition::of::<crate::api::batch::v1::JobTemplateSpec>(
+    "io.k8s.api.batch.v1.JobTemplateSpec",
+    "smp_types::api::batch::v1::JobTemplateSpec",
+);
+#[cfg(feature = "batch")]
+const D159: Definition = Definition::of::<crate::api::batch::v1::PodFailurePolicy>(
+    "io.k8s.api.batch.v1.PodFailurePolicy",
+    "smp_types::api::batch::v1::PodFailurePolicy",
+);
+#[cfg(feature = "batch")]
+const D160: Definition =
+    Definition::of::<crate::api::batch::v1::PodFailurePolicyOnExitCodesRequirement>(
+        "io.k8s.api.batch.v1.PodFailurePolicyOnExitCodesRequirement",
+        "smp_types::api::batch::v1::PodFailurePolicyOnExitCodesRequirement",
+    );
+#[cfg(feature = "batch")]
+const D161: Definition =
+    Definition::of::<crate::api::batch::v1::PodFailurePolicyOnPodConditionsPattern>(
+        "io.k8s.api.batch.v1.PodFailurePolicyOnPodConditionsPattern",
+        "smp_types::api::batch::v1::PodFailurePolicyOnPodConditionsPattern",
+    );
+#[cfg(feature = "batch")]
+const D162: Definition = Definition::of::<crate::api::batch::v1::PodFailurePolicyRule>(
+    "io.k8s.api.batch.v1.PodFailurePolicyRule",
+    "smp_types::api::batch::v1::PodFailurePolicyRule",
+);
+#[cfg(feature = "batch")]
+const D163: Definition = Definition::of::<crate::api::batch::v1::SuccessPolicy>(
+    "io.k8s.api.batch.v1.SuccessPolicy",
+    "smp_types::api::batch::v1::SuccessPolicy",
+);
+#[cfg(feature = "batch")]
+const D164: Definition = Definition::of::<crate::api::batch::v1::SuccessPolicyRule>(
+    "io.k8s.api.batch.v1.SuccessPolicyRule",
+    "smp_types::api::batch::v1::SuccessPolicyRule",
+);
+#[cfg(feature = "batch")]
+const D165: Definition = Definition::of::<crate::api::batch::v1::UncountedTerminatedPods>(
+    "io.k8s.api.batch.v1.UncountedTerminatedPods",
+    "smp_types::api::batch::v1::UncountedTerminatedPods",
+);
+#[cfg(feature = "certificates")]
+const D166: Definition = Definition::of::<crate::api::certificates::v1::CertificateSigningRequest>(
+    "io.k8s.api.certificates.v1.CertificateSigningRequest",
+    "smp_types::api::certificates::v1::CertificateSigningRequest",
+);
+#[cfg(feature = "certificates")]
+const D167: Definition =
+    Definition::of::<crate::api::certificates::v1::CertificateSigningRequestCondition>(
+        "io.k8s.api.certificates.v1.CertificateSigningRequestCondition",
+        "smp_types::api::certificates::v1::CertificateSigningRequestCondition",
+    );
+#[cfg(feature = "certificates")]
+const D168: Definition =
+    Definition::of::<crate::api::certificates::v1::CertificateSigningRequestList>(
+        "io.k8s.api.certificates.v1.CertificateSigningRequestList",
+        "smp_types::api::certificates::v1::CertificateSigningRequestList",
+    );
+#[cfg(feature = "certificates")]
+const D169: Definition =
+    Definition::of::<crate::api::certificates::v1::CertificateSigningRequestSpec>(
+        "io.k8s.api.certificates.v1.CertificateSigningRequestSpec",
+        "smp_types::api::certificates::v1::CertificateSigningRequestSpec",
+    );
+#[cfg(feature = "certificates")]
+const D170: Definition =
+    Definition::of::<crate::api::certificates::v1::CertificateSigningRequestStatus>(
+        "io.k8s.api.certificates.v1.CertificateSigningRequestStatus",
+        "smp_types::api::certificates::v1::CertificateSigningRequestStatus",
+    );
+#[cfg(feature = "certificates")]
+const D171: Definition = Definition::of::<crate::api::certificates::v1alpha1::ClusterTrustBundle>(
+    "io.k8s.api.certificates.v1alpha1.ClusterTrustBundle",
+    "smp_types::api::certificates::v1alpha1::ClusterTrustBundle",
+);
+#[cfg(feature = "certificates")]
+const D172: Definition = Definition::of::<crate::api::certificates::v1alpha1::ClusterTrustBundleList>(
+    "io.k8s.api.certificates.v1alpha1.ClusterTrustBundleList",
+    "smp_types::api::certificates::v1alpha1::ClusterTrustBundleList",
+);
+#[cfg(feature = "certificates")]
+const D173: Definition = Definition::of::<crate::api::certificates::v1alpha1::ClusterTrustBundleSpec>(
+    "io.k8s.api.certificates.v1alpha1.ClusterTrustBundleSpec",
+    "smp_types::api::certificates::v1alpha1::ClusterTrustBundleSpec",
+);
+#[cfg(feature = "certificates")]
+const D174: Definition = Definition::of::<crate::api::certificates::v1alpha1::PodCertificateRequest>(
+    "io.k8s.api.certificates.v1alpha1.PodCertificateRequest",
+    "smp_types::api::certificates::v1alpha1::PodCertificateRequest",
+);
+#[cfg(feature = "certificates")]
+const D175: Definition =
+    Definition::of::<crate::api::certificates::v1alpha1::PodCertificateRequestList>(
+        "io.k8s.api.certificates.v1alpha1.PodCertificateRequestList",
+        "smp_types::api::certificates::v1alpha1::PodCertificateRequestList",
+    );
+#[cfg(feature = "certificates")]
+const D176: Definition =
+    Definition::of::<crate::api::certificates::v1alpha1::PodCertificateRequestSpec>(
+        "io.k8s.api.certificates.v1alpha1.PodCertificateRequestSpec",
+        "smp_types::api::certificates::v1alpha1::PodCertificateRequestSpec",
+    );
+#[cfg(feature = "certificates")]
+const D177: Definition =
+    Definition::of::<crate::api::certificates::v1alpha1::PodCertificateRequestStatus>(
+        "io.k8s.api.certificates.v1alpha1.PodCertificateRequestStatus",
+        "smp_types::api::certificates::v1alpha1::PodCertificateRequestStatus",
+    );
+#[cfg(feature = "certificates")]
+const D178: Definition = Definition::of::<crate::api::certificates::v1beta1::ClusterTrustBundle>(
+    "io.k8s.api.certificates.v1beta1.ClusterTrustBundle",
+    "smp_types::api::certificates::v1beta1::ClusterTrustBundle",
+);
+#[cfg(feature = "certificates")]
+const D179: Definition = Definition::of::<crate::api::certificates::v1beta1::ClusterTrustBundleList>(
+    "io.k8s.api.certificates.v1beta1.ClusterTrustBundleList",
+    "smp_types::api::certificates::v1beta1::ClusterTrustBundleList",
+);
+#[cfg(feature = "certificates")]
+const D180: Definition = Definition::of::<crate::api::certificates::v1beta1::ClusterTrustBundleSpec>(
+    "io.k8s.api.certificates.v1beta1.ClusterTrustBundleSpec",
+    "smp_types::api::certificates::v1beta1::ClusterTrustBundleSpec",
+);
+#[cfg(feature = "coordination")]
+const D181: Definition = Definition::of::<crate::api::coordination::v1::Lease>(
+    "io.k8s.api.coordination.v1.Lease",
+    "smp_types::api::coordination::v1::Lease",
+);
+#[cfg(feature = "coordination")]
+const D182: Definition = Definition::of::<crate::api::coordination::v1::LeaseList>(
+    "io.k8s.api.coordination.v1.LeaseList",
+    "smp_types::api::coordination::v1::LeaseList",
+);
+#[cfg(feature = "coordination")]
+const D183: Definition = Definition::of::<crate::api::coordination::v1::LeaseSpec>(
+    "io.k8s.api.coordination.v1.LeaseSpec",
+    "smp_types::api::coordination::v1::LeaseSpec",
+);
+#[cfg(feature = "coordination")]
+const D184: Definition = Definition::of::<crate::api::coordination::v1alpha2::LeaseCandidate>(
+    "io.k8s.api.coordination.v1alpha2.LeaseCandidate",
+    "smp_types::api::coordination::v1alpha2::LeaseCandidate",
+);
+#[cfg(feature = "coordination")]
+const D185: Definition = Definition::of::<crate::api::coordination::v1alpha2::LeaseCandidateList>(
+    "io.k8s.api.coordination.v1alpha2.LeaseCandidateList",
+    "smp_types::api::coordination::v1alpha2::LeaseCandidateList",
+);
+#[cfg(feature = "coordination")]
+const D186: Definition = Definition::of::<crate::api::coordination::v1alpha2::LeaseCandidateSpec>(
+    "io.k8s.api.coordination.v1alpha2.LeaseCandidateSpec",
+    "smp_types::api::coordination::v1alpha2::LeaseCandidateSpec",
+);
+#[cfg(feature = "coordination")]
+const D187: Definition = Definition::of::<crate::api::coordination::v1beta1::LeaseCandidate>(
+    "io.k8s.api.coordination.v1beta1.LeaseCandidate",
+    "smp_types::api::coordination::v1beta1::LeaseCandidate",
+);
+#[cfg(feature = "coordination")]
+const D188: Definition = Definition::of::<crate::api::coordination::v1beta1::LeaseCandidateList>(
+    "io.k8s.api.coordination.v1beta1.LeaseCandidateList",
+    "smp_types::api::coordination::v1beta1::LeaseCandidateList",
+);
+#[cfg(feature = "coordination")]
+const D189: Definition = Definition::of::<crate::api::coordination::v1beta1::LeaseCandidateSpec>(
+    "io.k8s.api.coordination.v1beta1.LeaseCandidateSpec",
+    "smp_types::api::coordination::v1beta1::LeaseCandidateSpec",
+);
+#[cfg(feature = "core")]
+const D190: Definition = Definition::of::<crate::api::core::v1::AWSElasticBlockStoreVolumeSource>(
+    "io.k8s.api.core.v1.AWSElasticBlockStoreVolumeSource",
+    "smp_types::api::core::v1::AWSElasticBlockStoreVolumeSource",
+);
+#[cfg(feature = "core")]
+const D191: Definition = Definition::of::<crate::api::core::v1::Affinity>(
+    "io.k8s.api.core.v1.Affinity",
+    "smp_types::api::core::v1::Affinity",
+);
+#[cfg(feature = "core")]
+const D192: Definition = Definition::of::<crate::api::core::v1::AppArmorProfile>(
+    "io.k8s.api.core.v1.AppArmorProfile",
+    "smp_types::api::core::v1::AppArmorProfile",
+);
+#[cfg(feature = "core")]
+const D193: Definition = Definition::of::<crate::api::core::v1::AttachedVolume>(
+    "io.k8s.api.core.v1.AttachedVolume",
+    "smp_types::api::core::v1::AttachedVolume",
+);
+#[cfg(feature = "core")]
+const D194: Definition = Definition::of::<crate::api::core::v1::AzureDiskVolumeSource>(
+    "io.k8s.api.core.v1.AzureDiskVolumeSource",
+    "smp_types::api::core::v1::AzureDiskVolumeSource",
+);
+#[cfg(feature = "core")]
+const D195: Definition = Definition::of::<crate::api::core::v1::AzureFilePersistentVolumeSource>(
+    "io.k8s.api.core.v1.AzureFilePersistentVolumeSource",
+    "smp_types::api::core::v1::AzureFilePersistentVolumeSource",
+);
+#[cfg(feature = "core")]
+const D196: Definition = Definition::of::<crate::api::core::v1::AzureFileVolumeSource>(
+    "io.k8s.api.core.v1.AzureFileVolumeSource",
+    "smp_types::api::core::v1::AzureFileVolumeSource",
+);
+#[cfg(feature = "core")]
+const D197: Definition = Definition::of::<crate::api::core::v1::Binding>(
+    "io.k8s.api.core.v1.Binding",
+    "smp_types::api::core::v1::Binding",
+);
+#[cfg(feature = "core")]
+const D198: Definition = Definition::of::<crate::api::core::v1::CSIPersistentVolumeSource>(
+    "io.k8s.api.core.v1.CSIPersistentVolumeSource",
+    "smp_types::api::core::v1::CSIPersistentVolumeSource",
+);
+#[cfg(feature = "core")]
+const D199: Definition = Definition::of::<crate::api::core::v1::CSIVolumeSource>(
+    "io.k8s.api.core.v1.CSIVolumeSource",
+    "smp_types::api::core::v1::CSIVolumeSource",
+);
+#[cfg(feature = "core")]
+const D200: Definition = Definition::of::<crate::api::core::v1::Capabilities>(
+    "io.k8s.api.core.v1.Capabilities",
+    "smp_types::api::core::v1::Capabilities",
+);
+#[cfg(feature = "core")]
+const D201: Definition = Definition::of::<crate::api::core::v1::CephFSPersistentVolumeSource>(
+    "io.k8s.api.core.v1.CephFSPersistentVolumeSource",
+    "smp_types::api::core::v1::CephFSPersistentVolumeSource",
+);
+#[cfg(feature = "core")]
+const D202: Definition = Definition::of::<crate::api::core::v1::CephFSVolumeSource>(
+    "io.k8s.api.core.v1.CephFSVolumeSource",
+    "smp_types::api::core::v1::CephFSVolumeSource",
+);
+#[cfg(feature = "core")]
+const D203: Definition = Definition::of::<crate::api::core::v1::CinderPersistentVolumeSource>(
+    "io.k8s.api.core.v1.CinderPersistentVolumeSource",
+    "smp_types::api::core::v1::CinderPersistentVolumeSource",
+);
+#[cfg(feature = "core")]
+const D204: Definition = Definition::of::<crate::api::core::v1::CinderVolumeSource>(
+    "io.k8s.api.core.v1.CinderVolumeSource",
+    "smp_types::api::core::v1::CinderVolumeSource",
+);
+#[cfg(feature = "core")]
+const D205: Definition = Definition::of::<crate::api::core::v1::ClientIPConfig>(
+    "io.k8s.api.core.v1.ClientIPConfig",
+    "smp_types::api::core::v1::ClientIPConfig",
+);
+#[cfg(feature = "core")]
+const D206: Definition = Definition::of::<crate::api::core::v1::ClusterTrustBundleProjection>(
+    "io.k8s.api.core.v1.ClusterTrustBundleProjection",
+    "smp_types::api::core::v1::ClusterTrustBundleProjection",
+);
+#[cfg(feature = "core")]
+const D207: Definition = Definition::of::<crate::api::core::v1::ComponentCondition>(
+    "io.k8s.api.core.v1.ComponentCondition",
+    "smp_types::api::core::v1::ComponentCondition",
+);
+#[cfg(feature = "core")]
+const D208: Definition = Definition::of::<crate::api::core::v1::ComponentStatus>(
+    "io.k8s.api.core.v1.ComponentStatus",
+    "smp_types::api::core::v1::ComponentStatus",
+);
+#[cfg(feature = "core")]
+const D209: Definition = Definition::of::<crate::api::core::v1::ComponentStatusList>(
+    "io.k8s.api.core.v1.ComponentStatusList",
+    "smp_types::api::core::v1::ComponentStatusList",
+);
+#[cfg(feature = "core")]
+const D210: Definition = Definition::of::<crate::api::core::v1::ConfigMap>(
+    "io.k8s.api.core.v1.ConfigMap",
+    "smp_types::api::core::v1::ConfigMap",
+);
+#[cfg(feature = "core")]
+const D211: Definition = Definition::of::<crate::api::core::v1::ConfigMapEnvSource>(
+    "io.k8s.api.core.v1.ConfigMapEnvSource",
+    "smp_types::api::core::v1::ConfigMapEnvSource",
+);
+#[cfg(feature = "core")]
+const D212: Definition = Definition::of::<crate::api::core::v1::ConfigMapKeySelector>(
+    "io.k8s.api.core.v1.ConfigMapKeySelector",
+    "smp_types::api::core::v1::ConfigMapKeySelector",
+);
+#[cfg(feature = "core")]
+const D213: Definition = Definition::of::<crate::api::core::v1::ConfigMapList>(
+    "io.k8s.api.core.v1.ConfigMapList",
+    "smp_types::api::core::v1::ConfigMapList",
+);
+#[cfg(feature = "core")]
+const D214: Definition = Definition::of::<crate::api::core::v1::ConfigMapNodeConfigSource>(
+    "io.k8s.api.core.v1.ConfigMapNodeConfigSource",
+    "smp_types::api::core::v1::ConfigMapNodeConfigSource",
+);
+#[cfg(feature = "core")]
+const D215: Definition = Definition::of::<crate::api::core::v1::ConfigMapProjection>(
+    "io.k8s.api.core.v1.ConfigMapProjection",
+    "smp_types::api::core::v1::ConfigMapProjection",
+);
+#[cfg(feature = "core")]
+const D216: Definition = Definition::of::<crate::api::core::v1::ConfigMapVolumeSource>(
+    "io.k8s.api.core.v1.ConfigMapVolumeSource",
+    "smp_types::api::core::v1::ConfigMapVolumeSource",
+);
+#[cfg(feature = "core")]
+const D217: Definition = Definition::of::<crate::api::core::v1::Container>(
+    "io.k8s.api.core.v1.Container",
+    "smp_types::api::core::v1::Container",
+);
+#[cfg(feature = "core")]
+const D218: Definition = Definition::of::<crate::api::core::v1::ContainerExtendedResourceRequest>(
+    "io.k8s.api.core.v1.ContainerExtendedResourceRequest",
+    "smp_types::api::core::v1::ContainerExtendedResourceRequest",
+);
+#[cfg(feature = "core")]
+const D219: Definition = Definition::of::<crate::api::core::v1::ContainerImage>(
+    "io.k8s.api.core.v1.ContainerImage",
+    "smp_types::api::core::v1::ContainerImage",
+);
+#[cfg(feature = "core")]
+const D220: Definition = Definition::of::<crate::api::core::v1::ContainerPort>(
+    "io.k8s.api.core.v1.ContainerPort",
+    "smp_types::api::core::v1::ContainerPort",
+);
+#[cfg(feature = "core")]
+const D221: Definition = Definition::of::<crate::api::core::v1::ContainerResizePolicy>(
+    "io.k8s.api.core.v1.ContainerResizePolicy",
+    "smp_types::api::core::v1::ContainerResizePolicy",
+);
+#[cfg(feature = "core")]
+const D222: Definition = Definition::of::<crate::api::core::v1::ContainerRestartRule>(
+    "io.k8s.api.core.v1.ContainerRestartRule",
+    "smp_types::api::core::v1::ContainerRestartRule",
+);
+#[cfg(feature = "core")]
+const D223: Definition = Definition::of::<crate::api::core::v1::ContainerRestartRuleOnExitCodes>(
+    "io.k8s.api.core.v1.ContainerRestartRuleOnExitCodes",
+    "smp_types::api::core::v1::ContainerRestartRuleOnExitCodes",
+);
+#[cfg(feature = "core")]
+const D224: Definition = Definition::of::<crate::api::core::v1::ContainerState>(
+    "io.k8s.api.core.v1.ContainerState",
+    "smp_types::api::core::v1::ContainerState",
+);
+#[cfg(feature = "core")]
+const D225: Definition = Definition::of::<crate::api::core::v1::ContainerStateRunning>(
+    "io.k8s.api.core.v1.ContainerStateRunning",
+    "smp_types::api::core::v1::ContainerStateRunning",
+);
+#[cfg(feature = "core")]
+const D226: Definition = Definition::of::<crate::api::core::v1::ContainerStateTerminated>(
+    "io.k8s.api.core.v1.ContainerStateTerminated",
+    "smp_types::api::core::v1::ContainerStateTerminated",
+);
+#[cfg(feature = "core")]
+const D227: Definition = Definition::of::<crate::api::core::v1::ContainerStateWaiting>(
+    "io.k8s.api.core.v1.ContainerStateWaiting",
+    "smp_types::api::core::v1::ContainerStateWaiting",
+);
+#[cfg(feature = "core")]
+const D228: Definition = Definition::of::<crate::api::core::v1::ContainerStatus>(
+    "io.k8s.api.core.v1.ContainerStatus",
+    "smp_types::api::core::v1::ContainerStatus",
+);
+#[cfg(feature = "core")]
+const D229: Definition = Definition::of::<crate::api::core::v1::ContainerUser>(
+    "io.k8s.api.core.v1.ContainerUser",
+    "smp_types::api::core::v1::ContainerUser",
+);
+#[cfg(feature = "core")]
+const D230: Definition = Definition::of::<crate::api::core::v1::DaemonEndpoint>(
+    "io.k8s.api.core.v1.DaemonEndpoint",
+    "smp_types::api::core::v1::DaemonEndpoint",
+);
+#[cfg(feature = "core")]
+const D231: Definition = Definition::of::<crate::api::core::v1::DownwardAPIProjection>(
+    "io.k8s.api.core.v1.DownwardAPIProjection",
+    "smp_types::api::core::v1::DownwardAPIProjection",
+);
+#[cfg(feature = "core")]
+const D232: Definition = Definition::of::<crate::api::core::v1::DownwardAPIVolumeFile>(
+    "io.k8s.api.core.v1.DownwardAPIVolumeFile",
+    "smp_types::api::core::v1::DownwardAPIVolumeFile",
+);
+#[cfg(feature = "core")]
+const D233: Definition = Definition::of::<crate::api::core::v1::DownwardAPIVolumeSource>(
+    "io.k8s.api.core.v1.DownwardAPIVolumeSource",
+    "smp_types::api::core::v1::DownwardAPIVolumeSource",
+);
+#[cfg(feature = "core")]
+const D234: Definition = Definition::of::<crate::api::core::v1::EmptyDirVolumeSource>(
+    "io.k8s.api.core.v1.EmptyDirVolumeSource",
+    "smp_types::api::core::v1::EmptyDirVolumeSource",
+);
+#[cfg(feature = "core")]
+const D235: Definition = Definition::of::<crate::api::core::v1::EndpointAddress>(
+    "io.k8s.api.core.v1.EndpointAddress",
+    "smp_types::api::core::v1::EndpointAddress",
+);
+#[cfg(feature = "core")]
+const D236: Definition = Definition::of::<crate::api::core::v1::EndpointPort>(
+    "io.k8s.api.core.v1.EndpointPort",
+    "smp_types::api::core::v1::EndpointPort",
+);
+#[cfg(feature = "core")]
+const D237: Definition = Definition::of::<crate::api::core::v1::EndpointSubset>(
+    "io.k8s.api.core.v1.EndpointSubset",
+    "smp_types::api::core::v1::EndpointSubset",
+);
+#[cfg(feature = "core")]
+const D238: Definition = Definition::of::<crate::api::core::v1::Endpoints>(
+    "io.k8s.api.core.v1.Endpoints",
+    "smp_types::api::core::v1::Endpoints",
+);
+#[cfg(feature = "core")]
+const D239: Definition = Definition::of::<crate::api::core::v1::EndpointsList>(
+    "io.k8s.api.core.v1.EndpointsList",
+    "smp_types::api::core::v1::EndpointsList",
+);
+#[cfg(feature = "core")]
+const D240: Definition = Definition::of::<crate::api::core::v1::EnvFromSource>(
+    "io.k8s.api.core.v1.EnvFromSource",
+    "smp_types::api::core::v1::EnvFromSource",
+);
+#[cfg(feature = "core")]
+const D241: Definition = Definition::of::<crate::api::core::v1::EnvVar>(
+    "io.k8s.api.core.v1.EnvVar",
+    "smp_types::api::core::v1::EnvVar",
+);
+#[cfg(feature = "core")]
+const D242: Definition = Definition::of::<crate::api::core::v1::EnvVarSource>(
+    "io.k8s.api.core.v1.EnvVarSource",
+    "smp_types::api::core::v1::EnvVarSource",
+);
+#[cfg(feature = "core")]
+const D243: Definition = Definition::of::<crate::api::core::v1::EphemeralContainer>(
+    "io.k8s.api.core.v1.EphemeralContainer",
+    "smp_types::api::core::v1::EphemeralContainer",
+);
+#[cfg(feature = "core")]
+const D244: Definition = Definition::of::<crate::api::core::v1::EphemeralVolumeSource>(
+    "io.k8s.api.core.v1.EphemeralVolumeSource",
+    "smp_types::api::core::v1::EphemeralVolumeSource",
+);
+#[cfg(feature = "core")]
+const D245: Definition = Definition::of::<crate::api::core::v1::Event>(
+    "io.k8s.api.core.v1.Event",
+    "smp_types::api::core::v1::Event",
+);
+#[cfg(feature = "core")]
+const D246: Definition = Definition::of::<crate::api::core::v1::EventList>(
+    "io.k8s.api.core.v1.EventList",
+    "smp_types::api::core::v1::EventList",
+);
+#[cfg(feature = "core")]
+const D247: Definition = Definition::of::<crate::api::core::v1::EventSeries>(
+    "io.k8s.api.core.v1.EventSeries",
+    "smp_types::api::core::v1::EventSeries",
+);
+#[cfg(feature = "core")]
+const D248: Definition = Definition::of::<crate::api::core::v1::EventSource>(
+    "io.k8s.api.core.v1.EventSource",
+    "smp_types::api::core::v1::EventSource",
+);
+#[cfg(feature = "core")]
+const D249: Definition = Definition::of::<crate::api::core::v1::ExecAction>(
+    "io.k8s.api.core.v1.ExecAction",
+    "smp_types::api::core::v1::ExecAction",
+);
+#[cfg(feature = "core")]
+const D250: Definition = Definition::of::<crate::api::core::v1::FCVolumeSource>(
+    "io.k8s.api.core.v1.FCVolumeSource",
+    "smp_types::api::core::v1::FCVolumeSource",
+);
+#[cfg(feature = "core")]
+const D251: Definition = Definition::of::<crate::api::core::v1::FileKeySelector>(
+    "io.k8s.api.core.v1.FileKeySelector",
+    "smp_types::api::core::v1::FileKeySelector",
+);
+#[cfg(feature = "core")]
+const D252: Definition = Definition::of::<crate::api::core::v1::FlexPersistentVolumeSource>(
+    "io.k8s.api.core.v1.FlexPersistentVolumeSource",
+    "smp_types::api::core::v1::FlexPersistentVolumeSource",
+);
+#[cfg(feature = "core")]
+const D253: Definition = Definition::of::<crate::api::core::v1::FlexVolumeSource>(
+    "io.k8s.api.core.v1.FlexVolumeSource",
+    "smp_types::api::core::v1::FlexVolumeSource",
+);
+#[cfg(feature = "core")]
+const D254: Definition = Definition::of::<crate::api::core::v1::FlockerVolumeSource>(
+    "io.k8s.api.core.v1.FlockerVolumeSource",
+    "smp_types::api::core::v1::FlockerVolumeSource",
+);
+#[cfg(feature = "core")]
+const D255: Definition = Definition::of::<crate::api::core::v1::GCEPersistentDiskVolumeSource>(
+    "io.k8s.api.core.v1.GCEPersistentDiskVolumeSource",
+    "smp_types::api::core::v1::GCEPersistentDiskVolumeSource",
+);
+#[cfg(feature = "core")]
+const D256: Definition = Definition::of::<crate::api::core::v1::GRPCAction>(
+    "io.k8s.api.core.v1.GRPCAction",
+    "smp_types::api::core::v1::GRPCAction",
+);
+#[cfg(feature = "core")]
+const D257: Definition = Definition::of::<crate::api::core::v1::GitRepoVolumeSource>(
+    "io.k8s.api.core.v1.GitRepoVolumeSource",
+    "smp_types::api::core::v1::GitRepoVolumeSource",
+);
+#[cfg(feature = "core")]
+const D258: Definition = Definition::of::<crate::api::core::v1::GlusterfsPersistentVolumeSource>(
+    "io.k8s.api.core.v1.GlusterfsPersistentVolumeSource",
+    "smp_types::api::core::v1::GlusterfsPersistentVolumeSource",
+);
+#[cfg(feature = "core")]
+const D259: Definition = Definition::of::<crate::api::core::v1::GlusterfsVolumeSource>(
+    "io.k8s.api.core.v1.GlusterfsVolumeSource",
+    "smp_types::api::core::v1::GlusterfsVolumeSource",
+);
+#[cfg(feature = "core")]
+const D260: Definition = Definition::of::<crate::api::core::v1::HTTPGetAction>(
+    "io.k8s.api.core.v1.HTTPGetAction",
+    "smp_types::api::core::v1::HTTPGetAction",
+);
+#[cfg(feature = "core")]
+const D261: Definition = Definition::of::<crate::api::core::v1::HTTPHeader>(
+    "io.k8s.api.core.v1.HTTPHeader",
+    "smp_types::api::core::v1::HTTPHeader",
+);
+#[cfg(feature = "core")]
+const D262: Definition = Definition::of::<crate::api::core::v1::HostAlias>(
+    "io.k8s.api.core.v1.HostAlias",
+    "smp_types::api::core::v1::HostAlias",
+);
+#[cfg(feature = "core")]
+const D263: Definition = Definition::of::<crate::api::core::v1::HostIP>(
+    "io.k8s.api.core.v1.HostIP",
+    "smp_types::api::core::v1::HostIP",
+);
+#[cfg(feature = "core")]
+const D264: Definition = Definition::of::<crate::api::core::v1::HostPathVolumeSource>(
+    "io.k8s.api.core.v1.HostPathVolumeSource",
+    "smp_types::api::core::v1::HostPathVolumeSource",
+);
+#[cfg(feature = "core")]
+const D265: Definition = Definition::of::<crate::api::core::v1::ISCSIPersistentVolumeSource>(
+    "io.k8s.api.core.v1.ISCSIPersistentVolumeSource",
+    "smp_types::api::core::v1::ISCSIPersistentVolumeSource",
+);
+#[cfg(feature = "core")]
+const D266: Definition = Definition::of::<crate::api::core::v1::ISCSIVolumeSource>(
+    "io.k8s.api.core.v1.ISCSIVolumeSource",
+    "smp_types::api::core::v1::ISCSIVolumeSource",
+);
+#[cfg(feature = "core")]
+const D267: Definition = Definition::of::<crate::api::core::v1::ImageVolumeSource>(
+    "io.k8s.api.core.v1.ImageVolumeSource",
+    "smp_types::api::core::v1::ImageVolumeSource",
+);
+#[cfg(feature = "core")]
+const D268: Definition = Definition::of::<crate::api::core::v1::KeyToPath>(
+    "io.k8s.api.core.v1.KeyToPath",
+    "smp_types::api::core::v1::KeyToPath",
+);
+#[cfg(feature = "core")]
+const D269: Definition = Definition::of::<crate::api::core::v1::Lifecycle>(
+    "io.k8s.api.core.v1.Lifecycle",
+    "smp_types::api::core::v1::Lifecycle",
+);
+#[cfg(feature = "core")]
+const D270: Definition = Definition::of::<crate::api::core::v1::LifecycleHandler>(
+    "io.k8s.api.core.v1.LifecycleHandler",
+    "smp_types::api::core::v1::LifecycleHandler",
+);
+#[cfg(feature = "core")]
+const D271: Definition = Definition::of::<crate::api::core::v1::LimitRange>(
+    "io.k8s.api.core.v1.LimitRange",
+    "smp_types::api::core::v1::LimitRange",
+);
+#[cfg(feature = "core")]
+const D272: Definition = Definition::of::<crate::api::core::v1::LimitRangeItem>(
+    "io.k8s.api.core.v1.LimitRangeItem",
+    "smp_types::api::core::v1::LimitRangeItem",
+);
+#[cfg(feature = "core")]
+const D273: Definition = Definition::of::<crate::api::core::v1::LimitRangeList>(
+    "io.k8s.api.core.v1.LimitRangeList",
+    "smp_types::api::core::v1::LimitRangeList",
+);
+#[cfg(feature = "core")]
+const D274: Definition = Definition::of::<crate::api::core::v1::LimitRangeSpec>(
+    "io.k8s.api.core.v1.LimitRangeSpec",
+    "smp_types::api::core::v1::LimitRangeSpec",
+);
+#[cfg(feature = "core")]
+const D275: Definition = Definition::of::<crate::api::core::v1::LinuxContainerUser>(
+    "io.k8s.api.core.v1.LinuxContainerUser",
+    "smp_types::api::core::v1::LinuxContainerUser",
+);
+#[cfg(feature = "core")]
+const D276: Definition = Definition::of::<crate::api::core::v1::LoadBalancerIngress>(
+    "io.k8s.api.core.v1.LoadBalancerIngress",
+    "smp_types::api::core::v1::LoadBalancerIngress",
+);
+#[cfg(feature = "core")]
+const D277: Definition = Definition::of::<crate::api::core::v1::LoadBalancerStatus>(
+    "io.k8s.api.core.v1.LoadBalancerStatus",
+    "smp_types::api::core::v1::LoadBalancerStatus",
+);
+#[cfg(feature = "core")]
+const D278: Definition = Definition::of::<crate::api::core::v1::LocalObjectReference>(
+    "io.k8s.api.core.v1.LocalObjectReference",
+    "smp_types::api::core::v1::LocalObjectReference",
+);
+#[cfg(feature = "core")]
+const D279: Definition = Definition::of::<crate::api::core::v1::LocalVolumeSource>(
+    "io.k8s.api.core.v1.LocalVolumeSource",
+    "smp_types::api::core::v1::LocalVolumeSource",
+);
+#[cfg(feature = "core")]
+const D280: Definition = Definition::of::<crate::api::core::v1::ModifyVolumeStatus>(
+    "io.k8s.api.core.v1.ModifyVolumeStatus",
+    "smp_types::api::core::v1::ModifyVolumeStatus",
+);
+#[cfg(feature = "core")]
+const D281: Definition = Definition::of::<crate::api::core::v1::NFSVolumeSource>(
+    "io.k8s.api.core.v1.NFSVolumeSource",
+    "smp_types::api::core::v1::NFSVolumeSource",
+);
+#[cfg(feature = "core")]
+const D282: Definition = Definition::of::<crate::api::core::v1::Namespace>(
+    "io.k8s.api.core.v1.Namespace",
+    "smp_types::api::core::v1::Namespace",
+);
+#[cfg(feature = "core")]
+const D283: Definition = Definition::of::<crate::api::core::v1::NamespaceCondition>(
+    "io.k8s.api.core.v1.NamespaceCondition",
+    "smp_types::api::core::v1::NamespaceCondition",
+);
+#[cfg(feature = "core")]
+const D284: Definition = Definition::of::<crate::api::core::v1::NamespaceList>(
+    "io.k8s.api.core.v1.NamespaceList",
+    "smp_types::api::core::v1::NamespaceList",
+);
+#[cfg(feature = "core")]
+const D285: Definition = Definition::of::<crate::api::core::v1::NamespaceSpec>(
+    "io.k8s.api.core.v1.NamespaceSpec",
+    "smp_types::api::core::v1::NamespaceSpec",
+);
+#[cfg(feature = "core")]
+const D286: Definition = Definition::of::<crate::api::core::v1::NamespaceStatus>(
+    "io.k8s.api.core.v1.NamespaceStatus",
+    "smp_types::api::core::v1::NamespaceStatus",
+);
+#[cfg(feature = "core")]
+const D287: Definition = Definition::of::<crate::api::core::v1::Node>(
+    "io.k8s.api.core.v1.Node",
+    "smp_types::api::core::v1::Node",
+);
+#[cfg(feature = "core")]
+const D288: Definition = Definition::of::<crate::api::core::v1::NodeAddress>(
+    "io.k8s.api.core.v1.NodeAddress",
+    "smp_types::api::core::v1::NodeAddress",
+);
+#[cfg(feature = "core")]
+const D289: Definition = Definition::of::<crate::api::core::v1::NodeAffinity>(
+    "io.k8s.api.core.v1.NodeAffinity",
+    "smp_types::api::core::v1::NodeAffinity",
+);
+#[cfg(feature = "core")]
+const D290: Definition = Definition::of::<crate::api::core::v1::NodeCondition>(
+    "io.k8s.api.core.v1.NodeCondition",
+    "smp_types::api::core::v1::NodeCondition",
+);
+#[cfg(feature = "core")]
+const D291: Definition = Definition::of::<crate::api::core::v1::NodeConfigSource>(
+    "io.k8s.api.core.v1.NodeConfigSource",
+    "smp_types::api::core::v1::NodeConfigSource",
+);
+#[cfg(feature = "core")]
+const D292: Definition = Definition::of::<crate::api::core::v1::NodeConfigStatus>(
+    "io.k8s.api.core.v1.NodeConfigStatus",
+    "smp_types::api::core::v1::NodeConfigStatus",
+);
+#[cfg(feature = "core")]
+const D293: Definition = Definition::of::<crate::api::core::v1::NodeDaemonEndpoints>(
+    "io.k8s.api.core.v1.NodeDaemonEndpoints",
+    "smp_types::api::core::v1::NodeDaemonEndpoints",
+);
+#[cfg(feature = "core")]
+const D294: Definition = Definition::of::<crate::api::core::v1::NodeFeatures>(
+    "io.k8s.api.core.v1.NodeFeatures",
+    "smp_types::api::core::v1::NodeFeatures",
+);
+#[cfg(feature = "core")]
+const D295: Definition = Definition::of::<crate::api::core::v1::NodeList>(
+    "io.k8s.api.core.v1.NodeList",
+    "smp_types::api::core::v1::NodeList",
+);
+#[cfg(feature = "core")]
+const D296: Definition = Definition::of::<crate::api::core::v1::NodeRuntimeHandler>(
+    "io.k8s.api.core.v1.NodeRuntimeHandler",
+    "smp_types::api::core::v1::NodeRuntimeHandler",
+);
+#[cfg(feature = "core")]
+const D297: Definition = Definition::of::<crate::api::core::v1::NodeRuntimeHandlerFeatures>(
+    "io.k8s.api.core.v1.NodeRuntimeHandlerFeatures",
+    "smp_types::api::core::v1::NodeRuntimeHandlerFeatures",
+);
+#[cfg(feature = "core")]
+const D298: Definition = Definition::of::<crate::api::core::v1::NodeSelector>(
+    "io.k8s.api.core.v1.NodeSelector",
+    "smp_types::api::core::v1::NodeSelector",
+);
+#[cfg(feature = "core")]
+const D299: Definition = Definition::of::<crate::api::core::v1::NodeSelectorRequirement>(
+    "io.k8s.api.core.v1.NodeSelectorRequirement",
+    "smp_types::api::core::v1::NodeSelectorRequirement",
+);
+#[cfg(feature = "core")]
+const D300: Definition = Definition::of::<crate::api::core::v1::NodeSelectorTerm>(
+    "io.k8s.api.core.v1.NodeSelectorTerm",
+    "smp_types::api::core::v1::NodeSelectorTerm",
+);
+#[cfg(feature = "core")]
+const D301: Definition = Definition::of::<crate::api::core::v1::NodeSpec>(
+    "io.k8s.api.core.v1.NodeSpec",
+    "smp_types::api::core::v1::NodeSpec",
+);
+#[cfg(feature = "core")]
+const D302: Definition = Definition::of::<crate::api::core::v1::NodeStatus>(
+    "io.k8s.api.core.v1.NodeStatus",
+    "smp_types::api::core::v1::NodeStatus",
+);
+#[cfg(feature = "core")]
+const D303: Definition = Definition::of::<crate::api::core::v1::NodeSwapStatus>(
+    "io.k8s.api.core.v1.NodeSwapStatus",
+    "smp_types::api::core::v1::NodeSwapStatus",
+);
+#[cfg(feature = "core")]
+const D304: Definition = Definition::of::<crate::api::core::v1::NodeSystemInfo>(
+    "io.k8s.api.core.v1.NodeSystemInfo",
+    "smp_types::api::core::v1::NodeSystemInfo",
+);
+#[cfg(feature = "core")]
+const D305: Definition = Definition::of::<crate::api::core::v1::ObjectFieldSelector>(
+    "io.k8s.api.core.v1.ObjectFieldSelector",
+    "smp_types::api::core::v1::ObjectFieldSelector",
+);
+#[cfg(feature = "core")]
+const D306: Definition = Definition::of::<crate::api::core::v1::ObjectReference>(
+    "io.k8s.api.core.v1.ObjectReference",
+    "smp_types::api::core::v1::ObjectReference",
+);
+#[cfg(feature = "core")]
+const D307: Definition = Definition::of::<crate::api::core::v1::PersistentVolume>(
+    "io.k8s.api.core.v1.PersistentVolume",
+    "smp_types::api::core::v1::PersistentVolume",
+);
+#[cfg(feature = "core")]
+const D308: Definition = Definition::of::<crate::api::core::v1::PersistentVolumeClaim>(
+    "io.k8s.api.core.v1.PersistentVolumeClaim",
+    "smp_types::api::core::v1::PersistentVolumeClaim",
+);
+#[cfg(feature = "core")]
+const D309: Definition = Definition::of::<crate::api::core::v1::PersistentVolumeClaimCondition>(
+    "io.k8s.api.core.v1.PersistentVolumeClaimCondition",
+    "smp_types::api::core::v1::PersistentVolumeClaimCondition",
+);
+#[cfg(feature = "core")]
+const D310: Definition = Definition::of::<crate::api::core::v1::PersistentVolumeClaimList>(
+    "io.k8s.api.core.v1.PersistentVolumeClaimList",
+    "smp_types::api::core::v1::PersistentVolumeClaimList",
+);
+#[cfg(feature = "core")]
+const D311: Definition = Definition::of::<crate::api::core::v1::PersistentVolumeClaimSpec>(
+    "io.k8s.api.core.v1.PersistentVolumeClaimSpec",
+    "smp_types::api::core::v1::PersistentVolumeClaimSpec",
+);
+#[cfg(feature = "core")]
+const D312: Definition = Definition::of::<crate::api::core::v1::PersistentVolumeClaimStatus>(
+    "io.k8s.api.core.v1.PersistentVolumeClaimStatus",
+    "smp_types::api::core::v1::PersistentVolumeClaimStatus",
+);
+#[cfg(feature = "core")]
+const D313: Definition = Definition::of::<crate::api::core::v1::PersistentVolumeClaimTemplate>(
+    "io.k8s.api.core.v1.PersistentVolumeClaimTemplate",
+    "smp_types::api::core::v1::PersistentVolumeClaimTemplate",
+);
+#[cfg(feature = "core")]
+const D314: Definition = Definition::of::<crate::api::core::v1::PersistentVolumeClaimVolumeSource>(
+    "io.k8s.api.core.v1.PersistentVolumeClaimVolumeSource",
+    "smp_types::api::core::v1::PersistentVolumeClaimVolumeSource",
+);
+#[cfg(feature = "core")]
+const D315: Definition = Definition::of::<crate::api::core::v1::PersistentVolumeList>(
+    "io.k8s.api.core.v1.PersistentVolumeList",
+    "smp_types::api::core::v1::PersistentVolumeList",
+);
+#[cfg(feature = "core")]
+const D316: Definition = Definition::of::<crate::api::core::v1::PersistentVolumeSpec>(
+    "io.k8s.api.core.v1.PersistentVolumeSpec",
+    "smp_types::api::core::v1::PersistentVolumeSpec",
+);
+#[cfg(feature = "core")]
+const D317: Definition = Definition::of::<crate::api::core::v1::PersistentVolumeStatus>(
+    "io.k8s.api.core.v1.PersistentVolumeStatus",
+    "smp_types::api::core::v1::PersistentVolumeStatus",
+);
+#[cfg(feature = "core")]
+const D318: Definition = Definition::of::<crate::api::core::v1::PhotonPersistentDiskVolumeSource>(
+    "io.k8s.api.core.v1.PhotonPersistentDiskVolumeSource",
+    "smp_types::api::core::v1::PhotonPersistentDiskVolumeSource",
+);
+#[cfg(feature = "core")]
+const D319: Definition = Definition::of::<crate::api::core::v1::Pod>(
+    "io.k8s.api.core.v1.Pod",
+    "smp_types::api::core::v1::Pod",
+);
+#[cfg(feature = "core")]
+const D320: Definition = Definition::of::<crate::api::core::v1::PodAffinity>(
+    "io.k8s.api.core.v1.PodAffinity",
+    "smp_types::api::core::v1::PodAffinity",
+);
+#[cfg(feature = "core")]
+const D321: Definition = Definition::of::<crate::api::core::v1::PodAffinityTerm>(
+    "io.k8s.api.core.v1.PodAffinityTerm",
+    "smp_types::api::core::v1::PodAffinityTerm",
+);
+#[cfg(feature = "core")]
+const D322: Definition = Definition::of::<crate::api::core::v1::PodAntiAffinity>(
+    "io.k8s.api.core.v1.PodAntiAffinity",
+    "smp_types::api::core::v1::PodAntiAffinity",
+);
+#[cfg(feature = "core")]
+const D323: Definition = Definition::of::<crate::api::core::v1::PodCertificateProjection>(
+    "io.k8s.api.core.v1.PodCertificateProjection",
+    "smp_types::api::core::v1::PodCertificateProjection",
+);
+#[cfg(feature = "core")]
+const D324: Definition = Definition::of::<crate::api::core::v1::PodCondition>(
+    "io.k8s.api.core.v1.PodCondition",
+    "smp_types::api::core::v1::PodCondition",
+);
+#[cfg(feature = "core")]
+const D325: Definition = Definition::of::<crate::api::core::v1::PodDNSConfig>(
+    "io.k8s.api.core.v1.PodDNSConfig",
+    "smp_types::api::core::v1::PodDNSConfig",
+);
+#[cfg(feature = "core")]
+const D326: Definition = Definition::of::<crate::api::core::v1::PodDNSConfigOption>(
+    "io.k8s.api.core.v1.PodDNSConfigOption",
+    "smp_types::api::core::v1::PodDNSConfigOption",
+);
+#[cfg(feature = "core")]
+const D327: Definition = Definition::of::<crate::api::core::v1::PodExtendedResourceClaimStatus>(
+    "io.k8s.api.core.v1.PodExtendedResourceClaimStatus",
+    "smp_types::api::core::v1::PodExtendedResourceClaimStatus",
+);
+#[cfg(feature = "core")]
+const D328: Definition = Definition::of::<crate::api::core::v1::PodIP>(
+    "io.k8s.api.core.v1.PodIP",
+    "smp_types::api::core::v1::PodIP",
+);
+#[cfg(feature = "core")]
+const D329: Definition = Definition::of::<crate::api::core::v1::PodList>(
+    "io.k8s.api.core.v1.PodList",
+    "smp_types::api::core::v1::PodList",
+);
+#[cfg(feature = "core")]
+const D330: Definition = Definition::of::<crate::api::core::v1::PodOS>(
+    "io.k8s.api.core.v1.PodOS",
+    "smp_types::api::core::v1::PodOS",
+);
+#[cfg(feature = "core")]
+const D331: Definition = Definition::of::<crate::api::core::v1::PodReadinessGate>(
+    "io.k8s.api.core.v1.PodReadinessGate",
+    "smp_types::api::core::v1::PodReadinessGate",
+);
+#[cfg(feature = "core")]
+const D332: Definition = Definition::of::<crate::api::core::v1::PodResourceClaim>(
+    "io.k8s.api.core.v1.PodResourceClaim",
+    "smp_types::api::core::v1::PodResourceClaim",
+);
+#[cfg(feature = "core")]
+const D333: Definition = Definition::of::<crate::api::core::v1::PodResourceClaimStatus>(
+    "io.k8s.api.core.v1.PodResourceClaimStatus",
+    "smp_types::api::core::v1::PodResourceClaimStatus",
+);
+#[cfg(feature = "core")]
+const D334: Definition = Definition::of::<crate::api::core::v1::PodSchedulingGate>(
+    "io.k8s.api.core.v1.PodSchedulingGate",
+    "smp_types::api::core::v1::PodSchedulingGate",
+);
+#[cfg(feature = "core")]
+const D335: Definition = Definition::of::<crate::api::core::v1::PodSecurityContext>(
+    "io.k8s.api.core.v1.PodSecurityContext",
+    "smp_types::api::core::v1::PodSecurityContext",
+);
+#[cfg(feature = "core")]
+const D336: Definition = Definition::of::<crate::api::core::v1::PodSpec>(
+    "io.k8s.api.core.v1.PodSpec",
+    "smp_types::api::core::v1::PodSpec",
+);
+#[cfg(feature = "core")]
+const D337: Definition = Definition::of::<crate::api::core::v1::PodStatus>(
+    "io.k8s.api.core.v1.PodStatus",
+    "smp_types::api::core::v1::PodStatus",
+);
+#[cfg(feature = "core")]
+const D338: Definition = Definition::of::<crate::api::core::v1::PodTemplate>(
+    "io.k8s.api.core.v1.PodTemplate",
+    "smp_types::api::core::v1::PodTemplate",
+);
+#[cfg(feature = "core")]
+const D339: Definition = Definition::of::<crate::api::core::v1::PodTemplateList>(
+    "io.k8s.api.core.v1.PodTemplateList",
+    "smp_types::api::core::v1::PodTemplateList",
+);
+#[cfg(feature = "core")]
+const D340: Definition = Definition::of::<crate::api::core::v1::PodTemplateSpec>(
+    "io.k8s.api.core.v1.PodTemplateSpec",
+    "smp_types::api::core::v1::PodTemplateSpec",
+);
+#[cfg(feature = "core")]
+const D341: Definition = Definition::of::<crate::api::core::v1::PortStatus>(
+    "io.k8s.api.core.v1.PortStatus",
+    "smp_types::api::core::v1::PortStatus",
+);
+#[cfg(feature = "core")]
+const D342: Definition = Definition::of::<crate::api::core::v1::PortworxVolumeSource>(
+    "io.k8s.api.core.v1.PortworxVolumeSource",
+    "smp_types::api::core::v1::PortworxVolumeSource",
+);
+#[cfg(feature = "core")]
+const D343: Definition = Definition::of::<crate::api::core::v1::PreferredSchedulingTerm>(
+    "io.k8s.api.core.v1.PreferredSchedulingTerm",
+    "smp_types::api::core::v1::PreferredSchedulingTerm",
+);
+#[cfg(feature = "core")]
+const D344: Definition = Definition::of::<crate::api::core::v1::Probe>(
+    "io.k8s.api.core.v1.Probe",
+    "smp_types::api::core::v1::Probe",
+);
+#[cfg(feature = "core")]
+const D345: Definition = Definition::of::<crate::api::core::v1::ProjectedVolumeSource>(
+    "io.k8s.api.core.v1.ProjectedVolumeSource",
+    "smp_types::api::core::v1::ProjectedVolumeSource",
+);
+#[cfg(feature = "core")]
+const D346: Definition = Definition::of::<crate::api::core::v1::QuobyteVolumeSource>(
+    "io.k8s.api.core.v1.QuobyteVolumeSource",
+    "smp_types::api::core::v1::QuobyteVolumeSource",
+);
+#[cfg(feature = "core")]
+const D347: Definition = Definition::of::<crate::api::core::v1::RBDPersistentVolumeSource>(
+    "io.k8s.api.core.v1.RBDPersistentVolumeSource",
+    "smp_types::api::core::v1::RBDPersistentVolumeSource",
+);
+#[cfg(feature = "core")]
+const D348: Definition = Definition::of::<crate::api::core::v1::RBDVolumeSource>(
+    "io.k8s.api.core.v1.RBDVolumeSource",
+    "smp_types::api::core::v1::RBDVolumeSource",
+);
+#[cfg(feature = "core")]
+const D349: Definition = Definition::of::<crate::api::core::v1::ReplicationController>(
+    "io.k8s.api.core.v1.ReplicationController",
+    "smp_types::api::core::v1::ReplicationController",
+);
+#[cfg(feature = "core")]
+const D350: Definition = Definition::of::<crate::api::core::v1::ReplicationControllerCondition>(
+    "io.k8s.api.core.v1.ReplicationControllerCondition",
+    "smp_types::api::core::v1::ReplicationControllerCondition",
+);
+#[cfg(feature = "core")]
+const D351: Definition = Definition::of::<crate::api::core::v1::ReplicationControllerList>(
+    "io.k8s.api.core.v1.ReplicationControllerList",
+    "smp_types::api::core::v1::ReplicationControllerList",
+);
+#[cfg(feature = "core")]
+const D352: Definition = Definition::of::<crate::api::core::v1::ReplicationControllerSpec>(
+    "io.k8s.api.core.v1.ReplicationControllerSpec",
+    "smp_types::api::core::v1::ReplicationControllerSpec",
+);
+#[cfg(feature = "core")]
+const D353: Definition = Definition::of::<crate::api::core::v1::ReplicationControllerStatus>(
+    "io.k8s.api.core.v1.ReplicationControllerStatus",
+    "smp_types::api::core::v1::ReplicationControllerStatus",
+);
+#[cfg(feature = "core")]
+const D354: Definition = Definition::of::<crate::api::core::v1::ResourceClaim>(
+    "io.k8s.api.core.v1.ResourceClaim",
+    "smp_types::api::core::v1::ResourceClaim",
+);
+#[cfg(feature = "core")]
+const D355: Definition = Definition::of::<crate::api::core::v1::ResourceFieldSelector>(
+    "io.k8s.api.core.v1.ResourceFieldSelector",
+    "smp_types::api::core::v1::ResourceFieldSelector",
+);
+#[cfg(feature = "core")]
+const D356: Definition = Definition::of::<crate::api::core::v1::ResourceHealth>(
+    "io.k8s.api.core.v1.ResourceHealth",
+    "smp_types::api::core::v1::ResourceHealth",
+);
+#[cfg(feature = "core")]
+const D357: Definition = Definition::of::<crate::api::core::v1::ResourceQuota>(
+    "io.k8s.api.core.v1.ResourceQuota",
+    "smp_types::api::core::v1::ResourceQuota",
+);
+#[cfg(feature = "core")]
+const D358: Definition = Definition::of::<crate::api::core::v1::ResourceQuotaList>(
+    "io.k8s.api.core.v1.ResourceQuotaList",
+    "smp_types::api::core::v1::ResourceQuotaList",
+);
+#[cfg(feature = "core")]
+const D359: Definition = Definition::of::<crate::api::core::v1::ResourceQuotaSpec>(
+    "io.k8s.api.core.v1.ResourceQuotaSpec",
+    "smp_types::api::core::v1::ResourceQuotaSpec",
+);
+#[cfg(feature = "core")]
+const D360: Definition = Definition::of::<crate::api::core::v1::ResourceQuotaStatus>(
+    "io.k8s.api.core.v1.ResourceQuotaStatus",
+    "smp_types::api::core::v1::ResourceQuotaStatus",
+);
+#[cfg(feature = "core")]
+const D361: Definition = Definition::of::<crate::api::core::v1::ResourceRequirements>(
+    "io.k8s.api.core.v1.ResourceRequirements",
+    "smp_types::api::core::v1::ResourceRequirements",
+);
+#[cfg(feature = "core")]
+const D362: Definition = Definition::of::<crate::api::core::v1::ResourceStatus>(
+    "io.k8s.api.core.v1.ResourceStatus",
+    "smp_types::api::core::v1::ResourceStatus",
+);
+#[cfg(feature = "core")]
+const D363: Definition = Definition::of::<crate::api::core::v1::SELinuxOptions>(
+    "io.k8s.api.core.v1.SELinuxOptions",
+    "smp_types::api::core::v1::SELinuxOptions",
+);
+#[cfg(feature = "core")]
+const D364: Definition = Definition::of::<crate::api::core::v1::ScaleIOPersistentVolumeSource>(
+    "io.k8s.api.core.v1.ScaleIOPersistentVolumeSource",
+    "smp_types::api::core::v1::ScaleIOPersistentVolumeSource",
+);
+#[cfg(feature = "core")]
+const D365: Definition = Definition::of::<crate::api::core::v1::ScaleIOVolumeSource>(
+    "io.k8s.api.core.v1.ScaleIOVolumeSource",
+    "smp_types::api::core::v1::ScaleIOVolumeSource",
+);
+#[cfg(feature = "core")]
+const D366: Definition = Definition::of::<crate::api::core::v1::ScopeSelector>(
+    "io.k8s.api.core.v1.ScopeSelector",
+    "smp_types::api::core::v1::ScopeSelector",
+);
+#[cfg(feature = "core")]
+const D367: Definition = Definition::of::<crate::api::core::v1::ScopedResourceSelectorRequirement>(
+    "io.k8s.api.core.v1.ScopedResourceSelectorRequirement",
+    "smp_types::api::core::v1::ScopedResourceSelectorRequirement",
+);
+#[cfg(feature = "core")]
+const D368: Definition = Definition::of::<crate::api::core::v1::SeccompProfile>(
+    "io.k8s.api.core.v1.SeccompProfile",
+    "smp_types::api::core::v1::SeccompProfile",
+);
+#[cfg(feature = "core")]
+const D369: Definition = Definition::of::<crate::api::core::v1::Secret>(
+    "io.k8s.api.core.v1.Secret",
+    "smp_types::api::core::v1::Secret",
+);
+#[cfg(feature = "core")]
+const D370: Definition = Definition::of::<crate::api::core::v1::SecretEnvSource>(
+    "io.k8s.api.core.v1.SecretEnvSource",
+    "smp_types::api::core::v1::SecretEnvSource",
+);
+#[cfg(feature = "core")]
+const D371: Definition = Definition::of::<crate::api::core::v1::SecretKeySelector>(
+    "io.k8s.api.core.v1.SecretKeySelector",
+    "smp_types::api::core::v1::SecretKeySelector",
+);
+#[cfg(feature = "core")]
+const D372: Definition = Definition::of::<crate::api::core::v1::SecretList>(
+    "io.k8s.api.core.v1.SecretList",
+    "smp_types::api::core::v1::SecretList",
+);
+#[cfg(feature = "core")]
+const D373: Definition = Definition::of::<crate::api::core::v1::SecretProjection>(
+    "io.k8s.api.core.v1.SecretProjection",
+    "smp_types::api::core::v1::SecretProjection",
+);
+#[cfg(feature = "core")]
+const D374: Definition = Definition::of::<crate::api::core::v1::SecretReference>(
+    "io.k8s.api.core.v1.SecretReference",
+    "smp_types::api::core::v1::SecretReference",
+);
+#[cfg(feature = "core")]
+const D375: Definition = Definition::of::<crate::api::core::v1::SecretVolumeSource>(
+    "io.k8s.api.core.v1.SecretVolumeSource",
+    "smp_types::api::core::v1::SecretVolumeSource",
+);
+#[cfg(feature = "core")]
+const D376: Definition = Definition::of::<crate::api::core::v1::SecurityContext>(
+    "io.k8s.api.core.v1.SecurityContext",
+    "smp_types::api::core::v1::SecurityContext",
+);
+#[cfg(feature = "core")]
+const D377: Definition = Definition::of::<crate::api::core::v1::Service>(
+    "io.k8s.api.core.v1.Service",
+    "smp_types::api::core::v1::Service",
+);
+#[cfg(feature = "core")]
+const D378: Definition = Definition::of::<crate::api::core::v1::ServiceAccount>(
+    "io.k8s.api.core.v1.ServiceAccount",
+    "smp_types::api::core::v1::ServiceAccount",
+);
+#[cfg(feature = "core")]
+const D379: Definition = Definition::of::<crate::api::core::v1::ServiceAccountList>(
+    "io.k8s.api.core.v1.ServiceAccountList",
+    "smp_types::api::core::v1::ServiceAccountList",
+);
+#[cfg(feature = "core")]
+const D380: Definition = Definition::of::<crate::api::core::v1::ServiceAccountTokenProjection>(
+    "io.k8s.api.core.v1.ServiceAccountTokenProjection",
+    "smp_types::api::core::v1::ServiceAccountTokenProjection",
+);
+#[cfg(feature = "core")]
+const D381: Definition = Definition::of::<crate::api::core::v1::ServiceList>(
+    "io.k8s.api.core.v1.ServiceList",
+    "smp_types::api::core::v1::ServiceList",
+);
+#[cfg(feature = "core")]
+const D382: Definition = Definition::of::<crate::api::core::v1::ServicePort>(
+    "io.k8s.api.core.v1.ServicePort",
+    "smp_types::api::core::v1::ServicePort",
+);
+#[cfg(feature = "core")]
+const D383: Definition = Definition::of::<crate::api::core::v1::ServiceSpec>(
+    "io.k8s.api.core.v1.ServiceSpec",
+    "smp_types::api::core::v1::ServiceSpec",
+);
+#[cfg(feature = "core")]
+const D384: Definition = Definition::of::<crate::api::core::v1::ServiceStatus>(
+    "io.k8s.api.core.v1.ServiceStatus",
+    "smp_types::api::core::v1::ServiceStatus",
+);
+#[cfg(feature = "core")]
+const D385: Definition = Definition::of::<crate::api::core::v1::SessionAffinityConfig>(
+    "io.k8s.api.core.v1.SessionAffinityConfig",
+    "smp_types::api::core::v1::SessionAffinityConfig",
+);
+#[cfg(feature = "core")]
+const D386: Definition = Definition::of::<crate::api::core::v1::SleepAction>(
+    "io.k8s.api.core.v1.SleepAction",
+    "smp_types::api::core::v1::SleepAction",
+);
+#[cfg(feature = "core")]
+const D387: Definition = Definition::of::<crate::api::core::v1::StorageOSPersistentVolumeSource>(
+    "io.k8s.api.core.v1.StorageOSPersistentVolumeSource",
+    "smp_types::api::core::v1::StorageOSPersistentVolumeSource",
+);
+#[cfg(feature = "core")]
+const D388: Definition = Definition::of::<crate::api::core::v1::StorageOSVolumeSource>(
+    "io.k8s.api.core.v1.StorageOSVolumeSource",
+    "smp_types::api::core::v1::StorageOSVolumeSource",
+);
+#[cfg(feature = "core")]
+const D389: Definition = Definition::of::<crate::api::core::v1::Sysctl>(
+    "io.k8s.api.core.v1.Sysctl",
+    "smp_types::api::core::v1::Sysctl",
+);
+#[cfg(feature = "core")]
+const D390: Definition = Definition::of::<crate::api::core::v1::TCPSocketAction>(
+    "io.k8s.api.core.v1.TCPSocketAction",
+    "smp_types::api::core::v1::TCPSocketAction",
+);
+#[cfg(feature = "core")]
+const D391: Definition = Definition::of::<crate::api::core::v1::Taint>(
+    "io.k8s.api.core.v1.Taint",
+    "smp_types::api::core::v1::Taint",
+);
+#[cfg(feature = "core")]
+const D392: Definition = Definition::of::<crate::api::core::v1::Toleration>(
+    "io.k8s.api.core.v1.Toleration",
+    "smp_types::api::core::v1::Toleration",
+);
+#[cfg(feature = "core")]
+const D393: Definition = Definition::of::<crate::api::core::v1::TopologySelectorLabelRequirement>(
+    "io.k8s.api.core.v1.TopologySelectorLabelRequirement",
+    "smp_types::api::core::v1::TopologySelectorLabelRequirement",
+);
+#[cfg(feature = "core")]
+const D394: Definition = Definition::of::<crate::api::core::v1::TopologySelectorTerm>(
+    "io.k8s.api.core.v1.TopologySelectorTerm",
+    "smp_types::api::core::v1::TopologySelectorTerm",
+);
+#[cfg(feature = "core")]
+const D395: Definition = Definition::of::<crate::api::core::v1::TopologySpreadConstraint>(
+    "io.k8s.api.core.v1.TopologySpreadConstraint",
+    "smp_types::api::core::v1::TopologySpreadConstraint",
+);
+#[cfg(feature = "core")]
+const D396: Definition = Definition::of::<crate::api::core::v1::TypedLocalObjectReference>(
+    "io.k8s.api.core.v1.TypedLocalObjectReference",
+    "smp_types::api::core::v1::TypedLocalObjectReference",
+);
+#[cfg(feature = "core")]
+const D397: Definition = Definition::of::<crate::api::core::v1::TypedObjectReference>(
+    "io.k8s.api.core.v1.TypedObjectReference",
+    "smp_types::api::core::v1::TypedObjectReference",
+);
+#[cfg(feature = "core")]
+const D398: Definition = Definition::of::<crate::api::core::v1::Volume>(
+    "io.k8s.api.core.v1.Volume",
+    "smp_types::api::core::v1::Volume",
+);
+#[cfg(feature = "core")]
+const D399: Definition = Definition::of::<crate::api::core::v1::VolumeDevice>(
+    "io.k8s.api.core.v1.VolumeDevice",
+    "smp_types::api::core::v1::VolumeDevice",
+);
+#[cfg(feature = "core")]
+const D400: Definition = Definition::of::<crate::api::core::v1::VolumeMount>(
+    "io.k8s.api.core.v1.VolumeMount",
+    "smp_types::api::core::v1::VolumeMount",
+);
+#[cfg(feature = "core")]
+const D401: Definition = Definition::of::<crate::api::core::v1::VolumeMountStatus>(
+    "io.k8s.api.core.v1.VolumeMountStatus",
+    "smp_types::api::core::v1::VolumeMountStatus",
+);
+#[cfg(feature = "core")]
+const D402: Definition = Definition::of::<crate::api::core::v1::VolumeNodeAffinity>(
+    "io.k8s.api.core.v1.VolumeNodeAffinity",
+    "smp_types::api::core::v1::VolumeNodeAffinity",
+);
+#[cfg(feature = "core")]
+const D403: Definition = Definition::of::<crate::api::core::v1::VolumeProjection>(
+    "io.k8s.api.core.v1.VolumeProjection",
+    "smp_types::api::core::v1::VolumeProjection",
+);
+#[cfg(feature = "core")]
+const D404: Definition = Definition::of::<crate::api::core::v1::VolumeResourceRequirements>(
+    "io.k8s.api.core.v1.VolumeResourceRequirements",
+    "smp_types::api::core::v1::VolumeResourceRequirements",
+);
+#[cfg(feature = "core")]
+const D405: Definition = Definition::of::<crate::api::core::v1::VsphereVirtualDiskVolumeSource>(
+    "io.k8s.api.core.v1.VsphereVirtualDiskVolumeSource",
+    "smp_types::api::core::v1::VsphereVirtualDiskVolumeSource",
+);
+#[cfg(feature = "core")]
+const D406: Definition = Definition::of::<crate::api::core::v1::WeightedPodAffinityTerm>(
+    "io.k8s.api.core.v1.WeightedPodAffinityTerm",
+    "smp_types::api::core::v1::WeightedPodAffinityTerm",
+);
+#[cfg(feature = "core")]
+const D407: Definition = Definition::of::<crate::api::core::v1::WindowsSecurityContextOptions>(
+    "io.k8s.api.core.v1.WindowsSecurityContextOptions",
+    "smp_types::api::core::v1::WindowsSecurityContextOptions",
+);
+#[cfg(feature = "discovery")]
+const D408: Definition = Definition::of::<crate::api::discovery::v1::Endpoint>(
+    "io.k8s.api.discovery.v1.Endpoint",
+    "smp_types::api::discovery::v1::Endpoint",
+);
+#[cfg(feature = "discovery")]
+const D409: Definition = Definition::of::<crate::api::discovery::v1::EndpointConditions>(
+    "io.k8s.api.discovery.v1.EndpointConditions",
+    "smp_types::api::discovery::v1::EndpointConditions",
+);
+#[cfg(feature = "discovery")]
+const D410: Definition = Definition::of::<crate::api::discovery::v1::EndpointHints>(
+    "io.k8s.api.discovery.v1.EndpointHints",
+    "smp_types::api::discovery::v1::EndpointHints",
+);
+#[cfg(feature = "discovery")]
+const D411: Definition = Definition::of::<crate::api::discovery::v1::EndpointPort>(
+    "io.k8s.api.discovery.v1.EndpointPort",
+    "smp_types::api::discovery::v1::EndpointPort",
+);
+#[cfg(feature = "discovery")]
+const D412: Definition = Definition::of::<crate::api::discovery::v1::EndpointSlice>(
+    "io.k8s.api.discovery.v1.EndpointSlice",
+    "smp_types::api::discovery::v1::EndpointSlice",
+);
+#[cfg(feature = "discovery")]
+const D413: Definition = Definition::of::<crate::api::discovery::v1::EndpointSliceList>(
+    "io.k8s.api.discovery.v1.EndpointSliceList",
+    "smp_types::api::discovery::v1::EndpointSliceList",
+);
+#[cfg(feature = "discovery")]
+const D414: Definition = Definition::of::<crate::api::discovery::v1::ForNode>(
+    "io.k8s.api.discovery.v1.ForNode",
+    "smp_types::api::discovery::v1::ForNode",
+);
+#[cfg(feature = "discovery")]
+const D415: Definition = Definition::of::<crate::api::discovery::v1::ForZone>(
+    "io.k8s.api.discovery.v1.ForZone",
+    "smp_types::api::discovery::v1::ForZone",
+);
+#[cfg(feature = "events")]
+const D416: Definition = Definition::of::<crate::api::events::v1::Event>(
+    "io.k8s.api.events.v1.Event",
+    "smp_types::api::events::v1::Event",
+);
+#[cfg(feature = "events")]
+const D417: Definition = Definition::of::<crate::api::events::v1::EventList>(
+    "io.k8s.api.events.v1.EventList",
+    "smp_types::api::events::v1::EventList",
+);
+#[cfg(feature = "events")]
+const D418: Definition = Definition::of::<crate::api::events::v1::EventSeries>(
+    "io.k8s.api.events.v1.EventSeries",
+    "smp_types::api::events::v1::EventSeries",
+);
+#[cfg(feature = "flowcontrol")]
+const D419: Definition =
+    Definition::of::<crate::api::flowcontrol::v1::ExemptPriorityLevelConfiguration>(
+        "io.k8s.api.flowcontrol.v1.ExemptPriorityLevelConfiguration",
+        "smp_types::api::flowcontrol::v1::ExemptPriorityLevelConfiguration",
+    );
+#[cfg(feature = "flowcontrol")]
+const D420: Definition = Definition::of::<crate::api::flowcontrol::v1::FlowDistinguisherMethod>(
+    "io.k8s.api.flowcontrol.v1.FlowDistinguisherMethod",
+    "smp_types::api::flowcontrol::v1::FlowDistinguisherMethod",
+);
+#[cfg(feature = "flowcontrol")]
+const D421: Definition = Definition::of::<crate::api::flowcontrol::v1::FlowSchema>(
+    "io.k8s.api.flowcontrol.v1.FlowSchema",
+    "smp_types::api::flowcontrol::v1::FlowSchema",
+);
+#[cfg(feature = "flowcontrol")]
+const D422: Definition = Definition::of::<crate::api::flowcontrol::v1::FlowSchemaCondition>(
+    "io.k8s.api.flowcontrol.v1.FlowSchemaCondition",
+    "smp_types::api::flowcontrol::v1::FlowSchemaCondition",
+);
+#[cfg(feature = "flowcontrol")]
+const D423: Definition = Definition::of::<crate::api::flowcontrol::v1::FlowSchemaList>(
+    "io.k8s.api.flowcontrol.v1.FlowSchemaList",
+    "smp_types::api::flowcontrol::v1::FlowSchemaList",
+);
+#[cfg(feature = "flowcontrol")]
+const D424: Definition = Definition::of::<crate::api::flowcontrol::v1::FlowSchemaSpec>(
+    "io.k8s.api.flowcontrol.v1.FlowSchemaSpec",
+    "smp_types::api::flowcontrol::v1::FlowSchemaSpec",
+);
+#[cfg(feature = "flowcontrol")]
+const D425: Definition = Definition::of::<crate::api::flowcontrol::v1::FlowSchemaStatus>(
+    "io.k8s.api.flowcontrol.v1.FlowSchemaStatus",
+    "smp_types::api::flowcontrol::v1::FlowSchemaStatus",
+);
+#[cfg(feature = "flowcontrol")]
+const D426: Definition = Definition::of::<crate::api::flowcontrol::v1::GroupSubject>(
+    "io.k8s.api.flowcontrol.v1.GroupSubject",
+    "smp_types::api::flowcontrol::v1::GroupSubject",
+);
+#[cfg(feature = "flowcontrol")]
+const D427: Definition = Definition::of::<crate::api::flowcontrol::v1::LimitResponse>(
+    "io.k8s.api.flowcontrol.v1.LimitResponse",
+    "smp_types::api::flowcontrol::v1::LimitResponse",
+);
+#[cfg(feature = "flowcontrol")]
+const D428: Definition =
+    Definition::of::<crate::api::flowcontrol::v1::LimitedPriorityLevelConfiguration>(
+        "io.k8s.api.flowcontrol.v1.LimitedPriorityLevelConfiguration",
+        "smp_types::api::flowcontrol::v1::LimitedPriorityLevelConfiguration",
+    );
+#[cfg(feature = "flowcontrol")]
+const D429: Definition = Definition::of::<crate::api::flowcontrol::v1::NonResourcePolicyRule>(
+    "io.k8s.api.flowcontrol.v1.NonResourcePolicyRule",
+    "smp_types::api::flowcontrol::v1::NonResourcePolicyRule",
+);
+#[cfg(feature = "flowcontrol")]
+const D430: Definition = Definition::of::<crate::api::flowcontrol::v1::PolicyRulesWithSubjects>(
+    "io.k8s.api.flowcontrol.v1.PolicyRulesWithSubjects",
+    "smp_types::api::flowcontrol::v1::PolicyRulesWithSubjects",
+);
+#[cfg(feature = "flowcontrol")]
+const D431: Definition = Definition::of::<crate::api::flowcontrol::v1::PriorityLevelConfiguration>(
+    "io.k8s.api.flowcontrol.v1.PriorityLevelConfiguration",
+    "smp_types::api::flowcontrol::v1::PriorityLevelConfiguration",
+);
+#[cfg(feature = "flowcontrol")]
+const D432: Definition =
+    Definition::of::<crate::api::flowcontrol::v1::PriorityLevelConfigurationCondition>(
+        "io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationCondition",
+        "smp_types::api::flowcontrol::v1::PriorityLevelConfigurationCondition",
+    );
+#[cfg(feature = "flowcontrol")]
+const D433: Definition =
+    Definition::of::<crate::api::flowcontrol::v1::PriorityLevelConfigurationList>(
+        "io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationList",
+        "smp_types::api::flowcontrol::v1::PriorityLevelConfigurationList",
+    );
+#[cfg(feature = "flowcontrol")]
+const D434: Definition =
+    Definition::of::<crate::api::flowcontrol::v1::PriorityLevelConfigurationReference>(
+        "io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationReference",
+        "smp_types::api::flowcontrol::v1::PriorityLevelConfigurationReference",
+    );
+#[cfg(feature = "flowcontrol")]
+const D435: Definition =
+    Definition::of::<crate::api::flowcontrol::v1::PriorityLevelConfigurationSpec>(
+        "io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationSpec",
+        "smp_types::api::flowcontrol::v1::PriorityLevelConfigurationSpec",
+    );
+#[cfg(feature = "flowcontrol")]
+const D436: Definition =
+    Definition::of::<crate::api::flowcontrol::v1::PriorityLevelConfigurationStatus>(
+        "io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationStatus",
+        "smp_types::api::flowcontrol::v1::PriorityLevelConfigurationStatus",
+    );
+#[cfg(feature = "flowcontrol")]
+const D437: Definition = Definition::of::<crate::api::flowcontrol::v1::QueuingConfiguration>(
+    "io.k8s.api.flowcontrol.v1.QueuingConfiguration",
+    "smp_types::api::flowcontrol::v1::QueuingConfiguration",
+);
+#[cfg(feature = "flowcontrol")]
+const D438: Definition = Definition::of::<crate::api::flowcontrol::v1::ResourcePolicyRule>(
+    "io.k8s.api.flowcontrol.v1.ResourcePolicyRule",
+    "smp_types::api::flowcontrol::v1::ResourcePolicyRule",
+);
+#[cfg(feature = "flowcontrol")]
+const D439: Definition = Definition::of::<crate::api::flowcontrol::v1::ServiceAccountSubject>(
+    "io.k8s.api.flowcontrol.v1.ServiceAccountSubject",
+    "smp_types::api::flowcontrol::v1::ServiceAccountSubject",
+);
+#[cfg(feature = "flowcontrol")]
+const D440: Definition = Definition::of::<crate::api::flowcontrol::v1::Subject>(
+    "io.k8s.api.flowcontrol.v1.Subject",
+    "smp_types::api::flowcontrol::v1::Subject",
+);
+#[cfg(feature = "flowcontrol")]
+const D441: Definition = Definition::of::<crate::api::flowcontrol::v1::UserSubject>(
+    "io.k8s.api.flowcontrol.v1.UserSubject",
+    "smp_types::api::flowcontrol::v1::UserSubject",
+);
+#[cfg(feature = "networking")]
+const D442: Definition = Definition::of::<crate::api::networking::v1::HTTPIngressPath>(
+    "io.k8s.api.networking.v1.HTTPIngressPath",
+    "smp_types::api::networking::v1::HTTPIngressPath",
+);
+#[cfg(feature = "networking")]
+const D443: Definition = Definition::of::<crate::api::networking::v1::HTTPIngressRuleValue>(
+    "io.k8s.api.networking.v1.HTTPIngressRuleValue",
+    "smp_types::api::networking::v1::HTTPIngressRuleValue",
+);
+#[cfg(feature = "networking")]
+const D444: Definition = Definition::of::<crate::api::networking::v1::IPAddress>(
+    "io.k8s.api.networking.v1.IPAddress",
+    "smp_types::api::networking::v1::IPAddress",
+);
+#[cfg(feature = "networking")]
+const D445: Definition = Definition::of::<crate::api::networking::v1::IPAddressList>(
+    "io.k8s.api.networking.v1.IPAddressList",
+    "smp_types::api::networking::v1::IPAddressList",
+);
+#[cfg(feature = "networking")]
+const D446: Definition = Definition::of::<crate::api::networking::v1::IPAddressSpec>(
+    "io.k8s.api.networking.v1.IPAddressSpec",
+    "smp_types::api::networking::v1::IPAddressSpec",
+);
+#[cfg(feature = "networking")]
+const D447: Definition = Definition::of::<crate::api::networking::v1::IPBlock>(
+    "io.k8s.api.networking.v1.IPBlock",
+    "smp_types::api::networking::v1::IPBlock",
+);
+#[cfg(feature = "networking")]
+const D448: Definition = Definition::of::<crate::api::networking::v1::Ingress>(
+    "io.k8s.api.networking.v1.Ingress",
+    "smp_types::api::networking::v1::Ingress",
+);
+#[cfg(feature = "networking")]
+const D449: Definition = Definition::of::<crate::api::networking::v1::IngressBackend>(
+    "io.k8s.api.networking.v1.IngressBackend",
+    "smp_types::api::networking::v1::IngressBackend",
+);
+#[cfg(feature = "networking")]
+const D450: Definition = Definition::of::<crate::api::networking::v1::IngressClass>(
+    "io.k8s.api.networking.v1.IngressClass",
+    "smp_types::api::networking::v1::IngressClass",
+);
+#[cfg(feature = "networking")]
+const D451: Definition = Definition::of::<crate::api::networking::v1::IngressClassList>(
+    "io.k8s.api.networking.v1.IngressClassList",
+    "smp_types::api::networking::v1::IngressClassList",
+);
+#[cfg(feature = "networking")]
+const D452: Definition =
+    Definition::of::<crate::api::networking::v1::IngressClassParametersReference>(
+        "io.k8s.api.networking.v1.IngressClassParametersReference",
+        "smp_types::api::networking::v1::IngressClassParametersReference",
+    );
+#[cfg(feature = "networking")]
+const D453: Definition = Definition::of::<crate::api::networking::v1::IngressClassSpec>(
+    "io.k8s.api.networking.v1.IngressClassSpec",
+    "smp_types::api::networking::v1::IngressClassSpec",
+);
+#[cfg(feature = "networking")]
+const D454: Definition = Definition::of::<crate::api::networking::v1::IngressList>(
+    "io.k8s.api.networking.v1.IngressList",
+    "smp_types::api::networking::v1::IngressList",
+);
+#[cfg(feature = "networking")]
+const D455: Definition = Definition::of::<crate::api::networking::v1::IngressLoadBalancerIngress>(
+    "io.k8s.api.networking.v1.IngressLoadBalancerIngress",
+    "smp_types::api::networking::v1::IngressLoadBalancerIngress",
+);
+#[cfg(feature = "networking")]
+const D456: Definition = Definition::of::<crate::api::networking::v1::IngressLoadBalancerStatus>(
+    "io.k8s.api.networking.v1.IngressLoadBalancerStatus",
+    "smp_types::api::networking::v1::IngressLoadBalancerStatus",
+);
+#[cfg(feature = "networking")]
+const D457: Definition = Definition::of::<crate::api::networking::v1::IngressPortStatus>(
+    "io.k8s.api.networking.v1.IngressPortStatus",
+    "smp_types::api::networking::v1::IngressPortStatus",
+);
+#[cfg(feature = "networking")]
+const D458: Definition = Definition::of::<crate::api::networking::v1::IngressRule>(
+    "io.k8s.api.networking.v1.IngressRule",
+    "smp_types::api::networking::v1::IngressRule",
+);
+#[cfg(feature = "networking")]
+const D459: Definition = Definition::of::<crate::api::networking::v1::IngressServiceBackend>(
+    "io.k8s.api.networking.v1.IngressServiceBackend",
+    "smp_types::api::networking::v1::IngressServiceBackend",
+);
+#[cfg(feature = "networking")]
+const D460: Definition = Definition::of::<crate::api::networking::v1::IngressSpec>(
+    "io.k8s.api.networking.v1.IngressSpec",
+    "smp_types::api::networking::v1::IngressSpec",
+);
+#[cfg(feature = "networking")]
+const D461: Definition = Definition::of::<crate::api::networking::v1::IngressStatus>(
+    "io.k8s.api.networking.v1.IngressStatus",
+    "smp_types::api::networking::v1::IngressStatus",
+);
+#[cfg(feature = "networking")]
+const D462: Definition = Definition::of::<crate::api::networking::v1::IngressTLS>(
+    "io.k8s.api.networking.v1.IngressTLS",
+    "smp_types::api::networking::v1::IngressTLS",
+);
+#[cfg(feature = "networking")]
+const D463: Definition = Definition::of::<crate::api::networking::v1::NetworkPolicy>(
+    "io.k8s.api.networking.v1.NetworkPolicy",
+    "smp_types::api::networking::v1::NetworkPolicy",
+);
+#[cfg(feature = "networking")]
+const D464: Definition = Definition::of::<crate::api::networking::v1::NetworkPolicyEgressRule>(
+    "io.k8s.api.networking.v1.NetworkPolicyEgressRule",
+    "smp_types::api::networking::v1::NetworkPolicyEgressRule",
+);
+#[cfg(feature = "networking")]
+const D465: Definition = Definition::of::<crate::api::networking::v1::NetworkPolicyIngressRule>(
+    "io.k8s.api.networking.v1.NetworkPolicyIngressRule",
+    "smp_types::api::networking::v1::NetworkPolicyIngressRule",
+);
+#[cfg(feature = "networking")]
+const D466: Definition = Definition::of::<crate::api::networking::v1::NetworkPolicyList>(
+    "io.k8s.api.networking.v1.NetworkPolicyList",
+    "smp_types::api::networking::v1::NetworkPolicyList",
+);
+#[cfg(feature = "networking")]
+const D467: Definition = Definition::of::<crate::api::networking::v1::NetworkPolicyPeer>(
+    "io.k8s.api.networking.v1.NetworkPolicyPeer",
+    "smp_types::api::networking::v1::NetworkPolicyPeer",
+);
+#[cfg(feature = "networking")]
+const D468: Definition = Definition::of::<crate::api::networking::v1::NetworkPolicyPort>(
+    "io.k8s.api.networking.v1.NetworkPolicyPort",
+    "smp_types::api::networking::v1::NetworkPolicyPort",
+);
+#[cfg(feature = "networking")]
+const D469: Definition = Definition::of::<crate::api::networking::v1::NetworkPolicySpec>(
+    "io.k8s.api.networking.v1.NetworkPolicySpec",
+    "smp_types::api::networking::v1::NetworkPolicySpec",
+);
+#[cfg(feature = "networking")]
+const D470: Definition = Definition::of::<crate::api::networking::v1::ParentReference>(
+    "io.k8s.api.networking.v1.ParentReference",
+    "smp_types::api::networking::v1::ParentReference",
+);
+#[cfg(feature = "networking")]
+const D471: Definition = Definition::of::<crate::api::networking::v1::ServiceBackendPort>(
+    "io.k8s.api.networking.v1.ServiceBackendPort",
+    "smp_types::api::networking::v1::ServiceBackendPort",
+);
+#[cfg(feature = "networking")]
+const D472: Definition = Definition::of::<crate::api::networking::v1::ServiceCIDR>(
+    "io.k8s.api.networking.v1.ServiceCIDR",
+    "smp_types::api::networking::v1::ServiceCIDR",
+);
+#[cfg(feature = "networking")]
+const D473: Definition = Definition::of::<crate::api::networking::v1::ServiceCIDRList>(
+    "io.k8s.api.networking.v1.ServiceCIDRList",
+    "smp_types::api::networking::v1::ServiceCIDRList",
+);
+#[cfg(feature = "networking")]
+const D474: Definition = Definition::of::<crate::api::networking::v1::ServiceCIDRSpec>(
+    "io.k8s.api.networking.v1.ServiceCIDRSpec",
+    "smp_types::api::networking::v1::ServiceCIDRSpec",
+);
+#[cfg(feature = "networking")]
+const D475: Definition = Definition::of::<crate::api::networking::v1::ServiceCIDRStatus>(
+    "io.k8s.api.networking.v1.ServiceCIDRStatus",
+    "smp_types::api::networking::v1::ServiceCIDRStatus",
+);
+#[cfg(feature = "networking")]
+const D476: Definition = Definition::of::<crate::api::networking::v1beta1::IPAddress>(
+    "io.k8s.api.networking.v1beta1.IPAddress",
+    "smp_types::api::networking::v1beta1::IPAddress",
+);
+#[cfg(feature = "networking")]
+const D477: Definition = Definition::of::<crate::api::networking::v1beta1::IPAddressList>(
+    "io.k8s.api.networking.v1beta1.IPAddressList",
+    "smp_types::api::networking::v1beta1::IPAddressList",
+);
+#[cfg(feature = "networking")]
+const D478: Definition = Definition::of::<crate::api::networking::v1beta1::IPAddressSpec>(
+    "io.k8s.api.networking.v1beta1.IPAddressSpec",
+    "smp_types::api::networking::v1beta1::IPAddressSpec",
+);
+#[cfg(feature = "networking")]
+const D479: Definition = Definition::of::<crate::api::networking::v1beta1::ParentReference>(
+    "io.k8s.api.networking.v1beta1.ParentReference",
+    "smp_types::api::networking::v1beta1::ParentReference",
+);
+#[cfg(feature = "networking")]
+const D480: Definition = Definition::of::<crate::api::networking::v1beta1::ServiceCIDR>(
+    "io.k8s.api.networking.v1beta1.ServiceCIDR",
+    "smp_types::api::networking::v1beta1::ServiceCIDR",
+);
+#[cfg(feature = "networking")]
+const D481: Definition = Definition::of::<crate::api::networking::v1beta1::ServiceCIDRList>(
+    "io.k8s.api.networking.v1beta1.ServiceCIDRList",
+    "smp_types::api::networking::v1beta1::ServiceCIDRList",
+);
+#[cfg(feature = "networking")]
+const D482: Definition = Definition::of::<crate::api::networking::v1beta1::ServiceCIDRSpec>(
+    "io.k8s.api.networking.v1beta1.ServiceCIDRSpec",
+    "smp_types::api::networking::v1beta1::ServiceCIDRSpec",
+);
+#[cfg(feature = "networking")]
+const D483: Definition = Definition::of::<crate::api::networking::v1beta1::ServiceCIDRStatus>(
+    "io.k8s.api.networking.v1beta1.ServiceCIDRStatus",
+    "smp_types::api::networking::v1beta1::ServiceCIDRStatus",
+);
+#[cfg(feature = "node")]
+const D484: Definition = Definition::of::<crate::api::node::v1::Overhead>(
+    "io.k8s.api.node.v1.Overhead",
+    "smp_types::api::node::v1::Overhead",
+);
+#[cfg(feature = "node")]
+const D485: Definition = Definition::of::<crate::api::node::v1::RuntimeClass>(
+    "io.k8s.api.node.v1.RuntimeClass",
+    "smp_types::api::node::v1::RuntimeClass",
+);
+#[cfg(feature = "node")]
+const D486: Definition = Definition::of::<crate::api::node::v1::RuntimeClassList>(
+    "io.k8s.api.node.v1.RuntimeClassList",
+    "smp_types::api::node::v1::RuntimeClassList",
+);
+#[cfg(feature = "node")]
+const D487: Definition = Definition::of::<crate::api::node::v1::Scheduling>(
+    "io.k8s.api.node.v1.Scheduling",
+    "smp_types::api::node::v1::Scheduling",
+);
+#[cfg(feature = "policy")]
+const D488: Definition = Definition::of::<crate::api::policy::v1::Eviction>(
+    "io.k8s.api.policy.v1.Eviction",
+    "smp_types::api::policy::v1::Eviction",
+);
+#[cfg(feature = "policy")]
+const D489: Definition = Definition::of::<crate::api::policy::v1::PodDisruptionBudget>(
+    "io.k8s.api.policy.v1.PodDisruptionBudget",
+    "smp_types::api::policy::v1::PodDisruptionBudget",
+);
+#[cfg(feature = "policy")]
+const D490: Definition = Definition::of::<crate::api::policy::v1::PodDisruptionBudgetList>(
+    "io.k8s.api.policy.v1.PodDisruptionBudgetList",
+    "smp_types::api::policy::v1::PodDisruptionBudgetList",
+);
+#[cfg(feature = "policy")]
+const D491: Definition = Definition::of::<crate::api::policy::v1::PodDisruptionBudgetSpec>(
+    "io.k8s.api.policy.v1.PodDisruptionBudgetSpec",
+    "smp_types::api::policy::v1::PodDisruptionBudgetSpec",
+);
+#[cfg(feature = "policy")]
+const D492: Definition = Definition::of::<crate::api::policy::v1::PodDisruptionBudgetStatus>(
+    "io.k8s.api.policy.v1.PodDisruptionBudgetStatus",
+    "smp_types::api::policy::v1::PodDisruptionBudgetStatus",
+);
+#[cfg(feature = "rbac")]
+const D493: Definition = Definition::of::<crate::api::rbac::v1::AggregationRule>(
+    "io.k8s.api.rbac.v1.AggregationRule",
+    "smp_types::api::rbac::v1::AggregationRule",
+);
+#[cfg(feature = "rbac")]
+const D494: Definition = Definition::of::<crate::api::rbac::v1::ClusterRole>(
+    "io.k8s.api.rbac.v1.ClusterRole",
+    "smp_types::api::rbac::v1::ClusterRole",
+);
+#[cfg(feature = "rbac")]
+const D495: Definition = Definition::of::<crate::api::rbac::v1::ClusterRoleBinding>(
+    "io.k8s.api.rbac.v1.ClusterRoleBinding",
+    "smp_types::api::rbac::v1::ClusterRoleBinding",
+);
+#[cfg(feature = "rbac")]
+const D496: Definition = Definition::of::<crate::api::rbac::v1::ClusterRoleBindingList>(
+    "io.k8s.api.rbac.v1.ClusterRoleBindingList",
+    "smp_types::api::rbac::v1::ClusterRoleBindingList",
+);
+#[cfg(feature = "rbac")]
+const D497: Definition = Definition::of::<crate::api::rbac::v1::ClusterRoleList>(
+    "io.k8s.api.rbac.v1.ClusterRoleList",
+    "smp_types::api::rbac::v1::ClusterRoleList",
+);
+#[cfg(feature = "rbac")]
+const D498: Definition = Definition::of::<crate::api::rbac::v1::PolicyRule>(
+    "io.k8s.api.rbac.v1.PolicyRule",
+    "smp_types::api::rbac::v1::PolicyRule",
+);
+#[cfg(feature = "rbac")]
+const D499: Definition = Definition::of::<crate::api::rbac::v1::Role>(
+    "io.k8s.api.rbac.v1.Role",
+    "smp_types::api::rbac::v1::Role",
+);
+#[cfg(feature = "rbac")]
+const D500: Definition = Definition::of::<crate::api::rbac::v1::RoleBinding>(
+    "io.k8s.api.rbac.v1.RoleBinding",
+    "smp_types::api::rbac::v1::RoleBinding",
+);
+#[cfg(feature = "rbac")]
+const D501: Definition = Definition::of::<crate::api::rbac::v1::RoleBindingList>(
+    "io.k8s.api.rbac.v1.RoleBindingList",
+    "smp_types::api::rbac::v1::RoleBindingList",
+);
+#[cfg(feature = "rbac")]
+const D502: Definition = Definition::of::<crate::api::rbac::v1::RoleList>(
+    "io.k8s.api.rbac.v1.RoleList",
+    "smp_types::api::rbac::v1::RoleList",
+);
+#[cfg(feature = "rbac")]
+const D503: Definition = Definition::of::<crate::api::rbac::v1::RoleRef>(
+    "io.k8s.api.rbac.v1.RoleRef",
+    "smp_types::api::rbac::v1::RoleRef",
+);
+#[cfg(feature = "rbac")]
+const D504: Definition = Definition::of::<crate::api::rbac::v1::Subject>(
+    "io.k8s.api.rbac.v1.Subject",
+    "smp_types::api::rbac::v1::Subject",
+);
+#[cfg(feature = "resource")]
+const D505: Definition = Definition::of::<crate::api::resource::v1::AllocatedDeviceStatus>(
+    "io.k8s.api.resource.v1.AllocatedDeviceStatus",
+    "smp_types::api::resource::v1::AllocatedDeviceStatus",
+);
+#[cfg(feature = "resource")]
+const D506: Definition = Definition::of::<crate::api::resource::v1::AllocationResult>(
+    "io.k8s.api.resource.v1.AllocationResult",
+    "smp_types::api::resource::v1::AllocationResult",
+);
+#[cfg(feature = "resource")]
+const D507: Definition = Definition::of::<crate::api::resource::v1::CELDeviceSelector>(
+    "io.k8s.api.resource.v1.CELDeviceSelector",
+    "smp_types::api::resource::v1::CELDeviceSelector",
+);
+#[cfg(feature = "resource")]
+const D508: Definition = Definition::of::<crate::api::resource::v1::CapacityRequestPolicy>(
+    "io.k8s.api.resource.v1.CapacityRequestPolicy",
+    "smp_types::api::resource::v1::CapacityRequestPolicy",
+);
+#[cfg(feature = "resource")]
+const D509: Definition = Definition::of::<crate::api::resource::v1::CapacityRequestPolicyRange>(
+    "io.k8s.api.resource.v1.CapacityRequestPolicyRange",
+    "smp_types::api::resource::v1::CapacityRequestPolicyRange",
+);
+#[cfg(feature = "resource")]
+const D510: Definition = Definition::of::<crate::api::resource::v1::CapacityRequirements>(
+    "io.k8s.api.resource.v1.CapacityRequirements",
+    "smp_types::api::resource::v1::CapacityRequirements",
+);
+#[cfg(feature = "resource")]
+const D511: Definition = Definition::of::<crate::api::resource::v1::Counter>(
+    "io.k8s.api.resource.v1.Counter",
+    "smp_types::api::resource::v1::Counter",
+);
+#[cfg(feature = "resource")]
+const D512: Definition = Definition::of::<crate::api::resource::v1::CounterSet>(
+    "io.k8s.api.resource.v1.CounterSet",
+    "smp_types::api::resource::v1::CounterSet",
+);
+#[cfg(feature = "resource")]
+const D513: Definition = Definition::of::<crate::api::resource::v1::Device>(
+    "io.k8s.api.resource.v1.Device",
+    "smp_types::api::resource::v1::Device",
+);
+#[cfg(feature = "resource")]
+const D514: Definition = Definition::of::<crate::api::resource::v1::DeviceAllocationConfiguration>(
+    "io.k8s.api.resource.v1.DeviceAllocationConfiguration",
+    "smp_types::api::resource::v1::DeviceAllocationConfiguration",
+);
+#[cfg(feature = "resource")]
+const D515: Definition = Definition::of::<crate::api::resource::v1::DeviceAllocationResult>(
+    "io.k8s.api.resource.v1.DeviceAllocationResult",
+    "smp_types::api::resource::v1::DeviceAllocationResult",
+);
+#[cfg(feature = "resource")]
+const D516: Definition = Definition::of::<crate::api::resource::v1::DeviceAttribute>(
+    "io.k8s.api.resource.v1.DeviceAttribute",
+    "smp_types::api::resource::v1::DeviceAttribute",
+);
+#[cfg(feature = "resource")]
+const D517: Definition = Definition::of::<crate::api::resource::v1::DeviceCapacity>(
+    "io.k8s.api.resource.v1.DeviceCapacity",
+    "smp_types::api::resource::v1::DeviceCapacity",
+);
+#[cfg(feature = "resource")]
+const D518: Definition = Definition::of::<crate::api::resource::v1::DeviceClaim>(
+    "io.k8s.api.resource.v1.DeviceClaim",
+    "smp_types::api::resource::v1::DeviceClaim",
+);
+#[cfg(feature = "resource")]
+const D519: Definition = Definition::of::<crate::api::resource::v1::DeviceClaimConfiguration>(
+    "io.k8s.api.resource.v1.DeviceClaimConfiguration",
+    "smp_types::api::resource::v1::DeviceClaimConfiguration",
+);
+#[cfg(feature = "resource")]
+const D520: Definition = Definition::of::<crate::api::resource::v1::DeviceClass>(
+    "io.k8s.api.resource.v1.DeviceClass",
+    "smp_types::api::resource::v1::DeviceClass",
+);
+#[cfg(feature = "resource")]
+const D521: Definition = Definition::of::<crate::api::resource::v1::DeviceClassConfiguration>(
+    "io.k8s.api.resource.v1.DeviceClassConfiguration",
+    "smp_types::api::resource::v1::DeviceClassConfiguration",
+);
+#[cfg(feature = "resource")]
+const D522: Definition = Definition::of::<crate::api::resource::v1::DeviceClassList>(
+    "io.k8s.api.resource.v1.DeviceClassList",
+    "smp_types::api::resource::v1::DeviceClassList",
+);
+#[cfg(feature = "resource")]
+const D523: Definition = Definition::of::<crate::api::resource::v1::DeviceClassSpec>(
+    "io.k8s.api.resource.v1.DeviceClassSpec",
+    "smp_types::api::resource::v1::DeviceClassSpec",
+);
+#[cfg(feature = "resource")]
+const D524: Definition = Definition::of::<crate::api::resource::v1::DeviceConstraint>(
+    "io.k8s.api.resource.v1.DeviceConstraint",
+    "smp_types::api::resource::v1::DeviceConstraint",
+);
+#[cfg(feature = "resource")]
+const D525: Definition = Definition::of::<crate::api::resource::v1::DeviceCounterConsumption>(
+    "io.k8s.api.resource.v1.DeviceCounterConsumption",
+    "smp_types::api::resource::v1::DeviceCounterConsumption",
+);
+#[cfg(feature = "resource")]
+const D526: Definition = Definition::of::<crate::api::resource::v1::DeviceRequest>(
+    "io.k8s.api.resource.v1.DeviceRequest",
+    "smp_types::api::resource::v1::DeviceRequest",
+);
+#[cfg(feature = "resource")]
+const D527: Definition = Definition::of::<crate::api::resource::v1::DeviceRequestAllocationResult>(
+    "io.k8s.api.resource.v1.DeviceRequestAllocationResult",
+    "smp_types::api::resource::v1::DeviceRequestAllocationResult",
+);
+#[cfg(feature = "resource")]
+const D528: Definition = Definition::of::<crate::api::resource::v1::DeviceSelector>(
+    "io.k8s.api.resource.v1.DeviceSelector",
+    "smp_types::api::resource::v1::DeviceSelector",
+);
+#[cfg(feature = "resource")]
+const D529: Definition = Definition::of::<crate::api::resource::v1::DeviceSubRequest>(
+    "io.k8s.api.resource.v1.DeviceSubRequest",
+    "smp_types::api::resource::v1::DeviceSubRequest",
+);
+#[cfg(feature = "resource")]
+const D530: Definition = Definition::of::<crate::api::resource::v1::DeviceTaint>(
+    "io.k8s.api.resource.v1.DeviceTaint",
+    "smp_types::api::resource::v1::DeviceTaint",
+);
+#[cfg(feature = "resource")]
+const D531: Definition = Definition::of::<crate::api::resource::v1::DeviceToleration>(
+    "io.k8s.api.resource.v1.DeviceToleration",
+    "smp_types::api::resource::v1::DeviceToleration",
+);
+#[cfg(feature = "resource")]
+const D532: Definition = Definition::of::<crate::api::resource::v1::ExactDeviceRequest>(
+    "io.k8s.api.resource.v1.ExactDeviceRequest",
+    "smp_types::api::resource::v1::ExactDeviceRequest",
+);
+#[cfg(feature = "resource")]
+const D533: Definition = Definition::of::<crate::api::resource::v1::NetworkDeviceData>(
+    "io.k8s.api.resource.v1.NetworkDeviceData",
+    "smp_types::api::resource::v1::NetworkDeviceData",
+);
+#[cfg(feature = "resource")]
+const D534: Definition = Definition::of::<crate::api::resource::v1::OpaqueDeviceConfiguration>(
+    "io.k8s.api.resource.v1.OpaqueDeviceConfiguration",
+    "smp_types::api::resource::v1::OpaqueDeviceConfiguration",
+);
+#[cfg(feature = "resource")]
+const D535: Definition = Definition::of::<crate::api::resource::v1::ResourceClaim>(
+    "io.k8s.api.resource.v1.ResourceClaim",
+    "smp_types::api::resource::v1::ResourceClaim",
+);
+#[cfg(feature = "resource")]
+const D536: Definition = Definition::of::<crate::api::resource::v1::ResourceClaimConsumerReference>(
+    "io.k8s.api.resource.v1.ResourceClaimConsumerReference",
+    "smp_types::api::resource::v1::ResourceClaimConsumerReference",
+);
+#[cfg(feature = "resource")]
+const D537: Definition = Definition::of::<crate::api::resource::v1::ResourceClaimList>(
+    "io.k8s.api.resource.v1.ResourceClaimList",
+    "smp_types::api::resource::v1::ResourceClaimList",
+);
+#[cfg(feature = "resource")]
+const D538: Definition = Definition::of::<crate::api::resource::v1::ResourceClaimSpec>(
+    "io.k8s.api.resource.v1.ResourceClaimSpec",
+    "smp_types::api::resource::v1::ResourceClaimSpec",
+);
+#[cfg(feature = "resource")]
+const D539: Definition = Definition::of::<crate::api::resource::v1::ResourceClaimStatus>(
+    "io.k8s.api.resource.v1.ResourceClaimStatus",
+    "smp_types::api::resource::v1::ResourceClaimStatus",
+);
+#[cfg(feature = "resource")]
+const D540: Definition = Definition::of::<crate::api::resource::v1::ResourceClaimTemplate>(
+    "io.k8s.api.resource.v1.ResourceClaimTemplate",
+    "smp_types::api::resource::v1::ResourceClaimTemplate",
+);
+#[cfg(feature = "resource")]
+const D541: Definition = Definition::of::<crate::api::resource::v1::ResourceClaimTemplateList>(
+    "io.k8s.api.resource.v1.ResourceClaimTemplateList",
+    "smp_types::api::resource::v1::ResourceClaimTemplateList",
+);
+#[cfg(feature = "resource")]
+const D542: Definition = Definition::of::<crate::api::resource::v1::ResourceClaimTemplateSpec>(
+    "io.k8s.api.resource.v1.ResourceClaimTemplateSpec",
+    "smp_types::api::resource::v1::ResourceClaimTemplateSpec",
+);
+#[cfg(feature = "resource")]
+const D543: Definition = Definition::of::<crate::api::resource::v1::ResourcePool>(
+    "io.k8s.api.resource.v1.ResourcePool",
+    "smp_types::api::resource::v1::ResourcePool",
+);
+#[cfg(feature = "resource")]
+const D544: Definition = Definition::of::<crate::api::resource::v1::ResourceSlice>(
+    "io.k8s.api.resource.v1.ResourceSlice",
+    "smp_types::api::resource::v1::ResourceSlice",
+);
+#[cfg(feature = "resource")]
+const D545: Definition = Definition::of::<crate::api::resource::v1::ResourceSliceList>(
+    "io.k8s.api.resource.v1.ResourceSliceList",
+    "smp_types::api::resource::v1::ResourceSliceList",
+);
+#[cfg(feature = "resource")]
+const D546: Definition = Definition::of::<crate::api::resource::v1::ResourceSliceSpec>(
+    "io.k8s.api.resource.v1.ResourceSliceSpec",
+    "smp_types::api::resource::v1::ResourceSliceSpec",
+);
+#[cfg(feature = "resource")]
+const D547: Definition = Definition::of::<crate::api::resource::v1alpha3::CELDeviceSelector>(
+    "io.k8s.api.resource.v1alpha3.CELDeviceSelector",
+    "smp_types::api::resource::v1alpha3::CELDeviceSelector",
+);
+#[cfg(feature = "resource")]
+const D548: Definition = Definition::of::<crate::api::resource::v1alpha3::DeviceSelector>(
+    "io.k8s.api.resource.v1alpha3.DeviceSelector",
+    "smp_types::api::resource::v1alpha3::DeviceSelector",
+);
+#[cfg(feature = "resource")]
+const D549: Definition = Definition::of::<crate::api::resource::v1alpha3::DeviceTaint>(
+    "io.k8s.api.resource.v1alpha3.DeviceTaint",
+    "smp_types::api::resource::v1alpha3::DeviceTaint",
+);
+#[cfg(feature = "resource")]
+const D550: Definition = Definition::of::<crate::api::resource::v1alpha3::DeviceTaintRule>(
+    "io.k8s.api.resource.v1alpha3.DeviceTaintRule",
+    "smp_types::api::resource::v1alpha3::DeviceTaintRule",
+);
+#[cfg(feature = "resource")]
+const D551: Definition = Definition::of::<crate::api::resource::v1alpha3::DeviceTaintRuleList>(
+    "io.k8s.api.resource.v1alpha3.DeviceTaintRuleList",
+    "smp_types::api::resource::v1alpha3::DeviceTaintRuleList",
+);
+#[cfg(feature = "resource")]
+const D552: Definition = Definition::of::<crate::api::resource::v1alpha3::DeviceTaintRuleSpec>(
+    "io.k8s.api.resource.v1alpha3.DeviceTaintRuleSpec",
+    "smp_types::api::resource::v1alpha3::DeviceTaintRuleSpec",
+);
+#[cfg(feature = "resource")]
+const D553: Definition = Definition::of::<crate::api::resource::v1alpha3::DeviceTaintSelector>(
+    "io.k8s.api.resource.v1alpha3.DeviceTaintSelector",
+    "smp_types::api::resource::v1alpha3::DeviceTaintSelector",
+);
+#[cfg(feature = "resource")]
+const D554: Definition = Definition::of::<crate::api::resource::v1beta1::AllocatedDeviceStatus>(
+    "io.k8s.api.resource.v1beta1.AllocatedDeviceStatus",
+    "smp_types::api::resource::v1beta1::AllocatedDeviceStatus",
+);
+#[cfg(feature = "resource")]
+const D555: Definition = Definition::of::<crate::api::resource::v1beta1::AllocationResult>(
+    "io.k8s.api.resource.v1beta1.AllocationResult",
+    "smp_types::api::resource::v1beta1::AllocationResult",
+);
+#[cfg(feature = "resource")]
+const D556: Definition = Definition::of::<crate::api::resource::v1beta1::BasicDevice>(
+    "io.k8s.api.resource.v1beta1.BasicDevice",
+    "smp_types::api::resource::v1beta1::BasicDevice",
+);
+#[cfg(feature = "resource")]
+const D557: Definition = Definition::of::<crate::api::resource::v1beta1::CELDeviceSelector>(
+    "io.k8s.api.resource.v1beta1.CELDeviceSelector",
+    "smp_types::api::resource::v1beta1::CELDeviceSelector",
+);
+#[cfg(feature = "resource")]
+const D558: Definition = Definition::of::<crate::api::resource::v1beta1::CapacityRequestPolicy>(
+    "io.k8s.api.resource.v1beta1.CapacityRequestPolicy",
+    "smp_types::api::resource::v1beta1::CapacityRequestPolicy",
+);
+#[cfg(feature = "resource")]
+const D559: Definition = Definition::of::<crate::api::resource::v1beta1::CapacityRequestPolicyRange>(
+    "io.k8s.api.resource.v1beta1.CapacityRequestPolicyRange",
+    "smp_types::api::resource::v1beta1::CapacityRequestPolicyRange",
+);
+#[cfg(feature = "resource")]
+const D560: Definition = Definition::of::<crate::api::resource::v1beta1::CapacityRequirements>(
+    "io.k8s.api.resource.v1beta1.CapacityRequirements",
+    "smp_types::api::resource::v1beta1::CapacityRequirements",
+);
+#[cfg(feature = "resource")]
+const D561: Definition = Definition::of::<crate::api::resource::v1beta1::Counter>(
+    "io.k8s.api.resource.v1beta1.Counter",
+    "smp_types::api::resource::v1beta1::Counter",
+);
+#[cfg(feature = "resource")]
+const D562: Definition = Definition::of::<crate::api::resource::v1beta1::CounterSet>(
+    "io.k8s.api.resource.v1beta1.CounterSet",
+    "smp_types::api::resource::v1beta1::CounterSet",
+);
+#[cfg(feature = "resource")]
+const D563: Definition = Definition::of::<crate::api::resource::v1beta1::Device>(
+    "io.k8s.api.resource.v1beta1.Device",
+    "smp_types::api::resource::v1beta1::Device",
+);
+#[cfg(feature = "resource")]
+const D564: Definition =
+    Definition::of::<crate::api::resource::v1beta1::DeviceAllocationConfiguration>(
+        "io.k8s.api.resource.v1beta1.DeviceAllocationConfiguration",
+        "smp_types::api::resource::v1beta1::DeviceAllocationConfiguration",
+    );
+#[cfg(feature = "resource")]
+const D565: Definition = Definition::of::<crate::api::resource::v1beta1::DeviceAllocationResult>(
+    "io.k8s.api.resource.v1beta1.DeviceAllocationResult",
+    "smp_types::api::resource::v1beta1::DeviceAllocationResult",
+);
+#[cfg(feature = "resource")]
+const D566: Definition = Definition::of::<crate::api::resource::v1beta1::DeviceAttribute>(
+    "io.k8s.api.resource.v1beta1.DeviceAttribute",
+    "smp_types::api::resource::v1beta1::DeviceAttribute",
+);
+#[cfg(feature = "resource")]
+const D567: Definition = Definition::of::<crate::api::resource::v1beta1::DeviceCapacity>(
+    "io.k8s.api.resource.v1beta1.DeviceCapacity",
+    "smp_types::api::resource::v1beta1::DeviceCapacity",
+);
+#[cfg(feature = "resource")]
+const D568: Definition = Definition::of::<crate::api::resource::v1beta1::DeviceClaim>(
+    "io.k8s.api.resource.v1beta1.DeviceClaim",
+    "smp_types::api::resource::v1beta1::DeviceClaim",
+);
+#[cfg(feature = "resource")]
+const D569: Definition = Definition::of::<crate::api::resource::v1beta1::DeviceClaimConfiguration>(
+    "io.k8s.api.resource.v1beta1.DeviceClaimConfiguration",
+    "smp_types::api::resource::v1beta1::DeviceClaimConfiguration",
+);
+#[cfg(feature = "resource")]
+const D570: Definition = Definition::of::<crate::api::resource::v1beta1::DeviceClass>(
+    "io.k8s.api.resource.v1beta1.DeviceClass",
+    "smp_types::api::resource::v1beta1::DeviceClass",
+);
+#[cfg(feature = "resource")]
+const D571: Definition = Definition::of::<crate::api::resource::v1beta1::DeviceClassConfiguration>(
+    "io.k8s.api.resource.v1beta1.DeviceClassConfiguration",
+    "smp_types::api::resource::v1beta1::DeviceClassConfiguration",
+);
+#[cfg(feature = "resource")]
+const D572: Definition = Definition::of::<crate::api::resource::v1beta1::DeviceClassList>(
+    "io.k8s.api.resource.v1beta1.DeviceClassList",
+    "smp_types::api::resource::v1beta1::DeviceClassList",
+);
+#[cfg(feature = "resource")]
+const D573: Definition = Definition::of::<crate::api::resource::v1beta1::DeviceClassSpec>(
+    "io.k8s.api.resource.v1beta1.DeviceClassSpec",
+    "smp_types::api::resource::v1beta1::DeviceClassSpec",
+);
+#[cfg(feature = "resource")]
+const D574: Definition = Definition::of::<crate::api::resource::v1beta1::DeviceConstraint>(
+    "io.k8s.api.resource.v1beta1.DeviceConstraint",
+    "smp_types::api::resource::v1beta1::DeviceConstraint",
+);
+#[cfg(feature = "resource")]
+const D575: Definition = Definition::of::<crate::api::resource::v1beta1::DeviceCounterConsumption>(
+    "io.k8s.api.resource.v1beta1.DeviceCounterConsumption",
+    "smp_types::api::resource::v1beta1::DeviceCounterConsumption",
+);
+#[cfg(feature = "resource")]
+const D576: Definition = Definition::of::<crate::api::resource::v1beta1::DeviceRequest>(
+    "io.k8s.api.resource.v1beta1.DeviceRequest",
+    "smp_types::api::resource::v1beta1::DeviceRequest",
+);
+#[cfg(feature = "resource")]
+const D577: Definition =
+    Definition::of::<crate::api::resource::v1beta1::DeviceRequestAllocationResult>(
+        "io.k8s.api.resource.v1beta1.DeviceRequestAllocationResult",
+        "smp_types::api::resource::v1beta1::DeviceRequestAllocationResult",
+    );
+#[cfg(feature = "resource")]
+const D578: Definition = Definition::of::<crate::api::resource::v1beta1::DeviceSelector>(
+    "io.k8s.api.resource.v1beta1.DeviceSelector",
+    "smp_types::api::resource::v1beta1::DeviceSelector",
+);
+#[cfg(feature = "resource")]
+const D579: Definition = Definition::of::<crate::api::resource::v1beta1::DeviceSubRequest>(
+    "io.k8s.api.resource.v1beta1.DeviceSubRequest",
+    "smp_types::api::resource::v1beta1::DeviceSubRequest",
+);
+#[cfg(feature = "resource")]
+const D580: Definition = Definition::of::<crate::api::resource::v1beta1::DeviceTaint>(
+    "io.k8s.api.resource.v1beta1.DeviceTaint",
+    "smp_types::api::resource::v1beta1::DeviceTaint",
+);
+#[cfg(feature = "resource")]
+const D581: Definition = Definition::of::<crate::api::resource::v1beta1::DeviceToleration>(
+    "io.k8s.api.resource.v1beta1.DeviceToleration",
+    "smp_types::api::resource::v1beta1::DeviceToleration",
+);
+#[cfg(feature = "resource")]
+const D582: Definition = Definition::of::<crate::api::resource::v1beta1::NetworkDeviceData>(
+    "io.k8s.api.resource.v1beta1.NetworkDeviceData",
+    "smp_types::api::resource::v1beta1::NetworkDeviceData",
+);
+#[cfg(feature = "resource")]
+const D583: Definition = Definition::of::<crate::api::resource::v1beta1::OpaqueDeviceConfiguration>(
+    "io.k8s.api.resource.v1beta1.OpaqueDeviceConfiguration",
+    "smp_types::api::resource::v1beta1::OpaqueDeviceConfiguration",
+);
+#[cfg(feature = "resource")]
+const D584: Definition = Definition::of::<crate::api::resource::v1beta1::ResourceClaim>(
+    "io.k8s.api.resource.v1beta1.ResourceClaim",
+    "smp_types::api::resource::v1beta1::ResourceClaim",
+);
+#[cfg(feature = "resource")]
+const D585: Definition =
+    Definition::of::<crate::api::resource::v1beta1::ResourceClaimConsumerReference>(
+        "io.k8s.api.resource.v1beta1.ResourceClaimConsumerReference",
+        "smp_types::api::resource::v1beta1::ResourceClaimConsumerReference",
+    );
+#[cfg(feature = "resource")]
+const D586: Definition = Definition::of::<crate::api::resource::v1beta1::ResourceClaimList>(
+    "io.k8s.api.resource.v1beta1.ResourceClaimList",
+    "smp_types::api::resource::v1beta1::ResourceClaimList",
+);
+#[cfg(feature = "resource")]
+const D587: Definition = Definition::of::<crate::api::resource::v1beta1::ResourceClaimSpec>(
+    "io.k8s.api.resource.v1beta1.ResourceClaimSpec",
+    "smp_types::api::resource::v1beta1::ResourceClaimSpec",
+);
+#[cfg(feature = "resource")]
+const D588: Definition = Definition::of::<crate::api::resource::v1beta1::ResourceClaimStatus>(
+    "io.k8s.api.resource.v1beta1.ResourceClaimStatus",
+    "smp_types::api::resource::v1beta1::ResourceClaimStatus",
+);
+#[cfg(feature = "resource")]
+const D589: Definition = Definition::of::<crate::api::resource::v1beta1::ResourceClaimTemplate>(
+    "io.k8s.api.resource.v1beta1.ResourceClaimTemplate",
+    "smp_types::api::resource::v1beta1::ResourceClaimTemplate",
+);
+#[cfg(feature = "resource")]
+const D590: Definition = Definition::of::<crate::api::resource::v1beta1::ResourceClaimTemplateList>(
+    "io.k8s.api.resource.v1beta1.ResourceClaimTemplateList",
+    "smp_types::api::resource::v1beta1::ResourceClaimTemplateList",
+);
+#[cfg(feature = "resource")]
+const D591: Definition = Definition::of::<crate::api::resource::v1beta1::ResourceClaimTemplateSpec>(
+    "io.k8s.api.resource.v1beta1.ResourceClaimTemplateSpec",
+    "smp_types::api::resource::v1beta1::ResourceClaimTemplateSpec",
+);
+#[cfg(feature = "resource")]
+const D592: Definition = Definition::of::<crate::api::resource::v1beta1::ResourcePool>(
+    "io.k8s.api.resource.v1beta1.ResourcePool",
+    "smp_types::api::resource::v1beta1::ResourcePool",
+);
+#[cfg(feature = "resource")]
+const D593: Definition = Definition::of::<crate::api::resource::v1beta1::ResourceSlice>(
+    "io.k8s.api.resource.v1beta1.ResourceSlice",
+    "smp_types::api::resource::v1beta1::ResourceSlice",
+);
+#[cfg(feature = "resource")]
+const D594: Definition = Definition::of::<crate::api::resource::v1beta1::ResourceSliceList>(
+    "io.k8s.api.resource.v1beta1.ResourceSliceList",
+    "smp_types::api::resource::v1beta1::ResourceSliceList",
+);
+#[cfg(feature = "resource")]
+const D595: Definition = Definition::of::<crate::api::resource::v1beta1::ResourceSliceSpec>(
+    "io.k8s.api.resource.v1beta1.ResourceSliceSpec",
+    "smp_types::api::resource::v1beta1::ResourceSliceSpec",
+);
+#[cfg(feature = "resource")]
+const D596: Definition = Definition::of::<crate::api::resource::v1beta2::AllocatedDeviceStatus>(
+    "io.k8s.api.resource.v1beta2.AllocatedDeviceStatus",
+    "smp_types::api::resource::v1beta2::AllocatedDeviceStatus",
+);
+#[cfg(feature = "resource")]
+const D597: Definition = Definition::of::<crate::api::resource::v1beta2::AllocationResult>(
+    "io.k8s.api.resource.v1beta2.AllocationResult",
+    "smp_types::api::resource::v1beta2::AllocationResult",
+);
+#[cfg(feature = "resource")]
+const D598: Definition = Definition::of::<crate::api::resource::v1beta2::CELDeviceSelector>(
+    "io.k8s.api.resource.v1beta2.CELDeviceSelector",
+    "smp_types::api::resource::v1beta2::CELDeviceSelector",
+);
+#[cfg(feature = "resource")]
+const D599: Definition = Definition::of::<crate::api::resource::v1beta2::CapacityRequestPolicy>(
+    "io.k8s.api.resource.v1beta2.CapacityRequestPolicy",
+    "smp_types::api::resource::v1beta2::CapacityRequestPolicy",
+);
+#[cfg(feature = "resource")]
+const D600: Definition = Definition::of::<crate::api::resource::v1beta2::CapacityRequestPolicyRange>(
+    "io.k8s.api.resource.v1beta2.CapacityRequestPolicyRange",
+    "smp_types::api::resource::v1beta2::CapacityRequestPolicyRange",
+);
+#[cfg(feature = "resource")]
+const D601: Definition = Definition::of::<crate::api::resource::v1beta2::CapacityRequirements>(
+    "io.k8s.api.resource.v1beta2.CapacityRequirements",
+    "smp_types::api::resource::v1beta2::CapacityRequirements",
+);
+#[cfg(feature = "resource")]
+const D602: Definition = Definition::of::<crate::api::resource::v1beta2::Counter>(
+    "io.k8s.api.resource.v1beta2.Counter",
+    "smp_types::api::resource::v1beta2::Counter",
+);
+#[cfg(feature = "resource")]
+const D603: Definition = Definition::of::<crate::api::resource::v1beta2::CounterSet>(
+    "io.k8s.api.resource.v1beta2.CounterSet",
+    "smp_types::api::resource::v1beta2::CounterSet",
+);
+#[cfg(feature = "resource")]
+const D604: Definition = Definition::of::<crate::api::resource::v1beta2::Device>(
+    "io.k8s.api.resource.v1beta2.Device",
+    "smp_types::api::resource::v1beta2::Device",
+);
+#[cfg(feature = "resource")]
+const D605: Definition =
+    Definition::of::<crate::api::resource::v1beta2::DeviceAllocationConfiguration>(
+        "io.k8s.api.resource.v1beta2.DeviceAllocationConfiguration",
+        "smp_types::api::resource::v1beta2::DeviceAllocationConfiguration",
+    );
+#[cfg(feature = "resource")]
+const D606: Definition = Definition::of::<crate::api::resource::v1beta2::DeviceAllocationResult>(
+    "io.k8s.api.resource.v1beta2.DeviceAllocationResult",
+    "smp_types::api::resource::v1beta2::DeviceAllocationResult",
+);
+#[cfg(feature = "resource")]
+const D607: Definition = Definition::of::<crate::api::resource::v1beta2::DeviceAttribute>(
+    "io.k8s.api.resource.v1beta2.DeviceAttribute",
+    "smp_types::api::resource::v1beta2::DeviceAttribute",
+);
+#[cfg(feature = "resource")]
+const D608: Definition = Definition::of::<crate::api::resource::v1beta2::DeviceCapacity>(
+    "io.k8s.api.resource.v1beta2.DeviceCapacity",
+    "smp_types::api::resource::v1beta2::DeviceCapacity",
+);
+#[cfg(feature = "resource")]
+const D609: Definition = Definition::of::<crate::api::resource::v1beta2::DeviceClaim>(
+    "io.k8s.api.resource.v1beta2.DeviceClaim",
+    "smp_types::api::resource::v1beta2::DeviceClaim",
+);
+#[cfg(feature = "resource")]
+const D610: Definition = Definition::of::<crate::api::resource::v1beta2::DeviceClaimConfiguration>(
+    "io.k8s.api.resource.v1beta2.DeviceClaimConfiguration",
+    "smp_types::api::resource::v1beta2::DeviceClaimConfiguration",
+);
+#[cfg(feature = "resource")]
+const D611: Definition = Definition::of::<crate::api::resource::v1beta2::DeviceClass>(
+    "io.k8s.api.resource.v1beta2.DeviceClass",
+    "smp_types::api::resource::v1beta2::DeviceClass",
+);
+#[cfg(feature = "resource")]
+const D612: Definition = Definition::of::<crate::api::resource::v1beta2::DeviceClassConfiguration>(
+    "io.k8s.api.resource.v1beta2.DeviceClassConfiguration",
+    "smp_types::api::resource::v1beta2::DeviceClassConfiguration",
+);
+#[cfg(feature = "resource")]
+const D613: Definition = Definition::of::<crate::api::resource::v1beta2::DeviceClassList>(
+    "io.k8s.api.resource.v1beta2.DeviceClassList",
+    "smp_types::api::resource::v1beta2::DeviceClassList",
+);
+#[cfg(feature = "resource")]
+const D614: Definition = Definition::of::<crate::api::resource::v1beta2::DeviceClassSpec>(
+    "io.k8s.api.resource.v1beta2.DeviceClassSpec",
+    "smp_types::api::resource::v1beta2::DeviceClassSpec",
+);
+#[cfg(feature = "resource")]
+const D615: Definition = Definition::of::<crate::api::resource::v1beta2::DeviceConstraint>(
+    "io.k8s.api.resource.v1beta2.DeviceConstraint",
+    "smp_types::api::resource::v1beta2::DeviceConstraint",
+);
+#[cfg(feature = "resource")]
+const D616: Definition = Definition::of::<crate::api::resource::v1beta2::DeviceCounterConsumption>(
+    "io.k8s.api.resource.v1beta2.DeviceCounterConsumption",
+    "smp_types::api::resource::v1beta2::DeviceCounterConsumption",
+);
+#[cfg(feature = "resource")]
+const D617: Definition = Definition::of::<crate::api::resource::v1beta2::DeviceRequest>(
+    "io.k8s.api.resource.v1beta2.DeviceRequest",
+    "smp_types::api::resource::v1beta2::DeviceRequest",
+);
+#[cfg(feature = "resource")]
+const D618: Definition =
+    Definition::of::<crate::api::resource::v1beta2::DeviceRequestAllocationResult>(
+        "io.k8s.api.resource.v1beta2.DeviceRequestAllocationResult",
+        "smp_types::api::resource::v1beta2::DeviceRequestAllocationResult",
+    );
+#[cfg(feature = "resource")]
+const D619: Definition = Definition::of::<crate::api::resource::v1beta2::DeviceSelector>(
+    "io.k8s.api.resource.v1beta2.DeviceSelector",
+    "smp_types::api::resource::v1beta2::DeviceSelector",
+);
+#[cfg(feature = "resource")]
+const D620: Definition = Definition::of::<crate::api::resource::v1beta2::DeviceSubRequest>(
+    "io.k8s.api.resource.v1beta2.DeviceSubRequest",
+    "smp_types::api::resource::v1beta2::DeviceSubRequest",
+);
+#[cfg(feature = "resource")]
+const D621: Definition = Definition::of::<crate::api::resource::v1beta2::DeviceTaint>(
+    "io.k8s.api.resource.v1beta2.DeviceTaint",
+    "smp_types::api::resource::v1beta2::DeviceTaint",
+);
+#[cfg(feature = "resource")]
+const D622: Definition = Definition::of::<crate::api::resource::v1beta2::DeviceToleration>(
+    "io.k8s.api.resource.v1beta2.DeviceToleration",
+    "smp_types::api::resource::v1beta2::DeviceToleration",
+);
+#[cfg(feature = "resource")]
+const D623: Definition = Definition::of::<crate::api::resource::v1beta2::ExactDeviceRequest>(
+    "io.k8s.api.resource.v1beta2.ExactDeviceRequest",
+    "smp_types::api::resource::v1beta2::ExactDeviceRequest",
+);
+#[cfg(feature = "resource")]
+const D624: Definition = Definition::of::<crate::api::resource::v1beta2::NetworkDeviceData>(
+    "io.k8s.api.resource.v1beta2.NetworkDeviceData",
+    "smp_types::api::resource::v1beta2::NetworkDeviceData",
+);
+#[cfg(feature = "resource")]
+const D625: Definition = Definition::of::<crate::api::resource::v1beta2::OpaqueDeviceConfiguration>(
+    "io.k8s.api.resource.v1beta2.OpaqueDeviceConfiguration",
+    "smp_types::api::resource::v1beta2::OpaqueDeviceConfiguration",
+);
+#[cfg(feature = "resource")]
+const D626: Definition = Definition::of::<crate::api::resource::v1beta2::ResourceClaim>(
+    "io.k8s.api.resource.v1beta2.ResourceClaim",
+    "smp_types::api::resource::v1beta2::ResourceClaim",
+);
+#[cfg(feature = "resource")]
+const D627: Definition =
+    Definition::of::<crate::api::resource::v1beta2::ResourceClaimConsumerReference>(
+        "io.k8s.api.resource.v1beta2.ResourceClaimConsumerReference",
+        "smp_types::api::resource::v1beta2::ResourceClaimConsumerReference",
+    );
+#[cfg(feature = "resource")]
+const D628: Definition = Definition::of::<crate::api::resource::v1beta2::ResourceClaimList>(
+    "io.k8s.api.resource.v1beta2.ResourceClaimList",
+    "smp_types::api::resource::v1beta2::ResourceClaimList",
+);
+#[cfg(feature = "resource")]
+const D629: Definition = Definition::of::<crate::api::resource::v1beta2::ResourceClaimSpec>(
+    "io.k8s.api.resource.v1beta2.ResourceClaimSpec",
+    "smp_types::api::resource::v1beta2::ResourceClaimSpec",
+);
+#[cfg(feature = "resource")]
+const D630: Definition = Definition::of::<crate::api::resource::v1beta2::ResourceClaimStatus>(
+    "io.k8s.api.resource.v1beta2.ResourceClaimStatus",
+    "smp_types::api::resource::v1beta2::ResourceClaimStatus",
+);
+#[cfg(feature = "resource")]
+const D631: Definition = Definition::of::<crate::api::resource::v1beta2::ResourceClaimTemplate>(
+    "io.k8s.api.resource.v1beta2.ResourceClaimTemplate",
+    "smp_types::api::resource::v1beta2::ResourceClaimTemplate",
+);
+#[cfg(feature = "resource")]
+const D632: Definition = Definition::of::<crate::api::resource::v1beta2::ResourceClaimTemplateList>(
+    "io.k8s.api.resource.v1beta2.ResourceClaimTemplateList",
+    "smp_types::api::resource::v1beta2::ResourceClaimTemplateList",
+);
+#[cfg(feature = "resource")]
+const D633: Definition = Definition::of::<crate::api::resource::v1beta2::ResourceClaimTemplateSpec>(
+    "io.k8s.api.resource.v1beta2.ResourceClaimTemplateSpec",
+    "smp_types::api::resource::v1beta2::ResourceClaimTemplateSpec",
+);
+#[cfg(feature = "resource")]
+const D634: Definition = Definition::of::<crate::api::resource::v1beta2::ResourcePool>(
+    "io.k8s.api.resource.v1beta2.ResourcePool",
+    "smp_types::api::resource::v1beta2::ResourcePool",
+);
+#[cfg(feature = "resource")]
+const D635: Definition = Definition::of::<crate::api::resource::v1beta2::ResourceSlice>(
+    "io.k8s.api.resource.v1beta2.ResourceSlice",
+    "smp_types::api::resource::v1beta2::ResourceSlice",
+);
+#[cfg(feature = "resource")]
+const D636: Definition = Definition::of::<crate::api::resource::v1beta2::ResourceSliceList>(
+    "io.k8s.api.resource.v1beta2.ResourceSliceList",
+    "smp_types::api::resource::v1beta2::ResourceSliceList",
+);
+#[cfg(feature = "resource")]
+const D637: Definition = Definition::of::<crate::api::resource::v1beta2::ResourceSliceSpec>(
+    "io.k8s.api.resource.v1beta2.ResourceSliceSpec",
+    "smp_types::api::resource::v1beta2::ResourceSliceSpec",
+);
+#[cfg(feature = "scheduling")]
+const D638: Definition = Definition::of::<crate::api::scheduling::v1::PriorityClass>(
+    "io.k8s.api.scheduling.v1.PriorityClass",
+    "smp_types::api::scheduling::v1::PriorityClass",
+);
+#[cfg(feature = "scheduling")]
+const D639: Definition = Definition::of::<crate::api::scheduling::v1::PriorityClassList>(
+    "io.k8s.api.scheduling.v1.PriorityClassList",
+    "smp_types::api::scheduling::v1::PriorityClassList",
+);
+#[cfg(feature = "storage")]
+const D640: Definition = Definition::of::<crate::api::storage::v1::CSIDriver>(
+    "io.k8s.api.storage.v1.CSIDriver",
+    "smp_types::api::storage::v1::CSIDriver",
+);
+#[cfg(feature = "storage")]
+const D641: Definition = Definition::of::<crate::api::storage::v1::CSIDriverList>(
+    "io.k8s.api.storage.v1.CSIDriverList",
+    "smp_types::api::storage::v1::CSIDriverList",
+);
+#[cfg(feature = "storage")]
+const D642: Definition = Definition::of::<crate::api::storage::v1::CSIDriverSpec>(
+    "io.k8s.api.storage.v1.CSIDriverSpec",
+    "smp_types::api::storage::v1::CSIDriverSpec",
+);
+#[cfg(feature = "storage")]
+const D643: Definition = Definition::of::<crate::api::storage::v1::CSINode>(
+    "io.k8s.api.storage.v1.CSINode",
+    "smp_types::api::storage::v1::CSINode",
+);
+#[cfg(feature = "storage")]
+const D644: Definition = Definition::of::<crate::api::storage::v1::CSINodeDriver>(
+    "io.k8s.api.storage.v1.CSINodeDriver",
+    "smp_types::api::storage::v1::CSINodeDriver",
+);
+#[cfg(feature = "storage")]
+const D645: Definition = Definition::of::<crate::api::storage::v1::CSINodeList>(
+    "io.k8s.api.storage.v1.CSINodeList",
+    "smp_types::api::storage::v1::CSINodeList",
+);
+#[cfg(feature = "storage")]
+const D646: Definition = Definition::of::<crate::api::storage::v1::CSINodeSpec>(
+    "io.k8s.api.storage.v1.CSINodeSpec",
+    "smp_types::api::storage::v1::CSINodeSpec",
+);
+#[cfg(feature = "storage")]
+const D647: Definition = Definition::of::<crate::api::storage::v1::CSIStorageCapacity>(
+    "io.k8s.api.storage.v1.CSIStorageCapacity",
+    "smp_types::api::storage::v1::CSIStorageCapacity",
+);
+#[cfg(feature = "storage")]
+const D648: Definition = Definition::of::<crate::api::storage::v1::CSIStorageCapacityList>(
+    "io.k8s.api.storage.v1.CSIStorageCapacityList",
+    "smp_types::api::storage::v1::CSIStorageCapacityList",
+);
+#[cfg(feature = "storage")]
+const D649: Definition = Definition::of::<crate::api::storage::v1::StorageClass>(
+    "io.k8s.api.storage.v1.StorageClass",
+    "smp_types::api::storage::v1::StorageClass",
+);
+#[cfg(feature = "storage")]
+const D650: Definition = Definition::of::<crate::api::storage::v1::StorageClassList>(
+    "io.k8s.api.storage.v1.StorageClassList",
+    "smp_types::api::storage::v1::StorageClassList",
+);
+#[cfg(feature = "storage")]
+const D651: Definition = Definition::of::<crate::api::storage::v1::TokenRequest>(
+    "io.k8s.api.storage.v1.TokenRequest",
+    "smp_types::api::storage::v1::TokenRequest",
+);
+#[cfg(feature = "storage")]
+const D652: Definition = Definition::of::<crate::api::storage::v1::VolumeAttachment>(
+    "io.k8s.api.storage.v1.VolumeAttachment",
+    "smp_types::api::storage::v1::VolumeAttachment",
+);
+#[cfg(feature = "storage")]
+const D653: Definition = Definition::of::<crate::api::storage::v1::VolumeAttachmentList>(
+    "io.k8s.api.storage.v1.VolumeAttachmentList",
+    "smp_types::api::storage::v1::VolumeAttachmentList",
+);
+#[cfg(feature = "storage")]
+const D654: Definition = Definition::of::<crate::api::storage::v1::VolumeAttachmentSource>(
+    "io.k8s.api.storage.v1.VolumeAttachmentSource",
+    "smp_types::api::storage::v1::VolumeAttachmentSource",
+);
+#[cfg(feature = "storage")]
+const D655: Definition = Definition::of::<crate::api::storage::v1::VolumeAttachmentSpec>(
+    "io.k8s.api.storage.v1.VolumeAttachmentSpec",
+    "smp_types::api::storage::v1::VolumeAttachmentSpec",
+);
+#[cfg(feature = "storage")]
+const D656: Definition = Definition::of::<crate::api::storage::v1::VolumeAttachmentStatus>(
+    "io.k8s.api.storage.v1.VolumeAttachmentStatus",
+    "smp_types::api::storage::v1::VolumeAttachmentStatus",
+);
+#[cfg(feature = "storage")]
+const D657: Definition = Definition::of::<crate::api::storage::v1::VolumeAttributesClass>(
+    "io.k8s.api.storage.v1.VolumeAttributesClass",
+    "smp_types::api::storage::v1::VolumeAttributesClass",
+);
+#[cfg(feature = "storage")]
+const D658: Definition = Definition::of::<crate::api::storage::v1::VolumeAttributesClassList>(
+    "io.k8s.api.storage.v1.VolumeAttributesClassList",
+    "smp_types::api::storage::v1::VolumeAttributesClassList",
+);
+#[cfg(feature = "storage")]
+const D659: Definition = Definition::of::<crate::api::storage::v1::VolumeError>(
+    "io.k8s.api.storage.v1.VolumeError",
+    "smp_types::api::storage::v1::VolumeError",
+);
+#[cfg(feature = "storage")]
+const D660: Definition = Definition::of::<crate::api::storage::v1::VolumeNodeResources>(
+    "io.k8s.api.storage.v1.VolumeNodeResources",
+    "smp_types::api::storage::v1::VolumeNodeResources",
+);
+#[cfg(feature = "storage")]
+const D661: Definition = Definition::of::<crate::api::storage::v1alpha1::VolumeAttributesClass>(
+    "io.k8s.api.storage.v1alpha1.VolumeAttributesClass",
+    "smp_types::api::storage::v1alpha1::VolumeAttributesClass",
+);
+#[cfg(feature = "storage")]
+const D662: Definition = Definition::of::<crate::api::storage::v1alpha1::VolumeAttributesClassList>(
+    "io.k8s.api.storage.v1alpha1.VolumeAttributesClassList",
+    "smp_types::api::storage::v1alpha1::VolumeAttributesClassList",
+);
+#[cfg(feature = "storage")]
+const D663: Definition = Definition::of::<crate::api::storage::v1beta1::VolumeAttributesClass>(
+    "io.k8s.api.storage.v1beta1.VolumeAttributesClass",
+    "smp_types::api::storage::v1beta1::VolumeAttributesClass",
+);
+#[cfg(feature = "storage")]
+const D664: Definition = Definition::of::<crate::api::storage::v1beta1::VolumeAttributesClassList>(
+    "io.k8s.api.storage.v1beta1.VolumeAttributesClassList",
+    "smp_types::api::storage::v1beta1::VolumeAttributesClassList",
+);
+#[cfg(feature = "storagemigration")]
+const D665: Definition =
+    Definition::of::<crate::api::storagemigration::v1alpha1::GroupVersionResource>(
+        "io.k8s.api.storagemigration.v1alpha1.GroupVersionResource",
+        "smp_types::api::storagemigration::v1alpha1::GroupVersionResource",
+    );
+#[cfg(feature = "storagemigration")]
+const D666: Definition = Definition::of::<crate::api::storagemigration::v1alpha1::MigrationCondition>(
+    "io.k8s.api.storagemigration.v1alpha1.MigrationCondition",
+    "smp_types::api::storagemigration::v1alpha1::MigrationCondition",
+);
+#[cfg(feature = "storagemigration")]
+const D667: Definition =
+    Definition::of::<crate::api::storagemigration::v1alpha1::StorageVersionMigration>(
+        "io.k8s.api.storagemigration.v1alpha1.StorageVersionMigration",
+        "smp_types::api::storagemigration::v1alpha1::StorageVersionMigration",
+    );
+#[cfg(feature = "storagemigration")]
+const D668: Definition =
+    Definition::of::<crate::api::storagemigration::v1alpha1::StorageVersionMigrationList>(
+        "io.k8s.api.storagemigration.v1alpha1.StorageVersionMigrationList",
+        "smp_types::api::storagemigration::v1alpha1::StorageVersionMigrationList",
+    );
+#[cfg(feature = "storagemigration")]
+const D669: Definition =
+    Definition::of::<crate::api::storagemigration::v1alpha1::StorageVersionMigrationSpec>(
+        "io.k8s.api.storagemigration.v1alpha1.StorageVersionMigrationSpec",
+        "smp_types::api::storagemigration::v1alpha1::StorageVersionMigrationSpec",
+    );
+#[cfg(feature = "storagemigration")]
+const D670: Definition =
+    Definition::of::<crate::api::storagemigration::v1alpha1::StorageVersionMigrationStatus>(
+        "io.k8s.api.storagemigration.v1alpha1.StorageVersionMigrationStatus",
+        "smp_types::api::storagemigration::v1alpha1::StorageVersionMigrationStatus",
+    );
+#[cfg(feature = "apiextensions")]
+const D671: Definition = Definition::of::<
+    crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceColumnDefinition,
+>(
+    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceColumnDefinition",
+    "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceColumnDefinition",
+);
+#[cfg(feature = "apiextensions")]
+const D672: Definition = Definition::of::<
+    crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceConversion,
+>(
+    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceConversion",
+    "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceConversion",
+);
+#[cfg(feature = "apiextensions")]
+const D673: Definition = Definition::of::<
+    crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition,
+>(
+    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition",
+    "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition",
+);
+#[cfg(feature = "apiextensions")]
+const D674: Definition = Definition::of::<
+    crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinitionCondition,
+>(
+    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionCondition",
+    "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinitionCondition",
+);
+#[cfg(feature = "apiextensions")]
+const D675: Definition = Definition::of::<
+    crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinitionList,
+>(
+    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionList",
+    "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinitionList",
+);
+#[cfg(feature = "apiextensions")]
+const D676: Definition = Definition::of::<
+    crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinitionNames,
+>(
+    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionNames",
+    "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinitionNames",
+);
+#[cfg(feature = "apiextensions")]
+const D677: Definition = Definition::of::<
+    crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinitionSpec,
+>(
+    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec",
+    "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinitionSpec",
+);
+#[cfg(feature = "apiextensions")]
+const D678: Definition = Definition::of::<
+    crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinitionStatus,
+>(
+    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus",
+    "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinitionStatus",
+);
+#[cfg(feature = "apiextensions")]
+const D679: Definition = Definition::of::<
+    crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinitionVersion,
+>(
+    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionVersion",
+    "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinitionVersion",
+);
+#[cfg(feature = "apiextensions")]
+const D680: Definition = Definition::of::<
+    crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceSubresourceScale,
+>(
+    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceScale",
+    "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceSubresourceScale",
+);
+#[cfg(feature = "apiextensions")]
+const D681: Definition = Definition::of::<
+    crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceSubresourceStatus,
+>(
+    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceStatus",
+    "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceSubresourceStatus",
+);
+#[cfg(feature = "apiextensions")]
+const D682: Definition = Definition::of::<
+    crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceSubresources,
+>(
+    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresources",
+    "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceSubresources",
+);
+#[cfg(feature = "apiextensions")]
+const D683: Definition = Definition::of::<
+    crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceValidation,
+>(
+    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceValidation",
+    "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceValidation",
+);
+#[cfg(feature = "apiextensions")]
+const D684: Definition = Definition::of::<
+    crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::ExternalDocumentation,
+>(
+    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ExternalDocumentation",
+    "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::ExternalDocumentation",
+);
+#[cfg(feature = "apiextensions")]
+const D685: Definition =
+    Definition::of::<crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSON>(
+        "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON",
+        "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSON",
+    );
+#[cfg(feature = "apiextensions")]
+const D686: Definition = Definition::of::<
+    crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSONSchemaProps,
+>(
+    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps",
+    "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSONSchemaProps",
+);
+#[cfg(feature = "apiextensions")]
+const D687: Definition = Definition::of::<
+    crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSONSchemaPropsOrArray,
+>(
+    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray",
+    "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSONSchemaPropsOrArray",
+);
+#[cfg(feature = "apiextensions")]
+const D688: Definition = Definition::of::<
+    crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSONSchemaPropsOrBool,
+>(
+    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool",
+    "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSONSchemaPropsOrBool",
+);
+#[cfg(feature = "apiextensions")]
+const D689: Definition = Definition::of::<
+    crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSONSchemaPropsOrStringArray,
+>(
+    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray",
+    "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::JSONSchemaPropsOrStringArray",
+);
+#[cfg(feature = "apiextensions")]
+const D690: Definition = Definition::of::<
+    crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::SelectableField,
+>(
+    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.SelectableField",
+    "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::SelectableField",
+);
+#[cfg(feature = "apiextensions")]
+const D691: Definition = Definition::of::<
+    crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::ServiceReference,
+>(
+    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ServiceReference",
+    "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::ServiceReference",
+);
+#[cfg(feature = "apiextensions")]
+const D692: Definition =
+    Definition::of::<crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::ValidationRule>(
+        "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ValidationRule",
+        "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::ValidationRule",
+    );
+#[cfg(feature = "apiextensions")]
+const D693: Definition = Definition::of::<
+    crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::WebhookClientConfig,
+>(
+    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.WebhookClientConfig",
+    "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::WebhookClientConfig",
+);
+#[cfg(feature = "apiextensions")]
+const D694: Definition = Definition::of::<
+    crate::apiextensions_apiserver::pkg::apis::apiextensions::v1::WebhookConversion,
+>(
+    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.WebhookConversion",
+    "smp_types::apiextensions_apiserver::pkg::apis::apiextensions::v1::WebhookConversion",
+);
+const D695: Definition = Definition::of::<crate::apimachinery::pkg::api::resource::Quantity>(
+    "io.k8s.apimachinery.pkg.api.resource.Quantity",
+    "smp_types::apimachinery::pkg::api::resource::Quantity",
+);
+const D696: Definition = Definition::of::<crate::apimachinery::pkg::apis::meta::v1::APIGroup>(
+    "io.k8s.apimachinery.pkg.apis.meta.v1.APIGroup",
+    "smp_types::apimachinery::pkg::apis::meta::v1::APIGroup",
+);
+const D697: Definition = Definition::of::<crate::apimachinery::pkg::apis::meta::v1::APIGroupList>(
+    "io.k8s.apimachinery.pkg.apis.meta.v1.APIGroupList",
+    "smp_types::apimachinery::pkg::apis::meta::v1::APIGroupList",
+);
+const D698: Definition = Definition::of::<crate::apimachinery::pkg::apis::meta::v1::APIResource>(
+    "io.k8s.apimachinery.pkg.apis.meta.v1.APIResource",
+    "smp_types::apimachinery::pkg::apis::meta::v1::APIResource",
+);
+const D699: Definition = Definition::of::<crate::apimachinery::pkg::apis::meta::v1::APIResourceList>(
+    "io.k8s.apimachinery.pkg.apis.meta.v1.APIResourceList",
+    "smp_types::apimachinery::pkg::apis::meta::v1::APIResourceList",
+);
+const D700: Definition = Definition::of::<crate::apimachinery::pkg::apis::meta::v1::APIVersions>(
+    "io.k8s.apimachinery.pkg.apis.meta.v1.APIVersions",
+    "smp_types::apimachinery::pkg::apis::meta::v1::APIVersions",
+);
+const D701: Definition = Definition::of::<crate::apimachinery::pkg::apis::meta::v1::Condition>(
+    "io.k8s.apimachinery.pkg.apis.meta.v1.Condition",
+    "smp_types::apimachinery::pkg::apis::meta::v1::Condition",
+);
+const D702: Definition = Definition::of::<crate::apimachinery::pkg::apis::meta::v1::DeleteOptions>(
+    "io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions",
+    "smp_types::apimachinery::pkg::apis::meta::v1::DeleteOptions",
+);
+const D703: Definition =
+    Definition::of::<crate::apimachinery::pkg::apis::meta::v1::FieldSelectorRequirement>(
+        "io.k8s.apimachinery.pkg.apis.meta.v1.FieldSelectorRequirement",
+        "smp_types::apimachinery::pkg::apis::meta::v1::FieldSelectorRequirement",
+    );
+const D704: Definition = Definition::of::<crate::apimachinery::pkg::apis::meta::v1::FieldsV1>(
+    "io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1",
+    "smp_types::apimachinery::pkg::apis::meta::v1::FieldsV1",
+);
+const D705: Definition =
+    Definition::of::<crate::apimachinery::pkg::apis::meta::v1::GroupVersionForDiscovery>(
+        "io.k8s.apimachinery.pkg.apis.meta.v1.GroupVersionForDiscovery",
+        "smp_types::apimachinery::pkg::apis::meta::v1::GroupVersionForDiscovery",
+    );
+const D706: Definition = Definition::of::<crate::apimachinery::pkg::apis::meta::v1::LabelSelector>(
+    "io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector",
+    "smp_types::apimachinery::pkg::apis::meta::v1::LabelSelector",
+);
+const D707: Definition =
+    Definition::of::<crate::apimachinery::pkg::apis::meta::v1::LabelSelectorRequirement>(
+        "io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement",
+        "smp_types::apimachinery::pkg::apis::meta::v1::LabelSelectorRequirement",
+    );
+const D708: Definition = Definition::of::<crate::apimachinery::pkg::apis::meta::v1::ListMeta>(
+    "io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta",
+    "smp_types::apimachinery::pkg::apis::meta::v1::ListMeta",
+);
+const D709: Definition =
+    Definition::of::<crate::apimachinery::pkg::apis::meta::v1::ManagedFieldsEntry>(
+        "io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry",
+        "smp_types::apimachinery::pkg::apis::meta::v1::ManagedFieldsEntry",
+    );
+const D710: Definition = Definition::of::<crate::apimachinery::pkg::apis::meta::v1::MicroTime>(
+    "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime",
+    "smp_types::apimachinery::pkg::apis::meta::v1::MicroTime",
+);
+const D711: Definition = Definition::of::<crate::apimachinery::pkg::apis::meta::v1::ObjectMeta>(
+    "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+    "smp_types::apimachinery::pkg::apis::meta::v1::ObjectMeta",
+);
+const D712: Definition = Definition::of::<crate::apimachinery::pkg::apis::meta::v1::OwnerReference>(
+    "io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference",
+    "smp_types::apimachinery::pkg::apis::meta::v1::OwnerReference",
+);
+const D713: Definition = Definition::of::<crate::apimachinery::pkg::apis::meta::v1::Patch>(
+    "io.k8s.apimachinery.pkg.apis.meta.v1.Patch",
+    "smp_types::apimachinery::pkg::apis::meta::v1::Patch",
+);
+const D714: Definition = Definition::of::<crate::apimachinery::pkg::apis::meta::v1::Preconditions>(
+    "io.k8s.apimachinery.pkg.apis.meta.v1.Preconditions",
+    "smp_types::apimachinery::pkg::apis::meta::v1::Preconditions",
+);
+const D715: Definition =
+    Definition::of::<crate::apimachinery::pkg::apis::meta::v1::ServerAddressByClientCIDR>(
+        "io.k8s.apimachinery.pkg.apis.meta.v1.ServerAddressByClientCIDR",
+        "smp_types::apimachinery::pkg::apis::meta::v1::ServerAddressByClientCIDR",
+    );
+const D716: Definition = Definition::of::<crate::apimachinery::pkg::apis::meta::v1::Status>(
+    "io.k8s.apimachinery.pkg.apis.meta.v1.Status",
+    "smp_types::apimachinery::pkg::apis::meta::v1::Status",
+);
+const D717: Definition = Definition::of::<crate::apimachinery::pkg::apis::meta::v1::StatusCause>(
+    "io.k8s.apimachinery.pkg.apis.meta.v1.StatusCause",
+    "smp_types::apimachinery::pkg::apis::meta::v1::StatusCause",
+);
+const D718: Definition = Definition::of::<crate::apimachinery::pkg::apis::meta::v1::StatusDetails>(
+    "io.k8s.apimachinery.pkg.apis.meta.v1.StatusDetails",
+    "smp_types::apimachinery::pkg::apis::meta::v1::StatusDetails",
+);
+const D719: Definition = Definition::of::<crate::apimachinery::pkg::apis::meta::v1::Time>(
+    "io.k8s.apimachinery.pkg.apis.meta.v1.Time",
+    "smp_types::apimachinery::pkg::apis::meta::v1::Time",
+);
+const D720: Definition = Definition::of::<crate::apimachinery::pkg::apis::meta::v1::WatchEvent>(
+    "io.k8s.apimachinery.pkg.apis.meta.v1.WatchEvent",
+    "smp_types::apimachinery::pkg::apis::meta::v1::WatchEvent",
+);
+const D721: Definition = Definition::of::<crate::apimachinery::pkg::runtime::RawExtension>(
+    "io.k8s.apimachinery.pkg.runtime.RawExtension",
+    "smp_types::apimachinery::pkg::runtime::RawExtension",
+);
+const D722: Definition = Definition::of::<crate::apimachinery::pkg::util::intstr::IntOrString>(
+    "io.k8s.apimachinery.pkg.util.intstr.IntOrString",
+    "smp_types::apimachinery::pkg::util::intstr::IntOrString",
+);
+const D723: Definition = Definition::of::<crate::apimachinery::pkg::version::Info>(
+    "io.k8s.apimachinery.pkg.version.Info",
+    "smp_types::apimachinery::pkg::version::Info",
+);
+#[cfg(feature = "apiregistration")]
+const D724: Definition =
+    Definition::of::<crate::kube_aggregator::pkg::apis::apiregistration::v1::APIService>(
+        "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService",
+        "smp_types::kube_aggregator::pkg::apis::apiregistration::v1::APIService",
+    );
+#[cfg(feature = "apiregistration")]
+const D725: Definition =
+    Definition::of::<crate::kube_aggregator::pkg::apis::apiregistration::v1::APIServiceCondition>(
+        "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceCondition",
+        "smp_types::kube_aggregator::pkg::apis::apiregistration::v1::APIServiceCondition",
+    );
+#[cfg(feature = "apiregistration")]
+const D726: Definition =
+    Definition::of::<crate::kube_aggregator::pkg::apis::apiregistration::v1::APIServiceList>(
+        "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceList",
+        "smp_types::kube_aggregator::pkg::apis::apiregistration::v1::APIServiceList",
+    );
+#[cfg(feature = "apiregistration")]
+const D727: Definition =
+    Definition::of::<crate::kube_aggregator::pkg::apis::apiregistration::v1::APIServiceSpec>(
+        "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceSpec",
+        "smp_types::kube_aggregator::pkg::apis::apiregistration::v1::APIServiceSpec",
+    );
+#[cfg(feature = "apiregistration")]
+const D728: Definition =
+    Definition::of::<crate::kube_aggregator::pkg::apis::apiregistration::v1::APIServiceStatus>(
+        "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceStatus",
+        "smp_types::kube_aggregator::pkg::apis::apiregistration::v1::APIServiceStatus",
+    );
+#[cfg(feature = "apiregistration")]
+const D729: Definition =
+    Definition::of::<crate::kube_aggregator::pkg::apis::apiregistration::v1::ServiceReference>(
+        "io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.ServiceReference",
+        "smp_types::kube_aggregator::pkg::apis::apiregistration::v1::ServiceReference",
+    );
+
+/// Every definition of the groups compiled in, sorted by name.
+pub(crate) static DEFINITIONS: &[Definition] = &[
+    #[cfg(feature = "admissionregistration")]
+    D0,
+    #[cfg(feature = "admissionregistration")]
+    D1,
+    #[cfg(feature = "admissionregistration")]
+    D2,
+    #[cfg(feature = "admissionregistration")]
+    D3,
+    #[cfg(feature = "admissionregistration")]
+    D4,
+    #[cfg(feature = "admissionregistration")]
+    D5,
+    #[cfg(feature = "admissionregistration")]
+    D6,
+    #[cfg(feature = "admissionregistration")]
+    D7,
+    #[cfg(feature = "admissionregistration")]
+    D8,
+    #[cfg(feature = "admissionregistration")]
+    D9,
+    #[cfg(feature = "admissionregistration")]
+    D10,
+    #[cfg(feature = "admissionregistration")]
+    D11,
+    #[cfg(feature = "admissionregistration")]
+    D12,
+    #[cfg(feature = "admissionregistration")]
+    D13,
+    #[cfg(feature = "admissionregistration")]
+    D14,
+    #[cfg(feature = "admissionregistration")]
+    D15,
+    #[cfg(feature = "admissionregistration")]
+    D16,
+    #[cfg(feature = "admissionregistration")]
+    D17,
+    #[cfg(feature = "admissionregistration")]
+    D18,
+    #[cfg(feature = "admissionregistration")]
+    D19,
+    #[cfg(feature = "admissionregistration")]
+    D20,
+    #[cfg(feature = "admissionregistration")]
+    D21,
+    #[cfg(feature = "admissionregistration")]
+    D22,
+    #[cfg(feature = "admissionregistration")]
+    D23,
+    #[cfg(feature = "admissionregistration")]
+    D24,
+    #[cfg(feature = "admissionregistration")]
+    D25,
+    #[cfg(feature = "admissionregistration")]
+    D26,
+    #[cfg(feature = "admissionregistration")]
+    D27,
+    #[cfg(feature = "admissionregistration")]
+    D28,
+    #[cfg(feature = "admissionregistration")]
+    D29,
+    #[cfg(feature = "admissionregistration")]
+    D30,
+    #[cfg(feature = "admissionregistration")]
+    D31,
+    #[cfg(feature = "admissionregistration")]
+    D32,
+    #[cfg(feature = "admissionregistration")]
+    D33,
+    #[cfg(feature = "admissionregistration")]
+    D34,
+    #[cfg(feature = "admissionregistration")]
+    D35,
+    #[cfg(feature = "admissionregistration")]
+    D36,
+    #[cfg(feature = "admissionregistration")]
+    D37,
+    #[cfg(feature = "admissionregistration")]
+    D38,
+    #[cfg(feature = "admissionregistration")]
+    D39,
+    #[cfg(feature = "admissionregistration")]
+    D40,
+    #[cfg(feature = "admissionregistration")]
+    D41,
+    #[cfg(feature = "admissionregistration")]
+    D42,
+    #[cfg(feature = "admissionregistration")]
+    D43,
+    #[cfg(feature = "admissionregistration")]
+    D44,
+    #[cfg(feature = "admissionregistration")]
+    D45,
+    #[cfg(feature = "admissionregistration")]
+    D46,
+    #[cfg(feature = "admissionregistration")]
+    D47,
+    #[cfg(feature = "admissionregistration")]
+    D48,
+    #[cfg(feature = "admissionregistration")]
+    D49,
+    #[cfg(feature = "admissionregistration")]
+    D50,
+    #[cfg(feature = "admissionregistration")]
+    D51,
+    #[cfg(feature = "admissionregistration")]
+    D52,
+    #[cfg(feature = "admissionregistration")]
+    D53,
+    #[cfg(feature = "admissionregistration")]
+    D54,
+    #[cfg(feature = "admissionregistration")]
+    D55,
+    #[cfg(feature = "apiserverinternal")]
+    D56,
+    #[cfg(feature = "apiserverinternal")]
+    D57,
+    #[cfg(feature = "apiserverinternal")]
+    D58,
+    #[cfg(feature = "apiserverinternal")]
+    D59,
+    #[cfg(feature = "apiserverinternal")]
+    D60,
+    #[cfg(feature = "apiserverinternal")]
+    D61,
+    #[cfg(feature = "apps")]
+    D62,
+    #[cfg(feature = "apps")]
+    D63,
+    #[cfg(feature = "apps")]
+    D64,
+    #[cfg(feature = "apps")]
+    D65,
+    #[cfg(feature = "apps")]
+    D66,
+    #[cfg(feature = "apps")]
+    D67,
+    #[cfg(feature = "apps")]
+    D68,
+    #[cfg(feature = "apps")]
+    D69,
+    #[cfg(feature = "apps")]
+    D70,
+    #[cfg(feature = "apps")]
+    D71,
+    #[cfg(feature = "apps")]
+    D72,
+    #[cfg(feature = "apps")]
+    D73,
+    #[cfg(feature = "apps")]
+    D74,
+    #[cfg(feature = "apps")]
+    D75,
+    #[cfg(feature = "apps")]
+    D76,
+    #[cfg(feature = "apps")]
+    D77,
+    #[cfg(feature = "apps")]
+    D78,
+    #[cfg(feature = "apps")]
+    D79,
+    #[cfg(feature = "apps")]
+    D80,
+    #[cfg(feature = "apps")]
+    D81,
+    #[cfg(feature = "apps")]
+    D82,
+    #[cfg(feature = "apps")]
+    D83,
+    #[cfg(feature = "apps")]
+    D84,
+    #[cfg(feature = "apps")]
+    D85,
+    #[cfg(feature = "apps")]
+    D86,
+    #[cfg(feature = "apps")]
+    D87,
+    #[cfg(feature = "apps")]
+    D88,
+    #[cfg(feature = "apps")]
+    D89,
+    #[cfg(feature = "apps")]
+    D90,
+    #[cfg(feature = "apps")]
+    D91,
+    #[cfg(feature = "authentication")]
+    D92,
+    #[cfg(feature = "authentication")]
+    D93,
+    #[cfg(feature = "authentication")]
+    D94,
+    #[cfg(feature = "authentication")]
+    D95,
+    #[cfg(feature = "authentication")]
+    D96,
+    #[cfg(feature = "authentication")]
+    D97,
+    #[cfg(feature = "authentication")]
+    D98,
+    #[cfg(feature = "authentication")]
+    D99,
+    #[cfg(feature = "authentication")]
+    D100,
+    #[cfg(feature = "authentication")]
+    D101,
+    #[cfg(feature = "authorization")]
+    D102,
+    #[cfg(feature = "authorization")]
+    D103,
+    #[cfg(feature = "authorization")]
+    D104,
+    #[cfg(feature = "authorization")]
+    D105,
+    #[cfg(feature = "authorization")]
+    D106,
+    #[cfg(feature = "authorization")]
+    D107,
+    #[cfg(feature = "authorization")]
+    D108,
+    #[cfg(feature = "authorization")]
+    D109,
+    #[cfg(feature = "authorization")]
+    D110,
+    #[cfg(feature = "authorization")]
+    D111,
+    #[cfg(feature = "authorization")]
+    D112,
+    #[cfg(feature = "authorization")]
+    D113,
+    #[cfg(feature = "authorization")]
+    D114,
+    #[cfg(feature = "authorization")]
+    D115,
+    #[cfg(feature = "authorization")]
+    D116,
+    #[cfg(feature = "autoscaling")]
+    D117,
+    #[cfg(feature = "autoscaling")]
+    D118,
+    #[cfg(feature = "autoscaling")]
+    D119,
+    #[cfg(feature = "autoscaling")]
+    D120,
+    #[cfg(feature = "autoscaling")]
+    D121,
+    #[cfg(feature = "autoscaling")]
+    D122,
+    #[cfg(feature = "autoscaling")]
+    D123,
+    #[cfg(feature = "autoscaling")]
+    D124,
+    #[cfg(feature = "autoscaling")]
+    D125,
+    #[cfg(feature = "autoscaling")]
+    D126,
+    #[cfg(feature = "autoscaling")]
+    D127,
+    #[cfg(feature = "autoscaling")]
+    D128,
+    #[cfg(feature = "autoscaling")]
+    D129,
+    #[cfg(feature = "autoscaling")]
+    D130,
+    #[cfg(feature = "autoscaling")]
+    D131,
+    #[cfg(feature = "autoscaling")]
+    D132,
+    #[cfg(feature = "autoscaling")]
+    D133,
+    #[cfg(feature = "autoscaling")]
+    D134,
+    #[cfg(feature = "autoscaling")]
+    D135,
+    #[cfg(feature = "autoscaling")]
+    D136,
+    #[cfg(feature = "autoscaling")]
+    D137,
+    #[cfg(feature = "autoscaling")]
+    D138,
+    #[cfg(feature = "autoscaling")]
+    D139,
+    #[cfg(feature = "autoscaling")]
+    D140,
+    #[cfg(feature = "autoscaling")]
+    D141,
+    #[cfg(feature = "autoscaling")]
+    D142,
+    #[cfg(feature = "autoscaling")]
+    D143,
+    #[cfg(feature = "autoscaling")]
+    D144,
+    #[cfg(feature = "autoscaling")]
+    D145,
+    #[cfg(feature = "autoscaling")]
+    D146,
+    #[cfg(feature = "autoscaling")]
+    D147,
+    #[cfg(feature = "autoscaling")]
+    D148,
+    #[cfg(feature = "batch")]
+    D149,
+    #[cfg(feature = "batch")]
+    D150,
+    #[cfg(feature = "batch")]
+    D151,
+    #[cfg(feature = "batch")]
+    D152,
+    #[cfg(feature = "batch")]
+    D153,
+    #[cfg(feature = "batch")]
+    D154,
+    #[cfg(feature = "batch")]
+    D155,
+    #[cfg(feature = "batch")]
+    D156,
+    #[cfg(feature = "batch")]
+    D157,
+    #[cfg(feature = "batch")]
+    D158,
+    #[cfg(feature = "batch")]
+    D159,
+    #[cfg(feature = "batch")]
+    D160,
+    #[cfg(feature = "batch")]
+    D161,
+    #[cfg(feature = "batch")]
+    D162,
+    #[cfg(feature = "batch")]
+    D163,
+    #[cfg(feature = "batch")]
+    D164,
+    #[cfg(feature = "batch")]
+    D165,
+    #[cfg(feature = "certificates")]
+    D166,
+    #[cfg(feature = "certificates")]
+    D167,
+    #[cfg(feature = "certificates")]
+    D168,
+    #[cfg(feature = "certificates")]
+    D169,
+    #[cfg(feature = "certificates")]
+    D170,
+    #[cfg(feature = "certificates")]
+    D171,
+    #[cfg(feature = "certificates")]
+    D172,
+    #[cfg(feature = "certificates")]
+    D173,
+    #[cfg(feature = "certificates")]
+    D174,
+    #[cfg(feature = "certificates")]
+    D175,
+    #[cfg(feature = "certificates")]
+    D176,
+    #[cfg(feature = "certificates")]
+    D177,
+    #[cfg(feature = "certificates")]
+    D178,
+    #[cfg(feature = "certificates")]
+    D179,
+    #[cfg(feature = "certificates")]
+    D180,
+    #[cfg(feature = "coordination")]
+    D181,
+    #[cfg(feature = "coordination")]
+    D182,
+    #[cfg(feature = "coordination")]
+    D183,
+    #[cfg(feature = "coordination")]
+    D184,
+    #[cfg(feature = "coordination")]
+    D185,
+    #[cfg(feature = "coordination")]
+    D186,
+    #[cfg(feature = "coordination")]
+    D187,
+    #[cfg(feature = "coordination")]
+    D188,
+    #[cfg(feature = "coordination")]
+    D189,
+    #[cfg(feature = "core")]
+    D190,
+    #[cfg(feature = "core")]
+    D191,
+    #[cfg(feature = "core")]
+    D192,
+    #[cfg(feature = "core")]
+    D193,
+    #[cfg(feature = "core")]
+    D194,
+    #[cfg(feature = "core")]
+    D195,
+    #[cfg(feature = "core")]
+    D196,
+    #[cfg(feature = "core")]
+    D197,
+    #[cfg(feature = "core")]
+    D198,
+    #[cfg(feature = "core")]
+    D199,
+    #[cfg(feature = "core")]
+    D200,
+    #[cfg(feature = "core")]
+    D201,
+    #[cfg(feature = "core")]
+    D202,
+    #[cfg(feature = "core")]
+    D203,
+    #[cfg(feature = "core")]
+    D204,
+    #[cfg(feature = "core")]
+    D205,
+    #[cfg(feature = "core")]
+    D206,
+    #[cfg(feature = "core")]
+    D207,
+    #[cfg(feature = "core")]
+    D208,
+    #[cfg(feature = "core")]
+    D209,
+    #[cfg(feature = "core")]
+    D210,
+    #[cfg(feature = "core")]
+    D211,
+    #[cfg(feature = "core")]
+    D212,
+    #[cfg(feature = "core")]
+    D213,
+    #[cfg(feature = "core")]
+    D214,
+    #[cfg(feature = "core")]
+    D215,
+    #[cfg(feature = "core")]
+    D216,
+    #[cfg(feature = "core")]
+    D217,
+    #[cfg(feature = "core")]
+    D218,
+    #[cfg(feature = "core")]
+    D219,
+    #[cfg(feature = "core")]
+    D220,
+    #[cfg(feature = "core")]
+    D221,
+    #[cfg(feature = "core")]
+    D222,
+    #[cfg(feature = "core")]
+    D223,
+    #[cfg(feature = "core")]
+    D224,
+    #[cfg(feature = "core")]
+    D225,
+    #[cfg(feature = "core")]
+    D226,
+    #[cfg(feature = "core")]
+    D227,
+    #[cfg(feature = "core")]
+    D228,
+    #[cfg(feature = "core")]
+    D229,
+    #[cfg(feature = "core")]
+    D230,
+    #[cfg(feature = "core")]
+    D231,
+    #[cfg(feature = "core")]
+    D232,
+    #[cfg(feature = "core")]
+    D233,
+    #[cfg(feature = "core")]
+    D234,
+    #[cfg(feature = "core")]
+    D235,
+    #[cfg(feature = "core")]
+    D236,
+    #[cfg(feature = "core")]
+    D237,
+    #[cfg(feature = "core")]
+    D238,
+    #[cfg(feature = "core")]
+    D239,
+    #[cfg(feature = "core")]
+    D240,
+    #[cfg(feature = "core")]
+    D241,
+    #[cfg(feature = "core")]
+    D242,
+    #[cfg(feature = "core")]
+    D243,
+    #[cfg(feature = "core")]
+    D244,
+    #[cfg(feature = "core")]
+    D245,
+    #[cfg(feature = "core")]
+    D246,
+    #[cfg(feature = "core")]
+    D247,
+    #[cfg(feature = "core")]
+    D248,
+    #[cfg(feature = "core")]
+    D249,
+    #[cfg(feature = "core")]
+    D250,
+    #[cfg(feature = "core")]
+    D251,
+    #[cfg(feature = "core")]
+    D252,
+    #[cfg(feature = "core")]
+    D253,
+    #[cfg(feature = "core")]
+    D254,
+    #[cfg(feature = "core")]
+    D255,
+    #[cfg(feature = "core")]
+    D256,
+    #[cfg(feature = "core")]
+    D257,
+    #[cfg(feature = "core")]
+    D258,
+    #[cfg(feature = "core")]
+    D259,
+    #[cfg(feature = "core")]
+    D260,
+    #[cfg(feature = "core")]
+    D261,
+    #[cfg(feature = "core")]
+    D262,
+    #[cfg(feature = "core")]
+    D263,
+    #[cfg(feature = "core")]
+    D264,
+    #[cfg(feature = "core")]
+    D265,
+    #[cfg(feature = "core")]
+    D266,
+    #[cfg(feature = "core")]
+    D267,
+    #[cfg(feature = "core")]
+    D268,
+    #[cfg(feature = "core")]
+    D269,
+    #[cfg(feature = "core")]
+    D270,
+    #[cfg(feature = "core")]
+    D271,
+    #[cfg(feature = "core")]
+    D272,
+    #[cfg(feature = "core")]
+    D273,
+    #[cfg(feature = "core")]
+    D274,
+    #[cfg(feature = "core")]
+    D275,
+    #[cfg(feature = "core")]
+    D276,
+    #[cfg(feature = "core")]
+    D277,
+    #[cfg(feature = "core")]
+    D278,
+    #[cfg(feature = "core")]
+    D279,
+    #[cfg(feature = "core")]
+    D280,
+    #[cfg(feature = "core")]
+    D281,
+    #[cfg(feature = "core")]
+    D282,
+    #[cfg(feature = "core")]
+    D283,
+    #[cfg(feature = "core")]
+    D284,
+    #[cfg(feature = "core")]
+    D285,
+    #[cfg(feature = "core")]
+    D286,
+    #[cfg(feature = "core")]
+    D287,
+    #[cfg(feature = "core")]
+    D288,
+    #[cfg(feature = "core")]
+    D289,
+    #[cfg(feature = "core")]
+    D290,
+    #[cfg(feature = "core")]
+    D291,
+    #[cfg(feature = "core")]
+    D292,
+    #[cfg(feature = "core")]
+    D293,
+    #[cfg(feature = "core")]
+    D294,
+    #[cfg(feature = "core")]
+    D295,
+    #[cfg(feature = "core")]
+    D296,
+    #[cfg(feature = "core")]
+    D297,
+    #[cfg(feature = "core")]
+    D298,
+    #[cfg(feature = "core")]
+    D299,
+    #[cfg(feature = "core")]
+    D300,
+    #[cfg(feature = "core")]
+    D301,
+    #[cfg(feature = "core")]
+    D302,
+    #[cfg(feature = "core")]
+    D303,
+    #[cfg(feature = "core")]
+    D304,
+    #[cfg(feature = "core")]
+    D305,
+    #[cfg(feature = "core")]
+    D306,
+    #[cfg(feature = "core")]
+    D307,
+    #[cfg(feature = "core")]
+    D308,
+    #[cfg(feature = "core")]
+    D309,
+    #[cfg(feature = "core")]
+    D310,
+    #[cfg(feature = "core")]
+    D311,
+    #[cfg(feature = "core")]
+    D312,
+    #[cfg(feature = "core")]
+    D313,
+    #[cfg(feature = "core")]
+    D314,
+    #[cfg(feature = "core")]
+    D315,
+    #[cfg(feature = "core")]
+    D316,
+    #[cfg(feature = "core")]
+    D317,
+    #[cfg(feature = "core")]
+    D318,
+    #[cfg(feature = "core")]
+    D319,
+    #[cfg(feature = "core")]
+    D320,
+    #[cfg(feature = "core")]
+    D321,
+    #[cfg(feature = "core")]
+    D322,
+    #[cfg(feature = "core")]
+    D323,
+    #[cfg(feature = "core")]
+    D324,
+    #[cfg(feature = "core")]
+    D325,
+    #[cfg(feature = "core")]
+    D326,
+    #[cfg(feature = "core")]
+    D327,
+    #[cfg(feature = "core")]
+    D328,
+    #[cfg(feature = "core")]
+    D329,
+    #[cfg(feature = "core")]
+    D330,
+    #[cfg(feature = "core")]
+    D331,
+    #[cfg(feature = "core")]
+    D332,
+    #[cfg(feature = "core")]
+    D333,
+    #[cfg(feature = "core")]
+    D334,
+    #[cfg(feature = "core")]
+    D335,
+    #[cfg(feature = "core")]
+    D336,
+    #[cfg(feature = "core")]
+    D337,
+    #[cfg(feature = "core")]
+    D338,
+    #[cfg(feature = "core")]
+    D339,
+    #[cfg(feature = "core")]
+    D340,
+    #[cfg(feature = "core")]
+    D341,
+    #[cfg(feature = "core")]
+    D342,
+    #[cfg(feature = "core")]
+    D343,
+    #[cfg(feature = "core")]
+    D344,
+    #[cfg(feature = "core")]
+    D345,
+    #[cfg(feature = "core")]
+    D346,
+    #[cfg(feature = "core")]
+    D347,
+    #[cfg(feature = "core")]
+    D348,
+    #[cfg(feature = "core")]
+    D349,
+    #[cfg(feature = "core")]
+    D350,
+    #[cfg(feature = "core")]
+    D351,
+    #[cfg(feature = "core")]
+    D352,
+    #[cfg(feature = "core")]
+    D353,
+    #[cfg(feature = "core")]
+    D354,
+    #[cfg(feature = "core")]
+    D355,
+    #[cfg(feature = "core")]
+    D356,
+    #[cfg(feature = "core")]
+    D357,
+    #[cfg(feature = "core")]
+    D358,
+    #[cfg(feature = "core")]
+    D359,
+    #[cfg(feature = "core")]
+    D360,
+    #[cfg(feature = "core")]
+    D361,
+    #[cfg(feature = "core")]
+    D362,
+    #[cfg(feature = "core")]
+    D363,
+    #[cfg(feature = "core")]
+    D364,
+    #[cfg(feature = "core")]
+    D365,
+    #[cfg(feature = "core")]
+    D366,
+    #[cfg(feature = "core")]
+    D367,
+    #[cfg(feature = "core")]
+    D368,
+    #[cfg(feature = "core")]
+    D369,
+    #[cfg(feature = "core")]
+    D370,
+    #[cfg(feature = "core")]
+    D371,
+    #[cfg(feature = "core")]
+    D372,
+    #[cfg(feature = "core")]
+    D373,
+    #[cfg(feature = "core")]
+    D374,
+    #[cfg(feature = "core")]
+    D375,
+    #[cfg(feature = "core")]
+    D376,
+    #[cfg(feature = "core")]
+    D377,
+    #[cfg(feature = "core")]
+    D378,
+    #[cfg(feature = "core")]
+    D379,
+    #[cfg(feature = "core")]
+    D380,
+    #[cfg(feature = "core")]
+    D381,
+    #[cfg(feature = "core")]
+    D382,
+    #[cfg(feature = "core")]
+    D383,
+    #[cfg(feature = "core")]
+    D384,
+    #[cfg(feature = "core")]
+    D385,
+    #[cfg(feature = "core")]
+    D386,
+    #[cfg(feature = "core")]
+    D387,
+    #[cfg(feature = "core")]
+    D388,
+    #[cfg(feature = "core")]
+    D389,
+    #[cfg(feature = "core")]
+    D390,
+    #[cfg(feature = "core")]
+    D391,
+    #[cfg(feature = "core")]
+    D392,
+    #[cfg(feature = "core")]
+    D393,
+    #[cfg(feature = "core")]
+    D394,
+    #[cfg(feature = "core")]
+    D395,
+    #[cfg(feature = "core")]
+    D396,
+    #[cfg(feature = "core")]
+    D397,
+    #[cfg(feature = "core")]
+    D398,
+    #[cfg(feature = "core")]
+    D399,
+    #[cfg(feature = "core")]
+    D400,
+    #[cfg(feature = "core")]
+    D401,
+    #[cfg(feature = "core")]
+    D402,
+    #[cfg(feature = "core")]
+    D403,
+    #[cfg(feature = "core")]
+    D404,
+    #[cfg(feature = "core")]
+    D405,
+    #[cfg(feature = "core")]
+    D406,
+    #[cfg(feature = "core")]
+    D407,
+    #[cfg(feature = "discovery")]
+    D408,
+    #[cfg(feature = "discovery")]
+    D409,
+    #[cfg(feature = "discovery")]
+    D410,
+    #[cfg(feature = "discovery")]
+    D411,
+    #[cfg(feature = "discovery")]
+    D412,
+    #[cfg(feature = "discovery")]
+    D413,
+    #[cfg(feature = "discovery")]
+    D414,
+    #[cfg(feature = "discovery")]
+    D415,
+    #[cfg(feature = "events")]
+    D416,
+    #[cfg(feature = "events")]
+    D417,
+    #[cfg(feature = "events")]
+    D418,
+    #[cfg(feature = "flowcontrol")]
+    D419,
+    #[cfg(feature = "flowcontrol")]
+    D420,
+    #[cfg(feature = "flowcontrol")]
+    D421,
+    #[cfg(feature = "flowcontrol")]
+    D422,
+    #[cfg(feature = "flowcontrol")]
+    D423,
+    #[cfg(feature = "flowcontrol")]
+    D424,
+    #[cfg(feature = "flowcontrol")]
+    D425,
+    #[cfg(feature = "flowcontrol")]
+    D426,
+    #[cfg(feature = "flowcontrol")]
+    D427,
+    #[cfg(feature = "flowcontrol")]
+    D428,
+    #[cfg(feature = "flowcontrol")]
+    D429,
+    #[cfg(feature = "flowcontrol")]
+    D430,
+    #[cfg(feature = "flowcontrol")]
+    D431,
+    #[cfg(feature = "flowcontrol")]
+    D432,
+    #[cfg(feature = "flowcontrol")]
+    D433,
+    #[cfg(feature = "flowcontrol")]
+    D434,
+    #[cfg(feature = "flowcontrol")]
+    D435,
+    #[cfg(feature = "flowcontrol")]
+    D436,
+    #[cfg(feature = "flowcontrol")]
+    D437,
+    #[cfg(feature = "flowcontrol")]
+    D438,
+    #[cfg(feature = "flowcontrol")]
+    D439,
+    #[cfg(feature = "flowcontrol")]
+    D440,
+    #[cfg(feature = "flowcontrol")]
+    D441,
+    #[cfg(feature = "networking")]
+    D442,
+    #[cfg(feature = "networking")]
+    D443,
+    #[cfg(feature = "networking")]
+    D444,
+    #[cfg(feature = "networking")]
+    D445,
+    #[cfg(feature = "networking")]
+    D446,
+    #[cfg(feature = "networking")]
+    D447,
+    #[cfg(feature = "networking")]
+    D448,
+    #[cfg(feature = "networking")]
+    D449,
+    #[cfg(feature = "networking")]
+    D450,
+    #[cfg(feature = "networking")]
+    D451,
+    #[cfg(feature = "networking")]
+    D452,
+    #[cfg(feature = "networking")]
+    D453,
+    #[cfg(feature = "networking")]
+    D454,
+    #[cfg(feature = "networking")]
+    D455,
+    #[cfg(feature = "networking")]
+    D456,
+    #[cfg(feature = "networking")]
+    D457,
+    #[cfg(feature = "networking")]
+    D458,
+    #[cfg(feature = "networking")]
+    D459,
+    #[cfg(feature = "networking")]
+    D460,
+    #[cfg(feature = "networking")]
+    D461,
+    #[cfg(feature = "networking")]
+    D462,
+    #[cfg(feature = "networking")]
+    D463,
+    #[cfg(feature = "networking")]
+    D464,
+    #[cfg(feature = "networking")]
+    D465,
+    #[cfg(feature = "networking")]
+    D466,
+    #[cfg(feature = "networking")]
+    D467,
+    #[cfg(feature = "networking")]
+    D468,
+    #[cfg(feature = "networking")]
+    D469,
+    #[cfg(feature = "networking")]
+    D470,
+    #[cfg(feature = "networking")]
+    D471,
+    #[cfg(feature = "networking")]
+    D472,
+    #[cfg(feature = "networking")]
+    D473,
+    #[cfg(feature = "networking")]
+    D474,
+    #[cfg(feature = "networking")]
+    D475,
+    #[cfg(feature = "networking")]
+    D476,
+    #[cfg(feature = "networking")]
+    D477,
+    #[cfg(feature = "networking")]
+    D478,
+    #[cfg(feature = "networking")]
+    D479,
+    #[cfg(feature = "networking")]
+    D480,
+    #[cfg(feature = "networking")]
+    D481,
+    #[cfg(feature = "networking")]
+    D482,
+    #[cfg(feature = "networking")]
+    D483,
+    #[cfg(feature = "node")]
+    D484,
+    #[cfg(feature = "node")]
+    D485,
+    #[cfg(feature = "node")]
+    D486,
+    #[cfg(feature = "node")]
+    D487,
+    #[cfg(feature = "policy")]
+    D488,
+    #[cfg(feature = "policy")]
+    D489,
+    #[cfg(feature = "policy")]
+    D490,
+    #[cfg(feature = "policy")]
+    D491,
+    #[cfg(feature = "policy")]
+    D492,
+    #[cfg(feature = "rbac")]
+    D493,
+    #[cfg(feature = "rbac")]
+    D494,
+    #[cfg(feature = "rbac")]
+    D495,
+    #[cfg(feature = "rbac")]
+    D496,
+    #[cfg(feature = "rbac")]
+    D497,
+    #[cfg(feature = "rbac")]
+    D498,
+    #[cfg(feature = "rbac")]
+    D499,
+    #[cfg(feature = "rbac")]
+    D500,
+    #[cfg(feature = "rbac")]
+    D501,
+    #[cfg(feature = "rbac")]
+    D502,
+    #[cfg(feature = "rbac")]
+    D503,
+    #[cfg(feature = "rbac")]
+    D504,
+    #[cfg(feature = "resource")]
+    D505,
+    #[cfg(feature = "resource")]
+    D506,
+    #[cfg(feature = "resource")]
+    D507,
+    #[cfg(feature = "resource")]
+    D508,
+    #[cfg(feature = "resource")]
+    D509,
+    #[cfg(feature = "resource")]
+    D510,
+    #[cfg(feature = "resource")]
+    D511,
+    #[cfg(feature = "resource")]
+    D512,
+    #[cfg(feature = "resource")]
+    D513,
+    #[cfg(feature = "resource")]
+    D514,
+    #[cfg(feature = "resource")]
+    D515,
+    #[cfg(feature = "resource")]
+    D516,
+    #[cfg(feature = "resource")]
+    D517,
+    #[cfg(feature = "resource")]
+    D518,
+    #[cfg(feature = "resource")]
+    D519,
+    #[cfg(feature = "resource")]
+    D520,
+    #[cfg(feature = "resource")]
+    D521,
+    #[cfg(feature = "resource")]
+    D522,
+    #[cfg(feature = "resource")]
+    D523,
+    #[cfg(feature = "resource")]
+    D524,
+    #[cfg(feature = "resource")]
+    D525,
+    #[cfg(feature = "resource")]
+    D526,
+    #[cfg(feature = "resource")]
+    D527,
+    #[cfg(feature = "resource")]
+    D528,
+    #[cfg(feature = "resource")]
+    D529,
+    #[cfg(feature = "resource")]
+    D530,
+    #[cfg(feature = "resource")]
+    D531,
+    #[cfg(feature = "resource")]
+    D532,
+    #[cfg(feature = "resource")]
+    D533,
+    #[cfg(feature = "resource")]
+    D534,
+    #[cfg(feature = "resource")]
+    D535,
+    #[cfg(feature = "resource")]
+    D536,
+    #[cfg(feature = "resource")]
+    D537,
+    #[cfg(feature = "resource")]
+    D538,
+    #[cfg(feature = "resource")]
+    D539,
+    #[cfg(feature = "resource")]
+    D540,
+    #[cfg(feature = "resource")]
+    D541,
+    #[cfg(feature = "resource")]
+    D542,
+    #[cfg(feature = "resource")]
+    D543,
+    #[cfg(feature = "resource")]
+    D544,
+    #[cfg(feature = "resource")]
+    D545,
+    #[cfg(feature = "resource")]
+    D546,
+    #[cfg(feature = "resource")]
+    D547,
+    #[cfg(feature = "resource")]
+    D548,
+    #[cfg(feature = "resource")]
+    D549,
+    #[cfg(feature = "resource")]
+    D550,
+    #[cfg(feature = "resource")]
+    D551,
+    #[cfg(feature = "resource")]
+    D552,
+    #[cfg(feature = "resource")]
+    D553,
+    #[cfg(feature = "resource")]
+    D554,
+    #[cfg(feature = "resource")]
+    D555,
+    #[cfg(feature = "resource")]
+    D556,
+    #[cfg(feature = "resource")]
+    D557,
+    #[cfg(feature = "resource")]
+    D558,
+    #[cfg(feature = "resource")]
+    D559,
+    #[cfg(feature = "resource")]
+    D560,
+    #[cfg(feature = "resource")]
+    D561,
+    #[cfg(feature = "resource")]
+    D562,
+    #[cfg(feature = "resource")]
+    D563,
+    #[cfg(feature = "resource")]
+    D564,
+    #[cfg(feature = "resource")]
+    D565,
+    #[cfg(feature = "resource")]
+    D566,
+    #[cfg(feature = "resource")]
+    D567,
+    #[cfg(feature = "resource")]
+    D568,
+    #[cfg(feature = "resource")]
+    D569,
+    #[cfg(feature = "resource")]
+    D570,
+    #[cfg(feature = "resource")]
+    D571,
+    #[cfg(feature = "resource")]
+    D572,
+    #[cfg(feature = "resource")]
+    D573,
+    #[cfg(feature = "resource")]
+    D574,
+    #[cfg(feature = "resource")]
+    D575,
+    #[cfg(feature = "resource")]
+    D576,
+    #[cfg(feature = "resource")]
+    D577,
+    #[cfg(feature = "resource")]
+    D578,
+    #[cfg(feature = "resource")]
+    D579,
+    #[cfg(feature = "resource")]
+    D580,
+    #[cfg(feature = "resource")]
+    D581,
+    #[cfg(feature = "resource")]
+    D582,
+    #[cfg(feature = "resource")]
+    D583,
+    #[cfg(feature = "resource")]
+    D584,
+    #[cfg(feature = "resource")]
+    D585,
+    #[cfg(feature = "resource")]
+    D586,
+    #[cfg(feature = "resource")]
+    D587,
+    #[cfg(feature = "resource")]
+    D588,
+    #[cfg(feature = "resource")]
+    D589,
+    #[cfg(feature = "resource")]
+    D590,
+    #[cfg(feature = "resource")]
+    D591,
+    #[cfg(feature = "resource")]
+    D592,
+    #[cfg(feature = "resource")]
+    D593,
+    #[cfg(feature = "resource")]
+    D594,
+    #[cfg(feature = "resource")]
+    D595,
+    #[cfg(feature = "resource")]
+    D596,
+    #[cfg(feature = "resource")]
+    D597,
+    #[cfg(feature = "resource")]
+    D598,
+    #[cfg(feature = "resource")]
+    D599,
+    #[cfg(feature = "resource")]
+    D600,
+    #[cfg(feature = "resource")]
+    D601,
+    #[cfg(feature = "resource")]
+    D602,
+    #[cfg(feature = "resource")]
+    D603,
+    #[cfg(feature = "resource")]
+    D604,
+    #[cfg(feature = "resource")]
+    D605,
+    #[cfg(feature = "resource")]
+    D606,
+    #[cfg(feature = "resource")]
+    D607,
+    #[cfg(feature = "resource")]
+    D608,
+    #[cfg(feature = "resource")]
+    D609,
+    #[cfg(feature = "resource")]
+    D610,
+    #[cfg(feature = "resource")]
+    D611,
+    #[cfg(feature = "resource")]
+    D612,
+    #[cfg(feature = "resource")]
+    D613,
+    #[cfg(feature = "resource")]
+    D614,
+    #[cfg(feature = "resource")]
+    D615,
+    #[cfg(feature = "resource")]
+    D616,
+    #[cfg(feature = "resource")]
+    D617,
+    #[cfg(feature = "resource")]
+    D618,
+    #[cfg(feature = "resource")]
+    D619,
+    #[cfg(feature = "resource")]
+    D620,
+    #[cfg(feature = "resource")]
+    D621,
+    #[cfg(feature = "resource")]
+    D622,
+    #[cfg(feature = "resource")]
+    D623,
+    #[cfg(feature = "resource")]
+    D624,
+    #[cfg(feature = "resource")]
+    D625,
+    #[cfg(feature = "resource")]
+    D626,
+    #[cfg(feature = "resource")]
+    D627,
+    #[cfg(feature = "resource")]
+    D628,
+    #[cfg(feature = "resource")]
+    D629,
+    #[cfg(feature = "resource")]
+    D630,
+    #[cfg(feature = "resource")]
+    D631,
+    #[cfg(feature = "resource")]
+    D632,
+    #[cfg(feature = "resource")]
+    D633,
+    #[cfg(feature = "resource")]
+    D634,
+    #[cfg(feature = "resource")]
+    D635,
+    #[cfg(feature = "resource")]
+    D636,
+    #[cfg(feature = "resource")]
+    D637,
+    #[cfg(feature = "scheduling")]
+    D638,
+    #[cfg(feature = "scheduling")]
+    D639,
+    #[cfg(feature = "storage")]
+    D640,
+    #[cfg(feature = "storage")]
+    D641,
+    #[cfg(feature = "storage")]
+    D642,
+    #[cfg(feature = "storage")]
+    D643,
+    #[cfg(feature = "storage")]
+    D644,
+    #[cfg(feature = "storage")]
+    D645,
+    #[cfg(feature = "storage")]
+    D646,
+    #[cfg(feature = "storage")]
+    D647,
+    #[cfg(feature = "storage")]
+    D648,
+    #[cfg(feature = "storage")]
+    D649,
+    #[cfg(feature = "storage")]
+    D650,
+    #[cfg(feature = "storage")]
+    D651,
+    #[cfg(feature = "storage")]
+    D652,
+    #[cfg(feature = "storage")]
+    D653,
+    #[cfg(feature = "storage")]
+    D654,
+    #[cfg(feature = "storage")]
+    D655,
+    #[cfg(feature = "storage")]
+    D656,
+    #[cfg(feature = "storage")]
+    D657,
+    #[cfg(feature = "storage")]
+    D658,
+    #[cfg(feature = "storage")]
+    D659,
+    #[cfg(feature = "storage")]
+    D660,
+    #[cfg(feature = "storage")]
+    D661,
+    #[cfg(feature = "storage")]
+    D662,
+    #[cfg(feature = "storage")]
+    D663,
+    #[cfg(feature = "storage")]
+    D664,
+    #[cfg(feature = "storagemigration")]
+    D665,
+    #[cfg(feature = "storagemigration")]
+    D666,
+    #[cfg(feature = "storagemigration")]
+    D667,
+    #[cfg(feature = "storagemigration")]
+    D668,
+    #[cfg(feature = "storagemigration")]
+    D669,
+    #[cfg(feature = "storagemigration")]
+    D670,
+    #[cfg(feature = "apiextensions")]
+    D671,
+    #[cfg(feature = "apiextensions")]
+    D672,
+    #[cfg(feature = "apiextensions")]
+    D673,
+    #[cfg(feature = "apiextensions")]
+    D674,
+    #[cfg(feature = "apiextensions")]
+    D675,
+    #[cfg(feature = "apiextensions")]
+    D676,
+    #[cfg(feature = "apiextensions")]
+    D677,
+    #[cfg(feature = "apiextensions")]
+    D678,
+    #[cfg(feature = "apiextensions")]
+    D679,
+    #[cfg(feature = "apiextensions")]
+    D680,
+    #[cfg(feature = "apiextensions")]
+    D681,
+    #[cfg(feature = "apiextensions")]
+    D682,
+    #[cfg(feature = "apiextensions")]
+    D683,
+    #[cfg(feature = "apiextensions")]
+    D684,
+    #[cfg(feature = "apiextensions")]
+    D685,
+    #[cfg(feature = "apiextensions")]
+    D686,
+    #[cfg(feature = "apiextensions")]
+    D687,
+    #[cfg(feature = "apiextensions")]
+    D688,
+    #[cfg(feature = "apiextensions")]
+    D689,
+    #[cfg(feature = "apiextensions")]
+    D690,
+    #[cfg(feature = "apiextensions")]
+    D691,
+    #[cfg(feature = "apiextensions")]
+    D692,
+    #[cfg(feature = "apiextensions")]
+    D693,
+    #[cfg(feature = "apiextensions")]
+    D694,
+    D695,
+    D696,
+    D697,
+    D698,
+    D699,
+    D700,
+    D701,
+    D702,
+    D703,
+    D704,
+    D705,
+    D706,
+    D707,
+    D708,
+    D709,
+    D710,
+    D711,
+    D712,
+    D713,
+    D714,
+    D715,
+    D716,
+    D717,
+    D718,
+    D719,
+    D720,
+    D721,
+    D722,
+    D723,
+    #[cfg(feature = "apiregistration")]
+    D724,
+    #[cfg(feature = "apiregistration")]
+    D725,
+    #[cfg(feature = "apiregistration")]
+    D726,
+    #[cfg(feature = "apiregistration")]
+    D727,
+    #[cfg(feature = "apiregistration")]
+    D728,
+    #[cfg(feature = "apiregistration")]
+    D729,
 ];
 
-/// Every kind (`x-kubernetes-group-version-kind`), sorted by `apiVersion`, then `kind`.
-pub(crate) static KINDS: [Kind; 305] = [
-    Kind::new("admission.k8s.io/v1", "DeleteOptions", &DEFINITIONS[702]),
-    Kind::new("admission.k8s.io/v1", "WatchEvent", &DEFINITIONS[720]),
-    Kind::new(
-        "admission.k8s.io/v1beta1",
-        "DeleteOptions",
-        &DEFINITIONS[702],
-    ),
-    Kind::new("admission.k8s.io/v1beta1", "WatchEvent", &DEFINITIONS[720]),
-    Kind::new(
-        "admissionregistration.k8s.io/v1",
-        "DeleteOptions",
-        &DEFINITIONS[702],
-    ),
+/// Every kind (`x-kubernetes-group-version-kind`) of the groups compiled in, sorted by
+/// `apiVersion`, then `kind`.
+pub(crate) static KINDS: &[Kind] = &[
+    Kind::new("admission.k8s.io/v1", "DeleteOptions", &D702),
+    Kind::new("admission.k8s.io/v1", "WatchEvent", &D720),
+    Kind::new("admission.k8s.io/v1beta1", "DeleteOptions", &D702),
+    Kind::new("admission.k8s.io/v1beta1", "WatchEvent", &D720),
+    Kind::new("admissionregistration.k8s.io/v1", "DeleteOptions", &D702),
+    #[cfg(feature = "admissionregistration")]
     Kind::new(
         "admissionregistration.k8s.io/v1",
         "MutatingWebhookConfiguration",
-        &DEFINITIONS[5],
+        &D5,
     ),
+    #[cfg(feature = "admissionregistration")]
     Kind::new(
         "admissionregistration.k8s.io/v1",
         "MutatingWebhookConfigurationList",
-        &DEFINITIONS[6],
+        &D6,
     ),
+    #[cfg(feature = "admissionregistration")]
     Kind::new(
         "admissionregistration.k8s.io/v1",
         "ValidatingAdmissionPolicy",
-        &DEFINITIONS[13],
+        &D13,
     ),
+    #[cfg(feature = "admissionregistration")]
     Kind::new(
         "admissionregistration.k8s.io/v1",
         "ValidatingAdmissionPolicyBinding",
-        &DEFINITIONS[14],
+        &D14,
     ),
+    #[cfg(feature = "admissionregistration")]
     Kind::new(
         "admissionregistration.k8s.io/v1",
         "ValidatingAdmissionPolicyBindingList",
-        &DEFINITIONS[15],
+        &D15,
     ),
+    #[cfg(feature = "admissionregistration")]
     Kind::new(
         "admissionregistration.k8s.io/v1",
         "ValidatingAdmissionPolicyList",
-        &DEFINITIONS[17],
+        &D17,
     ),
+    #[cfg(feature = "admissionregistration")]
     Kind::new(
         "admissionregistration.k8s.io/v1",
         "ValidatingWebhookConfiguration",
-        &DEFINITIONS[21],
+        &D21,
     ),
+    #[cfg(feature = "admissionregistration")]
     Kind::new(
         "admissionregistration.k8s.io/v1",
         "ValidatingWebhookConfigurationList",
-        &DEFINITIONS[22],
+        &D22,
     ),
-    Kind::new(
-        "admissionregistration.k8s.io/v1",
-        "WatchEvent",
-        &DEFINITIONS[720],
-    ),
+    Kind::new("admissionregistration.k8s.io/v1", "WatchEvent", &D720),
     Kind::new(
         "admissionregistration.k8s.io/v1alpha1",
         "DeleteOptions",
-        &DEFINITIONS[702],
+        &D702,
     ),
+    #[cfg(feature = "admissionregistration")]
     Kind::new(
         "admissionregistration.k8s.io/v1alpha1",
         "MutatingAdmissionPolicy",
-        &DEFINITIONS[30],
+        &D30,
     ),
+    #[cfg(feature = "admissionregistration")]
     Kind::new(
         "admissionregistration.k8s.io/v1alpha1",
         "MutatingAdmissionPolicyBinding",
-        &DEFINITIONS[31],
+        &D31,
     ),
+    #[cfg(feature = "admissionregistration")]
     Kind::new(
         "admissionregistration.k8s.io/v1alpha1",
         "MutatingAdmissionPolicyBindingList",
-        &DEFINITIONS[32],
+        &D32,
     ),
+    #[cfg(feature = "admissionregistration")]
     Kind::new(
         "admissionregistration.k8s.io/v1alpha1",
         "MutatingAdmissionPolicyList",
-        &DEFINITIONS[34],
+        &D34,
     ),
-    Kind::new(
-        "admissionregistration.k8s.io/v1alpha1",
-        "WatchEvent",
-        &DEFINITIONS[720],
-    ),
+    Kind::new("admissionregistration.k8s.io/v1alpha1", "WatchEvent", &D720),
     Kind::new(
         "admissionregistration.k8s.io/v1beta1",
         "DeleteOptions",
-        &DEFINITIONS[702],
+        &D702,
     ),
+    #[cfg(feature = "admissionregistration")]
     Kind::new(
         "admissionregistration.k8s.io/v1beta1",
         "MutatingAdmissionPolicy",
-        &DEFINITIONS[45],
+        &D45,
     ),
+    #[cfg(feature = "admissionregistration")]
     Kind::new(
         "admissionregistration.k8s.io/v1beta1",
         "MutatingAdmissionPolicyBinding",
-        &DEFINITIONS[46],
+        &D46,
     ),
+    #[cfg(feature = "admissionregistration")]
     Kind::new(
         "admissionregistration.k8s.io/v1beta1",
         "MutatingAdmissionPolicyBindingList",
-        &DEFINITIONS[47],
+        &D47,
     ),
+    #[cfg(feature = "admissionregistration")]
     Kind::new(
         "admissionregistration.k8s.io/v1beta1",
         "MutatingAdmissionPolicyList",
-        &DEFINITIONS[49],
+        &D49,
     ),
-    Kind::new(
-        "admissionregistration.k8s.io/v1beta1",
-        "WatchEvent",
-        &DEFINITIONS[720],
-    ),
-    Kind::new(
-        "apiextensions.k8s.io/v1",
-        "CustomResourceDefinition",
-        &DEFINITIONS[673],
-    ),
+    Kind::new("admissionregistration.k8s.io/v1beta1", "WatchEvent", &D720),
+    #[cfg(feature = "apiextensions")]
+    Kind::new("apiextensions.k8s.io/v1", "CustomResourceDefinition", &D673),
+    #[cfg(feature = "apiextensions")]
     Kind::new(
         "apiextensions.k8s.io/v1",
         "CustomResourceDefinitionList",
-        &DEFINITIONS[675],
+        &D675,
     ),
-    Kind::new(
-        "apiextensions.k8s.io/v1",
-        "DeleteOptions",
-        &DEFINITIONS[702],
-    ),
-    Kind::new("apiextensions.k8s.io/v1", "WatchEvent", &DEFINITIONS[720]),
-    Kind::new(
-        "apiextensions.k8s.io/v1beta1",
-        "DeleteOptions",
-        &DEFINITIONS[702],
-    ),
-    Kind::new(
-        "apiextensions.k8s.io/v1beta1",
-        "WatchEvent",
-        &DEFINITIONS[720],
-    ),
-    Kind::new("apiregistration.k8s.io/v1", "APIService", &DEFINITIONS[724]),
-    Kind::new(
-        "apiregistration.k8s.io/v1",
-        "APIServiceList",
-        &DEFINITIONS[726],
-    ),
-    Kind::new(
-        "apiregistration.k8s.io/v1",
-        "DeleteOptions",
-        &DEFINITIONS[702],
-    ),
-    Kind::new("apiregistration.k8s.io/v1", "WatchEvent", &DEFINITIONS[720]),
-    Kind::new(
-        "apiregistration.k8s.io/v1beta1",
-        "DeleteOptions",
-        &DEFINITIONS[702],
-    ),
-    Kind::new(
-        "apiregistration.k8s.io/v1beta1",
-        "WatchEvent",
-        &DEFINITIONS[720],
-    ),
-    Kind::new("apps/v1", "ControllerRevision", &DEFINITIONS[62]),
-    Kind::new("apps/v1", "ControllerRevisionList", &DEFINITIONS[63]),
-    Kind::new("apps/v1", "DaemonSet", &DEFINITIONS[64]),
-    Kind::new("apps/v1", "DaemonSetList", &DEFINITIONS[66]),
-    Kind::new("apps/v1", "DeleteOptions", &DEFINITIONS[702]),
-    Kind::new("apps/v1", "Deployment", &DEFINITIONS[70]),
-    Kind::new("apps/v1", "DeploymentList", &DEFINITIONS[72]),
-    Kind::new("apps/v1", "ReplicaSet", &DEFINITIONS[76]),
-    Kind::new("apps/v1", "ReplicaSetList", &DEFINITIONS[78]),
-    Kind::new("apps/v1", "StatefulSet", &DEFINITIONS[84]),
-    Kind::new("apps/v1", "StatefulSetList", &DEFINITIONS[86]),
-    Kind::new("apps/v1", "WatchEvent", &DEFINITIONS[720]),
-    Kind::new("apps/v1beta1", "DeleteOptions", &DEFINITIONS[702]),
-    Kind::new("apps/v1beta1", "WatchEvent", &DEFINITIONS[720]),
-    Kind::new("apps/v1beta2", "DeleteOptions", &DEFINITIONS[702]),
-    Kind::new("apps/v1beta2", "WatchEvent", &DEFINITIONS[720]),
-    Kind::new(
-        "authentication.k8s.io/v1",
-        "DeleteOptions",
-        &DEFINITIONS[702],
-    ),
-    Kind::new(
-        "authentication.k8s.io/v1",
-        "SelfSubjectReview",
-        &DEFINITIONS[93],
-    ),
-    Kind::new("authentication.k8s.io/v1", "TokenRequest", &DEFINITIONS[95]),
-    Kind::new("authentication.k8s.io/v1", "TokenReview", &DEFINITIONS[98]),
-    Kind::new("authentication.k8s.io/v1", "WatchEvent", &DEFINITIONS[720]),
-    Kind::new(
-        "authentication.k8s.io/v1alpha1",
-        "DeleteOptions",
-        &DEFINITIONS[702],
-    ),
-    Kind::new(
-        "authentication.k8s.io/v1alpha1",
-        "WatchEvent",
-        &DEFINITIONS[720],
-    ),
-    Kind::new(
-        "authentication.k8s.io/v1beta1",
-        "DeleteOptions",
-        &DEFINITIONS[702],
-    ),
-    Kind::new(
-        "authentication.k8s.io/v1beta1",
-        "WatchEvent",
-        &DEFINITIONS[720],
-    ),
-    Kind::new(
-        "authorization.k8s.io/v1",
-        "DeleteOptions",
-        &DEFINITIONS[702],
-    ),
-    Kind::new(
-        "authorization.k8s.io/v1",
-        "LocalSubjectAccessReview",
-        &DEFINITIONS[104],
-    ),
-    Kind::new(
-        "authorization.k8s.io/v1",
-        "SelfSubjectAccessReview",
-        &DEFINITIONS[109],
-    ),
-    Kind::new(
-        "authorization.k8s.io/v1",
-        "SelfSubjectRulesReview",
-        &DEFINITIONS[111],
-    ),
-    Kind::new(
-        "authorization.k8s.io/v1",
-        "SubjectAccessReview",
-        &DEFINITIONS[113],
-    ),
-    Kind::new("authorization.k8s.io/v1", "WatchEvent", &DEFINITIONS[720]),
-    Kind::new(
-        "authorization.k8s.io/v1beta1",
-        "DeleteOptions",
-        &DEFINITIONS[702],
-    ),
-    Kind::new(
-        "authorization.k8s.io/v1beta1",
-        "WatchEvent",
-        &DEFINITIONS[720],
-    ),
-    Kind::new("autoscaling/v1", "DeleteOptions", &DEFINITIONS[702]),
-    Kind::new(
-        "autoscaling/v1",
-        "HorizontalPodAutoscaler",
-        &DEFINITIONS[118],
-    ),
-    Kind::new(
-        "autoscaling/v1",
-        "HorizontalPodAutoscalerList",
-        &DEFINITIONS[119],
-    ),
-    Kind::new("autoscaling/v1", "Scale", &DEFINITIONS[122]),
-    Kind::new("autoscaling/v1", "WatchEvent", &DEFINITIONS[720]),
-    Kind::new("autoscaling/v2", "DeleteOptions", &DEFINITIONS[702]),
-    Kind::new(
-        "autoscaling/v2",
-        "HorizontalPodAutoscaler",
-        &DEFINITIONS[132],
-    ),
-    Kind::new(
-        "autoscaling/v2",
-        "HorizontalPodAutoscalerList",
-        &DEFINITIONS[135],
-    ),
-    Kind::new("autoscaling/v2", "WatchEvent", &DEFINITIONS[720]),
-    Kind::new("autoscaling/v2beta1", "DeleteOptions", &DEFINITIONS[702]),
-    Kind::new("autoscaling/v2beta1", "WatchEvent", &DEFINITIONS[720]),
-    Kind::new("autoscaling/v2beta2", "DeleteOptions", &DEFINITIONS[702]),
-    Kind::new("autoscaling/v2beta2", "WatchEvent", &DEFINITIONS[720]),
-    Kind::new("batch/v1", "CronJob", &DEFINITIONS[149]),
-    Kind::new("batch/v1", "CronJobList", &DEFINITIONS[150]),
-    Kind::new("batch/v1", "DeleteOptions", &DEFINITIONS[702]),
-    Kind::new("batch/v1", "Job", &DEFINITIONS[153]),
-    Kind::new("batch/v1", "JobList", &DEFINITIONS[155]),
-    Kind::new("batch/v1", "WatchEvent", &DEFINITIONS[720]),
-    Kind::new("batch/v1beta1", "DeleteOptions", &DEFINITIONS[702]),
-    Kind::new("batch/v1beta1", "WatchEvent", &DEFINITIONS[720]),
-    Kind::new(
-        "certificates.k8s.io/v1",
-        "CertificateSigningRequest",
-        &DEFINITIONS[166],
-    ),
+    Kind::new("apiextensions.k8s.io/v1", "DeleteOptions", &D702),
+    Kind::new("apiextensions.k8s.io/v1", "WatchEvent", &D720),
+    Kind::new("apiextensions.k8s.io/v1beta1", "DeleteOptions", &D702),
+    Kind::new("apiextensions.k8s.io/v1beta1", "WatchEvent", &D720),
+    #[cfg(feature = "apiregistration")]
+    Kind::new("apiregistration.k8s.io/v1", "APIService", &D724),
+    #[cfg(feature = "apiregistration")]
+    Kind::new("apiregistration.k8s.io/v1", "APIServiceList", &D726),
+    Kind::new("apiregistration.k8s.io/v1", "DeleteOptions", &D702),
+    Kind::new("apiregistration.k8s.io/v1", "WatchEvent", &D720),
+    Kind::new("apiregistration.k8s.io/v1beta1", "DeleteOptions", &D702),
+    Kind::new("apiregistration.k8s.io/v1beta1", "WatchEvent", &D720),
+    #[cfg(feature = "apps")]
+    Kind::new("apps/v1", "ControllerRevision", &D62),
+    #[cfg(feature = "apps")]
+    Kind::new("apps/v1", "ControllerRevisionList", &D63),
+    #[cfg(feature = "apps")]
+    Kind::new("apps/v1", "DaemonSet", &D64),
+    #[cfg(feature = "apps")]
+    Kind::new("apps/v1", "DaemonSetList", &D66),
+    Kind::new("apps/v1", "DeleteOptions", &D702),
+    #[cfg(feature = "apps")]
+    Kind::new("apps/v1", "Deployment", &D70),
+    #[cfg(feature = "apps")]
+    Kind::new("apps/v1", "DeploymentList", &D72),
+    #[cfg(feature = "apps")]
+    Kind::new("apps/v1", "ReplicaSet", &D76),
+    #[cfg(feature = "apps")]
+    Kind::new("apps/v1", "ReplicaSetList", &D78),
+    #[cfg(feature = "apps")]
+    Kind::new("apps/v1", "StatefulSet", &D84),
+    #[cfg(feature = "apps")]
+    Kind::new("apps/v1", "StatefulSetList", &D86),
+    Kind::new("apps/v1", "WatchEvent", &D720),
+    Kind::new("apps/v1beta1", "DeleteOptions", &D702),
+    Kind::new("apps/v1beta1", "WatchEvent", &D720),
+    Kind::new("apps/v1beta2", "DeleteOptions", &D702),
+    Kind::new("apps/v1beta2", "WatchEvent", &D720),
+    Kind::new("authentication.k8s.io/v1", "DeleteOptions", &D702),
+    #[cfg(feature = "authentication")]
+    Kind::new("authentication.k8s.io/v1", "SelfSubjectReview", &D93),
+    #[cfg(feature = "authentication")]
+    Kind::new("authentication.k8s.io/v1", "TokenRequest", &D95),
+    #[cfg(feature = "authentication")]
+    Kind::new("authentication.k8s.io/v1", "TokenReview", &D98),
+    Kind::new("authentication.k8s.io/v1", "WatchEvent", &D720),
+    Kind::new("authentication.k8s.io/v1alpha1", "DeleteOptions", &D702),
+    Kind::new("authentication.k8s.io/v1alpha1", "WatchEvent", &D720),
+    Kind::new("authentication.k8s.io/v1beta1", "DeleteOptions", &D702),
+    Kind::new("authentication.k8s.io/v1beta1", "WatchEvent", &D720),
+    Kind::new("authorization.k8s.io/v1", "DeleteOptions", &D702),
+    #[cfg(feature = "authorization")]
+    Kind::new("authorization.k8s.io/v1", "LocalSubjectAccessReview", &D104),
+    #[cfg(feature = "authorization")]
+    Kind::new("authorization.k8s.io/v1", "SelfSubjectAccessReview", &D109),
+    #[cfg(feature = "authorization")]
+    Kind::new("authorization.k8s.io/v1", "SelfSubjectRulesReview", &D111),
+    #[cfg(feature = "authorization")]
+    Kind::new("authorization.k8s.io/v1", "SubjectAccessReview", &D113),
+    Kind::new("authorization.k8s.io/v1", "WatchEvent", &D720),
+    Kind::new("authorization.k8s.io/v1beta1", "DeleteOptions", &D702),
+    Kind::new("authorization.k8s.io/v1beta1", "WatchEvent", &D720),
+    Kind::new("autoscaling/v1", "DeleteOptions", &D702),
+    #[cfg(feature = "autoscaling")]
+    Kind::new("autoscaling/v1", "HorizontalPodAutoscaler", &D118),
+    #[cfg(feature = "autoscaling")]
+    Kind::new("autoscaling/v1", "HorizontalPodAutoscalerList", &D119),
+    #[cfg(feature = "autoscaling")]
+    Kind::new("autoscaling/v1", "Scale", &D122),
+    Kind::new("autoscaling/v1", "WatchEvent", &D720),
+    Kind::new("autoscaling/v2", "DeleteOptions", &D702),
+    #[cfg(feature = "autoscaling")]
+    Kind::new("autoscaling/v2", "HorizontalPodAutoscaler", &D132),
+    #[cfg(feature = "autoscaling")]
+    Kind::new("autoscaling/v2", "HorizontalPodAutoscalerList", &D135),
+    Kind::new("autoscaling/v2", "WatchEvent", &D720),
+    Kind::new("autoscaling/v2beta1", "DeleteOptions", &D702),
+    Kind::new("autoscaling/v2beta1", "WatchEvent", &D720),
+    Kind::new("autoscaling/v2beta2", "DeleteOptions", &D702),
+    Kind::new("autoscaling/v2beta2", "WatchEvent", &D720),
+    #[cfg(feature = "batch")]
+    Kind::new("batch/v1", "CronJob", &D149),
+    #[cfg(feature = "batch")]
+    Kind::new("batch/v1", "CronJobList", &D150),
+    Kind::new("batch/v1", "DeleteOptions", &D702),
+    #[cfg(feature = "batch")]
+    Kind::new("batch/v1", "Job", &D153),
+    #[cfg(feature = "batch")]
+    Kind::new("batch/v1", "JobList", &D155),
+    Kind::new("batch/v1", "WatchEvent", &D720),
+    Kind::new("batch/v1beta1", "DeleteOptions", &D702),
+    Kind::new("batch/v1beta1", "WatchEvent", &D720),
+    #[cfg(feature = "certificates")]
+    Kind::new("certificates.k8s.io/v1", "CertificateSigningRequest", &D166),
+    #[cfg(feature = "certificates")]
     Kind::new(
         "certificates.k8s.io/v1",
         "CertificateSigningRequestList",
-        &DEFINITIONS[168],
+        &D168,
     ),
-    Kind::new("certificates.k8s.io/v1", "DeleteOptions", &DEFINITIONS[702]),
-    Kind::new("certificates.k8s.io/v1", "WatchEvent", &DEFINITIONS[720]),
-    Kind::new(
-        "certificates.k8s.io/v1alpha1",
-        "ClusterTrustBundle",
-        &DEFINITIONS[171],
-    ),
+    Kind::new("certificates.k8s.io/v1", "DeleteOptions", &D702),
+    Kind::new("certificates.k8s.io/v1", "WatchEvent", &D720),
+    #[cfg(feature = "certificates")]
+    Kind::new("certificates.k8s.io/v1alpha1", "ClusterTrustBundle", &D171),
+    #[cfg(feature = "certificates")]
     Kind::new(
         "certificates.k8s.io/v1alpha1",
         "ClusterTrustBundleList",
-        &DEFINITIONS[172],
+        &D172,
     ),
-    Kind::new(
-        "certificates.k8s.io/v1alpha1",
-        "DeleteOptions",
-        &DEFINITIONS[702],
-    ),
+    Kind::new("certificates.k8s.io/v1alpha1", "DeleteOptions", &D702),
+    #[cfg(feature = "certificates")]
     Kind::new(
         "certificates.k8s.io/v1alpha1",
         "PodCertificateRequest",
-        &DEFINITIONS[174],
+        &D174,
     ),
+    #[cfg(feature = "certificates")]
     Kind::new(
         "certificates.k8s.io/v1alpha1",
         "PodCertificateRequestList",
-        &DEFINITIONS[175],
+        &D175,
     ),
-    Kind::new(
-        "certificates.k8s.io/v1alpha1",
-        "WatchEvent",
-        &DEFINITIONS[720],
-    ),
-    Kind::new(
-        "certificates.k8s.io/v1beta1",
-        "ClusterTrustBundle",
-        &DEFINITIONS[178],
-    ),
+    Kind::new("certificates.k8s.io/v1alpha1", "WatchEvent", &D720),
+    #[cfg(feature = "certificates")]
+    Kind::new("certificates.k8s.io/v1beta1", "ClusterTrustBundle", &D178),
+    #[cfg(feature = "certificates")]
     Kind::new(
         "certificates.k8s.io/v1beta1",
         "ClusterTrustBundleList",
-        &DEFINITIONS[179],
+        &D179,
     ),
-    Kind::new(
-        "certificates.k8s.io/v1beta1",
-        "DeleteOptions",
-        &DEFINITIONS[702],
-    ),
-    Kind::new(
-        "certificates.k8s.io/v1beta1",
-        "WatchEvent",
-        &DEFINITIONS[720],
-    ),
-    Kind::new("coordination.k8s.io/v1", "DeleteOptions", &DEFINITIONS[702]),
-    Kind::new("coordination.k8s.io/v1", "Lease", &DEFINITIONS[181]),
-    Kind::new("coordination.k8s.io/v1", "LeaseList", &DEFINITIONS[182]),
-    Kind::new("coordination.k8s.io/v1", "WatchEvent", &DEFINITIONS[720]),
-    Kind::new(
-        "coordination.k8s.io/v1alpha2",
-        "DeleteOptions",
-        &DEFINITIONS[702],
-    ),
-    Kind::new(
-        "coordination.k8s.io/v1alpha2",
-        "LeaseCandidate",
-        &DEFINITIONS[184],
-    ),
-    Kind::new(
-        "coordination.k8s.io/v1alpha2",
-        "LeaseCandidateList",
-        &DEFINITIONS[185],
-    ),
-    Kind::new(
-        "coordination.k8s.io/v1alpha2",
-        "WatchEvent",
-        &DEFINITIONS[720],
-    ),
-    Kind::new(
-        "coordination.k8s.io/v1beta1",
-        "DeleteOptions",
-        &DEFINITIONS[702],
-    ),
-    Kind::new(
-        "coordination.k8s.io/v1beta1",
-        "LeaseCandidate",
-        &DEFINITIONS[187],
-    ),
-    Kind::new(
-        "coordination.k8s.io/v1beta1",
-        "LeaseCandidateList",
-        &DEFINITIONS[188],
-    ),
-    Kind::new(
-        "coordination.k8s.io/v1beta1",
-        "WatchEvent",
-        &DEFINITIONS[720],
-    ),
-    Kind::new("discovery.k8s.io/v1", "DeleteOptions", &DEFINITIONS[702]),
-    Kind::new("discovery.k8s.io/v1", "EndpointSlice", &DEFINITIONS[412]),
-    Kind::new(
-        "discovery.k8s.io/v1",
-        "EndpointSliceList",
-        &DEFINITIONS[413],
-    ),
-    Kind::new("discovery.k8s.io/v1", "WatchEvent", &DEFINITIONS[720]),
-    Kind::new(
-        "discovery.k8s.io/v1beta1",
-        "DeleteOptions",
-        &DEFINITIONS[702],
-    ),
-    Kind::new("discovery.k8s.io/v1beta1", "WatchEvent", &DEFINITIONS[720]),
-    Kind::new("events.k8s.io/v1", "DeleteOptions", &DEFINITIONS[702]),
-    Kind::new("events.k8s.io/v1", "Event", &DEFINITIONS[416]),
-    Kind::new("events.k8s.io/v1", "EventList", &DEFINITIONS[417]),
-    Kind::new("events.k8s.io/v1", "WatchEvent", &DEFINITIONS[720]),
-    Kind::new("events.k8s.io/v1beta1", "DeleteOptions", &DEFINITIONS[702]),
-    Kind::new("events.k8s.io/v1beta1", "WatchEvent", &DEFINITIONS[720]),
-    Kind::new("extensions/v1beta1", "DeleteOptions", &DEFINITIONS[702]),
-    Kind::new("extensions/v1beta1", "WatchEvent", &DEFINITIONS[720]),
-    Kind::new(
-        "flowcontrol.apiserver.k8s.io/v1",
-        "DeleteOptions",
-        &DEFINITIONS[702],
-    ),
-    Kind::new(
-        "flowcontrol.apiserver.k8s.io/v1",
-        "FlowSchema",
-        &DEFINITIONS[421],
-    ),
-    Kind::new(
-        "flowcontrol.apiserver.k8s.io/v1",
-        "FlowSchemaList",
-        &DEFINITIONS[423],
-    ),
+    Kind::new("certificates.k8s.io/v1beta1", "DeleteOptions", &D702),
+    Kind::new("certificates.k8s.io/v1beta1", "WatchEvent", &D720),
+    Kind::new("coordination.k8s.io/v1", "DeleteOptions", &D702),
+    #[cfg(feature = "coordination")]
+    Kind::new("coordination.k8s.io/v1", "Lease", &D181),
+    #[cfg(feature = "coordination")]
+    Kind::new("coordination.k8s.io/v1", "LeaseList", &D182),
+    Kind::new("coordination.k8s.io/v1", "WatchEvent", &D720),
+    Kind::new("coordination.k8s.io/v1alpha2", "DeleteOptions", &D702),
+    #[cfg(feature = "coordination")]
+    Kind::new("coordination.k8s.io/v1alpha2", "LeaseCandidate", &D184),
+    #[cfg(feature = "coordination")]
+    Kind::new("coordination.k8s.io/v1alpha2", "LeaseCandidateList", &D185),
+    Kind::new("coordination.k8s.io/v1alpha2", "WatchEvent", &D720),
+    Kind::new("coordination.k8s.io/v1beta1", "DeleteOptions", &D702),
+    #[cfg(feature = "coordination")]
+    Kind::new("coordination.k8s.io/v1beta1", "LeaseCandidate", &D187),
+    #[cfg(feature = "coordination")]
+    Kind::new("coordination.k8s.io/v1beta1", "LeaseCandidateList", &D188),
+    Kind::new("coordination.k8s.io/v1beta1", "WatchEvent", &D720),
+    Kind::new("discovery.k8s.io/v1", "DeleteOptions", &D702),
+    #[cfg(feature = "discovery")]
+    Kind::new("discovery.k8s.io/v1", "EndpointSlice", &D412),
+    #[cfg(feature = "discovery")]
+    Kind::new("discovery.k8s.io/v1", "EndpointSliceList", &D413),
+    Kind::new("discovery.k8s.io/v1", "WatchEvent", &D720),
+    Kind::new("discovery.k8s.io/v1beta1", "DeleteOptions", &D702),
+    Kind::new("discovery.k8s.io/v1beta1", "WatchEvent", &D720),
+    Kind::new("events.k8s.io/v1", "DeleteOptions", &D702),
+    #[cfg(feature = "events")]
+    Kind::new("events.k8s.io/v1", "Event", &D416),
+    #[cfg(feature = "events")]
+    Kind::new("events.k8s.io/v1", "EventList", &D417),
+    Kind::new("events.k8s.io/v1", "WatchEvent", &D720),
+    Kind::new("events.k8s.io/v1beta1", "DeleteOptions", &D702),
+    Kind::new("events.k8s.io/v1beta1", "WatchEvent", &D720),
+    Kind::new("extensions/v1beta1", "DeleteOptions", &D702),
+    Kind::new("extensions/v1beta1", "WatchEvent", &D720),
+    Kind::new("flowcontrol.apiserver.k8s.io/v1", "DeleteOptions", &D702),
+    #[cfg(feature = "flowcontrol")]
+    Kind::new("flowcontrol.apiserver.k8s.io/v1", "FlowSchema", &D421),
+    #[cfg(feature = "flowcontrol")]
+    Kind::new("flowcontrol.apiserver.k8s.io/v1", "FlowSchemaList", &D423),
+    #[cfg(feature = "flowcontrol")]
     Kind::new(
         "flowcontrol.apiserver.k8s.io/v1",
         "PriorityLevelConfiguration",
-        &DEFINITIONS[431],
+        &D431,
     ),
+    #[cfg(feature = "flowcontrol")]
     Kind::new(
         "flowcontrol.apiserver.k8s.io/v1",
         "PriorityLevelConfigurationList",
-        &DEFINITIONS[433],
+        &D433,
     ),
-    Kind::new(
-        "flowcontrol.apiserver.k8s.io/v1",
-        "WatchEvent",
-        &DEFINITIONS[720],
-    ),
+    Kind::new("flowcontrol.apiserver.k8s.io/v1", "WatchEvent", &D720),
     Kind::new(
         "flowcontrol.apiserver.k8s.io/v1beta1",
         "DeleteOptions",
-        &DEFINITIONS[702],
+        &D702,
     ),
-    Kind::new(
-        "flowcontrol.apiserver.k8s.io/v1beta1",
-        "WatchEvent",
-        &DEFINITIONS[720],
-    ),
+    Kind::new("flowcontrol.apiserver.k8s.io/v1beta1", "WatchEvent", &D720),
     Kind::new(
         "flowcontrol.apiserver.k8s.io/v1beta2",
         "DeleteOptions",
-        &DEFINITIONS[702],
+        &D702,
     ),
-    Kind::new(
-        "flowcontrol.apiserver.k8s.io/v1beta2",
-        "WatchEvent",
-        &DEFINITIONS[720],
-    ),
+    Kind::new("flowcontrol.apiserver.k8s.io/v1beta2", "WatchEvent", &D720),
     Kind::new(
         "flowcontrol.apiserver.k8s.io/v1beta3",
         "DeleteOptions",
-        &DEFINITIONS[702],
+        &D702,
     ),
-    Kind::new(
-        "flowcontrol.apiserver.k8s.io/v1beta3",
-        "WatchEvent",
-        &DEFINITIONS[720],
-    ),
-    Kind::new(
-        "imagepolicy.k8s.io/v1alpha1",
-        "DeleteOptions",
-        &DEFINITIONS[702],
-    ),
-    Kind::new(
-        "imagepolicy.k8s.io/v1alpha1",
-        "WatchEvent",
-        &DEFINITIONS[720],
-    ),
-    Kind::new(
-        "internal.apiserver.k8s.io/v1alpha1",
-        "DeleteOptions",
-        &DEFINITIONS[702],
-    ),
-    Kind::new(
-        "internal.apiserver.k8s.io/v1alpha1",
-        "StorageVersion",
-        &DEFINITIONS[57],
-    ),
+    Kind::new("flowcontrol.apiserver.k8s.io/v1beta3", "WatchEvent", &D720),
+    Kind::new("imagepolicy.k8s.io/v1alpha1", "DeleteOptions", &D702),
+    Kind::new("imagepolicy.k8s.io/v1alpha1", "WatchEvent", &D720),
+    Kind::new("internal.apiserver.k8s.io/v1alpha1", "DeleteOptions", &D702),
+    #[cfg(feature = "apiserverinternal")]
+    Kind::new("internal.apiserver.k8s.io/v1alpha1", "StorageVersion", &D57),
+    #[cfg(feature = "apiserverinternal")]
     Kind::new(
         "internal.apiserver.k8s.io/v1alpha1",
         "StorageVersionList",
-        &DEFINITIONS[59],
+        &D59,
     ),
-    Kind::new(
-        "internal.apiserver.k8s.io/v1alpha1",
-        "WatchEvent",
-        &DEFINITIONS[720],
-    ),
-    Kind::new("networking.k8s.io/v1", "DeleteOptions", &DEFINITIONS[702]),
-    Kind::new("networking.k8s.io/v1", "IPAddress", &DEFINITIONS[444]),
-    Kind::new("networking.k8s.io/v1", "IPAddressList", &DEFINITIONS[445]),
-    Kind::new("networking.k8s.io/v1", "Ingress", &DEFINITIONS[448]),
-    Kind::new("networking.k8s.io/v1", "IngressClass", &DEFINITIONS[450]),
-    Kind::new(
-        "networking.k8s.io/v1",
-        "IngressClassList",
-        &DEFINITIONS[451],
-    ),
-    Kind::new("networking.k8s.io/v1", "IngressList", &DEFINITIONS[454]),
-    Kind::new("networking.k8s.io/v1", "NetworkPolicy", &DEFINITIONS[463]),
-    Kind::new(
-        "networking.k8s.io/v1",
-        "NetworkPolicyList",
-        &DEFINITIONS[466],
-    ),
-    Kind::new("networking.k8s.io/v1", "ServiceCIDR", &DEFINITIONS[472]),
-    Kind::new("networking.k8s.io/v1", "ServiceCIDRList", &DEFINITIONS[473]),
-    Kind::new("networking.k8s.io/v1", "WatchEvent", &DEFINITIONS[720]),
-    Kind::new(
-        "networking.k8s.io/v1beta1",
-        "DeleteOptions",
-        &DEFINITIONS[702],
-    ),
-    Kind::new("networking.k8s.io/v1beta1", "IPAddress", &DEFINITIONS[476]),
-    Kind::new(
-        "networking.k8s.io/v1beta1",
-        "IPAddressList",
-        &DEFINITIONS[477],
-    ),
-    Kind::new(
-        "networking.k8s.io/v1beta1",
-        "ServiceCIDR",
-        &DEFINITIONS[480],
-    ),
-    Kind::new(
-        "networking.k8s.io/v1beta1",
-        "ServiceCIDRList",
-        &DEFINITIONS[481],
-    ),
-    Kind::new("networking.k8s.io/v1beta1", "WatchEvent", &DEFINITIONS[720]),
-    Kind::new("node.k8s.io/v1", "DeleteOptions", &DEFINITIONS[702]),
-    Kind::new("node.k8s.io/v1", "RuntimeClass", &DEFINITIONS[485]),
-    Kind::new("node.k8s.io/v1", "RuntimeClassList", &DEFINITIONS[486]),
-    Kind::new("node.k8s.io/v1", "WatchEvent", &DEFINITIONS[720]),
-    Kind::new("node.k8s.io/v1alpha1", "DeleteOptions", &DEFINITIONS[702]),
-    Kind::new("node.k8s.io/v1alpha1", "WatchEvent", &DEFINITIONS[720]),
-    Kind::new("node.k8s.io/v1beta1", "DeleteOptions", &DEFINITIONS[702]),
-    Kind::new("node.k8s.io/v1beta1", "WatchEvent", &DEFINITIONS[720]),
-    Kind::new("policy/v1", "DeleteOptions", &DEFINITIONS[702]),
-    Kind::new("policy/v1", "Eviction", &DEFINITIONS[488]),
-    Kind::new("policy/v1", "PodDisruptionBudget", &DEFINITIONS[489]),
-    Kind::new("policy/v1", "PodDisruptionBudgetList", &DEFINITIONS[490]),
-    Kind::new("policy/v1", "WatchEvent", &DEFINITIONS[720]),
-    Kind::new("policy/v1beta1", "DeleteOptions", &DEFINITIONS[702]),
-    Kind::new("policy/v1beta1", "WatchEvent", &DEFINITIONS[720]),
-    Kind::new(
-        "rbac.authorization.k8s.io/v1",
-        "ClusterRole",
-        &DEFINITIONS[494],
-    ),
-    Kind::new(
-        "rbac.authorization.k8s.io/v1",
-        "ClusterRoleBinding",
-        &DEFINITIONS[495],
-    ),
+    Kind::new("internal.apiserver.k8s.io/v1alpha1", "WatchEvent", &D720),
+    Kind::new("networking.k8s.io/v1", "DeleteOptions", &D702),
+    #[cfg(feature = "networking")]
+    Kind::new("networking.k8s.io/v1", "IPAddress", &D444),
+    #[cfg(feature = "networking")]
+    Kind::new("networking.k8s.io/v1", "IPAddressList", &D445),
+    #[cfg(feature = "networking")]
+    Kind::new("networking.k8s.io/v1", "Ingress", &D448),
+    #[cfg(feature = "networking")]
+    Kind::new("networking.k8s.io/v1", "IngressClass", &D450),
+    #[cfg(feature = "networking")]
+    Kind::new("networking.k8s.io/v1", "IngressClassList", &D451),
+    #[cfg(feature = "networking")]
+    Kind::new("networking.k8s.io/v1", "IngressList", &D454),
+    #[cfg(feature = "networking")]
+    Kind::new("networking.k8s.io/v1", "NetworkPolicy", &D463),
+    #[cfg(feature = "networking")]
+    Kind::new("networking.k8s.io/v1", "NetworkPolicyList", &D466),
+    #[cfg(feature = "networking")]
+    Kind::new("networking.k8s.io/v1", "ServiceCIDR", &D472),
+    #[cfg(feature = "networking")]
+    Kind::new("networking.k8s.io/v1", "ServiceCIDRList", &D473),
+    Kind::new("networking.k8s.io/v1", "WatchEvent", &D720),
+    Kind::new("networking.k8s.io/v1beta1", "DeleteOptions", &D702),
+    #[cfg(feature = "networking")]
+    Kind::new("networking.k8s.io/v1beta1", "IPAddress", &D476),
+    #[cfg(feature = "networking")]
+    Kind::new("networking.k8s.io/v1beta1", "IPAddressList", &D477),
+    #[cfg(feature = "networking")]
+    Kind::new("networking.k8s.io/v1beta1", "ServiceCIDR", &D480),
+    #[cfg(feature = "networking")]
+    Kind::new("networking.k8s.io/v1beta1", "ServiceCIDRList", &D481),
+    Kind::new("networking.k8s.io/v1beta1", "WatchEvent", &D720),
+    Kind::new("node.k8s.io/v1", "DeleteOptions", &D702),
+    #[cfg(feature = "node")]
+    Kind::new("node.k8s.io/v1", "RuntimeClass", &D485),
+    #[cfg(feature = "node")]
+    Kind::new("node.k8s.io/v1", "RuntimeClassList", &D486),
+    Kind::new("node.k8s.io/v1", "WatchEvent", &D720),
+    Kind::new("node.k8s.io/v1alpha1", "DeleteOptions", &D702),
+    Kind::new("node.k8s.io/v1alpha1", "WatchEvent", &D720),
+    Kind::new("node.k8s.io/v1beta1", "DeleteOptions", &D702),
+    Kind::new("node.k8s.io/v1beta1", "WatchEvent", &D720),
+    Kind::new("policy/v1", "DeleteOptions", &D702),
+    #[cfg(feature = "policy")]
+    Kind::new("policy/v1", "Eviction", &D488),
+    #[cfg(feature = "policy")]
+    Kind::new("policy/v1", "PodDisruptionBudget", &D489),
+    #[cfg(feature = "policy")]
+    Kind::new("policy/v1", "PodDisruptionBudgetList", &D490),
+    Kind::new("policy/v1", "WatchEvent", &D720),
+    Kind::new("policy/v1beta1", "DeleteOptions", &D702),
+    Kind::new("policy/v1beta1", "WatchEvent", &D720),
+    #[cfg(feature = "rbac")]
+    Kind::new("rbac.authorization.k8s.io/v1", "ClusterRole", &D494),
+    #[cfg(feature = "rbac")]
+    Kind::new("rbac.authorization.k8s.io/v1", "ClusterRoleBinding", &D495),
+    #[cfg(feature = "rbac")]
     Kind::new(
         "rbac.authorization.k8s.io/v1",
         "ClusterRoleBindingList",
-        &DEFINITIONS[496],
+        &D496,
     ),
-    Kind::new(
-        "rbac.authorization.k8s.io/v1",
-        "ClusterRoleList",
-        &DEFINITIONS[497],
-    ),
-    Kind::new(
-        "rbac.authorization.k8s.io/v1",
-        "DeleteOptions",
-        &DEFINITIONS[702],
-    ),
-    Kind::new("rbac.authorization.k8s.io/v1", "Role", &DEFINITIONS[499]),
-    Kind::new(
-        "rbac.authorization.k8s.io/v1",
-        "RoleBinding",
-        &DEFINITIONS[500],
-    ),
-    Kind::new(
-        "rbac.authorization.k8s.io/v1",
-        "RoleBindingList",
-        &DEFINITIONS[501],
-    ),
-    Kind::new(
-        "rbac.authorization.k8s.io/v1",
-        "RoleList",
-        &DEFINITIONS[502],
-    ),
-    Kind::new(
-        "rbac.authorization.k8s.io/v1",
-        "WatchEvent",
-        &DEFINITIONS[720],
-    ),
-    Kind::new(
-        "rbac.authorization.k8s.io/v1alpha1",
-        "DeleteOptions",
-        &DEFINITIONS[702],
-    ),
-    Kind::new(
-        "rbac.authorization.k8s.io/v1alpha1",
-        "WatchEvent",
-        &DEFINITIONS[720],
-    ),
-    Kind::new(
-        "rbac.authorization.k8s.io/v1beta1",
-        "DeleteOptions",
-        &DEFINITIONS[702],
-    ),
-    Kind::new(
-        "rbac.authorization.k8s.io/v1beta1",
-        "WatchEvent",
-        &DEFINITIONS[720],
-    ),
-    Kind::new("resource.k8s.io/v1", "DeleteOptions", &DEFINITIONS[702]),
-    Kind::new("resource.k8s.io/v1", "DeviceClass", &DEFINITIONS[520]),
-    Kind::new("resource.k8s.io/v1", "DeviceClassList", &DEFINITIONS[522]),
-    Kind::new("resource.k8s.io/v1", "ResourceClaim", &DEFINITIONS[535]),
-    Kind::new("resource.k8s.io/v1", "ResourceClaimList", &DEFINITIONS[537]),
-    Kind::new(
-        "resource.k8s.io/v1",
-        "ResourceClaimTemplate",
-        &DEFINITIONS[540],
-    ),
-    Kind::new(
-        "resource.k8s.io/v1",
-        "ResourceClaimTemplateList",
-        &DEFINITIONS[541],
-    ),
-    Kind::new("resource.k8s.io/v1", "ResourceSlice", &DEFINITIONS[544]),
-    Kind::new("resource.k8s.io/v1", "ResourceSliceList", &DEFINITIONS[545]),
-    Kind::new("resource.k8s.io/v1", "WatchEvent", &DEFINITIONS[720]),
-    Kind::new(
-        "resource.k8s.io/v1alpha3",
-        "DeleteOptions",
-        &DEFINITIONS[702],
-    ),
-    Kind::new(
-        "resource.k8s.io/v1alpha3",
-        "DeviceTaintRule",
-        &DEFINITIONS[550],
-    ),
-    Kind::new(
-        "resource.k8s.io/v1alpha3",
-        "DeviceTaintRuleList",
-        &DEFINITIONS[551],
-    ),
-    Kind::new("resource.k8s.io/v1alpha3", "WatchEvent", &DEFINITIONS[720]),
-    Kind::new(
-        "resource.k8s.io/v1beta1",
-        "DeleteOptions",
-        &DEFINITIONS[702],
-    ),
-    Kind::new("resource.k8s.io/v1beta1", "DeviceClass", &DEFINITIONS[570]),
-    Kind::new(
-        "resource.k8s.io/v1beta1",
-        "DeviceClassList",
-        &DEFINITIONS[572],
-    ),
-    Kind::new(
-        "resource.k8s.io/v1beta1",
-        "ResourceClaim",
-        &DEFINITIONS[584],
-    ),
-    Kind::new(
-        "resource.k8s.io/v1beta1",
-        "ResourceClaimList",
-        &DEFINITIONS[586],
-    ),
-    Kind::new(
-        "resource.k8s.io/v1beta1",
-        "ResourceClaimTemplate",
-        &DEFINITIONS[589],
-    ),
+    #[cfg(feature = "rbac")]
+    Kind::new("rbac.authorization.k8s.io/v1", "ClusterRoleList", &D497),
+    Kind::new("rbac.authorization.k8s.io/v1", "DeleteOptions", &D702),
+    #[cfg(feature = "rbac")]
+    Kind::new("rbac.authorization.k8s.io/v1", "Role", &D499),
+    #[cfg(feature = "rbac")]
+    Kind::new("rbac.authorization.k8s.io/v1", "RoleBinding", &D500),
+    #[cfg(feature = "rbac")]
+    Kind::new("rbac.authorization.k8s.io/v1", "RoleBindingList", &D501),
+    #[cfg(feature = "rbac")]
+    Kind::new("rbac.authorization.k8s.io/v1", "RoleList", &D502),
+    Kind::new("rbac.authorization.k8s.io/v1", "WatchEvent", &D720),
+    Kind::new("rbac.authorization.k8s.io/v1alpha1", "DeleteOptions", &D702),
+    Kind::new("rbac.authorization.k8s.io/v1alpha1", "WatchEvent", &D720),
+    Kind::new("rbac.authorization.k8s.io/v1beta1", "DeleteOptions", &D702),
+    Kind::new("rbac.authorization.k8s.io/v1beta1", "WatchEvent", &D720),
+    Kind::new("resource.k8s.io/v1", "DeleteOptions", &D702),
+    #[cfg(feature = "resource")]
+    Kind::new("resource.k8s.io/v1", "DeviceClass", &D520),
+    #[cfg(feature = "resource")]
+    Kind::new("resource.k8s.io/v1", "DeviceClassList", &D522),
+    #[cfg(feature = "resource")]
+    Kind::new("resource.k8s.io/v1", "ResourceClaim", &D535),
+    #[cfg(feature = "resource")]
+    Kind::new("resource.k8s.io/v1", "ResourceClaimList", &D537),
+    #[cfg(feature = "resource")]
+    Kind::new("resource.k8s.io/v1", "ResourceClaimTemplate", &D540),
+    #[cfg(feature = "resource")]
+    Kind::new("resource.k8s.io/v1", "ResourceClaimTemplateList", &D541),
+    #[cfg(feature = "resource")]
+    Kind::new("resource.k8s.io/v1", "ResourceSlice", &D544),
+    #[cfg(feature = "resource")]
+    Kind::new("resource.k8s.io/v1", "ResourceSliceList", &D545),
+    Kind::new("resource.k8s.io/v1", "WatchEvent", &D720),
+    Kind::new("resource.k8s.io/v1alpha3", "DeleteOptions", &D702),
+    #[cfg(feature = "resource")]
+    Kind::new("resource.k8s.io/v1alpha3", "DeviceTaintRule", &D550),
+    #[cfg(feature = "resource")]
+    Kind::new("resource.k8s.io/v1alpha3", "DeviceTaintRuleList", &D551),
+    Kind::new("resource.k8s.io/v1alpha3", "WatchEvent", &D720),
+    Kind::new("resource.k8s.io/v1beta1", "DeleteOptions", &D702),
+    #[cfg(feature = "resource")]
+    Kind::new("resource.k8s.io/v1beta1", "DeviceClass", &D570),
+    #[cfg(feature = "resource")]
+    Kind::new("resource.k8s.io/v1beta1", "DeviceClassList", &D572),
+    #[cfg(feature = "resource")]
+    Kind::new("resource.k8s.io/v1beta1", "ResourceClaim", &D584),
+    #[cfg(feature = "resource")]
+    Kind::new("resource.k8s.io/v1beta1", "ResourceClaimList", &D586),
+    #[cfg(feature = "resource")]
+    Kind::new("resource.k8s.io/v1beta1", "ResourceClaimTemplate", &D589),
+    #[cfg(feature = "resource")]
     Kind::new(
         "resource.k8s.io/v1beta1",
         "ResourceClaimTemplateList",
-        &DEFINITIONS[590],
+        &D590,
     ),
-    Kind::new(
-        "resource.k8s.io/v1beta1",
-        "ResourceSlice",
-        &DEFINITIONS[593],
-    ),
-    Kind::new(
-        "resource.k8s.io/v1beta1",
-        "ResourceSliceList",
-        &DEFINITIONS[594],
-    ),
-    Kind::new("resource.k8s.io/v1beta1", "WatchEvent", &DEFINITIONS[720]),
-    Kind::new(
-        "resource.k8s.io/v1beta2",
-        "DeleteOptions",
-        &DEFINITIONS[702],
-    ),
-    Kind::new("resource.k8s.io/v1beta2", "DeviceClass", &DEFINITIONS[611]),
-    Kind::new(
-        "resource.k8s.io/v1beta2",
-        "DeviceClassList",
-        &DEFINITIONS[613],
-    ),
-    Kind::new(
-        "resource.k8s.io/v1beta2",
-        "ResourceClaim",
-        &DEFINITIONS[626],
-    ),
-    Kind::new(
-        "resource.k8s.io/v1beta2",
-        "ResourceClaimList",
-        &DEFINITIONS[628],
-    ),
-    Kind::new(
-        "resource.k8s.io/v1beta2",
-        "ResourceClaimTemplate",
-        &DEFINITIONS[631],
-    ),
+    #[cfg(feature = "resource")]
+    Kind::new("resource.k8s.io/v1beta1", "ResourceSlice", &D593),
+    #[cfg(feature = "resource")]
+    Kind::new("resource.k8s.io/v1beta1", "ResourceSliceList", &D594),
+    Kind::new("resource.k8s.io/v1beta1", "WatchEvent", &D720),
+    Kind::new("resource.k8s.io/v1beta2", "DeleteOptions", &D702),
+    #[cfg(feature = "resource")]
+    Kind::new("resource.k8s.io/v1beta2", "DeviceClass", &D611),
+    #[cfg(feature = "resource")]
+    Kind::new("resource.k8s.io/v1beta2", "DeviceClassList", &D613),
+    #[cfg(feature = "resource")]
+    Kind::new("resource.k8s.io/v1beta2", "ResourceClaim", &D626),
+    #[cfg(feature = "resource")]
+    Kind::new("resource.k8s.io/v1beta2", "ResourceClaimList", &D628),
+    #[cfg(feature = "resource")]
+    Kind::new("resource.k8s.io/v1beta2", "ResourceClaimTemplate", &D631),
+    #[cfg(feature = "resource")]
     Kind::new(
         "resource.k8s.io/v1beta2",
         "ResourceClaimTemplateList",
-        &DEFINITIONS[632],
+        &D632,
     ),
-    Kind::new(
-        "resource.k8s.io/v1beta2",
-        "ResourceSlice",
-        &DEFINITIONS[635],
-    ),
-    Kind::new(
-        "resource.k8s.io/v1beta2",
-        "ResourceSliceList",
-        &DEFINITIONS[636],
-    ),
-    Kind::new("resource.k8s.io/v1beta2", "WatchEvent", &DEFINITIONS[720]),
-    Kind::new("scheduling.k8s.io/v1", "DeleteOptions", &DEFINITIONS[702]),
-    Kind::new("scheduling.k8s.io/v1", "PriorityClass", &DEFINITIONS[638]),
-    Kind::new(
-        "scheduling.k8s.io/v1",
-        "PriorityClassList",
-        &DEFINITIONS[639],
-    ),
-    Kind::new("scheduling.k8s.io/v1", "WatchEvent", &DEFINITIONS[720]),
-    Kind::new(
-        "scheduling.k8s.io/v1alpha1",
-        "DeleteOptions",
-        &DEFINITIONS[702],
-    ),
-    Kind::new(
-        "scheduling.k8s.io/v1alpha1",
-        "WatchEvent",
-        &DEFINITIONS[720],
-    ),
-    Kind::new(
-        "scheduling.k8s.io/v1beta1",
-        "DeleteOptions",
-        &DEFINITIONS[702],
-    ),
-    Kind::new("scheduling.k8s.io/v1beta1", "WatchEvent", &DEFINITIONS[720]),
-    Kind::new("storage.k8s.io/v1", "CSIDriver", &DEFINITIONS[640]),
-    Kind::new("storage.k8s.io/v1", "CSIDriverList", &DEFINITIONS[641]),
-    Kind::new("storage.k8s.io/v1", "CSINode", &DEFINITIONS[643]),
-    Kind::new("storage.k8s.io/v1", "CSINodeList", &DEFINITIONS[645]),
-    Kind::new("storage.k8s.io/v1", "CSIStorageCapacity", &DEFINITIONS[647]),
-    Kind::new(
-        "storage.k8s.io/v1",
-        "CSIStorageCapacityList",
-        &DEFINITIONS[648],
-    ),
-    Kind::new("storage.k8s.io/v1", "DeleteOptions", &DEFINITIONS[702]),
-    Kind::new("storage.k8s.io/v1", "StorageClass", &DEFINITIONS[649]),
-    Kind::new("storage.k8s.io/v1", "StorageClassList", &DEFINITIONS[650]),
-    Kind::new("storage.k8s.io/v1", "VolumeAttachment", &DEFINITIONS[652]),
-    Kind::new(
-        "storage.k8s.io/v1",
-        "VolumeAttachmentList",
-        &DEFINITIONS[653],
-    ),
-    Kind::new(
-        "storage.k8s.io/v1",
-        "VolumeAttributesClass",
-        &DEFINITIONS[657],
-    ),
-    Kind::new(
-        "storage.k8s.io/v1",
-        "VolumeAttributesClassList",
-        &DEFINITIONS[658],
-    ),
-    Kind::new("storage.k8s.io/v1", "WatchEvent", &DEFINITIONS[720]),
-    Kind::new(
-        "storage.k8s.io/v1alpha1",
-        "DeleteOptions",
-        &DEFINITIONS[702],
-    ),
-    Kind::new(
-        "storage.k8s.io/v1alpha1",
-        "VolumeAttributesClass",
-        &DEFINITIONS[661],
-    ),
+    #[cfg(feature = "resource")]
+    Kind::new("resource.k8s.io/v1beta2", "ResourceSlice", &D635),
+    #[cfg(feature = "resource")]
+    Kind::new("resource.k8s.io/v1beta2", "ResourceSliceList", &D636),
+    Kind::new("resource.k8s.io/v1beta2", "WatchEvent", &D720),
+    Kind::new("scheduling.k8s.io/v1", "DeleteOptions", &D702),
+    #[cfg(feature = "scheduling")]
+    Kind::new("scheduling.k8s.io/v1", "PriorityClass", &D638),
+    #[cfg(feature = "scheduling")]
+    Kind::new("scheduling.k8s.io/v1", "PriorityClassList", &D639),
+    Kind::new("scheduling.k8s.io/v1", "WatchEvent", &D720),
+    Kind::new("scheduling.k8s.io/v1alpha1", "DeleteOptions", &D702),
+    Kind::new("scheduling.k8s.io/v1alpha1", "WatchEvent", &D720),
+    Kind::new("scheduling.k8s.io/v1beta1", "DeleteOptions", &D702),
+    Kind::new("scheduling.k8s.io/v1beta1", "WatchEvent", &D720),
+    #[cfg(feature = "storage")]
+    Kind::new("storage.k8s.io/v1", "CSIDriver", &D640),
+    #[cfg(feature = "storage")]
+    Kind::new("storage.k8s.io/v1", "CSIDriverList", &D641),
+    #[cfg(feature = "storage")]
+    Kind::new("storage.k8s.io/v1", "CSINode", &D643),
+    #[cfg(feature = "storage")]
+    Kind::new("storage.k8s.io/v1", "CSINodeList", &D645),
+    #[cfg(feature = "storage")]
+    Kind::new("storage.k8s.io/v1", "CSIStorageCapacity", &D647),
+    #[cfg(feature = "storage")]
+    Kind::new("storage.k8s.io/v1", "CSIStorageCapacityList", &D648),
+    Kind::new("storage.k8s.io/v1", "DeleteOptions", &D702),
+    #[cfg(feature = "storage")]
+    Kind::new("storage.k8s.io/v1", "StorageClass", &D649),
+    #[cfg(feature = "storage")]
+    Kind::new("storage.k8s.io/v1", "StorageClassList", &D650),
+    #[cfg(feature = "storage")]
+    Kind::new("storage.k8s.io/v1", "VolumeAttachment", &D652),
+    #[cfg(feature = "storage")]
+    Kind::new("storage.k8s.io/v1", "VolumeAttachmentList", &D653),
+    #[cfg(feature = "storage")]
+    Kind::new("storage.k8s.io/v1", "VolumeAttributesClass", &D657),
+    #[cfg(feature = "storage")]
+    Kind::new("storage.k8s.io/v1", "VolumeAttributesClassList", &D658),
+    Kind::new("storage.k8s.io/v1", "WatchEvent", &D720),
+    Kind::new("storage.k8s.io/v1alpha1", "DeleteOptions", &D702),
+    #[cfg(feature = "storage")]
+    Kind::new("storage.k8s.io/v1alpha1", "VolumeAttributesClass", &D661),
+    #[cfg(feature = "storage")]
     Kind::new(
         "storage.k8s.io/v1alpha1",
         "VolumeAttributesClassList",
-        &DEFINITIONS[662],
+        &D662,
     ),
-    Kind::new("storage.k8s.io/v1alpha1", "WatchEvent", &DEFINITIONS[720]),
-    Kind::new("storage.k8s.io/v1beta1", "DeleteOptions", &DEFINITIONS[702]),
-    Kind::new(
-        "storage.k8s.io/v1beta1",
-        "VolumeAttributesClass",
-        &DEFINITIONS[663],
-    ),
-    Kind::new(
-        "storage.k8s.io/v1beta1",
-        "VolumeAttributesClassList",
-        &DEFINITIONS[664],
-    ),
-    Kind::new("storage.k8s.io/v1beta1", "WatchEvent", &DEFINITIONS[720]),
-    Kind::new(
-        "storagemigration.k8s.io/v1alpha1",
-        "DeleteOptions",
-        &DEFINITIONS[702],
-    ),
+    Kind::new("storage.k8s.io/v1alpha1", "WatchEvent", &D720),
+    Kind::new("storage.k8s.io/v1beta1", "DeleteOptions", &D702),
+    #[cfg(feature = "storage")]
+    Kind::new("storage.k8s.io/v1beta1", "VolumeAttributesClass", &D663),
+    #[cfg(feature = "storage")]
+    Kind::new("storage.k8s.io/v1beta1", "VolumeAttributesClassList", &D664),
+    Kind::new("storage.k8s.io/v1beta1", "WatchEvent", &D720),
+    Kind::new("storagemigration.k8s.io/v1alpha1", "DeleteOptions", &D702),
+    #[cfg(feature = "storagemigration")]
     Kind::new(
         "storagemigration.k8s.io/v1alpha1",
         "StorageVersionMigration",
-        &DEFINITIONS[667],
+        &D667,
     ),
+    #[cfg(feature = "storagemigration")]
     Kind::new(
         "storagemigration.k8s.io/v1alpha1",
         "StorageVersionMigrationList",
-        &DEFINITIONS[668],
+        &D668,
     ),
-    Kind::new(
-        "storagemigration.k8s.io/v1alpha1",
-        "WatchEvent",
-        &DEFINITIONS[720],
-    ),
-    Kind::new("v1", "APIGroup", &DEFINITIONS[696]),
-    Kind::new("v1", "APIGroupList", &DEFINITIONS[697]),
-    Kind::new("v1", "APIResourceList", &DEFINITIONS[699]),
-    Kind::new("v1", "APIVersions", &DEFINITIONS[700]),
-    Kind::new("v1", "Binding", &DEFINITIONS[197]),
-    Kind::new("v1", "ComponentStatus", &DEFINITIONS[208]),
-    Kind::new("v1", "ComponentStatusList", &DEFINITIONS[209]),
-    Kind::new("v1", "ConfigMap", &DEFINITIONS[210]),
-    Kind::new("v1", "ConfigMapList", &DEFINITIONS[213]),
-    Kind::new("v1", "DeleteOptions", &DEFINITIONS[702]),
-    Kind::new("v1", "Endpoints", &DEFINITIONS[238]),
-    Kind::new("v1", "EndpointsList", &DEFINITIONS[239]),
-    Kind::new("v1", "Event", &DEFINITIONS[245]),
-    Kind::new("v1", "EventList", &DEFINITIONS[246]),
-    Kind::new("v1", "LimitRange", &DEFINITIONS[271]),
-    Kind::new("v1", "LimitRangeList", &DEFINITIONS[273]),
-    Kind::new("v1", "Namespace", &DEFINITIONS[282]),
-    Kind::new("v1", "NamespaceList", &DEFINITIONS[284]),
-    Kind::new("v1", "Node", &DEFINITIONS[287]),
-    Kind::new("v1", "NodeList", &DEFINITIONS[295]),
-    Kind::new("v1", "PersistentVolume", &DEFINITIONS[307]),
-    Kind::new("v1", "PersistentVolumeClaim", &DEFINITIONS[308]),
-    Kind::new("v1", "PersistentVolumeClaimList", &DEFINITIONS[310]),
-    Kind::new("v1", "PersistentVolumeList", &DEFINITIONS[315]),
-    Kind::new("v1", "Pod", &DEFINITIONS[319]),
-    Kind::new("v1", "PodList", &DEFINITIONS[329]),
-    Kind::new("v1", "PodTemplate", &DEFINITIONS[338]),
-    Kind::new("v1", "PodTemplateList", &DEFINITIONS[339]),
-    Kind::new("v1", "ReplicationController", &DEFINITIONS[349]),
-    Kind::new("v1", "ReplicationControllerList", &DEFINITIONS[351]),
-    Kind::new("v1", "ResourceQuota", &DEFINITIONS[357]),
-    Kind::new("v1", "ResourceQuotaList", &DEFINITIONS[358]),
-    Kind::new("v1", "Secret", &DEFINITIONS[369]),
-    Kind::new("v1", "SecretList", &DEFINITIONS[372]),
-    Kind::new("v1", "Service", &DEFINITIONS[377]),
-    Kind::new("v1", "ServiceAccount", &DEFINITIONS[378]),
-    Kind::new("v1", "ServiceAccountList", &DEFINITIONS[379]),
-    Kind::new("v1", "ServiceList", &DEFINITIONS[381]),
-    Kind::new("v1", "Status", &DEFINITIONS[716]),
-    Kind::new("v1", "WatchEvent", &DEFINITIONS[720]),
+    Kind::new("storagemigration.k8s.io/v1alpha1", "WatchEvent", &D720),
+    Kind::new("v1", "APIGroup", &D696),
+    Kind::new("v1", "APIGroupList", &D697),
+    Kind::new("v1", "APIResourceList", &D699),
+    Kind::new("v1", "APIVersions", &D700),
+    #[cfg(feature = "core")]
+    Kind::new("v1", "Binding", &D197),
+    #[cfg(feature = "core")]
+    Kind::new("v1", "ComponentStatus", &D208),
+    #[cfg(feature = "core")]
+    Kind::new("v1", "ComponentStatusList", &D209),
+    #[cfg(feature = "core")]
+    Kind::new("v1", "ConfigMap", &D210),
+    #[cfg(feature = "core")]
+    Kind::new("v1", "ConfigMapList", &D213),
+    Kind::new("v1", "DeleteOptions", &D702),
+    #[cfg(feature = "core")]
+    Kind::new("v1", "Endpoints", &D238),
+    #[cfg(feature = "core")]
+    Kind::new("v1", "EndpointsList", &D239),
+    #[cfg(feature = "core")]
+    Kind::new("v1", "Event", &D245),
+    #[cfg(feature = "core")]
+    Kind::new("v1", "EventList", &D246),
+    #[cfg(feature = "core")]
+    Kind::new("v1", "LimitRange", &D271),
+    #[cfg(feature = "core")]
+    Kind::new("v1", "LimitRangeList", &D273),
+    #[cfg(feature = "core")]
+    Kind::new("v1", "Namespace", &D282),
+    #[cfg(feature = "core")]
+    Kind::new("v1", "NamespaceList", &D284),
+    #[cfg(feature = "core")]
+    Kind::new("v1", "Node", &D287),
+    #[cfg(feature = "core")]
+    Kind::new("v1", "NodeList", &D295),
+    #[cfg(feature = "core")]
+    Kind::new("v1", "PersistentVolume", &D307),
+    #[cfg(feature = "core")]
+    Kind::new("v1", "PersistentVolumeClaim", &D308),
+    #[cfg(feature = "core")]
+    Kind::new("v1", "PersistentVolumeClaimList", &D310),
+    #[cfg(feature = "core")]
+    Kind::new("v1", "PersistentVolumeList", &D315),
+    #[cfg(feature = "core")]
+    Kind::new("v1", "Pod", &D319),
+    #[cfg(feature = "core")]
+    Kind::new("v1", "PodList", &D329),
+    #[cfg(feature = "core")]
+    Kind::new("v1", "PodTemplate", &D338),
+    #[cfg(feature = "core")]
+    Kind::new("v1", "PodTemplateList", &D339),
+    #[cfg(feature = "core")]
+    Kind::new("v1", "ReplicationController", &D349),
+    #[cfg(feature = "core")]
+    Kind::new("v1", "ReplicationControllerList", &D351),
+    #[cfg(feature = "core")]
+    Kind::new("v1", "ResourceQuota", &D357),
+    #[cfg(feature = "core")]
+    Kind::new("v1", "ResourceQuotaList", &D358),
+    #[cfg(feature = "core")]
+    Kind::new("v1", "Secret", &D369),
+    #[cfg(feature = "core")]
+    Kind::new("v1", "SecretList", &D372),
+    #[cfg(feature = "core")]
+    Kind::new("v1", "Service", &D377),
+    #[cfg(feature = "core")]
+    Kind::new("v1", "ServiceAccount", &D378),
+    #[cfg(feature = "core")]
+    Kind::new("v1", "ServiceAccountList", &D379),
+    #[cfg(feature = "core")]
+    Kind::new("v1", "ServiceList", &D381),
+    Kind::new("v1", "Status", &D716),
+    Kind::new("v1", "WatchEvent", &D720),
 ];

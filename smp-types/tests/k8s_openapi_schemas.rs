@@ -1,7 +1,7 @@
 //! k8s-openapi's values patched with smp-types' schemas alone: what a kube user builds with
-//! `default-features = false, features = ["k8s-openapi"]` (no `types`), and with every feature
-//! too. CI runs this file both ways.
-#![cfg(feature = "k8s-openapi")]
+//! `features = ["k8s-openapi"]` (no `types`), and with the types too. CI runs this file both
+//! ways.
+#![cfg(all(feature = "k8s-openapi", feature = "apps"))]
 
 use k8s_openapi::api::apps::v1::Deployment;
 use serde_json::{Value, json};

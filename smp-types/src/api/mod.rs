@@ -5,24 +5,45 @@
 //! `codegen/overlay.toml`. Do not edit: change the generator or the overlay and run
 //! `cargo run -p smp-codegen`.
 
+#[cfg(feature = "admissionregistration")]
 pub mod admissionregistration;
+#[cfg(feature = "apiserverinternal")]
 pub mod apiserverinternal;
+#[cfg(feature = "apps")]
 pub mod apps;
+#[cfg(feature = "authentication")]
 pub mod authentication;
+#[cfg(feature = "authorization")]
 pub mod authorization;
+#[cfg(feature = "autoscaling")]
 pub mod autoscaling;
+#[cfg(feature = "batch")]
 pub mod batch;
+#[cfg(feature = "certificates")]
 pub mod certificates;
+#[cfg(feature = "coordination")]
 pub mod coordination;
+#[cfg(feature = "core")]
 pub mod core;
+#[cfg(feature = "discovery")]
 pub mod discovery;
+#[cfg(feature = "events")]
 pub mod events;
+#[cfg(feature = "flowcontrol")]
 pub mod flowcontrol;
+#[cfg(feature = "networking")]
 pub mod networking;
+#[cfg(feature = "node")]
 pub mod node;
+#[cfg(feature = "policy")]
 pub mod policy;
+#[cfg(feature = "rbac")]
 pub mod rbac;
+#[cfg(feature = "resource")]
 pub mod resource;
+#[cfg(feature = "scheduling")]
 pub mod scheduling;
+#[cfg(feature = "storage")]
 pub mod storage;
+#[cfg(feature = "storagemigration")]
 pub mod storagemigration;

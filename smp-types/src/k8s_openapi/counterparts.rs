@@ -9,13 +9,21 @@
 // Kubernetes 1.33 to 1.34.
 k8s_openapi::k8s_if_le_1_34! {
 impl_counterparts! {
+    #[cfg(feature = "resource")]
     api::resource::v1alpha3::CELDeviceSelector,
+    #[cfg(feature = "resource")]
     api::resource::v1alpha3::DeviceSelector,
+    #[cfg(feature = "storage")]
     api::storage::v1alpha1::VolumeAttributesClass,
+    #[cfg(feature = "storagemigration")]
     api::storagemigration::v1alpha1::GroupVersionResource,
+    #[cfg(feature = "storagemigration")]
     api::storagemigration::v1alpha1::MigrationCondition,
+    #[cfg(feature = "storagemigration")]
     api::storagemigration::v1alpha1::StorageVersionMigration,
+    #[cfg(feature = "storagemigration")]
     api::storagemigration::v1alpha1::StorageVersionMigrationSpec,
+    #[cfg(feature = "storagemigration")]
     api::storagemigration::v1alpha1::StorageVersionMigrationStatus,
 }
 }
@@ -23,554 +31,1098 @@ impl_counterparts! {
 // Kubernetes 1.33 to 1.36.
 k8s_openapi::k8s_if_le_1_36! {
 impl_counterparts! {
+    #[cfg(feature = "certificates")]
     api::certificates::v1alpha1::ClusterTrustBundle,
+    #[cfg(feature = "certificates")]
     api::certificates::v1alpha1::ClusterTrustBundleSpec,
+    #[cfg(feature = "networking")]
     api::networking::v1beta1::IPAddress,
+    #[cfg(feature = "networking")]
     api::networking::v1beta1::IPAddressSpec,
+    #[cfg(feature = "networking")]
     api::networking::v1beta1::ParentReference,
+    #[cfg(feature = "networking")]
     api::networking::v1beta1::ServiceCIDR,
+    #[cfg(feature = "networking")]
     api::networking::v1beta1::ServiceCIDRSpec,
+    #[cfg(feature = "networking")]
     api::networking::v1beta1::ServiceCIDRStatus,
+    #[cfg(feature = "storage")]
     api::storage::v1beta1::VolumeAttributesClass,
 }
 }
 
 // Kubernetes 1.33 to 1.37.
 impl_counterparts! {
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1::AuditAnnotation,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1::ExpressionWarning,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1::MatchCondition,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1::MatchResources,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1::MutatingWebhook,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1::MutatingWebhookConfiguration,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1::NamedRuleWithOperations,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1::ParamKind,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1::ParamRef,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1::RuleWithOperations,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1::ServiceReference,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1::TypeChecking,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1::ValidatingAdmissionPolicy,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1::ValidatingAdmissionPolicyBinding,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1::ValidatingAdmissionPolicyBindingSpec,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1::ValidatingAdmissionPolicySpec,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1::ValidatingAdmissionPolicyStatus,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1::ValidatingWebhook,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1::ValidatingWebhookConfiguration,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1::Validation,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1::Variable,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1::WebhookClientConfig,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1alpha1::ApplyConfiguration,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1alpha1::JSONPatch,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1alpha1::MatchCondition,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1alpha1::MatchResources,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1alpha1::MutatingAdmissionPolicy,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1alpha1::MutatingAdmissionPolicyBinding,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1alpha1::MutatingAdmissionPolicyBindingSpec,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1alpha1::MutatingAdmissionPolicySpec,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1alpha1::Mutation,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1alpha1::NamedRuleWithOperations,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1alpha1::ParamKind,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1alpha1::ParamRef,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1alpha1::Variable,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1beta1::MatchCondition,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1beta1::MatchResources,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1beta1::NamedRuleWithOperations,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1beta1::ParamKind,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1beta1::ParamRef,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1beta1::Variable,
+    #[cfg(feature = "apiserverinternal")]
     api::apiserverinternal::v1alpha1::ServerStorageVersion,
+    #[cfg(feature = "apiserverinternal")]
     api::apiserverinternal::v1alpha1::StorageVersion,
+    #[cfg(feature = "apiserverinternal")]
     api::apiserverinternal::v1alpha1::StorageVersionCondition,
+    #[cfg(feature = "apiserverinternal")]
     api::apiserverinternal::v1alpha1::StorageVersionSpec,
+    #[cfg(feature = "apiserverinternal")]
     api::apiserverinternal::v1alpha1::StorageVersionStatus,
+    #[cfg(feature = "apps")]
     api::apps::v1::ControllerRevision,
+    #[cfg(feature = "apps")]
     api::apps::v1::DaemonSet,
+    #[cfg(feature = "apps")]
     api::apps::v1::DaemonSetCondition,
+    #[cfg(feature = "apps")]
     api::apps::v1::DaemonSetSpec,
+    #[cfg(feature = "apps")]
     api::apps::v1::DaemonSetStatus,
+    #[cfg(feature = "apps")]
     api::apps::v1::DaemonSetUpdateStrategy,
+    #[cfg(feature = "apps")]
     api::apps::v1::Deployment,
+    #[cfg(feature = "apps")]
     api::apps::v1::DeploymentCondition,
+    #[cfg(feature = "apps")]
     api::apps::v1::DeploymentSpec,
+    #[cfg(feature = "apps")]
     api::apps::v1::DeploymentStatus,
+    #[cfg(feature = "apps")]
     api::apps::v1::DeploymentStrategy,
+    #[cfg(feature = "apps")]
     api::apps::v1::ReplicaSet,
+    #[cfg(feature = "apps")]
     api::apps::v1::ReplicaSetCondition,
+    #[cfg(feature = "apps")]
     api::apps::v1::ReplicaSetSpec,
+    #[cfg(feature = "apps")]
     api::apps::v1::ReplicaSetStatus,
+    #[cfg(feature = "apps")]
     api::apps::v1::RollingUpdateDaemonSet,
+    #[cfg(feature = "apps")]
     api::apps::v1::RollingUpdateDeployment,
+    #[cfg(feature = "apps")]
     api::apps::v1::RollingUpdateStatefulSetStrategy,
+    #[cfg(feature = "apps")]
     api::apps::v1::StatefulSet,
+    #[cfg(feature = "apps")]
     api::apps::v1::StatefulSetCondition,
+    #[cfg(feature = "apps")]
     api::apps::v1::StatefulSetOrdinals,
+    #[cfg(feature = "apps")]
     api::apps::v1::StatefulSetPersistentVolumeClaimRetentionPolicy,
+    #[cfg(feature = "apps")]
     api::apps::v1::StatefulSetSpec,
+    #[cfg(feature = "apps")]
     api::apps::v1::StatefulSetStatus,
+    #[cfg(feature = "apps")]
     api::apps::v1::StatefulSetUpdateStrategy,
+    #[cfg(feature = "authentication")]
     api::authentication::v1::BoundObjectReference,
+    #[cfg(feature = "authentication")]
     api::authentication::v1::SelfSubjectReview,
+    #[cfg(feature = "authentication")]
     api::authentication::v1::SelfSubjectReviewStatus,
+    #[cfg(feature = "authentication")]
     api::authentication::v1::TokenRequest,
+    #[cfg(feature = "authentication")]
     api::authentication::v1::TokenRequestSpec,
+    #[cfg(feature = "authentication")]
     api::authentication::v1::TokenRequestStatus,
+    #[cfg(feature = "authentication")]
     api::authentication::v1::TokenReview,
+    #[cfg(feature = "authentication")]
     api::authentication::v1::TokenReviewSpec,
+    #[cfg(feature = "authentication")]
     api::authentication::v1::TokenReviewStatus,
+    #[cfg(feature = "authentication")]
     api::authentication::v1::UserInfo,
+    #[cfg(feature = "authorization")]
     api::authorization::v1::FieldSelectorAttributes,
+    #[cfg(feature = "authorization")]
     api::authorization::v1::LabelSelectorAttributes,
+    #[cfg(feature = "authorization")]
     api::authorization::v1::LocalSubjectAccessReview,
+    #[cfg(feature = "authorization")]
     api::authorization::v1::NonResourceAttributes,
+    #[cfg(feature = "authorization")]
     api::authorization::v1::NonResourceRule,
+    #[cfg(feature = "authorization")]
     api::authorization::v1::ResourceAttributes,
+    #[cfg(feature = "authorization")]
     api::authorization::v1::ResourceRule,
+    #[cfg(feature = "authorization")]
     api::authorization::v1::SelfSubjectAccessReview,
+    #[cfg(feature = "authorization")]
     api::authorization::v1::SelfSubjectAccessReviewSpec,
+    #[cfg(feature = "authorization")]
     api::authorization::v1::SelfSubjectRulesReview,
+    #[cfg(feature = "authorization")]
     api::authorization::v1::SelfSubjectRulesReviewSpec,
+    #[cfg(feature = "authorization")]
     api::authorization::v1::SubjectAccessReview,
+    #[cfg(feature = "authorization")]
     api::authorization::v1::SubjectAccessReviewSpec,
+    #[cfg(feature = "authorization")]
     api::authorization::v1::SubjectAccessReviewStatus,
+    #[cfg(feature = "authorization")]
     api::authorization::v1::SubjectRulesReviewStatus,
+    #[cfg(feature = "autoscaling")]
     api::autoscaling::v1::CrossVersionObjectReference,
+    #[cfg(feature = "autoscaling")]
     api::autoscaling::v1::HorizontalPodAutoscaler,
+    #[cfg(feature = "autoscaling")]
     api::autoscaling::v1::HorizontalPodAutoscalerSpec,
+    #[cfg(feature = "autoscaling")]
     api::autoscaling::v1::HorizontalPodAutoscalerStatus,
+    #[cfg(feature = "autoscaling")]
     api::autoscaling::v1::Scale,
+    #[cfg(feature = "autoscaling")]
     api::autoscaling::v1::ScaleSpec,
+    #[cfg(feature = "autoscaling")]
     api::autoscaling::v1::ScaleStatus,
+    #[cfg(feature = "autoscaling")]
     api::autoscaling::v2::ContainerResourceMetricSource,
+    #[cfg(feature = "autoscaling")]
     api::autoscaling::v2::ContainerResourceMetricStatus,
+    #[cfg(feature = "autoscaling")]
     api::autoscaling::v2::CrossVersionObjectReference,
+    #[cfg(feature = "autoscaling")]
     api::autoscaling::v2::ExternalMetricSource,
+    #[cfg(feature = "autoscaling")]
     api::autoscaling::v2::ExternalMetricStatus,
+    #[cfg(feature = "autoscaling")]
     api::autoscaling::v2::HPAScalingPolicy,
+    #[cfg(feature = "autoscaling")]
     api::autoscaling::v2::HPAScalingRules,
+    #[cfg(feature = "autoscaling")]
     api::autoscaling::v2::HorizontalPodAutoscaler,
+    #[cfg(feature = "autoscaling")]
     api::autoscaling::v2::HorizontalPodAutoscalerBehavior,
+    #[cfg(feature = "autoscaling")]
     api::autoscaling::v2::HorizontalPodAutoscalerCondition,
+    #[cfg(feature = "autoscaling")]
     api::autoscaling::v2::HorizontalPodAutoscalerSpec,
+    #[cfg(feature = "autoscaling")]
     api::autoscaling::v2::HorizontalPodAutoscalerStatus,
+    #[cfg(feature = "autoscaling")]
     api::autoscaling::v2::MetricIdentifier,
+    #[cfg(feature = "autoscaling")]
     api::autoscaling::v2::MetricSpec,
+    #[cfg(feature = "autoscaling")]
     api::autoscaling::v2::MetricStatus,
+    #[cfg(feature = "autoscaling")]
     api::autoscaling::v2::MetricTarget,
+    #[cfg(feature = "autoscaling")]
     api::autoscaling::v2::MetricValueStatus,
+    #[cfg(feature = "autoscaling")]
     api::autoscaling::v2::ObjectMetricSource,
+    #[cfg(feature = "autoscaling")]
     api::autoscaling::v2::ObjectMetricStatus,
+    #[cfg(feature = "autoscaling")]
     api::autoscaling::v2::PodsMetricSource,
+    #[cfg(feature = "autoscaling")]
     api::autoscaling::v2::PodsMetricStatus,
+    #[cfg(feature = "autoscaling")]
     api::autoscaling::v2::ResourceMetricSource,
+    #[cfg(feature = "autoscaling")]
     api::autoscaling::v2::ResourceMetricStatus,
+    #[cfg(feature = "batch")]
     api::batch::v1::CronJob,
+    #[cfg(feature = "batch")]
     api::batch::v1::CronJobSpec,
+    #[cfg(feature = "batch")]
     api::batch::v1::CronJobStatus,
+    #[cfg(feature = "batch")]
     api::batch::v1::Job,
+    #[cfg(feature = "batch")]
     api::batch::v1::JobCondition,
+    #[cfg(feature = "batch")]
     api::batch::v1::JobSpec,
+    #[cfg(feature = "batch")]
     api::batch::v1::JobStatus,
+    #[cfg(feature = "batch")]
     api::batch::v1::JobTemplateSpec,
+    #[cfg(feature = "batch")]
     api::batch::v1::PodFailurePolicy,
+    #[cfg(feature = "batch")]
     api::batch::v1::PodFailurePolicyOnExitCodesRequirement,
+    #[cfg(feature = "batch")]
     api::batch::v1::PodFailurePolicyOnPodConditionsPattern,
+    #[cfg(feature = "batch")]
     api::batch::v1::PodFailurePolicyRule,
+    #[cfg(feature = "batch")]
     api::batch::v1::SuccessPolicy,
+    #[cfg(feature = "batch")]
     api::batch::v1::SuccessPolicyRule,
+    #[cfg(feature = "batch")]
     api::batch::v1::UncountedTerminatedPods,
+    #[cfg(feature = "certificates")]
     api::certificates::v1::CertificateSigningRequest,
+    #[cfg(feature = "certificates")]
     api::certificates::v1::CertificateSigningRequestCondition,
+    #[cfg(feature = "certificates")]
     api::certificates::v1::CertificateSigningRequestSpec,
+    #[cfg(feature = "certificates")]
     api::certificates::v1::CertificateSigningRequestStatus,
+    #[cfg(feature = "certificates")]
     api::certificates::v1beta1::ClusterTrustBundle,
+    #[cfg(feature = "certificates")]
     api::certificates::v1beta1::ClusterTrustBundleSpec,
+    #[cfg(feature = "coordination")]
     api::coordination::v1::Lease,
+    #[cfg(feature = "coordination")]
     api::coordination::v1::LeaseSpec,
+    #[cfg(feature = "coordination")]
     api::coordination::v1alpha2::LeaseCandidate,
+    #[cfg(feature = "coordination")]
     api::coordination::v1alpha2::LeaseCandidateSpec,
+    #[cfg(feature = "coordination")]
     api::coordination::v1beta1::LeaseCandidate,
+    #[cfg(feature = "coordination")]
     api::coordination::v1beta1::LeaseCandidateSpec,
+    #[cfg(feature = "core")]
     api::core::v1::AWSElasticBlockStoreVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::Affinity,
+    #[cfg(feature = "core")]
     api::core::v1::AppArmorProfile,
+    #[cfg(feature = "core")]
     api::core::v1::AttachedVolume,
+    #[cfg(feature = "core")]
     api::core::v1::AzureDiskVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::AzureFilePersistentVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::AzureFileVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::Binding,
+    #[cfg(feature = "core")]
     api::core::v1::CSIPersistentVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::CSIVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::Capabilities,
+    #[cfg(feature = "core")]
     api::core::v1::CephFSPersistentVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::CephFSVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::CinderPersistentVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::CinderVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::ClientIPConfig,
+    #[cfg(feature = "core")]
     api::core::v1::ClusterTrustBundleProjection,
+    #[cfg(feature = "core")]
     api::core::v1::ComponentCondition,
+    #[cfg(feature = "core")]
     api::core::v1::ComponentStatus,
+    #[cfg(feature = "core")]
     api::core::v1::ConfigMap,
+    #[cfg(feature = "core")]
     api::core::v1::ConfigMapEnvSource,
+    #[cfg(feature = "core")]
     api::core::v1::ConfigMapKeySelector,
+    #[cfg(feature = "core")]
     api::core::v1::ConfigMapNodeConfigSource,
+    #[cfg(feature = "core")]
     api::core::v1::ConfigMapProjection,
+    #[cfg(feature = "core")]
     api::core::v1::ConfigMapVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::Container,
+    #[cfg(feature = "core")]
     api::core::v1::ContainerImage,
+    #[cfg(feature = "core")]
     api::core::v1::ContainerPort,
+    #[cfg(feature = "core")]
     api::core::v1::ContainerResizePolicy,
+    #[cfg(feature = "core")]
     api::core::v1::ContainerState,
+    #[cfg(feature = "core")]
     api::core::v1::ContainerStateRunning,
+    #[cfg(feature = "core")]
     api::core::v1::ContainerStateTerminated,
+    #[cfg(feature = "core")]
     api::core::v1::ContainerStateWaiting,
+    #[cfg(feature = "core")]
     api::core::v1::ContainerStatus,
+    #[cfg(feature = "core")]
     api::core::v1::ContainerUser,
+    #[cfg(feature = "core")]
     api::core::v1::DaemonEndpoint,
+    #[cfg(feature = "core")]
     api::core::v1::DownwardAPIProjection,
+    #[cfg(feature = "core")]
     api::core::v1::DownwardAPIVolumeFile,
+    #[cfg(feature = "core")]
     api::core::v1::DownwardAPIVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::EmptyDirVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::EndpointAddress,
+    #[cfg(feature = "core")]
     api::core::v1::EndpointPort,
+    #[cfg(feature = "core")]
     api::core::v1::EndpointSubset,
+    #[cfg(feature = "core")]
     api::core::v1::Endpoints,
+    #[cfg(feature = "core")]
     api::core::v1::EnvFromSource,
+    #[cfg(feature = "core")]
     api::core::v1::EnvVar,
+    #[cfg(feature = "core")]
     api::core::v1::EnvVarSource,
+    #[cfg(feature = "core")]
     api::core::v1::EphemeralContainer,
+    #[cfg(feature = "core")]
     api::core::v1::EphemeralVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::Event,
+    #[cfg(feature = "core")]
     api::core::v1::EventSeries,
+    #[cfg(feature = "core")]
     api::core::v1::EventSource,
+    #[cfg(feature = "core")]
     api::core::v1::ExecAction,
+    #[cfg(feature = "core")]
     api::core::v1::FCVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::FlexPersistentVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::FlexVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::FlockerVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::GCEPersistentDiskVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::GRPCAction,
+    #[cfg(feature = "core")]
     api::core::v1::GitRepoVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::GlusterfsPersistentVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::GlusterfsVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::HTTPGetAction,
+    #[cfg(feature = "core")]
     api::core::v1::HTTPHeader,
+    #[cfg(feature = "core")]
     api::core::v1::HostAlias,
+    #[cfg(feature = "core")]
     api::core::v1::HostIP,
+    #[cfg(feature = "core")]
     api::core::v1::HostPathVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::ISCSIPersistentVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::ISCSIVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::ImageVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::KeyToPath,
+    #[cfg(feature = "core")]
     api::core::v1::Lifecycle,
+    #[cfg(feature = "core")]
     api::core::v1::LifecycleHandler,
+    #[cfg(feature = "core")]
     api::core::v1::LimitRange,
+    #[cfg(feature = "core")]
     api::core::v1::LimitRangeItem,
+    #[cfg(feature = "core")]
     api::core::v1::LimitRangeSpec,
+    #[cfg(feature = "core")]
     api::core::v1::LinuxContainerUser,
+    #[cfg(feature = "core")]
     api::core::v1::LoadBalancerIngress,
+    #[cfg(feature = "core")]
     api::core::v1::LoadBalancerStatus,
+    #[cfg(feature = "core")]
     api::core::v1::LocalObjectReference,
+    #[cfg(feature = "core")]
     api::core::v1::LocalVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::ModifyVolumeStatus,
+    #[cfg(feature = "core")]
     api::core::v1::NFSVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::Namespace,
+    #[cfg(feature = "core")]
     api::core::v1::NamespaceCondition,
+    #[cfg(feature = "core")]
     api::core::v1::NamespaceSpec,
+    #[cfg(feature = "core")]
     api::core::v1::NamespaceStatus,
+    #[cfg(feature = "core")]
     api::core::v1::Node,
+    #[cfg(feature = "core")]
     api::core::v1::NodeAddress,
+    #[cfg(feature = "core")]
     api::core::v1::NodeAffinity,
+    #[cfg(feature = "core")]
     api::core::v1::NodeCondition,
+    #[cfg(feature = "core")]
     api::core::v1::NodeConfigSource,
+    #[cfg(feature = "core")]
     api::core::v1::NodeConfigStatus,
+    #[cfg(feature = "core")]
     api::core::v1::NodeDaemonEndpoints,
+    #[cfg(feature = "core")]
     api::core::v1::NodeFeatures,
+    #[cfg(feature = "core")]
     api::core::v1::NodeRuntimeHandler,
+    #[cfg(feature = "core")]
     api::core::v1::NodeRuntimeHandlerFeatures,
+    #[cfg(feature = "core")]
     api::core::v1::NodeSelector,
+    #[cfg(feature = "core")]
     api::core::v1::NodeSelectorRequirement,
+    #[cfg(feature = "core")]
     api::core::v1::NodeSelectorTerm,
+    #[cfg(feature = "core")]
     api::core::v1::NodeSpec,
+    #[cfg(feature = "core")]
     api::core::v1::NodeStatus,
+    #[cfg(feature = "core")]
     api::core::v1::NodeSwapStatus,
+    #[cfg(feature = "core")]
     api::core::v1::NodeSystemInfo,
+    #[cfg(feature = "core")]
     api::core::v1::ObjectFieldSelector,
+    #[cfg(feature = "core")]
     api::core::v1::ObjectReference,
+    #[cfg(feature = "core")]
     api::core::v1::PersistentVolume,
+    #[cfg(feature = "core")]
     api::core::v1::PersistentVolumeClaim,
+    #[cfg(feature = "core")]
     api::core::v1::PersistentVolumeClaimCondition,
+    #[cfg(feature = "core")]
     api::core::v1::PersistentVolumeClaimSpec,
+    #[cfg(feature = "core")]
     api::core::v1::PersistentVolumeClaimStatus,
+    #[cfg(feature = "core")]
     api::core::v1::PersistentVolumeClaimTemplate,
+    #[cfg(feature = "core")]
     api::core::v1::PersistentVolumeClaimVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::PersistentVolumeSpec,
+    #[cfg(feature = "core")]
     api::core::v1::PersistentVolumeStatus,
+    #[cfg(feature = "core")]
     api::core::v1::PhotonPersistentDiskVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::Pod,
+    #[cfg(feature = "core")]
     api::core::v1::PodAffinity,
+    #[cfg(feature = "core")]
     api::core::v1::PodAffinityTerm,
+    #[cfg(feature = "core")]
     api::core::v1::PodAntiAffinity,
+    #[cfg(feature = "core")]
     api::core::v1::PodCondition,
+    #[cfg(feature = "core")]
     api::core::v1::PodDNSConfig,
+    #[cfg(feature = "core")]
     api::core::v1::PodDNSConfigOption,
+    #[cfg(feature = "core")]
     api::core::v1::PodIP,
+    #[cfg(feature = "core")]
     api::core::v1::PodOS,
+    #[cfg(feature = "core")]
     api::core::v1::PodReadinessGate,
+    #[cfg(feature = "core")]
     api::core::v1::PodResourceClaim,
+    #[cfg(feature = "core")]
     api::core::v1::PodResourceClaimStatus,
+    #[cfg(feature = "core")]
     api::core::v1::PodSchedulingGate,
+    #[cfg(feature = "core")]
     api::core::v1::PodSecurityContext,
+    #[cfg(feature = "core")]
     api::core::v1::PodSpec,
+    #[cfg(feature = "core")]
     api::core::v1::PodStatus,
+    #[cfg(feature = "core")]
     api::core::v1::PodTemplate,
+    #[cfg(feature = "core")]
     api::core::v1::PodTemplateSpec,
+    #[cfg(feature = "core")]
     api::core::v1::PortStatus,
+    #[cfg(feature = "core")]
     api::core::v1::PortworxVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::PreferredSchedulingTerm,
+    #[cfg(feature = "core")]
     api::core::v1::Probe,
+    #[cfg(feature = "core")]
     api::core::v1::ProjectedVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::QuobyteVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::RBDPersistentVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::RBDVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::ReplicationController,
+    #[cfg(feature = "core")]
     api::core::v1::ReplicationControllerCondition,
+    #[cfg(feature = "core")]
     api::core::v1::ReplicationControllerSpec,
+    #[cfg(feature = "core")]
     api::core::v1::ReplicationControllerStatus,
+    #[cfg(feature = "core")]
     api::core::v1::ResourceClaim,
+    #[cfg(feature = "core")]
     api::core::v1::ResourceFieldSelector,
+    #[cfg(feature = "core")]
     api::core::v1::ResourceHealth,
+    #[cfg(feature = "core")]
     api::core::v1::ResourceQuota,
+    #[cfg(feature = "core")]
     api::core::v1::ResourceQuotaSpec,
+    #[cfg(feature = "core")]
     api::core::v1::ResourceQuotaStatus,
+    #[cfg(feature = "core")]
     api::core::v1::ResourceRequirements,
+    #[cfg(feature = "core")]
     api::core::v1::ResourceStatus,
+    #[cfg(feature = "core")]
     api::core::v1::SELinuxOptions,
+    #[cfg(feature = "core")]
     api::core::v1::ScaleIOPersistentVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::ScaleIOVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::ScopeSelector,
+    #[cfg(feature = "core")]
     api::core::v1::ScopedResourceSelectorRequirement,
+    #[cfg(feature = "core")]
     api::core::v1::SeccompProfile,
+    #[cfg(feature = "core")]
     api::core::v1::Secret,
+    #[cfg(feature = "core")]
     api::core::v1::SecretEnvSource,
+    #[cfg(feature = "core")]
     api::core::v1::SecretKeySelector,
+    #[cfg(feature = "core")]
     api::core::v1::SecretProjection,
+    #[cfg(feature = "core")]
     api::core::v1::SecretReference,
+    #[cfg(feature = "core")]
     api::core::v1::SecretVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::SecurityContext,
+    #[cfg(feature = "core")]
     api::core::v1::Service,
+    #[cfg(feature = "core")]
     api::core::v1::ServiceAccount,
+    #[cfg(feature = "core")]
     api::core::v1::ServiceAccountTokenProjection,
+    #[cfg(feature = "core")]
     api::core::v1::ServicePort,
+    #[cfg(feature = "core")]
     api::core::v1::ServiceSpec,
+    #[cfg(feature = "core")]
     api::core::v1::ServiceStatus,
+    #[cfg(feature = "core")]
     api::core::v1::SessionAffinityConfig,
+    #[cfg(feature = "core")]
     api::core::v1::SleepAction,
+    #[cfg(feature = "core")]
     api::core::v1::StorageOSPersistentVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::StorageOSVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::Sysctl,
+    #[cfg(feature = "core")]
     api::core::v1::TCPSocketAction,
+    #[cfg(feature = "core")]
     api::core::v1::Taint,
+    #[cfg(feature = "core")]
     api::core::v1::Toleration,
+    #[cfg(feature = "core")]
     api::core::v1::TopologySelectorLabelRequirement,
+    #[cfg(feature = "core")]
     api::core::v1::TopologySelectorTerm,
+    #[cfg(feature = "core")]
     api::core::v1::TopologySpreadConstraint,
+    #[cfg(feature = "core")]
     api::core::v1::TypedLocalObjectReference,
+    #[cfg(feature = "core")]
     api::core::v1::TypedObjectReference,
+    #[cfg(feature = "core")]
     api::core::v1::Volume,
+    #[cfg(feature = "core")]
     api::core::v1::VolumeDevice,
+    #[cfg(feature = "core")]
     api::core::v1::VolumeMount,
+    #[cfg(feature = "core")]
     api::core::v1::VolumeMountStatus,
+    #[cfg(feature = "core")]
     api::core::v1::VolumeNodeAffinity,
+    #[cfg(feature = "core")]
     api::core::v1::VolumeProjection,
+    #[cfg(feature = "core")]
     api::core::v1::VolumeResourceRequirements,
+    #[cfg(feature = "core")]
     api::core::v1::VsphereVirtualDiskVolumeSource,
+    #[cfg(feature = "core")]
     api::core::v1::WeightedPodAffinityTerm,
+    #[cfg(feature = "core")]
     api::core::v1::WindowsSecurityContextOptions,
+    #[cfg(feature = "discovery")]
     api::discovery::v1::Endpoint,
+    #[cfg(feature = "discovery")]
     api::discovery::v1::EndpointConditions,
+    #[cfg(feature = "discovery")]
     api::discovery::v1::EndpointHints,
+    #[cfg(feature = "discovery")]
     api::discovery::v1::EndpointPort,
+    #[cfg(feature = "discovery")]
     api::discovery::v1::EndpointSlice,
+    #[cfg(feature = "discovery")]
     api::discovery::v1::ForNode,
+    #[cfg(feature = "discovery")]
     api::discovery::v1::ForZone,
+    #[cfg(feature = "events")]
     api::events::v1::Event,
+    #[cfg(feature = "events")]
     api::events::v1::EventSeries,
+    #[cfg(feature = "flowcontrol")]
     api::flowcontrol::v1::ExemptPriorityLevelConfiguration,
+    #[cfg(feature = "flowcontrol")]
     api::flowcontrol::v1::FlowDistinguisherMethod,
+    #[cfg(feature = "flowcontrol")]
     api::flowcontrol::v1::FlowSchema,
+    #[cfg(feature = "flowcontrol")]
     api::flowcontrol::v1::FlowSchemaCondition,
+    #[cfg(feature = "flowcontrol")]
     api::flowcontrol::v1::FlowSchemaSpec,
+    #[cfg(feature = "flowcontrol")]
     api::flowcontrol::v1::FlowSchemaStatus,
+    #[cfg(feature = "flowcontrol")]
     api::flowcontrol::v1::GroupSubject,
+    #[cfg(feature = "flowcontrol")]
     api::flowcontrol::v1::LimitResponse,
+    #[cfg(feature = "flowcontrol")]
     api::flowcontrol::v1::LimitedPriorityLevelConfiguration,
+    #[cfg(feature = "flowcontrol")]
     api::flowcontrol::v1::NonResourcePolicyRule,
+    #[cfg(feature = "flowcontrol")]
     api::flowcontrol::v1::PolicyRulesWithSubjects,
+    #[cfg(feature = "flowcontrol")]
     api::flowcontrol::v1::PriorityLevelConfiguration,
+    #[cfg(feature = "flowcontrol")]
     api::flowcontrol::v1::PriorityLevelConfigurationCondition,
+    #[cfg(feature = "flowcontrol")]
     api::flowcontrol::v1::PriorityLevelConfigurationReference,
+    #[cfg(feature = "flowcontrol")]
     api::flowcontrol::v1::PriorityLevelConfigurationSpec,
+    #[cfg(feature = "flowcontrol")]
     api::flowcontrol::v1::PriorityLevelConfigurationStatus,
+    #[cfg(feature = "flowcontrol")]
     api::flowcontrol::v1::QueuingConfiguration,
+    #[cfg(feature = "flowcontrol")]
     api::flowcontrol::v1::ResourcePolicyRule,
+    #[cfg(feature = "flowcontrol")]
     api::flowcontrol::v1::ServiceAccountSubject,
+    #[cfg(feature = "flowcontrol")]
     api::flowcontrol::v1::Subject,
+    #[cfg(feature = "flowcontrol")]
     api::flowcontrol::v1::UserSubject,
+    #[cfg(feature = "networking")]
     api::networking::v1::HTTPIngressPath,
+    #[cfg(feature = "networking")]
     api::networking::v1::HTTPIngressRuleValue,
+    #[cfg(feature = "networking")]
     api::networking::v1::IPAddress,
+    #[cfg(feature = "networking")]
     api::networking::v1::IPAddressSpec,
+    #[cfg(feature = "networking")]
     api::networking::v1::IPBlock,
+    #[cfg(feature = "networking")]
     api::networking::v1::Ingress,
+    #[cfg(feature = "networking")]
     api::networking::v1::IngressBackend,
+    #[cfg(feature = "networking")]
     api::networking::v1::IngressClass,
+    #[cfg(feature = "networking")]
     api::networking::v1::IngressClassParametersReference,
+    #[cfg(feature = "networking")]
     api::networking::v1::IngressClassSpec,
+    #[cfg(feature = "networking")]
     api::networking::v1::IngressLoadBalancerIngress,
+    #[cfg(feature = "networking")]
     api::networking::v1::IngressLoadBalancerStatus,
+    #[cfg(feature = "networking")]
     api::networking::v1::IngressPortStatus,
+    #[cfg(feature = "networking")]
     api::networking::v1::IngressRule,
+    #[cfg(feature = "networking")]
     api::networking::v1::IngressServiceBackend,
+    #[cfg(feature = "networking")]
     api::networking::v1::IngressSpec,
+    #[cfg(feature = "networking")]
     api::networking::v1::IngressStatus,
+    #[cfg(feature = "networking")]
     api::networking::v1::IngressTLS,
+    #[cfg(feature = "networking")]
     api::networking::v1::NetworkPolicy,
+    #[cfg(feature = "networking")]
     api::networking::v1::NetworkPolicyEgressRule,
+    #[cfg(feature = "networking")]
     api::networking::v1::NetworkPolicyIngressRule,
+    #[cfg(feature = "networking")]
     api::networking::v1::NetworkPolicyPeer,
+    #[cfg(feature = "networking")]
     api::networking::v1::NetworkPolicyPort,
+    #[cfg(feature = "networking")]
     api::networking::v1::NetworkPolicySpec,
+    #[cfg(feature = "networking")]
     api::networking::v1::ParentReference,
+    #[cfg(feature = "networking")]
     api::networking::v1::ServiceBackendPort,
+    #[cfg(feature = "networking")]
     api::networking::v1::ServiceCIDR,
+    #[cfg(feature = "networking")]
     api::networking::v1::ServiceCIDRSpec,
+    #[cfg(feature = "networking")]
     api::networking::v1::ServiceCIDRStatus,
+    #[cfg(feature = "node")]
     api::node::v1::Overhead,
+    #[cfg(feature = "node")]
     api::node::v1::RuntimeClass,
+    #[cfg(feature = "node")]
     api::node::v1::Scheduling,
+    #[cfg(feature = "policy")]
     api::policy::v1::Eviction,
+    #[cfg(feature = "policy")]
     api::policy::v1::PodDisruptionBudget,
+    #[cfg(feature = "policy")]
     api::policy::v1::PodDisruptionBudgetSpec,
+    #[cfg(feature = "policy")]
     api::policy::v1::PodDisruptionBudgetStatus,
+    #[cfg(feature = "rbac")]
     api::rbac::v1::AggregationRule,
+    #[cfg(feature = "rbac")]
     api::rbac::v1::ClusterRole,
+    #[cfg(feature = "rbac")]
     api::rbac::v1::ClusterRoleBinding,
+    #[cfg(feature = "rbac")]
     api::rbac::v1::PolicyRule,
+    #[cfg(feature = "rbac")]
     api::rbac::v1::Role,
+    #[cfg(feature = "rbac")]
     api::rbac::v1::RoleBinding,
+    #[cfg(feature = "rbac")]
     api::rbac::v1::RoleRef,
+    #[cfg(feature = "rbac")]
     api::rbac::v1::Subject,
+    #[cfg(feature = "resource")]
     api::resource::v1alpha3::DeviceTaint,
+    #[cfg(feature = "resource")]
     api::resource::v1alpha3::DeviceTaintRule,
+    #[cfg(feature = "resource")]
     api::resource::v1alpha3::DeviceTaintRuleSpec,
+    #[cfg(feature = "resource")]
     api::resource::v1alpha3::DeviceTaintSelector,
+    #[cfg(feature = "resource")]
     api::resource::v1beta1::AllocatedDeviceStatus,
+    #[cfg(feature = "resource")]
     api::resource::v1beta1::AllocationResult,
+    #[cfg(feature = "resource")]
     api::resource::v1beta1::BasicDevice,
+    #[cfg(feature = "resource")]
     api::resource::v1beta1::CELDeviceSelector,
+    #[cfg(feature = "resource")]
     api::resource::v1beta1::Counter,
+    #[cfg(feature = "resource")]
     api::resource::v1beta1::CounterSet,
+    #[cfg(feature = "resource")]
     api::resource::v1beta1::Device,
+    #[cfg(feature = "resource")]
     api::resource::v1beta1::DeviceAllocationConfiguration,
+    #[cfg(feature = "resource")]
     api::resource::v1beta1::DeviceAllocationResult,
+    #[cfg(feature = "resource")]
     api::resource::v1beta1::DeviceAttribute,
+    #[cfg(feature = "resource")]
     api::resource::v1beta1::DeviceCapacity,
+    #[cfg(feature = "resource")]
     api::resource::v1beta1::DeviceClaim,
+    #[cfg(feature = "resource")]
     api::resource::v1beta1::DeviceClaimConfiguration,
+    #[cfg(feature = "resource")]
     api::resource::v1beta1::DeviceClass,
+    #[cfg(feature = "resource")]
     api::resource::v1beta1::DeviceClassConfiguration,
+    #[cfg(feature = "resource")]
     api::resource::v1beta1::DeviceClassSpec,
+    #[cfg(feature = "resource")]
     api::resource::v1beta1::DeviceConstraint,
+    #[cfg(feature = "resource")]
     api::resource::v1beta1::DeviceCounterConsumption,
+    #[cfg(feature = "resource")]
     api::resource::v1beta1::DeviceRequest,
+    #[cfg(feature = "resource")]
     api::resource::v1beta1::DeviceRequestAllocationResult,
+    #[cfg(feature = "resource")]
     api::resource::v1beta1::DeviceSelector,
+    #[cfg(feature = "resource")]
     api::resource::v1beta1::DeviceSubRequest,
+    #[cfg(feature = "resource")]
     api::resource::v1beta1::DeviceTaint,
+    #[cfg(feature = "resource")]
     api::resource::v1beta1::DeviceToleration,
+    #[cfg(feature = "resource")]
     api::resource::v1beta1::NetworkDeviceData,
+    #[cfg(feature = "resource")]
     api::resource::v1beta1::OpaqueDeviceConfiguration,
+    #[cfg(feature = "resource")]
     api::resource::v1beta1::ResourceClaim,
+    #[cfg(feature = "resource")]
     api::resource::v1beta1::ResourceClaimConsumerReference,
+    #[cfg(feature = "resource")]
     api::resource::v1beta1::ResourceClaimSpec,
+    #[cfg(feature = "resource")]
     api::resource::v1beta1::ResourceClaimStatus,
+    #[cfg(feature = "resource")]
     api::resource::v1beta1::ResourceClaimTemplate,
+    #[cfg(feature = "resource")]
     api::resource::v1beta1::ResourceClaimTemplateSpec,
+    #[cfg(feature = "resource")]
     api::resource::v1beta1::ResourcePool,
+    #[cfg(feature = "resource")]
     api::resource::v1beta1::ResourceSlice,
+    #[cfg(feature = "resource")]
     api::resource::v1beta1::ResourceSliceSpec,
+    #[cfg(feature = "resource")]
     api::resource::v1beta2::AllocatedDeviceStatus,
+    #[cfg(feature = "resource")]
     api::resource::v1beta2::AllocationResult,
+    #[cfg(feature = "resource")]
     api::resource::v1beta2::CELDeviceSelector,
+    #[cfg(feature = "resource")]
     api::resource::v1beta2::Counter,
+    #[cfg(feature = "resource")]
     api::resource::v1beta2::CounterSet,
+    #[cfg(feature = "resource")]
     api::resource::v1beta2::Device,
+    #[cfg(feature = "resource")]
     api::resource::v1beta2::DeviceAllocationConfiguration,
+    #[cfg(feature = "resource")]
     api::resource::v1beta2::DeviceAllocationResult,
+    #[cfg(feature = "resource")]
     api::resource::v1beta2::DeviceAttribute,
+    #[cfg(feature = "resource")]
     api::resource::v1beta2::DeviceCapacity,
+    #[cfg(feature = "resource")]
     api::resource::v1beta2::DeviceClaim,
+    #[cfg(feature = "resource")]
     api::resource::v1beta2::DeviceClaimConfiguration,
+    #[cfg(feature = "resource")]
     api::resource::v1beta2::DeviceClass,
+    #[cfg(feature = "resource")]
     api::resource::v1beta2::DeviceClassConfiguration,
+    #[cfg(feature = "resource")]
     api::resource::v1beta2::DeviceClassSpec,
+    #[cfg(feature = "resource")]
     api::resource::v1beta2::DeviceConstraint,
+    #[cfg(feature = "resource")]
     api::resource::v1beta2::DeviceCounterConsumption,
+    #[cfg(feature = "resource")]
     api::resource::v1beta2::DeviceRequest,
+    #[cfg(feature = "resource")]
     api::resource::v1beta2::DeviceRequestAllocationResult,
+    #[cfg(feature = "resource")]
     api::resource::v1beta2::DeviceSelector,
+    #[cfg(feature = "resource")]
     api::resource::v1beta2::DeviceSubRequest,
+    #[cfg(feature = "resource")]
     api::resource::v1beta2::DeviceTaint,
+    #[cfg(feature = "resource")]
     api::resource::v1beta2::DeviceToleration,
+    #[cfg(feature = "resource")]
     api::resource::v1beta2::ExactDeviceRequest,
+    #[cfg(feature = "resource")]
     api::resource::v1beta2::NetworkDeviceData,
+    #[cfg(feature = "resource")]
     api::resource::v1beta2::OpaqueDeviceConfiguration,
+    #[cfg(feature = "resource")]
     api::resource::v1beta2::ResourceClaim,
+    #[cfg(feature = "resource")]
     api::resource::v1beta2::ResourceClaimConsumerReference,
+    #[cfg(feature = "resource")]
     api::resource::v1beta2::ResourceClaimSpec,
+    #[cfg(feature = "resource")]
     api::resource::v1beta2::ResourceClaimStatus,
+    #[cfg(feature = "resource")]
     api::resource::v1beta2::ResourceClaimTemplate,
+    #[cfg(feature = "resource")]
     api::resource::v1beta2::ResourceClaimTemplateSpec,
+    #[cfg(feature = "resource")]
     api::resource::v1beta2::ResourcePool,
+    #[cfg(feature = "resource")]
     api::resource::v1beta2::ResourceSlice,
+    #[cfg(feature = "resource")]
     api::resource::v1beta2::ResourceSliceSpec,
+    #[cfg(feature = "scheduling")]
     api::scheduling::v1::PriorityClass,
+    #[cfg(feature = "storage")]
     api::storage::v1::CSIDriver,
+    #[cfg(feature = "storage")]
     api::storage::v1::CSIDriverSpec,
+    #[cfg(feature = "storage")]
     api::storage::v1::CSINode,
+    #[cfg(feature = "storage")]
     api::storage::v1::CSINodeDriver,
+    #[cfg(feature = "storage")]
     api::storage::v1::CSINodeSpec,
+    #[cfg(feature = "storage")]
     api::storage::v1::CSIStorageCapacity,
+    #[cfg(feature = "storage")]
     api::storage::v1::StorageClass,
+    #[cfg(feature = "storage")]
     api::storage::v1::TokenRequest,
+    #[cfg(feature = "storage")]
     api::storage::v1::VolumeAttachment,
+    #[cfg(feature = "storage")]
     api::storage::v1::VolumeAttachmentSource,
+    #[cfg(feature = "storage")]
     api::storage::v1::VolumeAttachmentSpec,
+    #[cfg(feature = "storage")]
     api::storage::v1::VolumeAttachmentStatus,
+    #[cfg(feature = "storage")]
     api::storage::v1::VolumeError,
+    #[cfg(feature = "storage")]
     api::storage::v1::VolumeNodeResources,
+    #[cfg(feature = "apiextensions")]
     apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceColumnDefinition,
+    #[cfg(feature = "apiextensions")]
     apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceConversion,
+    #[cfg(feature = "apiextensions")]
     apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition,
+    #[cfg(feature = "apiextensions")]
     apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinitionCondition,
+    #[cfg(feature = "apiextensions")]
     apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinitionNames,
+    #[cfg(feature = "apiextensions")]
     apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinitionSpec,
+    #[cfg(feature = "apiextensions")]
     apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinitionStatus,
+    #[cfg(feature = "apiextensions")]
     apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinitionVersion,
+    #[cfg(feature = "apiextensions")]
     apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceSubresourceScale,
+    #[cfg(feature = "apiextensions")]
     apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceSubresourceStatus,
+    #[cfg(feature = "apiextensions")]
     apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceSubresources,
+    #[cfg(feature = "apiextensions")]
     apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceValidation,
+    #[cfg(feature = "apiextensions")]
     apiextensions_apiserver::pkg::apis::apiextensions::v1::ExternalDocumentation,
+    #[cfg(feature = "apiextensions")]
     apiextensions_apiserver::pkg::apis::apiextensions::v1::JSON,
+    #[cfg(feature = "apiextensions")]
     apiextensions_apiserver::pkg::apis::apiextensions::v1::JSONSchemaProps,
+    #[cfg(feature = "apiextensions")]
     apiextensions_apiserver::pkg::apis::apiextensions::v1::JSONSchemaPropsOrArray,
+    #[cfg(feature = "apiextensions")]
     apiextensions_apiserver::pkg::apis::apiextensions::v1::JSONSchemaPropsOrBool,
+    #[cfg(feature = "apiextensions")]
     apiextensions_apiserver::pkg::apis::apiextensions::v1::JSONSchemaPropsOrStringArray,
+    #[cfg(feature = "apiextensions")]
     apiextensions_apiserver::pkg::apis::apiextensions::v1::SelectableField,
+    #[cfg(feature = "apiextensions")]
     apiextensions_apiserver::pkg::apis::apiextensions::v1::ServiceReference,
+    #[cfg(feature = "apiextensions")]
     apiextensions_apiserver::pkg::apis::apiextensions::v1::ValidationRule,
+    #[cfg(feature = "apiextensions")]
     apiextensions_apiserver::pkg::apis::apiextensions::v1::WebhookClientConfig,
+    #[cfg(feature = "apiextensions")]
     apiextensions_apiserver::pkg::apis::apiextensions::v1::WebhookConversion,
     apimachinery::pkg::api::resource::Quantity,
     apimachinery::pkg::apis::meta::v1::APIGroup,
@@ -599,18 +1151,26 @@ impl_counterparts! {
     apimachinery::pkg::runtime::RawExtension,
     apimachinery::pkg::util::intstr::IntOrString,
     apimachinery::pkg::version::Info,
+    #[cfg(feature = "apiregistration")]
     kube_aggregator::pkg::apis::apiregistration::v1::APIService,
+    #[cfg(feature = "apiregistration")]
     kube_aggregator::pkg::apis::apiregistration::v1::APIServiceCondition,
+    #[cfg(feature = "apiregistration")]
     kube_aggregator::pkg::apis::apiregistration::v1::APIServiceSpec,
+    #[cfg(feature = "apiregistration")]
     kube_aggregator::pkg::apis::apiregistration::v1::APIServiceStatus,
+    #[cfg(feature = "apiregistration")]
     kube_aggregator::pkg::apis::apiregistration::v1::ServiceReference,
 }
 
 // Kubernetes 1.34 to 1.34.
 k8s_openapi::k8s_if_1_34! {
 impl_counterparts! {
+    #[cfg(feature = "certificates")]
     api::certificates::v1alpha1::PodCertificateRequest,
+    #[cfg(feature = "certificates")]
     api::certificates::v1alpha1::PodCertificateRequestSpec,
+    #[cfg(feature = "certificates")]
     api::certificates::v1alpha1::PodCertificateRequestStatus,
 }
 }
@@ -618,63 +1178,121 @@ impl_counterparts! {
 // Kubernetes 1.34 to 1.37.
 k8s_openapi::k8s_if_ge_1_34! {
 impl_counterparts! {
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1beta1::ApplyConfiguration,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1beta1::JSONPatch,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1beta1::MutatingAdmissionPolicy,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1beta1::MutatingAdmissionPolicyBinding,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1beta1::MutatingAdmissionPolicyBindingSpec,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1beta1::MutatingAdmissionPolicySpec,
+    #[cfg(feature = "admissionregistration")]
     api::admissionregistration::v1beta1::Mutation,
+    #[cfg(feature = "core")]
     api::core::v1::ContainerExtendedResourceRequest,
+    #[cfg(feature = "core")]
     api::core::v1::ContainerRestartRule,
+    #[cfg(feature = "core")]
     api::core::v1::ContainerRestartRuleOnExitCodes,
+    #[cfg(feature = "core")]
     api::core::v1::FileKeySelector,
+    #[cfg(feature = "core")]
     api::core::v1::PodCertificateProjection,
+    #[cfg(feature = "core")]
     api::core::v1::PodExtendedResourceClaimStatus,
+    #[cfg(feature = "resource")]
     api::resource::v1::AllocatedDeviceStatus,
+    #[cfg(feature = "resource")]
     api::resource::v1::AllocationResult,
+    #[cfg(feature = "resource")]
     api::resource::v1::CELDeviceSelector,
+    #[cfg(feature = "resource")]
     api::resource::v1::CapacityRequestPolicy,
+    #[cfg(feature = "resource")]
     api::resource::v1::CapacityRequestPolicyRange,
+    #[cfg(feature = "resource")]
     api::resource::v1::CapacityRequirements,
+    #[cfg(feature = "resource")]
     api::resource::v1::Counter,
+    #[cfg(feature = "resource")]
     api::resource::v1::CounterSet,
+    #[cfg(feature = "resource")]
     api::resource::v1::Device,
+    #[cfg(feature = "resource")]
     api::resource::v1::DeviceAllocationConfiguration,
+    #[cfg(feature = "resource")]
     api::resource::v1::DeviceAllocationResult,
+    #[cfg(feature = "resource")]
     api::resource::v1::DeviceAttribute,
+    #[cfg(feature = "resource")]
     api::resource::v1::DeviceCapacity,
+    #[cfg(feature = "resource")]
     api::resource::v1::DeviceClaim,
+    #[cfg(feature = "resource")]
     api::resource::v1::DeviceClaimConfiguration,
+    #[cfg(feature = "resource")]
     api::resource::v1::DeviceClass,
+    #[cfg(feature = "resource")]
     api::resource::v1::DeviceClassConfiguration,
+    #[cfg(feature = "resource")]
     api::resource::v1::DeviceClassSpec,
+    #[cfg(feature = "resource")]
     api::resource::v1::DeviceConstraint,
+    #[cfg(feature = "resource")]
     api::resource::v1::DeviceCounterConsumption,
+    #[cfg(feature = "resource")]
     api::resource::v1::DeviceRequest,
+    #[cfg(feature = "resource")]
     api::resource::v1::DeviceRequestAllocationResult,
+    #[cfg(feature = "resource")]
     api::resource::v1::DeviceSelector,
+    #[cfg(feature = "resource")]
     api::resource::v1::DeviceSubRequest,
+    #[cfg(feature = "resource")]
     api::resource::v1::DeviceTaint,
+    #[cfg(feature = "resource")]
     api::resource::v1::DeviceToleration,
+    #[cfg(feature = "resource")]
     api::resource::v1::ExactDeviceRequest,
+    #[cfg(feature = "resource")]
     api::resource::v1::NetworkDeviceData,
+    #[cfg(feature = "resource")]
     api::resource::v1::OpaqueDeviceConfiguration,
+    #[cfg(feature = "resource")]
     api::resource::v1::ResourceClaim,
+    #[cfg(feature = "resource")]
     api::resource::v1::ResourceClaimConsumerReference,
+    #[cfg(feature = "resource")]
     api::resource::v1::ResourceClaimSpec,
+    #[cfg(feature = "resource")]
     api::resource::v1::ResourceClaimStatus,
+    #[cfg(feature = "resource")]
     api::resource::v1::ResourceClaimTemplate,
+    #[cfg(feature = "resource")]
     api::resource::v1::ResourceClaimTemplateSpec,
+    #[cfg(feature = "resource")]
     api::resource::v1::ResourcePool,
+    #[cfg(feature = "resource")]
     api::resource::v1::ResourceSlice,
+    #[cfg(feature = "resource")]
     api::resource::v1::ResourceSliceSpec,
+    #[cfg(feature = "resource")]
     api::resource::v1beta1::CapacityRequestPolicy,
+    #[cfg(feature = "resource")]
     api::resource::v1beta1::CapacityRequestPolicyRange,
+    #[cfg(feature = "resource")]
     api::resource::v1beta1::CapacityRequirements,
+    #[cfg(feature = "resource")]
     api::resource::v1beta2::CapacityRequestPolicy,
+    #[cfg(feature = "resource")]
     api::resource::v1beta2::CapacityRequestPolicyRange,
+    #[cfg(feature = "resource")]
     api::resource::v1beta2::CapacityRequirements,
+    #[cfg(feature = "storage")]
     api::storage::v1::VolumeAttributesClass,
 }
 }

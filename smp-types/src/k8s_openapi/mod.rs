@@ -155,11 +155,13 @@ pub trait StrategicMergeExt: Counterpart {
 /// Implements [`Counterpart`] and [`StrategicMergeExt`] for k8s-openapi types, each with the
 /// smp-types type at the same path. Used by the generated `counterparts.rs`.
 macro_rules! impl_counterparts {
-    ($($($segment:ident)::+,)*) => {
+    ($($(#[$gate:meta])* $($segment:ident)::+,)*) => {
         $(
+            $(#[$gate])*
             impl $crate::k8s_openapi::Counterpart for ::k8s_openapi::$($segment)::+ {
                 type Smp = $crate::$($segment)::+;
             }
+            $(#[$gate])*
             impl $crate::k8s_openapi::StrategicMergeExt for ::k8s_openapi::$($segment)::+ {}
         )*
     };
