@@ -326,6 +326,7 @@ impl JsonParser<'_> {
 /// The number a well-formed JSON number token stands for, with serde_json's choice of kind
 /// (u64, else i64, else f64; `-0` is a float) but correctly rounded floats: serde_json's own
 /// fast float parser can be off by one unit in the last place, which would break round trips.
+#[inline]
 pub fn number_value(token: &str) -> Option<Value> {
     let is_integer = !token.contains(['.', 'e', 'E']);
     if is_integer {

@@ -4,6 +4,7 @@ use serde_json::Value;
 
 /// Whether serde_json keeps object keys sorted (its default map), rather than in insertion
 /// order (its `preserve_order` feature, which any crate of a program may turn on): asked once.
+#[inline]
 pub fn maps_are_sorted() -> bool {
     static SORTED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *SORTED.get_or_init(|| {
