@@ -89,6 +89,19 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
         }
     };
     let struct_def = super::union::struct_def(c, &tables, !flat.is_empty(), struct_def);
+    let schema = quote! {
+        #table_items
+        #(#assertions)*
+
+        #[automatically_derived]
+        impl #impl_generics __smp_core::PatchSchema for #ident #ty_generics #where_clause {
+            const DEF: &'static __smp_core::TypeDef = &__smp_core::TypeDef::Struct(#struct_def);
+        }
+    };
+    if c.schema_only.is_some() {
+        return schema;
+    }
+
     let visits = visits(c, &own, &flat);
     let key_field = key_field(&own, &flat);
     let patch_type = super::patch_type::of(c);
@@ -111,19 +124,6 @@ pub(super) fn expand(c: &Container<'_>) -> TokenStream {
             const DENY_UNKNOWN: bool = true;
         )
     });
-
-    let schema = quote! {
-        #table_items
-        #(#assertions)*
-
-        #[automatically_derived]
-        impl #impl_generics __smp_core::PatchSchema for #ident #ty_generics #where_clause {
-            const DEF: &'static __smp_core::TypeDef = &__smp_core::TypeDef::Struct(#struct_def);
-        }
-    };
-    if c.schema_only.is_some() {
-        return schema;
-    }
 
     quote! {
         #schema

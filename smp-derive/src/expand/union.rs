@@ -32,15 +32,17 @@ pub(super) fn struct_def(
     quote!(__smp_core::StructDef::with_unions(#name, #fields, #inlined, __SMP_UNIONS))
 }
 
-/// The union table, its compile-time checks and `Normalize` for a struct.
 /// The part of a struct's unions that is schema: the `__SMP_UNIONS` table its `StructDef`
 /// names, and the compile-time checks of discriminator values.
 pub(super) fn struct_tables(c: &Container<'_>) -> TokenStream {
     if !matches!(c.data, Data::Struct(_)) {
         return TokenStream::new();
     }
-    let groups = groups(c);
-    let table = table(&groups);
+    tables_of(&groups(c))
+}
+
+fn tables_of(groups: &[Group<'_, '_>]) -> TokenStream {
+    let table = table(groups);
     let checks = groups.iter().flat_map(discriminator_checks);
     quote! {
         #table
@@ -48,6 +50,7 @@ pub(super) fn struct_tables(c: &Container<'_>) -> TokenStream {
     }
 }
 
+/// The union table, its compile-time checks and `Normalize` for a struct.
 pub(super) fn expand_struct(c: &Container<'_>) -> TokenStream {
     if !matches!(c.data, Data::Struct(_)) {
         return TokenStream::new();
@@ -55,7 +58,7 @@ pub(super) fn expand_struct(c: &Container<'_>) -> TokenStream {
     let ident = &c.input.ident;
     let (impl_generics, ty_generics, where_clause) = c.impl_parts();
     let groups = groups(c);
-    let tables = struct_tables(c);
+    let tables = tables_of(&groups);
     let normalize_unions = groups
         .iter()
         .enumerate()
