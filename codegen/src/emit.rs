@@ -79,8 +79,9 @@ fn parent_module(module: &[String], children: &BTreeSet<String>) -> String {
     for child in children {
         let mut path = module.to_vec();
         path.push(child.clone());
-        // A group's module tree is compiled with its feature (`api::apps` with `apps`).
-        let gate = if module.len() == 1 {
+        // A group's module tree is compiled with its feature (`api::apps` with `apps`); the
+        // two API servers' own trees are gated where lib.rs declares them.
+        let gate = if module == ["api"] {
             names::group_cfg(&path, "")
         } else {
             String::new()

@@ -35,6 +35,9 @@ use std::collections::BTreeMap;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use smp_core::union::Segment;
+// The typed patches' methods, used only with smp's own types.
+#[cfg(feature = "types")]
+use smp_core::ValuePatch;
 use smp_core::{
     ClientApply, DiffOptions, Node, Normalize, Patch, PatchError, PatchField, PatchSchema,
     Patchable, ThreeWayOptions, TypeDef, UnionError, UpdateError, json_form,
@@ -91,7 +94,6 @@ pub trait StrategicMergeExt: Counterpart {
     /// is unchanged. (Feature `types`: the typed patches are smp-types' own types.)
     #[cfg(feature = "types")]
     fn apply_patch(&mut self, patch: &<Self::Smp as Patchable>::Patch) -> Result<(), PatchError> {
-        use smp_core::ValuePatch;
         json_form::apply(self, &patch.to_patch()?, Self::schema())
     }
 
@@ -99,7 +101,6 @@ pub trait StrategicMergeExt: Counterpart {
     /// (Feature `types`.)
     #[cfg(feature = "types")]
     fn diff_patch(&self, modified: &Self) -> Result<<Self::Smp as Patchable>::Patch, PatchError> {
-        use smp_core::ValuePatch;
         let patch = self.diff(modified)?;
         <Self::Smp as Patchable>::Patch::from_value(patch.as_value().clone())
     }

@@ -5,5 +5,4 @@
 //! `codegen/overlay.toml`. Do not edit: change the generator or the overlay and run
 //! `cargo run -p smp-codegen`.
 
-#[cfg(feature = "apiregistration")]
 pub mod pkg;
