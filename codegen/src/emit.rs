@@ -113,7 +113,7 @@ fn leaf_module(
         body.push('\n');
         match &def.body {
             Body::Struct(s) => emit_struct(&mut body, &mut imports, api, reference, def, s)?,
-            Body::Opaque => emit_opaque(&mut body, &mut imports, reference, def),
+            Body::Opaque => emit_opaque(&mut body, reference, def),
             Body::Handwritten(h) => {
                 let _ = writeln!(body, "pub use {};", h.rust);
             }
@@ -153,7 +153,6 @@ fn leaf_module(
 struct Imports<'m> {
     module: &'m [String],
     map: bool,
-    serde: bool,
     /// serde's derives on structs, which the crate's `types` feature turns on.
     serde_types: bool,
     derive: bool,
@@ -166,7 +165,6 @@ impl<'m> Imports<'m> {
         Imports {
             module,
             map: false,
-            serde: false,
             serde_types: false,
             derive: false,
             modules: BTreeSet::new(),
@@ -178,15 +176,13 @@ impl<'m> Imports<'m> {
         if self.map {
             s.push_str("use std::collections::BTreeMap;\n\n");
         }
-        if self.serde {
-            s.push_str("use serde::{Deserialize, Serialize};\n");
-        } else if self.serde_types {
+        if self.serde_types {
             s.push_str("#[cfg(feature = \"types\")]\nuse serde::{Deserialize, Serialize};\n");
         }
         if self.derive {
             s.push_str("use smp_core::StrategicMerge;\n");
         }
-        if self.serde || self.serde_types || self.derive {
+        if self.serde_types || self.derive {
             s.push('\n');
         }
         let mut aliases: BTreeMap<String, &Vec<String>> = BTreeMap::new();
@@ -267,19 +263,12 @@ fn comment(out: &mut String, indent: &str, note: &str) {
     }
 }
 
-fn emit_opaque(
-    out: &mut String,
-    imports: &mut Imports<'_>,
-    reference: &docs::Reference,
-    def: &Def,
-) {
-    imports.serde = true;
+fn emit_opaque(out: &mut String, reference: &docs::Reference, def: &Def) {
     doc(out, &docs::type_doc(reference, def), "");
     let ident = &def.path.ident;
     let _ = writeln!(
         out,
-        "#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]\n\
-         #[serde(transparent)]\n\
+        "#[derive(Debug, Clone, PartialEq, Default)]\n\
          {}pub struct {ident}(pub serde_json::Value);\n\n\
          crate::macros::opaque_patch_field!({ident});",
         acronym_allow(ident)

@@ -28,13 +28,25 @@ pub const LAST_APPLIED_ANNOTATION: &str = "kubectl.kubernetes.io/last-applied-co
 
 /// What a client-side apply sends and what it leads to; `T` is the object's type (JSON by
 /// default).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ClientApply<T = Value> {
     /// The three-way strategic merge patch for the live object, with the annotation update.
     pub patch: Patch,
     /// The live object with the patch applied: what the server will hold (before its own
     /// defaulting and admission).
     pub result: T,
+}
+
+/// `{"patch": ..., "result": ...}`, as a derive would write it (written by hand so that
+/// smp-core does not need serde's derive, and with it syn, before serde can compile).
+impl<T: Serialize> Serialize for ClientApply<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut s = serializer.serialize_struct("ClientApply", 2)?;
+        s.serialize_field("patch", &self.patch)?;
+        s.serialize_field("result", &self.result)?;
+        s.end()
+    }
 }
 
 impl<T> ClientApply<T> {
@@ -194,6 +206,20 @@ mod tests {
 
     fn schema() -> Node<'static> {
         Node::of_static(TypeDef::OPAQUE)
+    }
+
+    /// The hand-written `Serialize` writes what `#[derive(Serialize)]` would: the two fields by
+    /// their names.
+    #[test]
+    fn serializes_as_its_two_fields() {
+        let apply = ClientApply {
+            patch: Patch::from_value(json!({"data": {"k": "v"}})).expect("patch"),
+            result: json!({"data": {"k": "v"}}),
+        };
+        assert_eq!(
+            serde_json::to_value(&apply).expect("serializes"),
+            json!({"patch": {"data": {"k": "v"}}, "result": {"data": {"k": "v"}}})
+        );
     }
 
     #[test]

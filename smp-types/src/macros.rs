@@ -106,6 +106,25 @@ macro_rules! opaque_patch_field {
             }
         }
 
+        // What `#[serde(transparent)]` would derive, written out so that the crate needs no
+        // serde derive (and so no syn before serde) unless its `types` feature asks for one.
+        impl ::serde::Serialize for $ty {
+            #[inline]
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                ::serde::Serialize::serialize(&self.0, serializer)
+            }
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for $ty {
+            #[inline]
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                <::serde_json::Value as ::serde::Deserialize<'de>>::deserialize(deserializer)
+                    .map($ty)
+            }
+        }
+
         $crate::macros::self_patch!($ty);
     };
 }

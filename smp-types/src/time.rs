@@ -6,18 +6,37 @@
 
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use smp_core::typed::KeyRef;
 
 /// A timestamp with second precision, as RFC 3339 text (`2026-03-01T10:00:00Z`).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize)]
-#[serde(transparent)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct Time(pub String);
 
 /// A timestamp with microsecond precision, as RFC 3339 text (`2026-03-01T10:00:00.000001Z`).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize)]
-#[serde(transparent)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct MicroTime(pub String);
+
+/// Serialized as the string it holds (what `#[serde(transparent)]` would derive, written out so
+/// that smp-types needs no serde derive unless its `types` feature asks for one).
+macro_rules! text_serde {
+    ($ty:ident) => {
+        impl Serialize for $ty {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(&self.0)
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $ty {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                String::deserialize(deserializer).map($ty)
+            }
+        }
+    };
+}
+
+text_serde!(Time);
+text_serde!(MicroTime);
 
 impl fmt::Display for Time {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

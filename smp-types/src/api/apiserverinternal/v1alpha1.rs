@@ -5,6 +5,7 @@
 //! `codegen/overlay.toml`. Do not edit: change the generator or the overlay and run
 //! `cargo run -p smp-codegen`.
 
+#[cfg(feature = "types")]
 use serde::{Deserialize, Serialize};
 use smp_core::StrategicMerge;
 
@@ -154,8 +155,7 @@ impl ::smp_core::typed_patch::ObjectKind for StorageVersionList {
 /// The API document gives it no structure: any JSON value, patched as plain JSON (objects merge key
 /// by key, lists are replaced whole). What it means: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#storageversionspec-v1alpha1-internal-apiserver-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(transparent)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct StorageVersionSpec(pub serde_json::Value);
 
 crate::macros::opaque_patch_field!(StorageVersionSpec);

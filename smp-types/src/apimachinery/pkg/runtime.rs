@@ -5,15 +5,12 @@
 //! `codegen/overlay.toml`. Do not edit: change the generator or the overlay and run
 //! `cargo run -p smp-codegen`.
 
-use serde::{Deserialize, Serialize};
-
 /// Definition `io.k8s.apimachinery.pkg.runtime.RawExtension`.
 ///
 /// The API document gives it no structure: any JSON value, patched as plain JSON (objects merge key
 /// by key, lists are replaced whole). What it means: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(transparent)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct RawExtension(pub serde_json::Value);
 
 crate::macros::opaque_patch_field!(RawExtension);

@@ -7,6 +7,7 @@
 
 use std::collections::BTreeMap;
 
+#[cfg(feature = "types")]
 use serde::{Deserialize, Serialize};
 use smp_core::StrategicMerge;
 
@@ -356,8 +357,7 @@ pub struct CustomResourceSubresourceScale {
 /// The API document gives it no structure: any JSON value, patched as plain JSON (objects merge key
 /// by key, lists are replaced whole). What it means: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#customresourcesubresourcestatus-v1-apiextensions-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(transparent)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct CustomResourceSubresourceStatus(pub serde_json::Value);
 
 crate::macros::opaque_patch_field!(CustomResourceSubresourceStatus);
@@ -429,8 +429,7 @@ pub struct ExternalDocumentation {
 /// The API document gives it no structure: any JSON value, patched as plain JSON (objects merge key
 /// by key, lists are replaced whole). What it means: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#json-v1-apiextensions-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(transparent)]
+#[derive(Debug, Clone, PartialEq, Default)]
 #[allow(clippy::upper_case_acronyms)]
 pub struct JSON(pub serde_json::Value);
 
@@ -664,8 +663,7 @@ pub struct JSONSchemaProps {
 /// The API document gives it no structure: any JSON value, patched as plain JSON (objects merge key
 /// by key, lists are replaced whole). What it means: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#jsonschemapropsorarray-v1-apiextensions-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(transparent)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct JSONSchemaPropsOrArray(pub serde_json::Value);
 
 crate::macros::opaque_patch_field!(JSONSchemaPropsOrArray);
@@ -675,8 +673,7 @@ crate::macros::opaque_patch_field!(JSONSchemaPropsOrArray);
 /// The API document gives it no structure: any JSON value, patched as plain JSON (objects merge key
 /// by key, lists are replaced whole). What it means: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#jsonschemapropsorbool-v1-apiextensions-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(transparent)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct JSONSchemaPropsOrBool(pub serde_json::Value);
 
 crate::macros::opaque_patch_field!(JSONSchemaPropsOrBool);
@@ -687,8 +684,7 @@ crate::macros::opaque_patch_field!(JSONSchemaPropsOrBool);
 /// The API document gives it no structure: any JSON value, patched as plain JSON (objects merge key
 /// by key, lists are replaced whole). What it means: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#jsonschemapropsorstringarray-v1-apiextensions-k8s-io).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(transparent)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct JSONSchemaPropsOrStringArray(pub serde_json::Value);
 
 crate::macros::opaque_patch_field!(JSONSchemaPropsOrStringArray);

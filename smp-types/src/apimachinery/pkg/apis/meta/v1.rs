@@ -7,6 +7,7 @@
 
 use std::collections::BTreeMap;
 
+#[cfg(feature = "types")]
 use serde::{Deserialize, Serialize};
 use smp_core::StrategicMerge;
 
@@ -312,8 +313,7 @@ pub struct FieldSelectorRequirement {
 /// The API document gives it no structure: any JSON value, patched as plain JSON (objects merge key
 /// by key, lists are replaced whole). What it means: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#fieldsv1-v1-meta).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(transparent)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct FieldsV1(pub serde_json::Value);
 
 crate::macros::opaque_patch_field!(FieldsV1);
@@ -577,8 +577,7 @@ pub struct OwnerReference {
 /// The API document gives it no structure: any JSON value, patched as plain JSON (objects merge key
 /// by key, lists are replaced whole). What it means: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#patch-v1-meta).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(transparent)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Patch(pub serde_json::Value);
 
 crate::macros::opaque_patch_field!(Patch);
