@@ -15,7 +15,7 @@ use smp_core::{
 };
 
 /// Every supported attribute and field type; its `main` checks a patch end to end.
-#[path = "../ui/pass/pod.rs"]
+#[path = "../derive-ui/ui/pass/pod.rs"]
 mod pod;
 
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]

@@ -5,7 +5,7 @@
 mod support;
 mod union_types;
 
-#[path = "../ui/pass/pod.rs"]
+#[path = "../derive-ui/ui/pass/pod.rs"]
 mod pod;
 
 use serde_json::json;

@@ -4,13 +4,13 @@
 //! `smp_core::diff(&to_value(a), &to_value(b), T::schema())` gives (or fail when it fails);
 //! `a.diff(&a)` is what the engine gives for equal documents; and applying `a.diff(&b)` to `a`
 //! (typed) gives `b`, for documents without nulls. Type sets as in `typed_differential.rs`:
-//! the mergeItem twin and the Pod-like types of `tests/ui/pass/pod.rs`. The document
+//! the mergeItem twin and the Pod-like types of `tests/derive-ui/ui/pass/pod.rs`. The document
 //! generators are those of `typed_differential.rs`; a pair is two documents crossed over
 //! member by member, so that it shares parts and differs in others.
 
 mod support;
 
-#[path = "../ui/pass/pod.rs"]
+#[path = "../derive-ui/ui/pass/pod.rs"]
 mod pod;
 
 use std::fmt::Debug;

@@ -9,13 +9,13 @@
 //!
 //! Two type sets: the typed twin of upstream's `mergeItem` (`support/merge_item.rs`: scalar
 //! names that collide, nested merging lists, int sets, maps, retainKeys, undeclared members)
-//! and the Pod-like types of `tests/ui/pass/pod.rs` (container lists keyed by name, ports
+//! and the Pod-like types of `tests/derive-ui/ui/pass/pod.rs` (container lists keyed by name, ports
 //! keyed by number, env, volumes with retainKeys, flattened fields, string enums, serde
 //! defaults).
 
 mod support;
 
-#[path = "../ui/pass/pod.rs"]
+#[path = "../derive-ui/ui/pass/pod.rs"]
 mod pod;
 
 use std::fmt::Debug;

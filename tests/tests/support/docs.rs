@@ -1,5 +1,5 @@
 //! Generators of JSON documents that deserialize into the `mergeItem` twin and the Pod types of
-//! `ui/pass/pod.rs`, shared by the typed differential tests (apply and diff).
+//! `derive-ui/ui/pass/pod.rs`, shared by the typed differential tests (apply and diff).
 
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};

@@ -3,7 +3,7 @@
 //!
 //! The `.stderr` files are rustc's output and change with the toolchain (this workspace pins
 //! one: see `rust-version`). After an upgrade, re-bless and review the diff:
-//! `TRYBUILD=overwrite cargo test -p smp-tests --test ui`.
+//! `TRYBUILD=overwrite cargo test -p smp-derive-ui --test ui`.
 
 #[test]
 fn ui() {
