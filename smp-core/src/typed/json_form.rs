@@ -13,7 +13,8 @@
 //! reads and writes objects so) compiles for its types anyway, and non-generic code for the
 //! rest. `serde_json::to_value`/`from_value` would compile every k8s-openapi type's serde impls
 //! once more, for the `Value` serializer and deserializer: measured on a one-file kube program
-//! patching a Deployment, 5 s more build for 1.2 µs less per pod3 apply. Floats stay exact both
+//! patching a Deployment, 12.6 s of build for the program instead of 6.5 s, for a pod3 apply in
+//! 22 µs instead of 40 µs (the guide's figures). Floats stay exact both
 //! ways: the text is read back by smp's own reader (correctly rounded), and smp-core turns on
 //! serde_json's `float_roundtrip` for `from_str`.
 
