@@ -55,7 +55,7 @@
 //! checks).
 //!
 //! The upstream cases are data in `tests/data/validation/` (2,585 of them, each with its
-//! source; 32 listed as gaps), run by `tests/upstream_validation.rs`.
+//! source; 32 listed as gaps), run by `tests/admission/upstream_validation.rs`.
 //!
 //! # Where the answers differ from the server's
 //!

@@ -6,7 +6,7 @@
 //! the test fails both when a listed case passes (the list must shrink) and when an unlisted
 //! one fails.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::Path;

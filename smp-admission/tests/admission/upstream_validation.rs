@@ -4,7 +4,7 @@
 //! gives it. A case with `"subresource": "status"` is a write to the status endpoint. A case
 //! with a `gap` names what is not done yet and is counted, not run.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -9,7 +9,7 @@
 //! Errors are compared in order, except for the cases upstream's own order varies (Go walks
 //! maps in random order), compared as sets. `SMP_DUMP_FAILURES=1` prints each disagreement.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

@@ -7,7 +7,7 @@
 //! `tests/data/customresource/kube_cel_gaps.txt`; the test fails when a listed case passes
 //! and when an unlisted one fails.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

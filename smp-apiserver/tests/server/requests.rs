@@ -158,7 +158,7 @@ async fn protobuf_bodies_are_read() {
             .unwrap()
     };
     // What `kubectl create deployment web --image=nginx` sends.
-    let sent = include_bytes!("data/protobuf/deployment.pb");
+    let sent = include_bytes!("../data/protobuf/deployment.pb");
     let response = server.handle(post("application/vnd.kubernetes.protobuf", sent));
     assert_eq!(response.status(), StatusCode::CREATED);
     let created = body(response).await;

@@ -4,7 +4,7 @@
 //! as sorted lists (where the server's order follows Go's random map order); a case may set
 //! its own `"order"`. A case with a `gap` names what is not done yet and is counted, not run.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 
