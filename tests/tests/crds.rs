@@ -7,13 +7,12 @@
 //! (`../shared/crds/<project>/crds`, provenance and licenses there), and every test here skips,
 //! saying so, without them.
 //!
-//! `SMP_BLESS=1 cargo test -p smp-tests --test crds` rewrites the snapshots; review the diff.
+//! `SMP_BLESS=1 cargo test -p smp-tests --test integration crds::` rewrites the snapshots;
+//! review the diff.
 
 #[path = "crd_support/instances.rs"]
 mod instances;
-#[path = "../../smp-types/tests/support/patches.rs"]
-#[allow(dead_code)]
-mod patches;
+use crate::types_support::patches;
 
 use std::path::{Path, PathBuf};
 

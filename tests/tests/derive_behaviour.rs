@@ -15,8 +15,7 @@ use smp_core::{
 };
 
 /// Every supported attribute and field type; its `main` checks a patch end to end.
-#[path = "../derive-ui/ui/pass/pod.rs"]
-mod pod;
+use crate::pod;
 
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge)]
 #[serde(rename_all = "camelCase")]

@@ -3,9 +3,7 @@
 //! what `smp patch` (the Value engine with the kind's schema) gives; a derived struct holding
 //! k8s-openapi fields merges inside them.
 
-#[path = "../../smp-types/tests/support/mod.rs"]
-#[allow(dead_code)]
-mod support;
+use crate::types_support as support;
 
 use k8s_openapi::api::core::v1::{Container, PodTemplateSpec};
 use serde::de::DeserializeOwned;
@@ -38,7 +36,7 @@ macro_rules! k8s_kinds {
     };
 }
 
-with_kinds!(k8s_kinds);
+crate::with_kinds!(k8s_kinds);
 
 /// `K`'s JSON form of `value`: what a k8s-openapi round trip keeps.
 fn through<K: Serialize + DeserializeOwned>(value: Value) -> Result<Value, String> {

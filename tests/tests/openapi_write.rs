@@ -2,11 +2,10 @@
 //! back, equals the derived one (`schema::compare`, which also compares unions), on the
 //! typed twins of the upstream test schemas, the Pod-like types and the union types.
 
-mod support;
-mod union_types;
+use crate::support;
+use crate::union_types;
 
-#[path = "../derive-ui/ui/pass/pod.rs"]
-mod pod;
+use crate::pod;
 
 use serde_json::json;
 use smp_core::openapi::write;

@@ -9,7 +9,7 @@
 //! Schemas: the Pod example, `Schema::untyped()`, and upstream's `mergeItem` when the corpus is
 //! present. Then every apply-side case of the upstream corpus runs through both.
 
-mod support;
+use crate::support;
 
 use std::sync::OnceLock;
 

@@ -8,10 +8,9 @@
 //! generators are those of `typed_differential.rs`; a pair is two documents crossed over
 //! member by member, so that it shares parts and differs in others.
 
-mod support;
+use crate::support;
 
-#[path = "../derive-ui/ui/pass/pod.rs"]
-mod pod;
+use crate::pod;
 
 use std::fmt::Debug;
 

@@ -13,10 +13,9 @@
 //! keyed by number, env, volumes with retainKeys, flattened fields, string enums, serde
 //! defaults).
 
-mod support;
+use crate::support;
 
-#[path = "../derive-ui/ui/pass/pod.rs"]
-mod pod;
+use crate::pod;
 
 use std::fmt::Debug;
 

@@ -2,7 +2,7 @@
 //! schemas against the recorded swagger files (`tests/conformance/schemas`, proven equal to the
 //! upstream files by `upstream_schemas.rs`), and their JSON forms.
 
-mod support;
+use crate::support;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;

@@ -6,7 +6,7 @@
 //! generators draw names from small sets so that list items often find an old partner by
 //! merge key, and members from all combinations.
 
-mod union_types;
+use crate::union_types;
 
 use std::fmt::Debug;
 

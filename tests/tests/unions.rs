@@ -5,7 +5,7 @@
 //! Every check runs both paths and requires the same answer: `union::normalize` on the JSON
 //! form with `T::schema()`, and `Normalize::normalize` on the typed value.
 
-mod union_types;
+use crate::union_types;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;

@@ -5,9 +5,9 @@
 //! upstream files, read from the shared data (`../shared/conformance/upstream`), and skip,
 //! saying so, without them.
 //!
-//! `SMP_BLESS=1 cargo test -p smp-tests --test upstream_schemas` rewrites the records.
+//! `SMP_BLESS=1 cargo test -p smp-tests --test integration upstream_schemas::` rewrites the records.
 
-mod support;
+use crate::support;
 
 use serde_json::Value;
 use smp_core::Schema;

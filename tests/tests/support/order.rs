@@ -199,7 +199,7 @@ fn go_float(f: f64) -> String {
     }
 }
 
-// These run in `harness_selftest.rs`; the conformance binary has no libtest harness, so there
+// These run in the `integration` test binary; the conformance binary has no libtest harness, so there
 // the functions below are compiled but never called and their imports look unused.
 #[cfg(test)]
 #[allow(unused_imports)]
