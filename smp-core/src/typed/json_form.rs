@@ -8,15 +8,15 @@
 //! resource described by its CRD). Each call converts the whole value, so it costs what a
 //! round trip costs; a derived type touches only what the patch names.
 //!
-//! The conversions go through JSON text ([`to_json`], [`from_json`]): `serde_json::to_vec` and
-//! `serde_json::from_str` of `T`, which a program that talks to an API server (kube's client
-//! reads and writes objects so) compiles for its types anyway, and non-generic code for the
-//! rest. `serde_json::to_value`/`from_value` would compile every k8s-openapi type's serde impls
-//! once more, for the `Value` serializer and deserializer: measured on a one-file kube program
+//! The conversions go through JSON text: `serde_json::to_vec` and `serde_json::from_str` of `T`,
+//! which a program that talks to an API server (kube's client reads and writes objects so)
+//! compiles for its types anyway, and non-generic code for the rest.
+//! `serde_json::to_value`/`from_value` would compile every k8s-openapi type's serde impls once
+//! more, for the `Value` serializer and deserializer: measured on a one-file kube program
 //! patching a Deployment, 12.6 s of build for the program instead of 6.5 s, for a pod3 apply in
-//! 22 µs instead of 40 µs (the guide's figures). Floats stay exact both
-//! ways: the text is read back by smp's own reader (correctly rounded), and smp-core turns on
-//! serde_json's `float_roundtrip` for `from_str`.
+//! 22 µs instead of 40 µs (the guide's figures). Floats stay exact both ways: the text is read
+//! back by smp's own reader (correctly rounded), and smp-core turns on serde_json's
+//! `float_roundtrip` for `from_str`.
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
