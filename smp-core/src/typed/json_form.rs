@@ -29,8 +29,8 @@ use crate::schema::Node;
 use crate::union_rules::UpdateError;
 
 /// `value`'s JSON form: its text as `serde_json::to_vec` writes it, read by smp's reader.
-/// Nesting deeper than [`MAX_DEPTH`] is [`PatchError::TooDeep`], which the engine would refuse
-/// anyway.
+/// Nesting deeper than [`MAX_DEPTH`] is [`PatchError::TooDeep`], as the engine says of any
+/// value.
 fn to_json<T: Serialize + ?Sized>(value: &T) -> Result<Value, PatchError> {
     match serde_json::to_vec(value) {
         Ok(text) => read_text(&text),
@@ -38,52 +38,34 @@ fn to_json<T: Serialize + ?Sized>(value: &T) -> Result<Value, PatchError> {
     }
 }
 
-/// The non-generic half of [`to_json`].
+/// The non-generic half of [`to_json`]: the text read with the engine's depth as the bound.
 fn read_text(text: &[u8]) -> Result<Value, PatchError> {
     let text = std::str::from_utf8(text).map_err(|e| PatchError::Deserialize {
         path: JsonPath::root(),
         detail: format!("the serialized value is not UTF-8: {e}"),
     })?;
-    smp_yaml::json::parse_within(text, MAX_DEPTH).map_err(|e| match e {
-        _ if nests_too_deep(text) => PatchError::TooDeep {
-            path: JsonPath::root(),
-            limit: MAX_DEPTH,
-        },
-        e => PatchError::Deserialize {
-            path: JsonPath::root(),
-            detail: format!("the serialized value is not a JSON document: {e}"),
-        },
-    })
+    match smp_yaml::json::parse_within(text, MAX_DEPTH) {
+        Ok(value) => Ok(value),
+        Err(_) => read_past_the_bound(text),
+    }
 }
 
-/// Whether the JSON text `text` (serde_json's output: no brackets inside its strings count,
-/// since those are skipped) opens more than [`MAX_DEPTH`] arrays and objects at once.
+/// serde_json's output stops the bounded read only where it nests past the bound (or holds a
+/// key twice, which a `Serialize` impl can write): read it again without the bound (the
+/// reader's stack is on the heap, so only memory in proportion to the text) and judge the
+/// depth as the engine does, dropping a deep value without recursion.
 #[cold]
-fn nests_too_deep(text: &str) -> bool {
-    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
-    for b in text.bytes() {
-        if in_string {
-            match b {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match b {
-            b'"' => in_string = true,
-            b'[' | b'{' => {
-                depth += 1;
-                if depth > MAX_DEPTH {
-                    return true;
-                }
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
+fn read_past_the_bound(text: &str) -> Result<Value, PatchError> {
+    let value =
+        smp_yaml::json::parse_within(text, usize::MAX).map_err(|e| PatchError::Deserialize {
+            path: JsonPath::root(),
+            detail: format!("the serialized value is not a JSON document: {e}"),
+        })?;
+    if let Err(e) = crate::deep::check(&value) {
+        crate::deep::dispose(value);
+        return Err(e);
     }
-    false
+    Ok(value)
 }
 
 /// `T` from a JSON form: its text, read by `serde_json::from_str`. serde_json's reader stops
