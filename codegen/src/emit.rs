@@ -180,7 +180,7 @@ impl<'m> Imports<'m> {
             s.push_str("#[cfg(feature = \"types\")]\nuse serde::{Deserialize, Serialize};\n");
         }
         if self.derive {
-            s.push_str("use smp_core::StrategicMerge;\n");
+            s.push_str("#[cfg(feature = \"types\")]\nuse smp_core::StrategicMerge;\n");
         }
         if self.serde_types || self.derive {
             s.push('\n');
@@ -309,31 +309,42 @@ fn emit_struct(
         .iter()
         .any(|f| f.ident != f.json && names::serde_camel(&f.ident) == f.json);
     let ident = &def.path.ident;
-    // Without the `types` feature the struct only carries its patch schema (which is what
-    // the k8s-openapi counterparts and the registry need): neither serde nor the typed apply
-    // and diff are compiled for it.
+    // With the `types` feature the struct derives serde and `StrategicMerge` (typed apply,
+    // diff and unions). Without it the struct only carries its patch schema, which is what the
+    // k8s-openapi counterparts and the registry need, written out below as a table: no derive
+    // runs, so a build without `types` compiles no proc-macro at all.
     out.push_str(
-        "#[cfg_attr(feature = \"types\", derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize))]\n\
-         #[derive(StrategicMerge)]\n",
+        "#[cfg_attr(feature = \"types\", derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize, StrategicMerge))]\n",
     );
     if rename_all {
-        out.push_str("#[serde(rename_all = \"camelCase\")]\n");
+        out.push_str("#[cfg_attr(feature = \"types\", serde(rename_all = \"camelCase\"))]\n");
     }
-    out.push_str("#[cfg_attr(not(feature = \"types\"), patch(schema_only))]\n");
     // The patch types are most of the rest of smp-types' build: a build that does not use them
     // leaves them out (see the crate's `patch-types` feature).
-    out.push_str("#[cfg_attr(not(feature = \"patch-types\"), patch(no_patch_type))]\n");
+    out.push_str(
+        "#[cfg_attr(all(feature = \"types\", not(feature = \"patch-types\")), patch(no_patch_type))]\n",
+    );
     if whole_union {
-        out.push_str("#[union]\n");
+        out.push_str("#[cfg_attr(feature = \"types\", union)]\n");
     }
     let _ = writeln!(out, "{}pub struct {ident} {{", acronym_allow(ident));
+    let mut types = Vec::with_capacity(s.fields.len());
     for (i, f) in s.fields.iter().enumerate() {
         if i > 0 {
             out.push('\n');
         }
-        emit_field(out, imports, api, s, f, rename_all, whole_union)?;
+        types.push(emit_field(
+            out,
+            imports,
+            api,
+            s,
+            f,
+            rename_all,
+            whole_union,
+        )?);
     }
     out.push_str("}\n");
+    schema_table(out, ident, s, &types, whole_union)?;
     // A definition that is one kind: what `apiVersion` and `kind` say of its objects, for the
     // roots of apply configurations (`DeploymentPatch::apply_configuration("web")`).
     if let [gvk] = def.gvks.as_slice() {
@@ -362,7 +373,7 @@ fn emit_field(
     f: &Field,
     rename_all: bool,
     whole_union: bool,
-) -> Result<(), Error> {
+) -> Result<String, Error> {
     doc(out, &docs::field_doc(api, s, f), "    ");
     for note in &f.notes {
         comment(out, "    ", note);
@@ -380,7 +391,11 @@ fn emit_field(
         serde.push("skip_serializing_if = \"Option::is_none\"".to_owned());
     }
     if !serde.is_empty() {
-        let _ = writeln!(out, "    #[serde({})]", serde.join(", "));
+        let _ = writeln!(
+            out,
+            "    #[cfg_attr(feature = \"types\", serde({}))]",
+            serde.join(", ")
+        );
     }
     let mut patch = Vec::new();
     if let Some(strategy) = &f.strategy {
@@ -393,11 +408,15 @@ fn emit_field(
         patch.push(format!("recommended = {keys:?}"));
     }
     if !patch.is_empty() {
-        let _ = writeln!(out, "    #[patch({})]", patch.join(", "));
+        let _ = writeln!(
+            out,
+            "    #[cfg_attr(feature = \"types\", patch({}))]",
+            patch.join(", ")
+        );
     }
     if let Some(role) = &f.union {
         if let Some(attr) = union_attr(s, role, whole_union) {
-            let _ = writeln!(out, "    #[union({attr})]");
+            let _ = writeln!(out, "    #[cfg_attr(feature = \"types\", union({attr}))]");
         }
     }
     let mut ty = imports.ty(api, &f.ty);
@@ -408,7 +427,191 @@ fn emit_field(
         ty = format!("Option<{ty}>");
     }
     let _ = writeln!(out, "    pub {}: {ty},", f.ident);
+    Ok(ty)
+}
+
+/// Without the `types` feature: the struct's patch schema as a `static` table and its
+/// `PatchSchema`, the same table `#[derive(StrategicMerge)]` builds from the attributes above
+/// (smp-types' `schemas` test holds the two builds to one golden listing).
+fn schema_table(
+    out: &mut String,
+    ident: &str,
+    s: &Struct,
+    types: &[String],
+    whole_union: bool,
+) -> Result<(), Error> {
+    let mut table = String::new();
+    // What the table names, so that it imports nothing else.
+    let (mut plain, mut other, mut strategies) = (false, false, false);
+    for (f, ty) in s.fields.iter().zip(types) {
+        let strategy = match f.strategy.as_deref() {
+            None => "DEFAULT",
+            Some("merge") => "MERGE",
+            Some("replace") => "REPLACE",
+            Some("retainKeys") => "RETAIN_KEYS",
+            Some("merge,retainKeys") => "MERGE_RETAIN_KEYS",
+            Some(unknown) => {
+                return Err(Error::new(format!(
+                    "{ident}.{}: patch strategy {unknown:?} is not one Kubernetes defines",
+                    f.json
+                )));
+            }
+        };
+        let key = match &f.merge_key {
+            Some(k) => format!("Some({k:?})"),
+            None => "None".to_owned(),
+        };
+        match &f.recommended {
+            Some(keys) => {
+                strategies = true;
+                let keys: Vec<String> = keys
+                    .split(',')
+                    .map(|k| format!("std::borrow::Cow::Borrowed({:?})", k.trim()))
+                    .collect();
+                let _ = writeln!(
+                    table,
+                    "        FieldDef::with_recommended({:?}, smp_core::schema::TypeRef::Static(smp_core::__private::type_def::<{ty}>), Strategy::{strategy}, {key}, &[{}]),",
+                    f.json,
+                    keys.join(", ")
+                );
+            }
+            None if strategy == "DEFAULT" && f.merge_key.is_none() => {
+                plain = true;
+                let _ = writeln!(table, "        plain_field::<{ty}>({:?}),", f.json);
+            }
+            None => {
+                (other, strategies) = (true, true);
+                let _ = writeln!(
+                    table,
+                    "        field_of::<{ty}>({:?}, Strategy::{strategy}, {key}),",
+                    f.json
+                );
+            }
+        }
+    }
+    let helpers: Vec<&str> = [(other, "field_of"), (plain, "plain_field")]
+        .into_iter()
+        .filter_map(|(used, name)| used.then_some(name))
+        .collect();
+    out.push_str("\n#[cfg(not(feature = \"types\"))]\nconst _: () = {\n");
+    match helpers.as_slice() {
+        [] => {}
+        [one] => {
+            let _ = writeln!(out, "    use smp_core::__private::{one};");
+        }
+        many => {
+            let _ = writeln!(out, "    use smp_core::__private::{{{}}};", many.join(", "));
+        }
+    }
+    let strategy = if strategies { "Strategy, " } else { "" };
+    let _ = writeln!(
+        out,
+        "    use smp_core::schema::{{FieldDef, {strategy}StructDef, TypeDef}};\n"
+    );
+    let _ = writeln!(out, "    static FIELDS: [FieldDef; {}] = [", s.fields.len());
+    out.push_str(&table);
+    out.push_str("    ];\n");
+    let groups = union_groups(s, whole_union);
+    let def = if groups.is_empty() {
+        format!("StructDef::new({ident:?}, &FIELDS)")
+    } else {
+        // One `const` per member list, as a nested `&[...]` in a call is not a `static`.
+        for (i, (_, members)) in groups.iter().enumerate() {
+            let members: Vec<String> = members
+                .iter()
+                .map(|(json, value)| {
+                    format!("smp_core::schema::UnionMember::new({json:?}, {value:?})")
+                })
+                .collect();
+            let _ = writeln!(
+                out,
+                "    const MEMBERS_{i}: &[smp_core::schema::UnionMember] = &[{}];",
+                members.join(", ")
+            );
+        }
+        let unions: Vec<String> = groups
+            .iter()
+            .enumerate()
+            .map(|(i, (discriminator, _))| {
+                let d = match discriminator {
+                    Some(d) => format!("Some({d:?})"),
+                    None => "None".to_owned(),
+                };
+                format!("smp_core::schema::UnionDef::new({d}, MEMBERS_{i})")
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "    const UNIONS: &[smp_core::schema::UnionDef] = &[{}];",
+            unions.join(", ")
+        );
+        format!("StructDef::with_unions({ident:?}, &FIELDS, &[], UNIONS)")
+    };
+    let _ = writeln!(
+        out,
+        "\n    impl smp_core::PatchSchema for {ident} {{\n        \
+         const DEF: &'static TypeDef = &TypeDef::Struct({def});\n    }}\n}};"
+    );
     Ok(())
+}
+
+/// A union of a schema table: its discriminator's JSON name and its members (JSON name,
+/// discriminator value).
+type UnionGroup<'s> = (Option<&'s str>, Vec<(&'s str, String)>);
+
+/// The struct's unions in the order the derive lists them: by the first field that takes part
+/// in each, members in field order, a member's value the discriminator's (or, without a
+/// discriminator, the Go name of the field, as the derive defaults it).
+fn union_groups(s: &Struct, whole_union: bool) -> Vec<UnionGroup<'_>> {
+    let mut order: Vec<usize> = Vec::new();
+    let mut groups: BTreeMap<usize, UnionGroup<'_>> = BTreeMap::new();
+    for f in &s.fields {
+        let Some(role) = &f.union else { continue };
+        let union = match role {
+            UnionRole::Discriminator { union } | UnionRole::Member { union, .. } => *union,
+        };
+        // A whole-struct union is one group whatever its index says.
+        let key = if whole_union { 0 } else { union };
+        let group = groups.entry(key).or_insert_with(|| {
+            order.push(key);
+            (None, Vec::new())
+        });
+        match role {
+            UnionRole::Discriminator { .. } => {
+                group.0.get_or_insert(f.json.as_str());
+            }
+            UnionRole::Member { value, .. } => {
+                let value = if s.unions[union].discriminator.is_some() {
+                    value.clone()
+                } else {
+                    go_name(&f.json)
+                };
+                group.1.push((f.json.as_str(), value));
+            }
+        }
+    }
+    order
+        .into_iter()
+        .filter_map(|key| groups.remove(&key))
+        .collect()
+}
+
+/// A JSON name as Go spells the field (`rollingUpdate` → `RollingUpdate`): the derive's
+/// default discriminator value of a member.
+fn go_name(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    let mut upper_next = true;
+    for c in json.chars() {
+        if c == '_' || c == '-' {
+            upper_next = true;
+        } else if upper_next {
+            out.extend(c.to_uppercase());
+            upper_next = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// The `#[union(...)]` arguments of a field, `None` when the struct-level `#[union]` says it

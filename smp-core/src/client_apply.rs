@@ -15,7 +15,7 @@
 //! `Patch::Strategic`) and the object the server will hold, so a controller can see what its
 //! apply will do, or skip it when the patch is empty.
 
-use serde::Serialize;
+use serde_core::Serialize;
 use serde_json::{Map, Value};
 
 use crate::diff::{ThreeWayOptions, three_way};
@@ -40,8 +40,8 @@ pub struct ClientApply<T = Value> {
 /// `{"patch": ..., "result": ...}`, as a derive would write it (written by hand so that
 /// smp-core does not need serde's derive, and with it syn, before serde can compile).
 impl<T: Serialize> Serialize for ClientApply<T> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct;
+    fn serialize<S: serde_core::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde_core::ser::SerializeStruct;
         let mut s = serializer.serialize_struct("ClientApply", 2)?;
         s.serialize_field("patch", &self.patch)?;
         s.serialize_field("result", &self.result)?;
@@ -98,7 +98,7 @@ pub fn client_side_apply_typed<'s, T>(
     options: &ThreeWayOptions,
 ) -> Result<ClientApply<T>, PatchError>
 where
-    T: Serialize + serde::de::DeserializeOwned,
+    T: Serialize + serde_core::de::DeserializeOwned,
 {
     let at = crate::apply::Path::root();
     let out = client_side_apply(

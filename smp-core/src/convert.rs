@@ -2,8 +2,8 @@
 //! where in the document it happened. The typed layer and client-side apply of typed objects
 //! both convert this way.
 
-use serde::Serialize;
-use serde::de::DeserializeOwned;
+use serde_core::Serialize;
+use serde_core::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::apply::Path;

@@ -20,6 +20,7 @@ pub const MAX_DEPTH: usize = 256;
 
 /// Deepest nesting of lists and objects a document may have: the reader's limit, which the
 /// byte-level paths (`sparse`) keep too.
+#[cfg(feature = "sparse")]
 pub(crate) use smp_yaml::MAX_NESTING;
 
 /// Whether `value` has containers nested more than `limit` deep. Safe on any input: the walk

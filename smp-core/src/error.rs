@@ -42,11 +42,10 @@ impl fmt::Display for DocRole {
 /// Messages keep the wording of the upstream Go implementation where tools and tests match on
 /// it (`does not contain declared merge key`, `doesn't match`, `invalid JSON document`), and add
 /// the path, which upstream never gives.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum PatchError {
     /// A document is not valid JSON/YAML, or is not an object.
-    #[error("invalid JSON document ({role}): {detail}")]
     InvalidDocument {
         /// Which input.
         role: DocRole,
@@ -54,7 +53,6 @@ pub enum PatchError {
         detail: String,
     },
     /// A value has the wrong JSON type for where it is.
-    #[error("at {path}: expected {expected}, found {found}")]
     WrongType {
         /// Where.
         path: JsonPath,
@@ -64,7 +62,6 @@ pub enum PatchError {
         found: &'static str,
     },
     /// A `$patch` directive with a value this engine does not know.
-    #[error("at {path}: unknown patch type: {value} (expected `replace` or `delete`)")]
     UnknownPatchType {
         /// Where.
         path: JsonPath,
@@ -72,13 +69,11 @@ pub enum PatchError {
         value: String,
     },
     /// `$patch: merge` written explicitly; upstream rejects it (merging is the default).
-    #[error("at {path}: `$patch: merge` cannot be specified in a patch; merging is the default")]
     ExplicitMerge {
         /// Where.
         path: JsonPath,
     },
     /// An item of a merged list lacks the merge key.
-    #[error("at {path}: map does not contain declared merge key: {key}")]
     MissingMergeKey {
         /// The list item.
         path: JsonPath,
@@ -86,7 +81,6 @@ pub enum PatchError {
         key: String,
     },
     /// A list merged by key holds something other than objects.
-    #[error("at {path}: list merged by key {key:?} must hold objects, found {found}")]
     NotAnObjectItem {
         /// The list item.
         path: JsonPath,
@@ -96,7 +90,6 @@ pub enum PatchError {
         found: &'static str,
     },
     /// A directive whose value has the wrong shape, e.g. `$retainKeys: "a"`.
-    #[error("at {path}: invalid patch format of {directive}: expected {expected}")]
     BadDirective {
         /// Where the directive is.
         path: JsonPath,
@@ -106,9 +99,6 @@ pub enum PatchError {
         expected: &'static str,
     },
     /// A patch key that `$retainKeys` does not list.
-    #[error(
-        "at {path}: patch content doesn't match retainKeys list: {key:?} is not listed in $retainKeys"
-    )]
     RetainKeysMismatch {
         /// The object holding `$retainKeys`.
         path: JsonPath,
@@ -116,7 +106,6 @@ pub enum PatchError {
         key: String,
     },
     /// The patch list's order disagrees with its `$setElementOrder` list.
-    #[error("at {path}: the order in patch list doesn't match $setElementOrder list ({detail})")]
     OrderMismatch {
         /// The list.
         path: JsonPath,
@@ -124,13 +113,11 @@ pub enum PatchError {
         detail: String,
     },
     /// A list directly holding lists; Kubernetes APIs have none and SMP does not define them.
-    #[error("at {path}: lists of lists are not supported")]
     ListOfLists {
         /// The list.
         path: JsonPath,
     },
     /// A merged list whose items do not all have the same JSON type.
-    #[error("at {path}: list element types are not identical: found {first} and {second}")]
     MixedList {
         /// The list.
         path: JsonPath,
@@ -141,7 +128,6 @@ pub enum PatchError {
     },
     /// A typed value could not be converted to or from JSON (typed apply only): the patch made
     /// the member something its Rust type cannot hold, or removed a required member.
-    #[error("at {path}: {detail}")]
     Deserialize {
         /// Where.
         path: JsonPath,
@@ -149,7 +135,6 @@ pub enum PatchError {
         detail: String,
     },
     /// Nesting deeper than [`crate::MAX_DEPTH`].
-    #[error("at {path}: nesting deeper than {limit} levels")]
     TooDeep {
         /// Where the limit was hit.
         path: JsonPath,
@@ -158,7 +143,6 @@ pub enum PatchError {
     },
     /// Patch creation (three-way, without overwrite): the patch changes something that was
     /// also changed, differently, between the last-applied and the live document.
-    #[error("at {path}: conflict: {detail}")]
     Conflict {
         /// The first conflicting place found (the root when none can be named).
         path: JsonPath,
@@ -166,7 +150,6 @@ pub enum PatchError {
         detail: String,
     },
     /// Patch creation: a precondition rejected the created patch.
-    #[error("at {path}: precondition failed: the patch changes {key:?}")]
     PreconditionFailed {
         /// The object holding the key (`(root)` or `metadata`).
         path: JsonPath,
@@ -176,7 +159,6 @@ pub enum PatchError {
     /// Patch creation: an object or list member that the schema's struct does not declare
     /// differs between the two documents, so there is no metadata to diff it by (upstream
     /// `unable to find api field`).
-    #[error("at {path}: unable to find api field {field:?} in the schema")]
     UnknownField {
         /// The member.
         path: JsonPath,
@@ -185,7 +167,6 @@ pub enum PatchError {
     },
     /// A typed patch converted to a server-side apply configuration holds what such a
     /// configuration cannot say: a deletion or a strategic-merge directive.
-    #[error("at {path}: not an apply configuration: {detail}")]
     NotApplyConfiguration {
         /// Where.
         path: JsonPath,
@@ -194,10 +175,6 @@ pub enum PatchError {
     },
     /// `$patchMergeKey`: a patch item's keys match more than one live item, so it does not say
     /// which one to merge into.
-    #[error(
-        "at {path}: patch item {item} matches more than one item by $patchMergeKey {keys:?}: live items {}",
-        Positions(candidates)
-    )]
     AmbiguousMergeKey {
         /// The list.
         path: JsonPath,
@@ -210,6 +187,94 @@ pub enum PatchError {
         candidates: Vec<usize>,
     },
 }
+
+// Written out rather than derived: a derive would bring a proc-macro toolchain into the build of
+// every program that patches, for these messages.
+impl fmt::Display for PatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PatchError::InvalidDocument { role, detail } => {
+                write!(f, "invalid JSON document ({role}): {detail}")
+            }
+            PatchError::WrongType {
+                path,
+                expected,
+                found,
+            } => write!(f, "at {path}: expected {expected}, found {found}"),
+            PatchError::UnknownPatchType { path, value } => write!(
+                f,
+                "at {path}: unknown patch type: {value} (expected `replace` or `delete`)"
+            ),
+            PatchError::ExplicitMerge { path } => write!(
+                f,
+                "at {path}: `$patch: merge` cannot be specified in a patch; merging is the default"
+            ),
+            PatchError::MissingMergeKey { path, key } => write!(
+                f,
+                "at {path}: map does not contain declared merge key: {key}"
+            ),
+            PatchError::NotAnObjectItem { path, key, found } => write!(
+                f,
+                "at {path}: list merged by key {key:?} must hold objects, found {found}"
+            ),
+            PatchError::BadDirective {
+                path,
+                directive,
+                expected,
+            } => write!(
+                f,
+                "at {path}: invalid patch format of {directive}: expected {expected}"
+            ),
+            PatchError::RetainKeysMismatch { path, key } => write!(
+                f,
+                "at {path}: patch content doesn't match retainKeys list: {key:?} is not listed in $retainKeys"
+            ),
+            PatchError::OrderMismatch { path, detail } => write!(
+                f,
+                "at {path}: the order in patch list doesn't match $setElementOrder list ({detail})"
+            ),
+            PatchError::ListOfLists { path } => {
+                write!(f, "at {path}: lists of lists are not supported")
+            }
+            PatchError::MixedList {
+                path,
+                first,
+                second,
+            } => write!(
+                f,
+                "at {path}: list element types are not identical: found {first} and {second}"
+            ),
+            PatchError::Deserialize { path, detail } => write!(f, "at {path}: {detail}"),
+            PatchError::TooDeep { path, limit } => {
+                write!(f, "at {path}: nesting deeper than {limit} levels")
+            }
+            PatchError::Conflict { path, detail } => write!(f, "at {path}: conflict: {detail}"),
+            PatchError::PreconditionFailed { path, key } => write!(
+                f,
+                "at {path}: precondition failed: the patch changes {key:?}"
+            ),
+            PatchError::UnknownField { path, field } => write!(
+                f,
+                "at {path}: unable to find api field {field:?} in the schema"
+            ),
+            PatchError::NotApplyConfiguration { path, detail } => {
+                write!(f, "at {path}: not an apply configuration: {detail}")
+            }
+            PatchError::AmbiguousMergeKey {
+                path,
+                item,
+                keys,
+                candidates,
+            } => write!(
+                f,
+                "at {path}: patch item {item} matches more than one item by $patchMergeKey {keys:?}: live items {}",
+                Positions(candidates)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PatchError {}
 
 /// Displays list positions, the first few only, so that a message stays short whatever the
 /// input: `[0, 3, 7]`, or `[0, 1, 2, 3, 4, 5, 6, 7, ... (100000 in all)]`.

@@ -5,7 +5,7 @@
 //! takes the [`DocRole`] of the text, so that a [`PatchError::InvalidDocument`] says which
 //! input of a merge was not a document.
 
-use serde::de::DeserializeOwned;
+use serde_core::de::DeserializeOwned;
 use serde_json::Value;
 use smp_yaml::ReadError;
 

@@ -51,6 +51,7 @@ pub(crate) fn plain_run(bytes: &[u8], mut i: usize) -> usize {
 /// copied are short tokens and members: up to 32 bytes are copied as a fixed 16- or 32-byte
 /// window, then cut, which is much cheaper than a variable-length `memcpy` call. Always
 /// inlined: the copy's hot loops call it for every token, and a call costs more than the copy.
+#[cfg(feature = "sparse")]
 #[inline(always)]
 pub(crate) fn extend_range(out: &mut Vec<u8>, src: &[u8], start: usize, end: usize) -> Option<()> {
     let len = end.checked_sub(start)?;
@@ -69,6 +70,7 @@ pub(crate) fn extend_range(out: &mut Vec<u8>, src: &[u8], start: usize, end: usi
 /// Appends the `len` bytes at `src[start..]` (`len <= W`) by copying a fixed `W`-byte window
 /// and cutting it; `false` (nothing appended) when fewer than `W` bytes follow `start`.
 #[inline(always)]
+#[cfg(feature = "sparse")]
 fn through_window<const W: usize>(out: &mut Vec<u8>, src: &[u8], start: usize, len: usize) -> bool {
     let Some(window) = src.get(start..).and_then(<[u8]>::first_chunk::<W>) else {
         return false;

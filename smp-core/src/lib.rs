@@ -19,6 +19,22 @@
 //!
 //! The manual is in [`guide`]: one guide per task, every example a doctest.
 //!
+//! # Features
+//!
+//! The default is what a program needs to patch values it already holds (k8s-openapi's,
+//! smp-types', `serde_json::Value`): the engine, typed runtime and unions, JSON read and
+//! printed. Its build compiles no proc-macro and no YAML parser. Each feature adds a part:
+//!
+//! | feature | adds |
+//! |---|---|
+//! | `derive` | `#[derive(StrategicMerge)]` (smp-derive, re-exported); smp-types' `types` turns it on |
+//! | `yaml` | YAML, read as kubectl reads it, wherever a document is read ([`from_str`], [`Patch`]'s `FromStr`, [`input`], CRD files); `yaml` and `Patch::from_yaml`. Without it, text that is not JSON is an error that says so |
+//! | `openapi` | schemas from OpenAPI documents and CRDs: `openapi`, `SchemaError` |
+//! | `sparse` | patches from JSON text to JSON text without building documents: `sparse`, `apply_json`, `diff_json`, `three_way_json` |
+//! | `full` | all of the above (the CLI, the test server and these docs build with it) |
+//!
+//! What each costs a kube program's build is in [`guide::figures`].
+//!
 //! # Layers
 //!
 //! Each module imports only the ones below it (mutual recursion stays inside one module, as a
@@ -52,9 +68,11 @@ mod hash;
 pub mod input;
 mod json_text;
 mod key_ref;
+#[cfg(feature = "openapi")]
 pub mod openapi;
 pub mod patch;
 pub mod schema;
+#[cfg(feature = "sparse")]
 pub mod sparse;
 pub mod typed;
 /// Typed patches: the patch of a derived type as a Rust value. They live in [`typed::patch`],
@@ -63,6 +81,7 @@ pub mod typed;
 pub use typed::patch as typed_patch;
 pub mod union;
 mod union_rules;
+#[cfg(feature = "yaml")]
 pub mod yaml;
 
 pub use apply::{MAX_DEPTH, apply, apply_owned};
@@ -77,10 +96,13 @@ pub use input::{from_str, from_str_all, parse_document, parse_documents};
 /// depend on it).
 #[doc(hidden)]
 pub use json_text::maps_are_sorted;
+#[cfg(feature = "openapi")]
 pub use openapi::SchemaError;
 pub use patch::Patch;
-/// `#[derive(StrategicMerge)]`.
+/// `#[derive(StrategicMerge)]` (feature `derive`).
+#[cfg(feature = "derive")]
 pub use smp_derive::StrategicMerge;
+#[cfg(feature = "sparse")]
 pub use sparse::{apply_json, diff_json, three_way_json};
 pub use typed::{Opaque, PatchField, PatchSchema, StrategicMerge, json_form};
 pub use typed_patch::{Change, ObjectPatch, Patchable, UntypedPatch, ValuePatch};
@@ -97,14 +119,14 @@ pub mod __private {
     pub use crate::typed::{
         AsKey, Commit, Edit, KeyRef, Member, OnRemove, Out, Visit, Visit2, VisitMut, check_unknown,
         commit_field, diff_fallback, diff_field, diff_fields, diff_struct, fallback,
-        fallback_object, is_whole_object_patch, key_field, key_of_field, members, merge_list_quiet,
-        newtype_edit, normalize_fields, plan_fields, plan_scalar, plan_struct, quiet_fields,
-        same_fields, same_json, type_def, validate_fields,
+        fallback_object, field_of, is_whole_object_patch, key_field, key_of_field, members,
+        merge_list_quiet, newtype_edit, normalize_fields, plain_field, plan_fields, plan_scalar,
+        plan_struct, quiet_fields, same_fields, same_json, type_def, validate_fields,
     };
     pub use crate::union::{
         Decision, Segment, check_union, decide, discriminator_accepts, key_of, member_path,
     };
-    pub use serde;
+    pub use serde_core as serde;
     pub use serde_json::{Map, Value};
 }
 pub use schema::{

@@ -31,7 +31,8 @@ impl Patch {
         Patch::from_value(input::parse_json(text, DocRole::Patch)?)
     }
 
-    /// A patch from YAML text, read as kubectl reads it (YAML 1.1 scalars).
+    /// A patch from YAML text, read as kubectl reads it (YAML 1.1 scalars). Feature `yaml`.
+    #[cfg(feature = "yaml")]
     pub fn from_yaml(text: &str) -> Result<Patch, PatchError> {
         let mut docs = crate::yaml::parse_yaml_documents(text, DocRole::Patch)?;
         match docs.len() {
@@ -171,18 +172,18 @@ impl TryFrom<Value> for Patch {
 /// A patch serializes as its JSON object, so it can be sent on as it is: the body of a
 /// `PATCH` request with `Content-Type: application/strategic-merge-patch+json`, or kube's
 /// `Patch::Strategic(patch)`.
-impl serde::Serialize for Patch {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+impl serde_core::Serialize for Patch {
+    fn serialize<S: serde_core::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         self.as_value().serialize(serializer)
     }
 }
 
 /// A patch deserializes from any format serde reads, with the checks of
 /// [`Patch::from_value`] (an object or `null`, nesting bounded).
-impl<'de> serde::Deserialize<'de> for Patch {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Patch, D::Error> {
+impl<'de> serde_core::Deserialize<'de> for Patch {
+    fn deserialize<D: serde_core::Deserializer<'de>>(deserializer: D) -> Result<Patch, D::Error> {
         let value = Value::deserialize(deserializer)?;
-        Patch::from_value(value).map_err(serde::de::Error::custom)
+        Patch::from_value(value).map_err(serde_core::de::Error::custom)
     }
 }
 

@@ -108,19 +108,22 @@ macro_rules! opaque_patch_field {
 
         // What `#[serde(transparent)]` would derive, written out so that the crate needs no
         // serde derive (and so no syn before serde) unless its `types` feature asks for one.
-        impl ::serde::Serialize for $ty {
+        impl ::serde_core::Serialize for $ty {
             #[inline]
-            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                ::serde::Serialize::serialize(&self.0, serializer)
+            fn serialize<S: ::serde_core::Serializer>(
+                &self,
+                serializer: S,
+            ) -> Result<S::Ok, S::Error> {
+                ::serde_core::Serialize::serialize(&self.0, serializer)
             }
         }
 
-        impl<'de> ::serde::Deserialize<'de> for $ty {
+        impl<'de> ::serde_core::Deserialize<'de> for $ty {
             #[inline]
-            fn deserialize<D: ::serde::Deserializer<'de>>(
+            fn deserialize<D: ::serde_core::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                <::serde_json::Value as ::serde::Deserialize<'de>>::deserialize(deserializer)
+                <::serde_json::Value as ::serde_core::Deserialize<'de>>::deserialize(deserializer)
                     .map($ty)
             }
         }

@@ -7,8 +7,8 @@
 
 use std::fmt;
 
-use serde::de::{self, Visitor};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_core::de::{self, Visitor};
+use serde_core::{Deserialize, Deserializer, Serialize, Serializer};
 use smp_core::typed::KeyRef;
 
 /// A resource quantity in its textual form.

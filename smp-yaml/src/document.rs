@@ -6,12 +6,13 @@
 //! input), or YAML aliases that expand past the input's size plus 1,000,000 units is a
 //! [`ReadError::Invalid`] naming where it happened.
 
-use serde::de::DeserializeOwned;
+use serde_core::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::error::ReadError;
 use crate::json;
 use crate::path::{JsonPath, Segment};
+#[cfg(feature = "yaml")]
 use crate::yaml::{load_json_like, parse_yaml_documents};
 
 /// Parses one document given as JSON or YAML text. Empty/whitespace-only text and a document
@@ -127,6 +128,7 @@ enum Parsed {
     Yaml(Vec<Value>),
 }
 
+#[cfg(feature = "yaml")]
 fn json_or_yaml(text: &str) -> Result<Parsed, ReadError> {
     // A byte-order mark is an encoding marker, never content.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -143,6 +145,27 @@ fn json_or_yaml(text: &str) -> Result<Parsed, ReadError> {
         Err(yaml) if yaml.syntax => Err(ReadError::invalid(json_error.message)),
         Err(yaml) => Err(ReadError::invalid(yaml.message)),
     }
+}
+
+/// Without the `yaml` feature: JSON only. Text with no document (empty or blank) is an empty
+/// stream, as it is for the YAML reader; anything else is one JSON document, and an error on
+/// text that does not start as JSON does says that YAML needs the feature.
+#[cfg(not(feature = "yaml"))]
+fn json_or_yaml(text: &str) -> Result<Parsed, ReadError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if text.trim().is_empty() {
+        return Ok(Parsed::Yaml(Vec::new()));
+    }
+    json::parse(text).map(Parsed::Json).map_err(|e| {
+        if text.trim_start().starts_with(['{', '[']) {
+            ReadError::invalid(e.message)
+        } else {
+            ReadError::invalid(format!(
+                "{} (the text is not JSON; smp-yaml reads YAML with its `yaml` feature)",
+                e.message
+            ))
+        }
+    })
 }
 
 #[cfg(test)]
@@ -263,6 +286,7 @@ pub(crate) mod tests {
     }
 
     #[test]
+    #[cfg(feature = "yaml")]
     fn document_detection() {
         let doc = parse_document;
         assert_eq!(doc(""), Ok(Value::Null));
@@ -302,6 +326,7 @@ pub(crate) mod tests {
     }
 
     #[test]
+    #[cfg(feature = "yaml")]
     fn documents_stream() {
         let docs = parse_documents;
         assert_eq!(docs(""), Ok(vec![]));
@@ -319,6 +344,7 @@ pub(crate) mod tests {
 
     /// A NUL ends the input for the YAML scanner: text after it was silently dropped.
     #[test]
+    #[cfg(feature = "yaml")]
     fn nul_and_control_characters_are_errors_with_positions() {
         for (text, want) in [
             ("a: 1\nb: x\0\nc: 3", "U+0000 at line 2, column 5"),
@@ -365,6 +391,7 @@ pub(crate) mod tests {
     /// Text that starts like JSON and is not JSON is read as YAML flow, but never turns what a
     /// JSON dialect means into a string.
     #[test]
+    #[cfg(feature = "yaml")]
     fn json_like_text_does_not_turn_into_strings() {
         let doc = parse_document;
         for (text, want) in [
@@ -422,6 +449,7 @@ pub(crate) mod tests {
     /// A document that is JSON but for a trailing comma, as upstream's test schema
     /// `swagger-merge-item.json` is, reads through the YAML fallback.
     #[test]
+    #[cfg(feature = "yaml")]
     fn json_with_a_trailing_comma_loads() {
         let text = "{\n  \"swagger\": \"2.0\",\n  \"definitions\": {\"a\": {\"description\": \"x\",}}\n}\n";
         assert!(parse_json(text).is_err());
@@ -433,6 +461,7 @@ pub(crate) mod tests {
     }
 
     #[test]
+    #[cfg(feature = "yaml")]
     fn upstream_swagger_file_with_trailing_comma_loads() {
         let Some(path) = smp_testdata::file("conformance/upstream/swagger-merge-item.json") else {
             return;
@@ -445,6 +474,29 @@ pub(crate) mod tests {
     }
 
     /// Arbitrary JSON values, depth at most 5, with strings chosen to stress YAML quoting.
+    /// Without the `yaml` feature the readers take JSON, an empty stream, and nothing else,
+    /// and say why YAML text is refused.
+    #[test]
+    #[cfg(not(feature = "yaml"))]
+    fn json_only_without_the_yaml_feature() {
+        assert_eq!(
+            parse_document("\u{feff} {\"a\": 1}").unwrap(),
+            json!({"a": 1})
+        );
+        assert_eq!(parse_documents("[1]").unwrap(), vec![json!([1])]);
+        assert_eq!(parse_document(" \n").unwrap(), Value::Null);
+        assert!(parse_documents("").unwrap().is_empty());
+        let yaml = detail(parse_document("a: 1\n"));
+        assert!(
+            yaml.contains("smp-yaml reads YAML with its `yaml` feature"),
+            "{yaml}"
+        );
+        let broken = detail(parse_document("{\"a\": 1,}"));
+        assert!(!broken.contains("feature"), "{broken}");
+        let typed: Vec<u8> = from_str("[1, 2]").unwrap();
+        assert_eq!(typed, [1, 2]);
+    }
+
     pub(crate) fn arb_value() -> impl Strategy<Value = Value> {
         let leaf = prop_oneof![
             Just(Value::Null),

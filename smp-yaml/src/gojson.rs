@@ -10,8 +10,8 @@
 
 use std::io::{self, Write};
 
-use serde::ser::{SerializeMap, SerializeSeq};
-use serde::{Serialize, Serializer};
+use serde_core::ser::{SerializeMap, SerializeSeq};
+use serde_core::{Serialize, Serializer};
 use serde_json::Value;
 use serde_json::ser::{CharEscape, CompactFormatter, Formatter, PrettyFormatter};
 

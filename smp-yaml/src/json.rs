@@ -19,6 +19,7 @@ pub(crate) struct JsonError {
     /// The text is JSON up to the error, and what it says there cannot be read as intended (a
     /// duplicate key, a number out of range, nesting too deep): no other reading of the text
     /// may replace it. Otherwise the error is one of syntax, where the text stops being JSON.
+    #[cfg_attr(not(feature = "yaml"), allow(dead_code))]
     pub(crate) definite: bool,
 }
 

@@ -17,6 +17,13 @@
 //! - [`split_documents`] cuts a block-style stream into texts to read one at a time;
 //! - [`json`] is the strict JSON reader with a depth of the caller's choosing.
 //!
+//! # Features
+//!
+//! - `yaml` (default): the YAML reader and printer. Without it, [`parse_document`],
+//!   [`parse_documents`] and [`from_str`] read JSON only (text that is not JSON is an error
+//!   saying so), and the YAML functions are not there: a program that only reads the API
+//!   server's JSON does not build a YAML parser.
+//!
 //! # Layers
 //!
 //! From the ground up: [`error`], [`path`], the limits and the map order; the strict [`json`] reader and
@@ -38,6 +45,7 @@ pub mod json;
 mod limits;
 mod map_order;
 pub mod path;
+#[cfg(feature = "yaml")]
 mod yaml;
 
 pub use document::{
@@ -47,4 +55,5 @@ pub use error::ReadError;
 pub use limits::MAX_NESTING;
 pub use map_order::maps_are_sorted;
 pub use path::{JsonPath, Segment};
+#[cfg(feature = "yaml")]
 pub use yaml::{parse_yaml_documents, split_documents, to_yaml_string};

@@ -234,11 +234,10 @@ pub struct CrdCatalog {
 }
 
 /// Why CRDs could not be loaded: which file or document, and what went wrong.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 #[non_exhaustive]
 pub enum CrdError {
     /// A file or directory could not be read.
-    #[error("reading {path}: {source}")]
     Io {
         /// The file or directory.
         path: String,
@@ -246,7 +245,6 @@ pub enum CrdError {
         source: std::io::Error,
     },
     /// A file is not JSON or YAML.
-    #[error("{origin}: {source}")]
     Parse {
         /// The file.
         origin: String,
@@ -254,7 +252,6 @@ pub enum CrdError {
         source: crate::error::PatchError,
     },
     /// A CRD's schema could not be read.
-    #[error("{origin}: CustomResourceDefinition {name}: {source}")]
     Schema {
         /// The file (and document).
         origin: String,
@@ -263,6 +260,30 @@ pub enum CrdError {
         /// What was wrong in it.
         source: SchemaError,
     },
+}
+
+impl std::fmt::Display for CrdError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CrdError::Io { path, source } => write!(f, "reading {path}: {source}"),
+            CrdError::Parse { origin, source } => write!(f, "{origin}: {source}"),
+            CrdError::Schema {
+                origin,
+                name,
+                source,
+            } => write!(f, "{origin}: CustomResourceDefinition {name}: {source}"),
+        }
+    }
+}
+
+impl std::error::Error for CrdError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            CrdError::Io { source, .. } => Some(source),
+            CrdError::Parse { source, .. } => Some(source),
+            CrdError::Schema { source, .. } => Some(source),
+        }
+    }
 }
 
 impl CrdCatalog {

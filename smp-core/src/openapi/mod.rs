@@ -37,16 +37,12 @@ use crate::schema::{
 /// Why an OpenAPI document could not be turned into a [`Schema`].
 ///
 /// `at` members are JSON pointers into the document (`#/definitions/mergeItem/properties/x`).
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum SchemaError {
     /// The document has neither `definitions` (v2) nor `components.schemas` (v3).
-    #[error(
-        "not an OpenAPI document: expected `definitions` (v2) or `components.schemas` (v3) to be an object"
-    )]
     NotOpenApi,
     /// The requested root definition does not exist.
-    #[error("definition {name:?} not found in the document; {available_hint}")]
     UnknownDefinition {
         /// The requested name.
         name: String,
@@ -54,7 +50,6 @@ pub enum SchemaError {
         available_hint: String,
     },
     /// A `$ref` that names no definition of the document.
-    #[error("at {at}: unresolved reference {reference:?}")]
     UnresolvedRef {
         /// The reference as written.
         reference: String,
@@ -62,7 +57,6 @@ pub enum SchemaError {
         at: String,
     },
     /// An `x-kubernetes-patch-strategy` that Kubernetes does not define.
-    #[error("at {at}: {source}")]
     BadStrategy {
         /// The property carrying it.
         at: String,
@@ -70,7 +64,6 @@ pub enum SchemaError {
         source: StrategyParseError,
     },
     /// A schema keyword whose value has the wrong JSON shape.
-    #[error("at {at}: expected {expected}")]
     BadShape {
         /// Where.
         at: String,
@@ -78,11 +71,41 @@ pub enum SchemaError {
         expected: &'static str,
     },
     /// A bug in the loader (it built a table with a dangling index). Never expected.
-    #[error("internal error while loading the schema: {detail}")]
     Internal {
         /// What went wrong.
         detail: &'static str,
     },
+}
+
+impl std::fmt::Display for SchemaError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SchemaError::NotOpenApi => f.write_str(
+                "not an OpenAPI document: expected `definitions` (v2) or `components.schemas` (v3) to be an object",
+            ),
+            SchemaError::UnknownDefinition {
+                name,
+                available_hint,
+            } => write!(f, "definition {name:?} not found in the document; {available_hint}"),
+            SchemaError::UnresolvedRef { reference, at } => {
+                write!(f, "at {at}: unresolved reference {reference:?}")
+            }
+            SchemaError::BadStrategy { at, source } => write!(f, "at {at}: {source}"),
+            SchemaError::BadShape { at, expected } => write!(f, "at {at}: expected {expected}"),
+            SchemaError::Internal { detail } => {
+                write!(f, "internal error while loading the schema: {detail}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SchemaError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SchemaError::BadStrategy { source, .. } => Some(source),
+            _ => None,
+        }
+    }
 }
 
 impl Schema {

@@ -412,14 +412,23 @@ impl fmt::Display for Strategy {
 }
 
 /// A patch strategy string that is not one Kubernetes defines.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "invalid patch strategy {text:?}: expected `merge`, `replace`, `retainKeys` or `merge,retainKeys`"
-)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StrategyParseError {
     /// The rejected text.
     pub text: String,
 }
+
+impl fmt::Display for StrategyParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "invalid patch strategy {:?}: expected `merge`, `replace`, `retainKeys` or `merge,retainKeys`",
+            self.text
+        )
+    }
+}
+
+impl std::error::Error for StrategyParseError {}
 
 /// A schema built at run time: a table of type definitions and the root type.
 ///

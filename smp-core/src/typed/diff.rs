@@ -120,7 +120,7 @@ pub fn diff_object<T: StrategicMerge>(
 
 /// JSON equality of two values through their serialized forms (the exact, slow default of
 /// [`PatchField::same`]). A value that does not serialize is never the same.
-pub fn same_json<T: serde::Serialize>(a: &T, b: &T) -> bool {
+pub fn same_json<T: serde_core::Serialize>(a: &T, b: &T) -> bool {
     match (serde_json::to_value(a), serde_json::to_value(b)) {
         (Ok(a), Ok(b)) => a == b,
         _ => false,

@@ -2,15 +2,15 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use serde::Serialize;
-use serde::de::DeserializeOwned;
+use serde_core::Serialize;
+use serde_core::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::apply::Path;
 use crate::deep::MAX_DEPTH;
 use crate::error::PatchError;
 use crate::json_text::same_bytes;
-use crate::schema::{Node, TypeDef, TypeRef};
+use crate::schema::{FieldDef, Node, Strategy, TypeDef, TypeRef};
 
 use super::{
     Edit, KeyRef, Member, Out, PatchField, PatchSchema, diff_fallback, fallback, from_ref,
@@ -19,6 +19,22 @@ use super::{
 /// `T::DEF` as a function, for [`TypeRef::Static`].
 pub fn type_def<T: PatchSchema>() -> &'static TypeDef {
     T::DEF
+}
+
+/// A field of type `T`, for schema tables written as code (smp-types' tables without its
+/// `types` feature): one short call per field instead of a `FieldDef` spelled out.
+pub const fn field_of<T: PatchSchema>(
+    name: &'static str,
+    strategy: Strategy,
+    merge_key: Option<&'static str>,
+) -> FieldDef {
+    FieldDef::new(name, TypeRef::Static(type_def::<T>), strategy, merge_key)
+}
+
+/// A field of type `T` that a patch treats by its type alone (no strategy, no merge key): most
+/// fields of a schema table.
+pub const fn plain_field<T: PatchSchema>(name: &'static str) -> FieldDef {
+    field_of::<T>(name, Strategy::DEFAULT, None)
 }
 
 /// Scalars: a scalar patch value is simply taken; anything else goes through the engine.
@@ -80,6 +96,10 @@ pub fn diff_scalar<T: PatchField>(
     diff_fallback(original, modified, name, parent, out, path)
 }
 
+// The methods are `#[inline]`: thin calls of generic functions, which are then instantiated
+// in the crates that patch typed values, not compiled into smp-core for every scalar type
+// whether or not a program uses them (a program that only patches `Value`s or k8s-openapi's
+// types never does).
 macro_rules! scalar {
     ($($t:ty => |$v:ident| $key:expr),* $(,)?) => {$(
         impl PatchSchema for $t {
@@ -87,6 +107,7 @@ macro_rules! scalar {
         }
 
         impl PatchField for $t {
+            #[inline]
             fn plan(
                 current: Option<&Self>,
                 member: &Member<'_>,
@@ -96,10 +117,12 @@ macro_rules! scalar {
                 plan_scalar(current, member, parent, path)
             }
 
+            #[inline]
             fn key_field(&self, _name: &str) -> Option<KeyRef<'_>> {
                 None
             }
 
+            #[inline]
             fn key_value(&self) -> Option<KeyRef<'_>> {
                 AsKey::as_key(self)
             }
@@ -109,10 +132,12 @@ macro_rules! scalar {
                 ScalarEq::scalar_eq(self, other)
             }
 
+            #[inline]
             fn quiet(&self) -> bool {
                 true
             }
 
+            #[inline]
             fn diff_member(
                 original: Option<&Self>,
                 modified: Option<&Self>,
@@ -126,6 +151,7 @@ macro_rules! scalar {
         }
 
         impl AsKey for $t {
+            #[inline]
             fn as_key(&self) -> Option<KeyRef<'_>> {
                 let $v = self;
                 $key

@@ -18,8 +18,8 @@
 //! back by smp's own reader (correctly rounded), and smp-core turns on serde_json's
 //! `float_roundtrip` for `from_str`.
 
-use serde::Serialize;
-use serde::de::DeserializeOwned;
+use serde_core::Serialize;
+use serde_core::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::deep::MAX_DEPTH;

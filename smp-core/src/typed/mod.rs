@@ -28,8 +28,8 @@ pub mod patch;
 mod text;
 pub mod unions;
 
-use serde::Serialize;
-use serde::de::DeserializeOwned;
+use serde_core::Serialize;
+use serde_core::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::apply::Path;
@@ -46,7 +46,7 @@ pub use fields::{
     plan_struct, quiet_fields, same_fields, validate_fields,
 };
 #[doc(hidden)]
-pub use impls::{AsKey, plan_scalar, type_def};
+pub use impls::{AsKey, field_of, plain_field, plan_scalar, type_def};
 #[doc(hidden)]
 pub use members::{Member, members};
 pub use opaque::Opaque;

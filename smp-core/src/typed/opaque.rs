@@ -2,8 +2,8 @@
 
 use std::fmt;
 
-use serde::de::DeserializeOwned;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_core::de::DeserializeOwned;
+use serde_core::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::{PatchField, PatchSchema};
 use crate::schema::TypeDef;

@@ -221,7 +221,7 @@ impl<'o> Out<'o> {
     /// Appends `value` to `list` without making it a `Value` first, when the text sink can
     /// write it so (see [`Text::serialized`]); `false` when nothing was written, and the
     /// caller appends its `Value` instead.
-    pub(crate) fn push_serialized<T: serde::Serialize>(
+    pub(crate) fn push_serialized<T: serde_core::Serialize>(
         &mut self,
         list: &mut ListOut,
         value: &T,

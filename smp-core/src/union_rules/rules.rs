@@ -2,7 +2,7 @@
 //! code: both only gather facts (which members are set, what the discriminator says) and let
 //! these functions decide, so the two paths cannot drift apart.
 
-use serde::Serialize;
+use serde_core::Serialize;
 use serde_json::Value;
 
 use crate::error::{JsonPath, Segment};

@@ -32,8 +32,8 @@
 
 use std::collections::BTreeMap;
 
-use serde::de::DeserializeOwned;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_core::de::DeserializeOwned;
+use serde_core::{Deserialize, Deserializer, Serialize, Serializer};
 use smp_core::union::Segment;
 // The typed patches' methods, used only with smp's own types.
 #[cfg(feature = "types")]

@@ -8,7 +8,7 @@
 //! `spec.replicas` says nothing of `spec.selector` (k8s-openapi#112: a `Default` struct sends
 //! `selector: {}` and takes ownership of it).
 
-use serde::{Serialize, Serializer};
+use serde_core::{Serialize, Serializer};
 use serde_json::Value;
 
 use super::ValuePatch;

@@ -7,8 +7,8 @@ use std::fmt;
 use std::hash::BuildHasher;
 use std::marker::PhantomData;
 
-use serde::Serialize;
-use serde::de::DeserializeOwned;
+use serde_core::Serialize;
+use serde_core::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::plan::{member_through_json, plan_list_member};
@@ -54,11 +54,14 @@ macro_rules! scalar {
             }
         }
 
+        // `#[inline]`: instantiated where typed patches are used (see `typed::impls`).
         impl ValuePatch for $t {
+            #[inline]
             fn write_value(&self, path: &Path<'_>) -> Result<Value, PatchError> {
                 to_json_value(self, path)
             }
 
+            #[inline]
             fn read_value(value: Value, path: &Path<'_>) -> Result<Self, PatchError> {
                 from_json_value(value, path)
             }

@@ -376,12 +376,12 @@ fn required(path: &Path<'_>) -> PatchError {
 
 /// `Serialize` of a generated patch type: its JSON.
 #[doc(hidden)]
-pub fn serialize_patch<P: ValuePatch, S: serde::Serializer>(
+pub fn serialize_patch<P: ValuePatch, S: serde_core::Serializer>(
     patch: &P,
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
-    use serde::Serialize as _;
-    use serde::ser::Error as _;
+    use serde_core::Serialize as _;
+    use serde_core::ser::Error as _;
     patch
         .to_value()
         .map_err(S::Error::custom)?
@@ -390,11 +390,11 @@ pub fn serialize_patch<P: ValuePatch, S: serde::Serializer>(
 
 /// `Deserialize` of a generated patch type: any JSON value, read as the patch.
 #[doc(hidden)]
-pub fn deserialize_patch<'de, P: ValuePatch, D: serde::Deserializer<'de>>(
+pub fn deserialize_patch<'de, P: ValuePatch, D: serde_core::Deserializer<'de>>(
     deserializer: D,
 ) -> Result<P, D::Error> {
-    use serde::Deserialize as _;
-    use serde::de::Error as _;
+    use serde_core::Deserialize as _;
+    use serde_core::de::Error as _;
     let value = Value::deserialize(deserializer)?;
     P::from_value(value).map_err(D::Error::custom)
 }

@@ -3,7 +3,7 @@
 //! a list merged by key is found by its key and merged into. Everything else (a new list item,
 //! a directive, a map, a list replaced whole, a field of another strategy) writes that one
 //! member's JSON and goes the way a `Patch` goes ([`PatchField::plan`]), so the result is the
-//! JSON patch's by construction; `smp-types/tests/typed_patches.rs` and
+//! JSON patch's by construction; `smp-types/tests/types/typed_patches.rs` and
 //! `tests/tests/typed_differential.rs` check it on random patches.
 //!
 //! The walk is generic code in this crate, not generated per struct: the derive gives each

@@ -122,14 +122,14 @@ impl<T> ValuePatch for UntypedPatch<T> {
     }
 }
 
-impl<T> serde::Serialize for UntypedPatch<T> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+impl<T> serde_core::Serialize for UntypedPatch<T> {
+    fn serialize<S: serde_core::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serialize_patch(self, serializer)
     }
 }
 
-impl<'de, T> serde::Deserialize<'de> for UntypedPatch<T> {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+impl<'de, T> serde_core::Deserialize<'de> for UntypedPatch<T> {
+    fn deserialize<D: serde_core::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         deserialize_patch(deserializer)
     }
 }

@@ -16,7 +16,7 @@
 
 use std::fmt;
 
-use serde::ser::{self, Serialize};
+use serde_core::ser::{self, Serialize};
 
 use super::{Array, Object, Text};
 use crate::deep::MAX_DEPTH;

@@ -7,6 +7,7 @@
 
 #[cfg(feature = "types")]
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "types")]
 use smp_core::StrategicMerge;
 
 use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
@@ -17,12 +18,21 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#auditannotation-v1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct AuditAnnotation {
     /// JSON `key` (required). A patch replaces the value; `null` removes it.
     pub key: String,
@@ -31,18 +41,42 @@ pub struct AuditAnnotation {
     pub value_expression: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<String>("key"),
+        plain_field::<String>("valueExpression"),
+    ];
+
+    impl smp_core::PatchSchema for AuditAnnotation {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("AuditAnnotation", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.admissionregistration.v1.ExpressionWarning`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#expressionwarning-v1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ExpressionWarning {
     /// JSON `fieldRef` (required). A patch replaces the value; `null` removes it.
     pub field_ref: String,
@@ -51,17 +85,42 @@ pub struct ExpressionWarning {
     pub warning: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<String>("fieldRef"),
+        plain_field::<String>("warning"),
+    ];
+
+    impl smp_core::PatchSchema for ExpressionWarning {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ExpressionWarning", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.admissionregistration.v1.MatchCondition`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#matchcondition-v1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct MatchCondition {
     /// JSON `expression` (required). A patch replaces the value; `null` removes it.
     pub expression: String,
@@ -70,40 +129,82 @@ pub struct MatchCondition {
     pub name: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<String>("expression"),
+        plain_field::<String>("name"),
+    ];
+
+    impl smp_core::PatchSchema for MatchCondition {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("MatchCondition", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.admissionregistration.v1.MatchResources`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#matchresources-v1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct MatchResources {
     /// JSON `excludeResourceRules`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub exclude_resource_rules: Option<Vec<NamedRuleWithOperations>>,
 
     /// JSON `matchPolicy`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub match_policy: Option<String>,
 
     /// JSON `namespaceSelector`. An object that a patch merges into field by field; `null` removes
     /// it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub namespace_selector: Option<meta_v1::LabelSelector>,
 
     /// JSON `objectSelector`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub object_selector: Option<meta_v1::LabelSelector>,
 
     /// JSON `resourceRules`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub resource_rules: Option<Vec<NamedRuleWithOperations>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<Vec<NamedRuleWithOperations>>>("excludeResourceRules"),
+        plain_field::<Option<String>>("matchPolicy"),
+        plain_field::<Option<meta_v1::LabelSelector>>("namespaceSelector"),
+        plain_field::<Option<meta_v1::LabelSelector>>("objectSelector"),
+        plain_field::<Option<Vec<NamedRuleWithOperations>>>("resourceRules"),
+    ];
+
+    impl smp_core::PatchSchema for MatchResources {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("MatchResources", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.admissionregistration.v1.MutatingWebhook`.
 ///
@@ -111,12 +212,21 @@ pub struct MatchResources {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#mutatingwebhook-v1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct MutatingWebhook {
     /// JSON `admissionReviewVersions` (required). A list that a patch replaces whole.
     pub admission_review_versions: Vec<String>,
@@ -126,18 +236,18 @@ pub struct MutatingWebhook {
     pub client_config: WebhookClientConfig,
 
     /// JSON `failurePolicy`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub failure_policy: Option<String>,
 
     /// JSON `matchConditions`. A list merged by `name`: a patch item changes the item with the same
     /// `name`, or is added; an item with `$patch: delete` removes it,
     /// `$setElementOrder/matchConditions` orders the list, and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "name")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "name"))]
     pub match_conditions: Option<Vec<MatchCondition>>,
 
     /// JSON `matchPolicy`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub match_policy: Option<String>,
 
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
@@ -145,28 +255,53 @@ pub struct MutatingWebhook {
 
     /// JSON `namespaceSelector`. An object that a patch merges into field by field; `null` removes
     /// it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub namespace_selector: Option<meta_v1::LabelSelector>,
 
     /// JSON `objectSelector`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub object_selector: Option<meta_v1::LabelSelector>,
 
     /// JSON `reinvocationPolicy`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub reinvocation_policy: Option<String>,
 
     /// JSON `rules`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub rules: Option<Vec<RuleWithOperations>>,
 
     /// JSON `sideEffects` (required). A patch replaces the value; `null` removes it.
     pub side_effects: String,
 
     /// JSON `timeoutSeconds`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub timeout_seconds: Option<i32>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::{field_of, plain_field};
+    use smp_core::schema::{FieldDef, Strategy, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 12] = [
+        plain_field::<Vec<String>>("admissionReviewVersions"),
+        plain_field::<WebhookClientConfig>("clientConfig"),
+        plain_field::<Option<String>>("failurePolicy"),
+        field_of::<Option<Vec<MatchCondition>>>("matchConditions", Strategy::MERGE, Some("name")),
+        plain_field::<Option<String>>("matchPolicy"),
+        plain_field::<String>("name"),
+        plain_field::<Option<meta_v1::LabelSelector>>("namespaceSelector"),
+        plain_field::<Option<meta_v1::LabelSelector>>("objectSelector"),
+        plain_field::<Option<String>>("reinvocationPolicy"),
+        plain_field::<Option<Vec<RuleWithOperations>>>("rules"),
+        plain_field::<String>("sideEffects"),
+        plain_field::<Option<i32>>("timeoutSeconds"),
+    ];
+
+    impl smp_core::PatchSchema for MutatingWebhook {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("MutatingWebhook", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.admissionregistration.v1.MutatingWebhookConfiguration`; kind
 /// `admissionregistration.k8s.io/v1` `MutatingWebhookConfiguration`.
@@ -175,32 +310,59 @@ pub struct MutatingWebhook {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#mutatingwebhookconfiguration-v1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct MutatingWebhookConfiguration {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `webhooks`. A list merged by `name`: a patch item changes the item with the same
     /// `name`, or is added; an item with `$patch: delete` removes it, `$setElementOrder/webhooks`
     /// orders the list, and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "name")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "name"))]
     pub webhooks: Option<Vec<MutatingWebhook>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::{field_of, plain_field};
+    use smp_core::schema::{FieldDef, Strategy, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        field_of::<Option<Vec<MutatingWebhook>>>("webhooks", Strategy::MERGE, Some("name")),
+    ];
+
+    impl smp_core::PatchSchema for MutatingWebhookConfiguration {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("MutatingWebhookConfiguration", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for MutatingWebhookConfiguration {
     const API_VERSION: &'static str = "admissionregistration.k8s.io/v1";
@@ -214,28 +376,55 @@ impl ::smp_core::typed_patch::ObjectKind for MutatingWebhookConfiguration {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#mutatingwebhookconfigurationlist-v1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct MutatingWebhookConfigurationList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<MutatingWebhookConfiguration>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<MutatingWebhookConfiguration>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for MutatingWebhookConfigurationList {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("MutatingWebhookConfigurationList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for MutatingWebhookConfigurationList {
     const API_VERSION: &'static str = "admissionregistration.k8s.io/v1";
@@ -248,37 +437,66 @@ impl ::smp_core::typed_patch::ObjectKind for MutatingWebhookConfigurationList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#namedrulewithoperations-v1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct NamedRuleWithOperations {
     /// JSON `apiGroups`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_groups: Option<Vec<String>>,
 
     /// JSON `apiVersions`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_versions: Option<Vec<String>>,
 
     /// JSON `operations`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub operations: Option<Vec<String>>,
 
     /// JSON `resourceNames`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub resource_names: Option<Vec<String>>,
 
     /// JSON `resources`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub resources: Option<Vec<String>>,
 
     /// JSON `scope`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub scope: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 6] = [
+        plain_field::<Option<Vec<String>>>("apiGroups"),
+        plain_field::<Option<Vec<String>>>("apiVersions"),
+        plain_field::<Option<Vec<String>>>("operations"),
+        plain_field::<Option<Vec<String>>>("resourceNames"),
+        plain_field::<Option<Vec<String>>>("resources"),
+        plain_field::<Option<String>>("scope"),
+    ];
+
+    impl smp_core::PatchSchema for NamedRuleWithOperations {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("NamedRuleWithOperations", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.admissionregistration.v1.ParamKind`.
 ///
@@ -286,21 +504,45 @@ pub struct NamedRuleWithOperations {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#paramkind-v1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ParamKind {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+    ];
+
+    impl smp_core::PatchSchema for ParamKind {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ParamKind", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.admissionregistration.v1.ParamRef`.
 ///
@@ -308,29 +550,55 @@ pub struct ParamKind {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#paramref-v1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ParamRef {
     /// JSON `name`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub name: Option<String>,
 
     /// JSON `namespace`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub namespace: Option<String>,
 
     /// JSON `parameterNotFoundAction`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub parameter_not_found_action: Option<String>,
 
     /// JSON `selector`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub selector: Option<meta_v1::LabelSelector>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("name"),
+        plain_field::<Option<String>>("namespace"),
+        plain_field::<Option<String>>("parameterNotFoundAction"),
+        plain_field::<Option<meta_v1::LabelSelector>>("selector"),
+    ];
+
+    impl smp_core::PatchSchema for ParamRef {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ParamRef", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.admissionregistration.v1.RuleWithOperations`.
 ///
@@ -338,33 +606,61 @@ pub struct ParamRef {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#rulewithoperations-v1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct RuleWithOperations {
     /// JSON `apiGroups`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_groups: Option<Vec<String>>,
 
     /// JSON `apiVersions`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_versions: Option<Vec<String>>,
 
     /// JSON `operations`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub operations: Option<Vec<String>>,
 
     /// JSON `resources`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub resources: Option<Vec<String>>,
 
     /// JSON `scope`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub scope: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<Vec<String>>>("apiGroups"),
+        plain_field::<Option<Vec<String>>>("apiVersions"),
+        plain_field::<Option<Vec<String>>>("operations"),
+        plain_field::<Option<Vec<String>>>("resources"),
+        plain_field::<Option<String>>("scope"),
+    ];
+
+    impl smp_core::PatchSchema for RuleWithOperations {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("RuleWithOperations", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.admissionregistration.v1.ServiceReference`.
 ///
@@ -372,11 +668,20 @@ pub struct RuleWithOperations {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#servicereference-v1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ServiceReference {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
@@ -385,13 +690,30 @@ pub struct ServiceReference {
     pub namespace: String,
 
     /// JSON `path`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub path: Option<String>,
 
     /// JSON `port`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub port: Option<i32>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<String>("name"),
+        plain_field::<String>("namespace"),
+        plain_field::<Option<String>>("path"),
+        plain_field::<Option<i32>>("port"),
+    ];
+
+    impl smp_core::PatchSchema for ServiceReference {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ServiceReference", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.admissionregistration.v1.TypeChecking`.
 ///
@@ -399,17 +721,40 @@ pub struct ServiceReference {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#typechecking-v1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct TypeChecking {
     /// JSON `expressionWarnings`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub expression_warnings: Option<Vec<ExpressionWarning>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<Option<Vec<ExpressionWarning>>>(
+        "expressionWarnings",
+    )];
+
+    impl smp_core::PatchSchema for TypeChecking {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("TypeChecking", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicy`; kind
 /// `admissionregistration.k8s.io/v1` `ValidatingAdmissionPolicy`.
@@ -418,33 +763,61 @@ pub struct TypeChecking {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#validatingadmissionpolicy-v1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ValidatingAdmissionPolicy {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub spec: Option<ValidatingAdmissionPolicySpec>,
 
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<ValidatingAdmissionPolicyStatus>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<ValidatingAdmissionPolicySpec>>("spec"),
+        plain_field::<Option<ValidatingAdmissionPolicyStatus>>("status"),
+    ];
+
+    impl smp_core::PatchSchema for ValidatingAdmissionPolicy {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ValidatingAdmissionPolicy", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for ValidatingAdmissionPolicy {
     const API_VERSION: &'static str = "admissionregistration.k8s.io/v1";
@@ -458,29 +831,56 @@ impl ::smp_core::typed_patch::ObjectKind for ValidatingAdmissionPolicy {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#validatingadmissionpolicybinding-v1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ValidatingAdmissionPolicyBinding {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub spec: Option<ValidatingAdmissionPolicyBindingSpec>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<ValidatingAdmissionPolicyBindingSpec>>("spec"),
+    ];
+
+    impl smp_core::PatchSchema for ValidatingAdmissionPolicyBinding {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ValidatingAdmissionPolicyBinding", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for ValidatingAdmissionPolicyBinding {
     const API_VERSION: &'static str = "admissionregistration.k8s.io/v1";
@@ -494,28 +894,57 @@ impl ::smp_core::typed_patch::ObjectKind for ValidatingAdmissionPolicyBinding {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#validatingadmissionpolicybindinglist-v1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ValidatingAdmissionPolicyBindingList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<ValidatingAdmissionPolicyBinding>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<ValidatingAdmissionPolicyBinding>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for ValidatingAdmissionPolicyBindingList {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new(
+            "ValidatingAdmissionPolicyBindingList",
+            &FIELDS,
+        ));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for ValidatingAdmissionPolicyBindingList {
     const API_VERSION: &'static str = "admissionregistration.k8s.io/v1";
@@ -528,29 +957,58 @@ impl ::smp_core::typed_patch::ObjectKind for ValidatingAdmissionPolicyBindingLis
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#validatingadmissionpolicybindingspec-v1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ValidatingAdmissionPolicyBindingSpec {
     /// JSON `matchResources`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub match_resources: Option<MatchResources>,
 
     /// JSON `paramRef`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub param_ref: Option<ParamRef>,
 
     /// JSON `policyName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub policy_name: Option<String>,
 
     /// JSON `validationActions`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub validation_actions: Option<Vec<String>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<MatchResources>>("matchResources"),
+        plain_field::<Option<ParamRef>>("paramRef"),
+        plain_field::<Option<String>>("policyName"),
+        plain_field::<Option<Vec<String>>>("validationActions"),
+    ];
+
+    impl smp_core::PatchSchema for ValidatingAdmissionPolicyBindingSpec {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new(
+            "ValidatingAdmissionPolicyBindingSpec",
+            &FIELDS,
+        ));
+    }
+};
 
 /// Definition `io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyList`; kind
 /// `admissionregistration.k8s.io/v1` `ValidatingAdmissionPolicyList`.
@@ -559,28 +1017,55 @@ pub struct ValidatingAdmissionPolicyBindingSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#validatingadmissionpolicylist-v1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ValidatingAdmissionPolicyList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<ValidatingAdmissionPolicy>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<ValidatingAdmissionPolicy>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for ValidatingAdmissionPolicyList {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ValidatingAdmissionPolicyList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for ValidatingAdmissionPolicyList {
     const API_VERSION: &'static str = "admissionregistration.k8s.io/v1";
@@ -593,48 +1078,78 @@ impl ::smp_core::typed_patch::ObjectKind for ValidatingAdmissionPolicyList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#validatingadmissionpolicyspec-v1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ValidatingAdmissionPolicySpec {
     /// JSON `auditAnnotations`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub audit_annotations: Option<Vec<AuditAnnotation>>,
 
     /// JSON `failurePolicy`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub failure_policy: Option<String>,
 
     /// JSON `matchConditions`. A list merged by `name`: a patch item changes the item with the same
     /// `name`, or is added; an item with `$patch: delete` removes it,
     /// `$setElementOrder/matchConditions` orders the list, and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "name")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "name"))]
     pub match_conditions: Option<Vec<MatchCondition>>,
 
     /// JSON `matchConstraints`. An object that a patch merges into field by field; `null` removes
     /// it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub match_constraints: Option<MatchResources>,
 
     /// JSON `paramKind`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub param_kind: Option<ParamKind>,
 
     /// JSON `validations`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub validations: Option<Vec<Validation>>,
 
     /// JSON `variables`. A list merged by `name`: a patch item changes the item with the same
     /// `name`, or is added; an item with `$patch: delete` removes it, `$setElementOrder/variables`
     /// orders the list, and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "name")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "name"))]
     pub variables: Option<Vec<Variable>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::{field_of, plain_field};
+    use smp_core::schema::{FieldDef, Strategy, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 7] = [
+        plain_field::<Option<Vec<AuditAnnotation>>>("auditAnnotations"),
+        plain_field::<Option<String>>("failurePolicy"),
+        field_of::<Option<Vec<MatchCondition>>>("matchConditions", Strategy::MERGE, Some("name")),
+        plain_field::<Option<MatchResources>>("matchConstraints"),
+        plain_field::<Option<ParamKind>>("paramKind"),
+        plain_field::<Option<Vec<Validation>>>("validations"),
+        field_of::<Option<Vec<Variable>>>("variables", Strategy::MERGE, Some("name")),
+    ];
+
+    impl smp_core::PatchSchema for ValidatingAdmissionPolicySpec {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ValidatingAdmissionPolicySpec", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyStatus`.
 ///
@@ -642,25 +1157,51 @@ pub struct ValidatingAdmissionPolicySpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#validatingadmissionpolicystatus-v1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ValidatingAdmissionPolicyStatus {
     /// JSON `conditions`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub conditions: Option<Vec<meta_v1::Condition>>,
 
     /// JSON `observedGeneration`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub observed_generation: Option<i64>,
 
     /// JSON `typeChecking`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub type_checking: Option<TypeChecking>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<Vec<meta_v1::Condition>>>("conditions"),
+        plain_field::<Option<i64>>("observedGeneration"),
+        plain_field::<Option<TypeChecking>>("typeChecking"),
+    ];
+
+    impl smp_core::PatchSchema for ValidatingAdmissionPolicyStatus {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ValidatingAdmissionPolicyStatus", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.admissionregistration.v1.ValidatingWebhook`.
 ///
@@ -668,12 +1209,21 @@ pub struct ValidatingAdmissionPolicyStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#validatingwebhook-v1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ValidatingWebhook {
     /// JSON `admissionReviewVersions` (required). A list that a patch replaces whole.
     pub admission_review_versions: Vec<String>,
@@ -683,18 +1233,18 @@ pub struct ValidatingWebhook {
     pub client_config: WebhookClientConfig,
 
     /// JSON `failurePolicy`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub failure_policy: Option<String>,
 
     /// JSON `matchConditions`. A list merged by `name`: a patch item changes the item with the same
     /// `name`, or is added; an item with `$patch: delete` removes it,
     /// `$setElementOrder/matchConditions` orders the list, and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "name")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "name"))]
     pub match_conditions: Option<Vec<MatchCondition>>,
 
     /// JSON `matchPolicy`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub match_policy: Option<String>,
 
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
@@ -702,24 +1252,49 @@ pub struct ValidatingWebhook {
 
     /// JSON `namespaceSelector`. An object that a patch merges into field by field; `null` removes
     /// it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub namespace_selector: Option<meta_v1::LabelSelector>,
 
     /// JSON `objectSelector`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub object_selector: Option<meta_v1::LabelSelector>,
 
     /// JSON `rules`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub rules: Option<Vec<RuleWithOperations>>,
 
     /// JSON `sideEffects` (required). A patch replaces the value; `null` removes it.
     pub side_effects: String,
 
     /// JSON `timeoutSeconds`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub timeout_seconds: Option<i32>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::{field_of, plain_field};
+    use smp_core::schema::{FieldDef, Strategy, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 11] = [
+        plain_field::<Vec<String>>("admissionReviewVersions"),
+        plain_field::<WebhookClientConfig>("clientConfig"),
+        plain_field::<Option<String>>("failurePolicy"),
+        field_of::<Option<Vec<MatchCondition>>>("matchConditions", Strategy::MERGE, Some("name")),
+        plain_field::<Option<String>>("matchPolicy"),
+        plain_field::<String>("name"),
+        plain_field::<Option<meta_v1::LabelSelector>>("namespaceSelector"),
+        plain_field::<Option<meta_v1::LabelSelector>>("objectSelector"),
+        plain_field::<Option<Vec<RuleWithOperations>>>("rules"),
+        plain_field::<String>("sideEffects"),
+        plain_field::<Option<i32>>("timeoutSeconds"),
+    ];
+
+    impl smp_core::PatchSchema for ValidatingWebhook {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ValidatingWebhook", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.admissionregistration.v1.ValidatingWebhookConfiguration`; kind
 /// `admissionregistration.k8s.io/v1` `ValidatingWebhookConfiguration`.
@@ -728,32 +1303,59 @@ pub struct ValidatingWebhook {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#validatingwebhookconfiguration-v1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ValidatingWebhookConfiguration {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `webhooks`. A list merged by `name`: a patch item changes the item with the same
     /// `name`, or is added; an item with `$patch: delete` removes it, `$setElementOrder/webhooks`
     /// orders the list, and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "name")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "name"))]
     pub webhooks: Option<Vec<ValidatingWebhook>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::{field_of, plain_field};
+    use smp_core::schema::{FieldDef, Strategy, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        field_of::<Option<Vec<ValidatingWebhook>>>("webhooks", Strategy::MERGE, Some("name")),
+    ];
+
+    impl smp_core::PatchSchema for ValidatingWebhookConfiguration {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ValidatingWebhookConfiguration", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for ValidatingWebhookConfiguration {
     const API_VERSION: &'static str = "admissionregistration.k8s.io/v1";
@@ -767,28 +1369,57 @@ impl ::smp_core::typed_patch::ObjectKind for ValidatingWebhookConfiguration {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#validatingwebhookconfigurationlist-v1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ValidatingWebhookConfigurationList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<ValidatingWebhookConfiguration>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<ValidatingWebhookConfiguration>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for ValidatingWebhookConfigurationList {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new(
+            "ValidatingWebhookConfigurationList",
+            &FIELDS,
+        ));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for ValidatingWebhookConfigurationList {
     const API_VERSION: &'static str = "admissionregistration.k8s.io/v1";
@@ -801,28 +1432,54 @@ impl ::smp_core::typed_patch::ObjectKind for ValidatingWebhookConfigurationList 
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#validation-v1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct Validation {
     /// JSON `expression` (required). A patch replaces the value; `null` removes it.
     pub expression: String,
 
     /// JSON `message`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub message: Option<String>,
 
     /// JSON `messageExpression`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub message_expression: Option<String>,
 
     /// JSON `reason`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub reason: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<String>("expression"),
+        plain_field::<Option<String>>("message"),
+        plain_field::<Option<String>>("messageExpression"),
+        plain_field::<Option<String>>("reason"),
+    ];
+
+    impl smp_core::PatchSchema for Validation {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("Validation", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.admissionregistration.v1.Variable`.
 ///
@@ -830,11 +1487,20 @@ pub struct Validation {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#variable-v1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct Variable {
     /// JSON `expression` (required). A patch replaces the value; `null` removes it.
     pub expression: String,
@@ -842,6 +1508,21 @@ pub struct Variable {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<String>("expression"),
+        plain_field::<String>("name"),
+    ];
+
+    impl smp_core::PatchSchema for Variable {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("Variable", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.admissionregistration.v1.WebhookClientConfig`.
 ///
@@ -853,30 +1534,66 @@ pub struct Variable {
 // smp overlay: union: the property url says exactly one of url and service is set
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct WebhookClientConfig {
     /// JSON `caBundle`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub ca_bundle: Option<String>,
 
     /// JSON `service`. An object that a patch merges into field by field; `null` removes it.
     ///
     /// A member of a union with `url`: at most one of them is set; when a patch newly sets this
     /// one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub service: Option<ServiceReference>,
 
     /// JSON `url`. A patch replaces the value; `null` removes it.
     ///
     /// A member of a union with `service`: at most one of them is set; when a patch newly sets this
     /// one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub url: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<String>>("caBundle"),
+        plain_field::<Option<ServiceReference>>("service"),
+        plain_field::<Option<String>>("url"),
+    ];
+    const MEMBERS_0: &[smp_core::schema::UnionMember] = &[
+        smp_core::schema::UnionMember::new("service", "Service"),
+        smp_core::schema::UnionMember::new("url", "Url"),
+    ];
+    const UNIONS: &[smp_core::schema::UnionDef] =
+        &[smp_core::schema::UnionDef::new(None, MEMBERS_0)];
+
+    impl smp_core::PatchSchema for WebhookClientConfig {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::with_unions(
+            "WebhookClientConfig",
+            &FIELDS,
+            &[],
+            UNIONS,
+        ));
+    }
+};

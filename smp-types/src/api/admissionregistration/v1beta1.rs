@@ -7,6 +7,7 @@
 
 #[cfg(feature = "types")]
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "types")]
 use smp_core::StrategicMerge;
 
 use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
@@ -17,16 +18,38 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#applyconfiguration-v1beta1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ApplyConfiguration {
     /// JSON `expression`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub expression: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<Option<String>>("expression")];
+
+    impl smp_core::PatchSchema for ApplyConfiguration {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ApplyConfiguration", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.admissionregistration.v1beta1.JSONPatch`.
 ///
@@ -34,16 +57,37 @@ pub struct ApplyConfiguration {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#jsonpatch-v1beta1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct JSONPatch {
     /// JSON `expression`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub expression: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<Option<String>>("expression")];
+
+    impl smp_core::PatchSchema for JSONPatch {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("JSONPatch", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.admissionregistration.v1beta1.MatchCondition`.
 ///
@@ -51,11 +95,20 @@ pub struct JSONPatch {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#matchcondition-v1beta1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct MatchCondition {
     /// JSON `expression` (required). A patch replaces the value; `null` removes it.
     pub expression: String,
@@ -64,40 +117,82 @@ pub struct MatchCondition {
     pub name: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<String>("expression"),
+        plain_field::<String>("name"),
+    ];
+
+    impl smp_core::PatchSchema for MatchCondition {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("MatchCondition", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.admissionregistration.v1beta1.MatchResources`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#matchresources-v1beta1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct MatchResources {
     /// JSON `excludeResourceRules`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub exclude_resource_rules: Option<Vec<NamedRuleWithOperations>>,
 
     /// JSON `matchPolicy`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub match_policy: Option<String>,
 
     /// JSON `namespaceSelector`. An object that a patch merges into field by field; `null` removes
     /// it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub namespace_selector: Option<meta_v1::LabelSelector>,
 
     /// JSON `objectSelector`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub object_selector: Option<meta_v1::LabelSelector>,
 
     /// JSON `resourceRules`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub resource_rules: Option<Vec<NamedRuleWithOperations>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<Vec<NamedRuleWithOperations>>>("excludeResourceRules"),
+        plain_field::<Option<String>>("matchPolicy"),
+        plain_field::<Option<meta_v1::LabelSelector>>("namespaceSelector"),
+        plain_field::<Option<meta_v1::LabelSelector>>("objectSelector"),
+        plain_field::<Option<Vec<NamedRuleWithOperations>>>("resourceRules"),
+    ];
+
+    impl smp_core::PatchSchema for MatchResources {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("MatchResources", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicy`; kind
 /// `admissionregistration.k8s.io/v1beta1` `MutatingAdmissionPolicy`.
@@ -106,29 +201,56 @@ pub struct MatchResources {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#mutatingadmissionpolicy-v1beta1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct MutatingAdmissionPolicy {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub spec: Option<MutatingAdmissionPolicySpec>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<MutatingAdmissionPolicySpec>>("spec"),
+    ];
+
+    impl smp_core::PatchSchema for MutatingAdmissionPolicy {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("MutatingAdmissionPolicy", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for MutatingAdmissionPolicy {
     const API_VERSION: &'static str = "admissionregistration.k8s.io/v1beta1";
@@ -142,29 +264,56 @@ impl ::smp_core::typed_patch::ObjectKind for MutatingAdmissionPolicy {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#mutatingadmissionpolicybinding-v1beta1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct MutatingAdmissionPolicyBinding {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub spec: Option<MutatingAdmissionPolicyBindingSpec>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<MutatingAdmissionPolicyBindingSpec>>("spec"),
+    ];
+
+    impl smp_core::PatchSchema for MutatingAdmissionPolicyBinding {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("MutatingAdmissionPolicyBinding", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for MutatingAdmissionPolicyBinding {
     const API_VERSION: &'static str = "admissionregistration.k8s.io/v1beta1";
@@ -178,28 +327,57 @@ impl ::smp_core::typed_patch::ObjectKind for MutatingAdmissionPolicyBinding {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#mutatingadmissionpolicybindinglist-v1beta1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct MutatingAdmissionPolicyBindingList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<MutatingAdmissionPolicyBinding>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<MutatingAdmissionPolicyBinding>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for MutatingAdmissionPolicyBindingList {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new(
+            "MutatingAdmissionPolicyBindingList",
+            &FIELDS,
+        ));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for MutatingAdmissionPolicyBindingList {
     const API_VERSION: &'static str = "admissionregistration.k8s.io/v1beta1";
@@ -212,25 +390,53 @@ impl ::smp_core::typed_patch::ObjectKind for MutatingAdmissionPolicyBindingList 
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#mutatingadmissionpolicybindingspec-v1beta1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct MutatingAdmissionPolicyBindingSpec {
     /// JSON `matchResources`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub match_resources: Option<MatchResources>,
 
     /// JSON `paramRef`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub param_ref: Option<ParamRef>,
 
     /// JSON `policyName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub policy_name: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<MatchResources>>("matchResources"),
+        plain_field::<Option<ParamRef>>("paramRef"),
+        plain_field::<Option<String>>("policyName"),
+    ];
+
+    impl smp_core::PatchSchema for MutatingAdmissionPolicyBindingSpec {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new(
+            "MutatingAdmissionPolicyBindingSpec",
+            &FIELDS,
+        ));
+    }
+};
 
 /// Definition `io.k8s.api.admissionregistration.v1beta1.MutatingAdmissionPolicyList`; kind
 /// `admissionregistration.k8s.io/v1beta1` `MutatingAdmissionPolicyList`.
@@ -239,28 +445,55 @@ pub struct MutatingAdmissionPolicyBindingSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#mutatingadmissionpolicylist-v1beta1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct MutatingAdmissionPolicyList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<MutatingAdmissionPolicy>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<MutatingAdmissionPolicy>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for MutatingAdmissionPolicyList {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("MutatingAdmissionPolicyList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for MutatingAdmissionPolicyList {
     const API_VERSION: &'static str = "admissionregistration.k8s.io/v1beta1";
@@ -273,45 +506,75 @@ impl ::smp_core::typed_patch::ObjectKind for MutatingAdmissionPolicyList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#mutatingadmissionpolicyspec-v1beta1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct MutatingAdmissionPolicySpec {
     /// JSON `failurePolicy`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub failure_policy: Option<String>,
 
     /// JSON `matchConditions`. A list merged by `name`: a patch item changes the item with the same
     /// `name`, or is added; an item with `$patch: delete` removes it,
     /// `$setElementOrder/matchConditions` orders the list, and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "name")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "name"))]
     pub match_conditions: Option<Vec<MatchCondition>>,
 
     /// JSON `matchConstraints`. An object that a patch merges into field by field; `null` removes
     /// it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub match_constraints: Option<MatchResources>,
 
     /// JSON `mutations`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub mutations: Option<Vec<Mutation>>,
 
     /// JSON `paramKind`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub param_kind: Option<ParamKind>,
 
     /// JSON `reinvocationPolicy`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub reinvocation_policy: Option<String>,
 
     /// JSON `variables`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub variables: Option<Vec<Variable>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::{field_of, plain_field};
+    use smp_core::schema::{FieldDef, Strategy, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 7] = [
+        plain_field::<Option<String>>("failurePolicy"),
+        field_of::<Option<Vec<MatchCondition>>>("matchConditions", Strategy::MERGE, Some("name")),
+        plain_field::<Option<MatchResources>>("matchConstraints"),
+        plain_field::<Option<Vec<Mutation>>>("mutations"),
+        plain_field::<Option<ParamKind>>("paramKind"),
+        plain_field::<Option<String>>("reinvocationPolicy"),
+        plain_field::<Option<Vec<Variable>>>("variables"),
+    ];
+
+    impl smp_core::PatchSchema for MutatingAdmissionPolicySpec {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("MutatingAdmissionPolicySpec", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.admissionregistration.v1beta1.Mutation`.
 ///
@@ -319,25 +582,50 @@ pub struct MutatingAdmissionPolicySpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#mutation-v1beta1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct Mutation {
     /// JSON `applyConfiguration`. An object that a patch merges into field by field; `null` removes
     /// it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub apply_configuration: Option<ApplyConfiguration>,
 
     /// JSON `jsonPatch`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub json_patch: Option<JSONPatch>,
 
     /// JSON `patchType` (required). A patch replaces the value; `null` removes it.
     pub patch_type: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<ApplyConfiguration>>("applyConfiguration"),
+        plain_field::<Option<JSONPatch>>("jsonPatch"),
+        plain_field::<String>("patchType"),
+    ];
+
+    impl smp_core::PatchSchema for Mutation {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("Mutation", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.admissionregistration.v1beta1.NamedRuleWithOperations`.
 ///
@@ -345,37 +633,66 @@ pub struct Mutation {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#namedrulewithoperations-v1beta1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct NamedRuleWithOperations {
     /// JSON `apiGroups`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_groups: Option<Vec<String>>,
 
     /// JSON `apiVersions`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_versions: Option<Vec<String>>,
 
     /// JSON `operations`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub operations: Option<Vec<String>>,
 
     /// JSON `resourceNames`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub resource_names: Option<Vec<String>>,
 
     /// JSON `resources`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub resources: Option<Vec<String>>,
 
     /// JSON `scope`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub scope: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 6] = [
+        plain_field::<Option<Vec<String>>>("apiGroups"),
+        plain_field::<Option<Vec<String>>>("apiVersions"),
+        plain_field::<Option<Vec<String>>>("operations"),
+        plain_field::<Option<Vec<String>>>("resourceNames"),
+        plain_field::<Option<Vec<String>>>("resources"),
+        plain_field::<Option<String>>("scope"),
+    ];
+
+    impl smp_core::PatchSchema for NamedRuleWithOperations {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("NamedRuleWithOperations", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.admissionregistration.v1beta1.ParamKind`.
 ///
@@ -383,21 +700,45 @@ pub struct NamedRuleWithOperations {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#paramkind-v1beta1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ParamKind {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+    ];
+
+    impl smp_core::PatchSchema for ParamKind {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ParamKind", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.admissionregistration.v1beta1.ParamRef`.
 ///
@@ -405,29 +746,55 @@ pub struct ParamKind {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#paramref-v1beta1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ParamRef {
     /// JSON `name`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub name: Option<String>,
 
     /// JSON `namespace`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub namespace: Option<String>,
 
     /// JSON `parameterNotFoundAction`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub parameter_not_found_action: Option<String>,
 
     /// JSON `selector`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub selector: Option<meta_v1::LabelSelector>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("name"),
+        plain_field::<Option<String>>("namespace"),
+        plain_field::<Option<String>>("parameterNotFoundAction"),
+        plain_field::<Option<meta_v1::LabelSelector>>("selector"),
+    ];
+
+    impl smp_core::PatchSchema for ParamRef {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ParamRef", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.admissionregistration.v1beta1.Variable`.
 ///
@@ -435,11 +802,20 @@ pub struct ParamRef {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#variable-v1beta1-admissionregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct Variable {
     /// JSON `expression` (required). A patch replaces the value; `null` removes it.
     pub expression: String,
@@ -447,3 +823,18 @@ pub struct Variable {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<String>("expression"),
+        plain_field::<String>("name"),
+    ];
+
+    impl smp_core::PatchSchema for Variable {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("Variable", &FIELDS));
+    }
+};

@@ -7,6 +7,7 @@
 
 #[cfg(feature = "types")]
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "types")]
 use smp_core::StrategicMerge;
 
 use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
@@ -17,29 +18,59 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#serverstorageversion-v1alpha1-internal-apiserver-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ServerStorageVersion {
     /// JSON `apiServerID`. A patch replaces the value; `null` removes it.
-    #[serde(rename = "apiServerID", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "types",
+        serde(rename = "apiServerID", skip_serializing_if = "Option::is_none")
+    )]
     pub api_server_id: Option<String>,
 
     /// JSON `decodableVersions`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub decodable_versions: Option<Vec<String>>,
 
     /// JSON `encodingVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub encoding_version: Option<String>,
 
     /// JSON `servedVersions`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub served_versions: Option<Vec<String>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiServerID"),
+        plain_field::<Option<Vec<String>>>("decodableVersions"),
+        plain_field::<Option<String>>("encodingVersion"),
+        plain_field::<Option<Vec<String>>>("servedVersions"),
+    ];
+
+    impl smp_core::PatchSchema for ServerStorageVersion {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ServerStorageVersion", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.apiserverinternal.v1alpha1.StorageVersion`; kind
 /// `internal.apiserver.k8s.io/v1alpha1` `StorageVersion`.
@@ -48,23 +79,32 @@ pub struct ServerStorageVersion {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#storageversion-v1alpha1-internal-apiserver-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct StorageVersion {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec` (required). Any JSON value, patched as plain JSON: objects merge key by key and
@@ -75,6 +115,24 @@ pub struct StorageVersion {
     /// it.
     pub status: StorageVersionStatus,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<StorageVersionSpec>("spec"),
+        plain_field::<StorageVersionStatus>("status"),
+    ];
+
+    impl smp_core::PatchSchema for StorageVersion {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("StorageVersion", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for StorageVersion {
     const API_VERSION: &'static str = "internal.apiserver.k8s.io/v1alpha1";
@@ -87,22 +145,31 @@ impl ::smp_core::typed_patch::ObjectKind for StorageVersion {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#storageversioncondition-v1alpha1-internal-apiserver-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct StorageVersionCondition {
     /// JSON `lastTransitionTime`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub last_transition_time: Option<meta_v1::Time>,
 
     /// JSON `message` (required). A patch replaces the value; `null` removes it.
     pub message: String,
 
     /// JSON `observedGeneration`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub observed_generation: Option<i64>,
 
     /// JSON `reason` (required). A patch replaces the value; `null` removes it.
@@ -115,6 +182,26 @@ pub struct StorageVersionCondition {
     pub type_: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 6] = [
+        plain_field::<Option<meta_v1::Time>>("lastTransitionTime"),
+        plain_field::<String>("message"),
+        plain_field::<Option<i64>>("observedGeneration"),
+        plain_field::<String>("reason"),
+        plain_field::<String>("status"),
+        plain_field::<String>("type"),
+    ];
+
+    impl smp_core::PatchSchema for StorageVersionCondition {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("StorageVersionCondition", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.apiserverinternal.v1alpha1.StorageVersionList`; kind
 /// `internal.apiserver.k8s.io/v1alpha1` `StorageVersionList`.
 ///
@@ -122,28 +209,55 @@ pub struct StorageVersionCondition {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#storageversionlist-v1alpha1-internal-apiserver-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct StorageVersionList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<StorageVersion>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<StorageVersion>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for StorageVersionList {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("StorageVersionList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for StorageVersionList {
     const API_VERSION: &'static str = "internal.apiserver.k8s.io/v1alpha1";
@@ -166,22 +280,48 @@ crate::macros::opaque_patch_field!(StorageVersionSpec);
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#storageversionstatus-v1alpha1-internal-apiserver-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct StorageVersionStatus {
     /// JSON `commonEncodingVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub common_encoding_version: Option<String>,
 
     /// JSON `conditions`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub conditions: Option<Vec<StorageVersionCondition>>,
 
     /// JSON `storageVersions`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub storage_versions: Option<Vec<ServerStorageVersion>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<String>>("commonEncodingVersion"),
+        plain_field::<Option<Vec<StorageVersionCondition>>>("conditions"),
+        plain_field::<Option<Vec<ServerStorageVersion>>>("storageVersions"),
+    ];
+
+    impl smp_core::PatchSchema for StorageVersionStatus {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("StorageVersionStatus", &FIELDS));
+    }
+};

@@ -7,6 +7,7 @@
 
 #[cfg(feature = "types")]
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "types")]
 use smp_core::StrategicMerge;
 
 use crate::api::core::v1 as core_v1;
@@ -20,33 +21,61 @@ use crate::apimachinery::pkg::util::intstr;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#controllerrevision-v1-apps).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ControllerRevision {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `data`. Any JSON value, patched as plain JSON: objects merge key by key and lists are
     /// replaced whole; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub data: Option<runtime::RawExtension>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `revision` (required). A patch replaces the value; `null` removes it.
     pub revision: i64,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<runtime::RawExtension>>("data"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<i64>("revision"),
+    ];
+
+    impl smp_core::PatchSchema for ControllerRevision {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ControllerRevision", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for ControllerRevision {
     const API_VERSION: &'static str = "apps/v1";
@@ -59,28 +88,55 @@ impl ::smp_core::typed_patch::ObjectKind for ControllerRevision {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#controllerrevisionlist-v1-apps).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ControllerRevisionList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<ControllerRevision>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<ControllerRevision>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for ControllerRevisionList {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ControllerRevisionList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for ControllerRevisionList {
     const API_VERSION: &'static str = "apps/v1";
@@ -93,33 +149,60 @@ impl ::smp_core::typed_patch::ObjectKind for ControllerRevisionList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#daemonset-v1-apps).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct DaemonSet {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub spec: Option<DaemonSetSpec>,
 
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<DaemonSetStatus>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<DaemonSetSpec>>("spec"),
+        plain_field::<Option<DaemonSetStatus>>("status"),
+    ];
+
+    impl smp_core::PatchSchema for DaemonSet {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("DaemonSet", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for DaemonSet {
     const API_VERSION: &'static str = "apps/v1";
@@ -132,23 +215,32 @@ impl ::smp_core::typed_patch::ObjectKind for DaemonSet {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#daemonsetcondition-v1-apps).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct DaemonSetCondition {
     /// JSON `lastTransitionTime`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub last_transition_time: Option<meta_v1::Time>,
 
     /// JSON `message`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub message: Option<String>,
 
     /// JSON `reason`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub reason: Option<String>,
 
     /// JSON `status` (required). A patch replaces the value; `null` removes it.
@@ -158,34 +250,79 @@ pub struct DaemonSetCondition {
     pub type_: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<meta_v1::Time>>("lastTransitionTime"),
+        plain_field::<Option<String>>("message"),
+        plain_field::<Option<String>>("reason"),
+        plain_field::<String>("status"),
+        plain_field::<String>("type"),
+    ];
+
+    impl smp_core::PatchSchema for DaemonSetCondition {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("DaemonSetCondition", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.apps.v1.DaemonSetList`; kind `apps/v1` `DaemonSetList`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#daemonsetlist-v1-apps).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct DaemonSetList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<DaemonSet>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<DaemonSet>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for DaemonSetList {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("DaemonSetList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for DaemonSetList {
     const API_VERSION: &'static str = "apps/v1";
@@ -198,19 +335,28 @@ impl ::smp_core::typed_patch::ObjectKind for DaemonSetList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#daemonsetspec-v1-apps).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct DaemonSetSpec {
     /// JSON `minReadySeconds`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub min_ready_seconds: Option<i32>,
 
     /// JSON `revisionHistoryLimit`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub revision_history_limit: Option<i32>,
 
     /// JSON `selector` (required). An object that a patch merges into field by field; `null`
@@ -222,9 +368,27 @@ pub struct DaemonSetSpec {
     pub template: core_v1::PodTemplateSpec,
 
     /// JSON `updateStrategy`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub update_strategy: Option<DaemonSetUpdateStrategy>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<i32>>("minReadySeconds"),
+        plain_field::<Option<i32>>("revisionHistoryLimit"),
+        plain_field::<meta_v1::LabelSelector>("selector"),
+        plain_field::<core_v1::PodTemplateSpec>("template"),
+        plain_field::<Option<DaemonSetUpdateStrategy>>("updateStrategy"),
+    ];
+
+    impl smp_core::PatchSchema for DaemonSetSpec {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("DaemonSetSpec", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.apps.v1.DaemonSetStatus`.
 ///
@@ -232,22 +396,31 @@ pub struct DaemonSetSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#daemonsetstatus-v1-apps).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct DaemonSetStatus {
     /// JSON `collisionCount`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub collision_count: Option<i32>,
 
     /// JSON `conditions`. A list merged by `type`: a patch item changes the item with the same
     /// `type`, or is added; an item with `$patch: delete` removes it, `$setElementOrder/conditions`
     /// orders the list, and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "type")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "type"))]
     pub conditions: Option<Vec<DaemonSetCondition>>,
 
     /// JSON `currentNumberScheduled` (required). A patch replaces the value; `null` removes it.
@@ -257,7 +430,7 @@ pub struct DaemonSetStatus {
     pub desired_number_scheduled: i32,
 
     /// JSON `numberAvailable`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub number_available: Option<i32>,
 
     /// JSON `numberMisscheduled` (required). A patch replaces the value; `null` removes it.
@@ -267,17 +440,40 @@ pub struct DaemonSetStatus {
     pub number_ready: i32,
 
     /// JSON `numberUnavailable`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub number_unavailable: Option<i32>,
 
     /// JSON `observedGeneration`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub observed_generation: Option<i64>,
 
     /// JSON `updatedNumberScheduled`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub updated_number_scheduled: Option<i32>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::{field_of, plain_field};
+    use smp_core::schema::{FieldDef, Strategy, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 10] = [
+        plain_field::<Option<i32>>("collisionCount"),
+        field_of::<Option<Vec<DaemonSetCondition>>>("conditions", Strategy::MERGE, Some("type")),
+        plain_field::<i32>("currentNumberScheduled"),
+        plain_field::<i32>("desiredNumberScheduled"),
+        plain_field::<Option<i32>>("numberAvailable"),
+        plain_field::<i32>("numberMisscheduled"),
+        plain_field::<i32>("numberReady"),
+        plain_field::<Option<i32>>("numberUnavailable"),
+        plain_field::<Option<i64>>("observedGeneration"),
+        plain_field::<Option<i32>>("updatedNumberScheduled"),
+    ];
+
+    impl smp_core::PatchSchema for DaemonSetStatus {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("DaemonSetStatus", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.apps.v1.DaemonSetUpdateStrategy`.
 ///
@@ -291,29 +487,64 @@ pub struct DaemonSetStatus {
 //   shape as DeploymentStrategy (union-types-kep-1027.md)
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
-#[union]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
+#[cfg_attr(feature = "types", union)]
 pub struct DaemonSetUpdateStrategy {
     /// JSON `rollingUpdate`. An object that a patch merges into field by field; `null` removes it.
     ///
     /// The member of the union discriminated by `type`, set when `type` is `RollingUpdate`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(discriminated_by = "RollingUpdate")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(discriminated_by = "RollingUpdate"))]
     pub rolling_update: Option<RollingUpdateDaemonSet>,
 
     /// JSON `type`. A patch replaces the value; `null` removes it.
     ///
     /// The discriminator of a union: `RollingUpdate` selects `rollingUpdate`; `apply_normalized`
     /// keeps only the member its value selects.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(discriminator)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(discriminator))]
     pub type_: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<RollingUpdateDaemonSet>>("rollingUpdate"),
+        plain_field::<Option<String>>("type"),
+    ];
+    const MEMBERS_0: &[smp_core::schema::UnionMember] = &[smp_core::schema::UnionMember::new(
+        "rollingUpdate",
+        "RollingUpdate",
+    )];
+    const UNIONS: &[smp_core::schema::UnionDef] =
+        &[smp_core::schema::UnionDef::new(Some("type"), MEMBERS_0)];
+
+    impl smp_core::PatchSchema for DaemonSetUpdateStrategy {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::with_unions(
+            "DaemonSetUpdateStrategy",
+            &FIELDS,
+            &[],
+            UNIONS,
+        ));
+    }
+};
 
 /// Definition `io.k8s.api.apps.v1.Deployment`; kind `apps/v1` `Deployment`.
 ///
@@ -321,33 +552,60 @@ pub struct DaemonSetUpdateStrategy {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deployment-v1-apps).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct Deployment {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub spec: Option<DeploymentSpec>,
 
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<DeploymentStatus>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<DeploymentSpec>>("spec"),
+        plain_field::<Option<DeploymentStatus>>("status"),
+    ];
+
+    impl smp_core::PatchSchema for Deployment {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("Deployment", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for Deployment {
     const API_VERSION: &'static str = "apps/v1";
@@ -360,27 +618,36 @@ impl ::smp_core::typed_patch::ObjectKind for Deployment {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deploymentcondition-v1-apps).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct DeploymentCondition {
     /// JSON `lastTransitionTime`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub last_transition_time: Option<meta_v1::Time>,
 
     /// JSON `lastUpdateTime`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub last_update_time: Option<meta_v1::Time>,
 
     /// JSON `message`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub message: Option<String>,
 
     /// JSON `reason`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub reason: Option<String>,
 
     /// JSON `status` (required). A patch replaces the value; `null` removes it.
@@ -390,34 +657,80 @@ pub struct DeploymentCondition {
     pub type_: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 6] = [
+        plain_field::<Option<meta_v1::Time>>("lastTransitionTime"),
+        plain_field::<Option<meta_v1::Time>>("lastUpdateTime"),
+        plain_field::<Option<String>>("message"),
+        plain_field::<Option<String>>("reason"),
+        plain_field::<String>("status"),
+        plain_field::<String>("type"),
+    ];
+
+    impl smp_core::PatchSchema for DeploymentCondition {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("DeploymentCondition", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.apps.v1.DeploymentList`; kind `apps/v1` `DeploymentList`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deploymentlist-v1-apps).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct DeploymentList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<Deployment>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<Deployment>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for DeploymentList {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("DeploymentList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for DeploymentList {
     const API_VERSION: &'static str = "apps/v1";
@@ -430,31 +743,40 @@ impl ::smp_core::typed_patch::ObjectKind for DeploymentList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deploymentspec-v1-apps).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct DeploymentSpec {
     /// JSON `minReadySeconds`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub min_ready_seconds: Option<i32>,
 
     /// JSON `paused`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub paused: Option<bool>,
 
     /// JSON `progressDeadlineSeconds`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub progress_deadline_seconds: Option<i32>,
 
     /// JSON `replicas`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub replicas: Option<i32>,
 
     /// JSON `revisionHistoryLimit`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub revision_history_limit: Option<i32>,
 
     /// JSON `selector` (required). An object that a patch merges into field by field; `null`
@@ -464,8 +786,8 @@ pub struct DeploymentSpec {
     /// JSON `strategy`. An object that a patch merges into field by field; `null` removes it. With
     /// patch strategy `retainKeys`, a patch that lists `$retainKeys` clears the fields it does not
     /// list.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "retainKeys")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "retainKeys"))]
     pub strategy: Option<DeploymentStrategy>,
 
     /// JSON `template` (required). An object that a patch merges into field by field; `null`
@@ -473,58 +795,110 @@ pub struct DeploymentSpec {
     pub template: core_v1::PodTemplateSpec,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::{field_of, plain_field};
+    use smp_core::schema::{FieldDef, Strategy, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 8] = [
+        plain_field::<Option<i32>>("minReadySeconds"),
+        plain_field::<Option<bool>>("paused"),
+        plain_field::<Option<i32>>("progressDeadlineSeconds"),
+        plain_field::<Option<i32>>("replicas"),
+        plain_field::<Option<i32>>("revisionHistoryLimit"),
+        plain_field::<meta_v1::LabelSelector>("selector"),
+        field_of::<Option<DeploymentStrategy>>("strategy", Strategy::RETAIN_KEYS, None),
+        plain_field::<core_v1::PodTemplateSpec>("template"),
+    ];
+
+    impl smp_core::PatchSchema for DeploymentSpec {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("DeploymentSpec", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.apps.v1.DeploymentStatus`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deploymentstatus-v1-apps).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct DeploymentStatus {
     /// JSON `availableReplicas`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub available_replicas: Option<i32>,
 
     /// JSON `collisionCount`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub collision_count: Option<i32>,
 
     /// JSON `conditions`. A list merged by `type`: a patch item changes the item with the same
     /// `type`, or is added; an item with `$patch: delete` removes it, `$setElementOrder/conditions`
     /// orders the list, and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "type")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "type"))]
     pub conditions: Option<Vec<DeploymentCondition>>,
 
     /// JSON `observedGeneration`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub observed_generation: Option<i64>,
 
     /// JSON `readyReplicas`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub ready_replicas: Option<i32>,
 
     /// JSON `replicas`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub replicas: Option<i32>,
 
     /// JSON `terminatingReplicas`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub terminating_replicas: Option<i32>,
 
     /// JSON `unavailableReplicas`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub unavailable_replicas: Option<i32>,
 
     /// JSON `updatedReplicas`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub updated_replicas: Option<i32>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::{field_of, plain_field};
+    use smp_core::schema::{FieldDef, Strategy, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 9] = [
+        plain_field::<Option<i32>>("availableReplicas"),
+        plain_field::<Option<i32>>("collisionCount"),
+        field_of::<Option<Vec<DeploymentCondition>>>("conditions", Strategy::MERGE, Some("type")),
+        plain_field::<Option<i64>>("observedGeneration"),
+        plain_field::<Option<i32>>("readyReplicas"),
+        plain_field::<Option<i32>>("replicas"),
+        plain_field::<Option<i32>>("terminatingReplicas"),
+        plain_field::<Option<i32>>("unavailableReplicas"),
+        plain_field::<Option<i32>>("updatedReplicas"),
+    ];
+
+    impl smp_core::PatchSchema for DeploymentStatus {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("DeploymentStatus", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.apps.v1.DeploymentStrategy`.
 ///
@@ -538,29 +912,64 @@ pub struct DeploymentStatus {
 //   (Recreate selects no member); retain-keys-patch-strategy.md, Examples (2)
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
-#[union]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
+#[cfg_attr(feature = "types", union)]
 pub struct DeploymentStrategy {
     /// JSON `rollingUpdate`. An object that a patch merges into field by field; `null` removes it.
     ///
     /// The member of the union discriminated by `type`, set when `type` is `RollingUpdate`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(discriminated_by = "RollingUpdate")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(discriminated_by = "RollingUpdate"))]
     pub rolling_update: Option<RollingUpdateDeployment>,
 
     /// JSON `type`. A patch replaces the value; `null` removes it.
     ///
     /// The discriminator of a union: `RollingUpdate` selects `rollingUpdate`; `apply_normalized`
     /// keeps only the member its value selects.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(discriminator)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(discriminator))]
     pub type_: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<RollingUpdateDeployment>>("rollingUpdate"),
+        plain_field::<Option<String>>("type"),
+    ];
+    const MEMBERS_0: &[smp_core::schema::UnionMember] = &[smp_core::schema::UnionMember::new(
+        "rollingUpdate",
+        "RollingUpdate",
+    )];
+    const UNIONS: &[smp_core::schema::UnionDef] =
+        &[smp_core::schema::UnionDef::new(Some("type"), MEMBERS_0)];
+
+    impl smp_core::PatchSchema for DeploymentStrategy {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::with_unions(
+            "DeploymentStrategy",
+            &FIELDS,
+            &[],
+            UNIONS,
+        ));
+    }
+};
 
 /// Definition `io.k8s.api.apps.v1.ReplicaSet`; kind `apps/v1` `ReplicaSet`.
 ///
@@ -568,33 +977,60 @@ pub struct DeploymentStrategy {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#replicaset-v1-apps).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ReplicaSet {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub spec: Option<ReplicaSetSpec>,
 
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<ReplicaSetStatus>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<ReplicaSetSpec>>("spec"),
+        plain_field::<Option<ReplicaSetStatus>>("status"),
+    ];
+
+    impl smp_core::PatchSchema for ReplicaSet {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ReplicaSet", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for ReplicaSet {
     const API_VERSION: &'static str = "apps/v1";
@@ -607,23 +1043,32 @@ impl ::smp_core::typed_patch::ObjectKind for ReplicaSet {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#replicasetcondition-v1-apps).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ReplicaSetCondition {
     /// JSON `lastTransitionTime`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub last_transition_time: Option<meta_v1::Time>,
 
     /// JSON `message`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub message: Option<String>,
 
     /// JSON `reason`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub reason: Option<String>,
 
     /// JSON `status` (required). A patch replaces the value; `null` removes it.
@@ -633,34 +1078,79 @@ pub struct ReplicaSetCondition {
     pub type_: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<meta_v1::Time>>("lastTransitionTime"),
+        plain_field::<Option<String>>("message"),
+        plain_field::<Option<String>>("reason"),
+        plain_field::<String>("status"),
+        plain_field::<String>("type"),
+    ];
+
+    impl smp_core::PatchSchema for ReplicaSetCondition {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ReplicaSetCondition", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.apps.v1.ReplicaSetList`; kind `apps/v1` `ReplicaSetList`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#replicasetlist-v1-apps).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ReplicaSetList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<ReplicaSet>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<ReplicaSet>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for ReplicaSetList {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ReplicaSetList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for ReplicaSetList {
     const API_VERSION: &'static str = "apps/v1";
@@ -673,19 +1163,28 @@ impl ::smp_core::typed_patch::ObjectKind for ReplicaSetList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#replicasetspec-v1-apps).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ReplicaSetSpec {
     /// JSON `minReadySeconds`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub min_ready_seconds: Option<i32>,
 
     /// JSON `replicas`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub replicas: Option<i32>,
 
     /// JSON `selector` (required). An object that a patch merges into field by field; `null`
@@ -693,9 +1192,26 @@ pub struct ReplicaSetSpec {
     pub selector: meta_v1::LabelSelector,
 
     /// JSON `template`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub template: Option<core_v1::PodTemplateSpec>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<i32>>("minReadySeconds"),
+        plain_field::<Option<i32>>("replicas"),
+        plain_field::<meta_v1::LabelSelector>("selector"),
+        plain_field::<Option<core_v1::PodTemplateSpec>>("template"),
+    ];
+
+    impl smp_core::PatchSchema for ReplicaSetSpec {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ReplicaSetSpec", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.apps.v1.ReplicaSetStatus`.
 ///
@@ -703,43 +1219,72 @@ pub struct ReplicaSetSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#replicasetstatus-v1-apps).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ReplicaSetStatus {
     /// JSON `availableReplicas`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub available_replicas: Option<i32>,
 
     /// JSON `conditions`. A list merged by `type`: a patch item changes the item with the same
     /// `type`, or is added; an item with `$patch: delete` removes it, `$setElementOrder/conditions`
     /// orders the list, and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "type")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "type"))]
     pub conditions: Option<Vec<ReplicaSetCondition>>,
 
     /// JSON `fullyLabeledReplicas`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub fully_labeled_replicas: Option<i32>,
 
     /// JSON `observedGeneration`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub observed_generation: Option<i64>,
 
     /// JSON `readyReplicas`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub ready_replicas: Option<i32>,
 
     /// JSON `replicas` (required). A patch replaces the value; `null` removes it.
     pub replicas: i32,
 
     /// JSON `terminatingReplicas`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub terminating_replicas: Option<i32>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::{field_of, plain_field};
+    use smp_core::schema::{FieldDef, Strategy, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 7] = [
+        plain_field::<Option<i32>>("availableReplicas"),
+        field_of::<Option<Vec<ReplicaSetCondition>>>("conditions", Strategy::MERGE, Some("type")),
+        plain_field::<Option<i32>>("fullyLabeledReplicas"),
+        plain_field::<Option<i64>>("observedGeneration"),
+        plain_field::<Option<i32>>("readyReplicas"),
+        plain_field::<i32>("replicas"),
+        plain_field::<Option<i32>>("terminatingReplicas"),
+    ];
+
+    impl smp_core::PatchSchema for ReplicaSetStatus {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ReplicaSetStatus", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.apps.v1.RollingUpdateDaemonSet`.
 ///
@@ -747,21 +1292,46 @@ pub struct ReplicaSetStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#rollingupdatedaemonset-v1-apps).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct RollingUpdateDaemonSet {
     /// JSON `maxSurge`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub max_surge: Option<intstr::IntOrString>,
 
     /// JSON `maxUnavailable`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub max_unavailable: Option<intstr::IntOrString>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<intstr::IntOrString>>("maxSurge"),
+        plain_field::<Option<intstr::IntOrString>>("maxUnavailable"),
+    ];
+
+    impl smp_core::PatchSchema for RollingUpdateDaemonSet {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("RollingUpdateDaemonSet", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.apps.v1.RollingUpdateDeployment`.
 ///
@@ -769,21 +1339,46 @@ pub struct RollingUpdateDaemonSet {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#rollingupdatedeployment-v1-apps).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct RollingUpdateDeployment {
     /// JSON `maxSurge`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub max_surge: Option<intstr::IntOrString>,
 
     /// JSON `maxUnavailable`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub max_unavailable: Option<intstr::IntOrString>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<intstr::IntOrString>>("maxSurge"),
+        plain_field::<Option<intstr::IntOrString>>("maxUnavailable"),
+    ];
+
+    impl smp_core::PatchSchema for RollingUpdateDeployment {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("RollingUpdateDeployment", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.apps.v1.RollingUpdateStatefulSetStrategy`.
 ///
@@ -791,21 +1386,46 @@ pub struct RollingUpdateDeployment {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#rollingupdatestatefulsetstrategy-v1-apps).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct RollingUpdateStatefulSetStrategy {
     /// JSON `maxUnavailable`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub max_unavailable: Option<intstr::IntOrString>,
 
     /// JSON `partition`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub partition: Option<i32>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<intstr::IntOrString>>("maxUnavailable"),
+        plain_field::<Option<i32>>("partition"),
+    ];
+
+    impl smp_core::PatchSchema for RollingUpdateStatefulSetStrategy {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("RollingUpdateStatefulSetStrategy", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.apps.v1.StatefulSet`; kind `apps/v1` `StatefulSet`.
 ///
@@ -813,33 +1433,60 @@ pub struct RollingUpdateStatefulSetStrategy {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#statefulset-v1-apps).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct StatefulSet {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub spec: Option<StatefulSetSpec>,
 
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<StatefulSetStatus>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<StatefulSetSpec>>("spec"),
+        plain_field::<Option<StatefulSetStatus>>("status"),
+    ];
+
+    impl smp_core::PatchSchema for StatefulSet {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("StatefulSet", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for StatefulSet {
     const API_VERSION: &'static str = "apps/v1";
@@ -852,23 +1499,32 @@ impl ::smp_core::typed_patch::ObjectKind for StatefulSet {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#statefulsetcondition-v1-apps).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct StatefulSetCondition {
     /// JSON `lastTransitionTime`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub last_transition_time: Option<meta_v1::Time>,
 
     /// JSON `message`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub message: Option<String>,
 
     /// JSON `reason`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub reason: Option<String>,
 
     /// JSON `status` (required). A patch replaces the value; `null` removes it.
@@ -878,34 +1534,79 @@ pub struct StatefulSetCondition {
     pub type_: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<meta_v1::Time>>("lastTransitionTime"),
+        plain_field::<Option<String>>("message"),
+        plain_field::<Option<String>>("reason"),
+        plain_field::<String>("status"),
+        plain_field::<String>("type"),
+    ];
+
+    impl smp_core::PatchSchema for StatefulSetCondition {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("StatefulSetCondition", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.apps.v1.StatefulSetList`; kind `apps/v1` `StatefulSetList`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#statefulsetlist-v1-apps).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct StatefulSetList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<StatefulSet>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<StatefulSet>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for StatefulSetList {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("StatefulSetList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for StatefulSetList {
     const API_VERSION: &'static str = "apps/v1";
@@ -918,16 +1619,38 @@ impl ::smp_core::typed_patch::ObjectKind for StatefulSetList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#statefulsetordinals-v1-apps).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct StatefulSetOrdinals {
     /// JSON `start`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub start: Option<i32>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<Option<i32>>("start")];
+
+    impl smp_core::PatchSchema for StatefulSetOrdinals {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("StatefulSetOrdinals", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy`.
 ///
@@ -935,21 +1658,48 @@ pub struct StatefulSetOrdinals {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#statefulsetpersistentvolumeclaimretentionpolicy-v1-apps).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct StatefulSetPersistentVolumeClaimRetentionPolicy {
     /// JSON `whenDeleted`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub when_deleted: Option<String>,
 
     /// JSON `whenScaled`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub when_scaled: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<String>>("whenDeleted"),
+        plain_field::<Option<String>>("whenScaled"),
+    ];
+
+    impl smp_core::PatchSchema for StatefulSetPersistentVolumeClaimRetentionPolicy {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new(
+            "StatefulSetPersistentVolumeClaimRetentionPolicy",
+            &FIELDS,
+        ));
+    }
+};
 
 /// Definition `io.k8s.api.apps.v1.StatefulSetSpec`.
 ///
@@ -957,37 +1707,46 @@ pub struct StatefulSetPersistentVolumeClaimRetentionPolicy {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#statefulsetspec-v1-apps).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct StatefulSetSpec {
     /// JSON `minReadySeconds`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub min_ready_seconds: Option<i32>,
 
     /// JSON `ordinals`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub ordinals: Option<StatefulSetOrdinals>,
 
     /// JSON `persistentVolumeClaimRetentionPolicy`. An object that a patch merges into field by
     /// field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub persistent_volume_claim_retention_policy:
         Option<StatefulSetPersistentVolumeClaimRetentionPolicy>,
 
     /// JSON `podManagementPolicy`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub pod_management_policy: Option<String>,
 
     /// JSON `replicas`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub replicas: Option<i32>,
 
     /// JSON `revisionHistoryLimit`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub revision_history_limit: Option<i32>,
 
     /// JSON `selector` (required). An object that a patch merges into field by field; `null`
@@ -995,7 +1754,7 @@ pub struct StatefulSetSpec {
     pub selector: meta_v1::LabelSelector,
 
     /// JSON `serviceName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub service_name: Option<String>,
 
     /// JSON `template` (required). An object that a patch merges into field by field; `null`
@@ -1003,13 +1762,39 @@ pub struct StatefulSetSpec {
     pub template: core_v1::PodTemplateSpec,
 
     /// JSON `updateStrategy`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub update_strategy: Option<StatefulSetUpdateStrategy>,
 
     /// JSON `volumeClaimTemplates`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub volume_claim_templates: Option<Vec<core_v1::PersistentVolumeClaim>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 11] = [
+        plain_field::<Option<i32>>("minReadySeconds"),
+        plain_field::<Option<StatefulSetOrdinals>>("ordinals"),
+        plain_field::<Option<StatefulSetPersistentVolumeClaimRetentionPolicy>>(
+            "persistentVolumeClaimRetentionPolicy",
+        ),
+        plain_field::<Option<String>>("podManagementPolicy"),
+        plain_field::<Option<i32>>("replicas"),
+        plain_field::<Option<i32>>("revisionHistoryLimit"),
+        plain_field::<meta_v1::LabelSelector>("selector"),
+        plain_field::<Option<String>>("serviceName"),
+        plain_field::<core_v1::PodTemplateSpec>("template"),
+        plain_field::<Option<StatefulSetUpdateStrategy>>("updateStrategy"),
+        plain_field::<Option<Vec<core_v1::PersistentVolumeClaim>>>("volumeClaimTemplates"),
+    ];
+
+    impl smp_core::PatchSchema for StatefulSetSpec {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("StatefulSetSpec", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.apps.v1.StatefulSetStatus`.
 ///
@@ -1017,55 +1802,88 @@ pub struct StatefulSetSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#statefulsetstatus-v1-apps).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct StatefulSetStatus {
     /// JSON `availableReplicas`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub available_replicas: Option<i32>,
 
     /// JSON `collisionCount`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub collision_count: Option<i32>,
 
     /// JSON `conditions`. A list merged by `type`: a patch item changes the item with the same
     /// `type`, or is added; an item with `$patch: delete` removes it, `$setElementOrder/conditions`
     /// orders the list, and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "type")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "type"))]
     pub conditions: Option<Vec<StatefulSetCondition>>,
 
     /// JSON `currentReplicas`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub current_replicas: Option<i32>,
 
     /// JSON `currentRevision`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub current_revision: Option<String>,
 
     /// JSON `observedGeneration`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub observed_generation: Option<i64>,
 
     /// JSON `readyReplicas`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub ready_replicas: Option<i32>,
 
     /// JSON `replicas` (required). A patch replaces the value; `null` removes it.
     pub replicas: i32,
 
     /// JSON `updateRevision`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub update_revision: Option<String>,
 
     /// JSON `updatedReplicas`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub updated_replicas: Option<i32>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::{field_of, plain_field};
+    use smp_core::schema::{FieldDef, Strategy, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 10] = [
+        plain_field::<Option<i32>>("availableReplicas"),
+        plain_field::<Option<i32>>("collisionCount"),
+        field_of::<Option<Vec<StatefulSetCondition>>>("conditions", Strategy::MERGE, Some("type")),
+        plain_field::<Option<i32>>("currentReplicas"),
+        plain_field::<Option<String>>("currentRevision"),
+        plain_field::<Option<i64>>("observedGeneration"),
+        plain_field::<Option<i32>>("readyReplicas"),
+        plain_field::<i32>("replicas"),
+        plain_field::<Option<String>>("updateRevision"),
+        plain_field::<Option<i32>>("updatedReplicas"),
+    ];
+
+    impl smp_core::PatchSchema for StatefulSetStatus {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("StatefulSetStatus", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.apps.v1.StatefulSetUpdateStrategy`.
 ///
@@ -1073,18 +1891,43 @@ pub struct StatefulSetStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#statefulsetupdatestrategy-v1-apps).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct StatefulSetUpdateStrategy {
     /// JSON `rollingUpdate`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub rolling_update: Option<RollingUpdateStatefulSetStrategy>,
 
     /// JSON `type`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub type_: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<RollingUpdateStatefulSetStrategy>>("rollingUpdate"),
+        plain_field::<Option<String>>("type"),
+    ];
+
+    impl smp_core::PatchSchema for StatefulSetUpdateStrategy {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("StatefulSetUpdateStrategy", &FIELDS));
+    }
+};

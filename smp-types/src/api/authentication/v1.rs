@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 #[cfg(feature = "types")]
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "types")]
 use smp_core::StrategicMerge;
 
 use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
@@ -19,29 +20,56 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#boundobjectreference-v1-authentication-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct BoundObjectReference {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `name`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub name: Option<String>,
 
     /// JSON `uid`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub uid: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<String>>("name"),
+        plain_field::<Option<String>>("uid"),
+    ];
+
+    impl smp_core::PatchSchema for BoundObjectReference {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("BoundObjectReference", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.authentication.v1.SelfSubjectReview`; kind `authentication.k8s.io/v1`
 /// `SelfSubjectReview`.
@@ -50,29 +78,56 @@ pub struct BoundObjectReference {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#selfsubjectreview-v1-authentication-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct SelfSubjectReview {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<SelfSubjectReviewStatus>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<SelfSubjectReviewStatus>>("status"),
+    ];
+
+    impl smp_core::PatchSchema for SelfSubjectReview {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("SelfSubjectReview", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for SelfSubjectReview {
     const API_VERSION: &'static str = "authentication.k8s.io/v1";
@@ -85,17 +140,39 @@ impl ::smp_core::typed_patch::ObjectKind for SelfSubjectReview {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#selfsubjectreviewstatus-v1-authentication-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct SelfSubjectReviewStatus {
     /// JSON `userInfo`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub user_info: Option<UserInfo>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<Option<UserInfo>>("userInfo")];
+
+    impl smp_core::PatchSchema for SelfSubjectReviewStatus {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("SelfSubjectReviewStatus", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.authentication.v1.TokenRequest`; kind `authentication.k8s.io/v1`
 /// `TokenRequest`.
@@ -104,23 +181,32 @@ pub struct SelfSubjectReviewStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#tokenrequest-v1-authentication-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct TokenRequest {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec` (required). An object that a patch merges into field by field; `null` removes
@@ -128,9 +214,27 @@ pub struct TokenRequest {
     pub spec: TokenRequestSpec,
 
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<TokenRequestStatus>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<TokenRequestSpec>("spec"),
+        plain_field::<Option<TokenRequestStatus>>("status"),
+    ];
+
+    impl smp_core::PatchSchema for TokenRequest {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("TokenRequest", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for TokenRequest {
     const API_VERSION: &'static str = "authentication.k8s.io/v1";
@@ -143,24 +247,49 @@ impl ::smp_core::typed_patch::ObjectKind for TokenRequest {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#tokenrequestspec-v1-authentication-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct TokenRequestSpec {
     /// JSON `audiences` (required). A list that a patch replaces whole.
     pub audiences: Vec<String>,
 
     /// JSON `boundObjectRef`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub bound_object_ref: Option<BoundObjectReference>,
 
     /// JSON `expirationSeconds`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub expiration_seconds: Option<i64>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Vec<String>>("audiences"),
+        plain_field::<Option<BoundObjectReference>>("boundObjectRef"),
+        plain_field::<Option<i64>>("expirationSeconds"),
+    ];
+
+    impl smp_core::PatchSchema for TokenRequestSpec {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("TokenRequestSpec", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.authentication.v1.TokenRequestStatus`.
 ///
@@ -168,12 +297,21 @@ pub struct TokenRequestSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#tokenrequeststatus-v1-authentication-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct TokenRequestStatus {
     /// JSON `expirationTimestamp` (required). A patch replaces the value; `null` removes it.
     pub expiration_timestamp: meta_v1::Time,
@@ -182,6 +320,22 @@ pub struct TokenRequestStatus {
     pub token: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<meta_v1::Time>("expirationTimestamp"),
+        plain_field::<String>("token"),
+    ];
+
+    impl smp_core::PatchSchema for TokenRequestStatus {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("TokenRequestStatus", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.authentication.v1.TokenReview`; kind `authentication.k8s.io/v1`
 /// `TokenReview`.
 ///
@@ -189,23 +343,32 @@ pub struct TokenRequestStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#tokenreview-v1-authentication-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct TokenReview {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec` (required). An object that a patch merges into field by field; `null` removes
@@ -213,9 +376,27 @@ pub struct TokenReview {
     pub spec: TokenReviewSpec,
 
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<TokenReviewStatus>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<TokenReviewSpec>("spec"),
+        plain_field::<Option<TokenReviewStatus>>("status"),
+    ];
+
+    impl smp_core::PatchSchema for TokenReview {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("TokenReview", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for TokenReview {
     const API_VERSION: &'static str = "authentication.k8s.io/v1";
@@ -228,20 +409,44 @@ impl ::smp_core::typed_patch::ObjectKind for TokenReview {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#tokenreviewspec-v1-authentication-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct TokenReviewSpec {
     /// JSON `audiences`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub audiences: Option<Vec<String>>,
 
     /// JSON `token`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub token: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<Vec<String>>>("audiences"),
+        plain_field::<Option<String>>("token"),
+    ];
+
+    impl smp_core::PatchSchema for TokenReviewSpec {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("TokenReviewSpec", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.authentication.v1.TokenReviewStatus`.
 ///
@@ -249,28 +454,55 @@ pub struct TokenReviewSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#tokenreviewstatus-v1-authentication-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct TokenReviewStatus {
     /// JSON `audiences`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub audiences: Option<Vec<String>>,
 
     /// JSON `authenticated`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub authenticated: Option<bool>,
 
     /// JSON `error`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub error: Option<String>,
 
     /// JSON `user`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub user: Option<UserInfo>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<Vec<String>>>("audiences"),
+        plain_field::<Option<bool>>("authenticated"),
+        plain_field::<Option<String>>("error"),
+        plain_field::<Option<UserInfo>>("user"),
+    ];
+
+    impl smp_core::PatchSchema for TokenReviewStatus {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("TokenReviewStatus", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.authentication.v1.UserInfo`.
 ///
@@ -278,25 +510,51 @@ pub struct TokenReviewStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#userinfo-v1-authentication-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct UserInfo {
     /// JSON `extra`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub extra: Option<BTreeMap<String, Vec<String>>>,
 
     /// JSON `groups`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub groups: Option<Vec<String>>,
 
     /// JSON `uid`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub uid: Option<String>,
 
     /// JSON `username`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub username: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<BTreeMap<String, Vec<String>>>>("extra"),
+        plain_field::<Option<Vec<String>>>("groups"),
+        plain_field::<Option<String>>("uid"),
+        plain_field::<Option<String>>("username"),
+    ];
+
+    impl smp_core::PatchSchema for UserInfo {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("UserInfo", &FIELDS));
+    }
+};

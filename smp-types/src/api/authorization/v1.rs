@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 #[cfg(feature = "types")]
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "types")]
 use smp_core::StrategicMerge;
 
 use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
@@ -19,21 +20,46 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#fieldselectorattributes-v1-authorization-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct FieldSelectorAttributes {
     /// JSON `rawSelector`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub raw_selector: Option<String>,
 
     /// JSON `requirements`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub requirements: Option<Vec<meta_v1::FieldSelectorRequirement>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<String>>("rawSelector"),
+        plain_field::<Option<Vec<meta_v1::FieldSelectorRequirement>>>("requirements"),
+    ];
+
+    impl smp_core::PatchSchema for FieldSelectorAttributes {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("FieldSelectorAttributes", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.authorization.v1.LabelSelectorAttributes`.
 ///
@@ -41,21 +67,46 @@ pub struct FieldSelectorAttributes {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#labelselectorattributes-v1-authorization-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct LabelSelectorAttributes {
     /// JSON `rawSelector`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub raw_selector: Option<String>,
 
     /// JSON `requirements`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub requirements: Option<Vec<meta_v1::LabelSelectorRequirement>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<String>>("rawSelector"),
+        plain_field::<Option<Vec<meta_v1::LabelSelectorRequirement>>>("requirements"),
+    ];
+
+    impl smp_core::PatchSchema for LabelSelectorAttributes {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("LabelSelectorAttributes", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.authorization.v1.LocalSubjectAccessReview`; kind
 /// `authorization.k8s.io/v1` `LocalSubjectAccessReview`.
@@ -64,23 +115,32 @@ pub struct LabelSelectorAttributes {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#localsubjectaccessreview-v1-authorization-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct LocalSubjectAccessReview {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec` (required). An object that a patch merges into field by field; `null` removes
@@ -88,9 +148,28 @@ pub struct LocalSubjectAccessReview {
     pub spec: SubjectAccessReviewSpec,
 
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<SubjectAccessReviewStatus>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<SubjectAccessReviewSpec>("spec"),
+        plain_field::<Option<SubjectAccessReviewStatus>>("status"),
+    ];
+
+    impl smp_core::PatchSchema for LocalSubjectAccessReview {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("LocalSubjectAccessReview", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for LocalSubjectAccessReview {
     const API_VERSION: &'static str = "authorization.k8s.io/v1";
@@ -103,20 +182,45 @@ impl ::smp_core::typed_patch::ObjectKind for LocalSubjectAccessReview {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#nonresourceattributes-v1-authorization-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct NonResourceAttributes {
     /// JSON `path`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub path: Option<String>,
 
     /// JSON `verb`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub verb: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<String>>("path"),
+        plain_field::<Option<String>>("verb"),
+    ];
+
+    impl smp_core::PatchSchema for NonResourceAttributes {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("NonResourceAttributes", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.authorization.v1.NonResourceRule`.
 ///
@@ -124,19 +228,46 @@ pub struct NonResourceAttributes {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#nonresourcerule-v1-authorization-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct NonResourceRule {
     /// JSON `nonResourceURLs`. A list that a patch replaces whole.
-    #[serde(rename = "nonResourceURLs", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "types",
+        serde(rename = "nonResourceURLs", skip_serializing_if = "Option::is_none")
+    )]
     pub non_resource_urls: Option<Vec<String>>,
 
     /// JSON `verbs` (required). A list that a patch replaces whole.
     pub verbs: Vec<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<Vec<String>>>("nonResourceURLs"),
+        plain_field::<Vec<String>>("verbs"),
+    ];
+
+    impl smp_core::PatchSchema for NonResourceRule {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("NonResourceRule", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.authorization.v1.ResourceAttributes`.
 ///
@@ -144,49 +275,81 @@ pub struct NonResourceRule {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceattributes-v1-authorization-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ResourceAttributes {
     /// JSON `fieldSelector`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub field_selector: Option<FieldSelectorAttributes>,
 
     /// JSON `group`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub group: Option<String>,
 
     /// JSON `labelSelector`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub label_selector: Option<LabelSelectorAttributes>,
 
     /// JSON `name`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub name: Option<String>,
 
     /// JSON `namespace`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub namespace: Option<String>,
 
     /// JSON `resource`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub resource: Option<String>,
 
     /// JSON `subresource`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub subresource: Option<String>,
 
     /// JSON `verb`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub verb: Option<String>,
 
     /// JSON `version`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub version: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 9] = [
+        plain_field::<Option<FieldSelectorAttributes>>("fieldSelector"),
+        plain_field::<Option<String>>("group"),
+        plain_field::<Option<LabelSelectorAttributes>>("labelSelector"),
+        plain_field::<Option<String>>("name"),
+        plain_field::<Option<String>>("namespace"),
+        plain_field::<Option<String>>("resource"),
+        plain_field::<Option<String>>("subresource"),
+        plain_field::<Option<String>>("verb"),
+        plain_field::<Option<String>>("version"),
+    ];
+
+    impl smp_core::PatchSchema for ResourceAttributes {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ResourceAttributes", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.authorization.v1.ResourceRule`.
 ///
@@ -194,28 +357,54 @@ pub struct ResourceAttributes {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourcerule-v1-authorization-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ResourceRule {
     /// JSON `apiGroups`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_groups: Option<Vec<String>>,
 
     /// JSON `resourceNames`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub resource_names: Option<Vec<String>>,
 
     /// JSON `resources`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub resources: Option<Vec<String>>,
 
     /// JSON `verbs` (required). A list that a patch replaces whole.
     pub verbs: Vec<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<Vec<String>>>("apiGroups"),
+        plain_field::<Option<Vec<String>>>("resourceNames"),
+        plain_field::<Option<Vec<String>>>("resources"),
+        plain_field::<Vec<String>>("verbs"),
+    ];
+
+    impl smp_core::PatchSchema for ResourceRule {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ResourceRule", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.authorization.v1.SelfSubjectAccessReview`; kind `authorization.k8s.io/v1`
 /// `SelfSubjectAccessReview`.
@@ -224,23 +413,32 @@ pub struct ResourceRule {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#selfsubjectaccessreview-v1-authorization-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct SelfSubjectAccessReview {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec` (required). An object that a patch merges into field by field; `null` removes
@@ -248,9 +446,28 @@ pub struct SelfSubjectAccessReview {
     pub spec: SelfSubjectAccessReviewSpec,
 
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<SubjectAccessReviewStatus>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<SelfSubjectAccessReviewSpec>("spec"),
+        plain_field::<Option<SubjectAccessReviewStatus>>("status"),
+    ];
+
+    impl smp_core::PatchSchema for SelfSubjectAccessReview {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("SelfSubjectAccessReview", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for SelfSubjectAccessReview {
     const API_VERSION: &'static str = "authorization.k8s.io/v1";
@@ -268,20 +485,29 @@ impl ::smp_core::typed_patch::ObjectKind for SelfSubjectAccessReview {
 //   definition says exactly one of the two is set
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
-#[union]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
+#[cfg_attr(feature = "types", union)]
 pub struct SelfSubjectAccessReviewSpec {
     /// JSON `nonResourceAttributes`. An object that a patch merges into field by field; `null`
     /// removes it.
     ///
     /// A member of a union with `resourceAttributes`: at most one of them is set; when a patch
     /// newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub non_resource_attributes: Option<NonResourceAttributes>,
 
     /// JSON `resourceAttributes`. An object that a patch merges into field by field; `null` removes
@@ -289,9 +515,35 @@ pub struct SelfSubjectAccessReviewSpec {
     ///
     /// A member of a union with `nonResourceAttributes`: at most one of them is set; when a patch
     /// newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub resource_attributes: Option<ResourceAttributes>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<NonResourceAttributes>>("nonResourceAttributes"),
+        plain_field::<Option<ResourceAttributes>>("resourceAttributes"),
+    ];
+    const MEMBERS_0: &[smp_core::schema::UnionMember] = &[
+        smp_core::schema::UnionMember::new("nonResourceAttributes", "NonResourceAttributes"),
+        smp_core::schema::UnionMember::new("resourceAttributes", "ResourceAttributes"),
+    ];
+    const UNIONS: &[smp_core::schema::UnionDef] =
+        &[smp_core::schema::UnionDef::new(None, MEMBERS_0)];
+
+    impl smp_core::PatchSchema for SelfSubjectAccessReviewSpec {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::with_unions(
+            "SelfSubjectAccessReviewSpec",
+            &FIELDS,
+            &[],
+            UNIONS,
+        ));
+    }
+};
 
 /// Definition `io.k8s.api.authorization.v1.SelfSubjectRulesReview`; kind `authorization.k8s.io/v1`
 /// `SelfSubjectRulesReview`.
@@ -300,23 +552,32 @@ pub struct SelfSubjectAccessReviewSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#selfsubjectrulesreview-v1-authorization-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct SelfSubjectRulesReview {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec` (required). An object that a patch merges into field by field; `null` removes
@@ -324,9 +585,28 @@ pub struct SelfSubjectRulesReview {
     pub spec: SelfSubjectRulesReviewSpec,
 
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<SubjectRulesReviewStatus>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<SelfSubjectRulesReviewSpec>("spec"),
+        plain_field::<Option<SubjectRulesReviewStatus>>("status"),
+    ];
+
+    impl smp_core::PatchSchema for SelfSubjectRulesReview {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("SelfSubjectRulesReview", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for SelfSubjectRulesReview {
     const API_VERSION: &'static str = "authorization.k8s.io/v1";
@@ -339,16 +619,38 @@ impl ::smp_core::typed_patch::ObjectKind for SelfSubjectRulesReview {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#selfsubjectrulesreviewspec-v1-authorization-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct SelfSubjectRulesReviewSpec {
     /// JSON `namespace`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub namespace: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<Option<String>>("namespace")];
+
+    impl smp_core::PatchSchema for SelfSubjectRulesReviewSpec {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("SelfSubjectRulesReviewSpec", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.authorization.v1.SubjectAccessReview`; kind `authorization.k8s.io/v1`
 /// `SubjectAccessReview`.
@@ -357,23 +659,32 @@ pub struct SelfSubjectRulesReviewSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#subjectaccessreview-v1-authorization-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct SubjectAccessReview {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec` (required). An object that a patch merges into field by field; `null` removes
@@ -381,9 +692,28 @@ pub struct SubjectAccessReview {
     pub spec: SubjectAccessReviewSpec,
 
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<SubjectAccessReviewStatus>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<SubjectAccessReviewSpec>("spec"),
+        plain_field::<Option<SubjectAccessReviewStatus>>("status"),
+    ];
+
+    impl smp_core::PatchSchema for SubjectAccessReview {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("SubjectAccessReview", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for SubjectAccessReview {
     const API_VERSION: &'static str = "authorization.k8s.io/v1";
@@ -401,19 +731,28 @@ impl ::smp_core::typed_patch::ObjectKind for SubjectAccessReview {
 //   definition says exactly one of resourceAttributes and nonResourceAttributes is set
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct SubjectAccessReviewSpec {
     /// JSON `extra`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub extra: Option<BTreeMap<String, Vec<String>>>,
 
     /// JSON `groups`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub groups: Option<Vec<String>>,
 
     /// JSON `nonResourceAttributes`. An object that a patch merges into field by field; `null`
@@ -421,8 +760,8 @@ pub struct SubjectAccessReviewSpec {
     ///
     /// A member of a union with `resourceAttributes`: at most one of them is set; when a patch
     /// newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub non_resource_attributes: Option<NonResourceAttributes>,
 
     /// JSON `resourceAttributes`. An object that a patch merges into field by field; `null` removes
@@ -430,18 +769,48 @@ pub struct SubjectAccessReviewSpec {
     ///
     /// A member of a union with `nonResourceAttributes`: at most one of them is set; when a patch
     /// newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub resource_attributes: Option<ResourceAttributes>,
 
     /// JSON `uid`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub uid: Option<String>,
 
     /// JSON `user`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub user: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 6] = [
+        plain_field::<Option<BTreeMap<String, Vec<String>>>>("extra"),
+        plain_field::<Option<Vec<String>>>("groups"),
+        plain_field::<Option<NonResourceAttributes>>("nonResourceAttributes"),
+        plain_field::<Option<ResourceAttributes>>("resourceAttributes"),
+        plain_field::<Option<String>>("uid"),
+        plain_field::<Option<String>>("user"),
+    ];
+    const MEMBERS_0: &[smp_core::schema::UnionMember] = &[
+        smp_core::schema::UnionMember::new("nonResourceAttributes", "NonResourceAttributes"),
+        smp_core::schema::UnionMember::new("resourceAttributes", "ResourceAttributes"),
+    ];
+    const UNIONS: &[smp_core::schema::UnionDef] =
+        &[smp_core::schema::UnionDef::new(None, MEMBERS_0)];
+
+    impl smp_core::PatchSchema for SubjectAccessReviewSpec {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::with_unions(
+            "SubjectAccessReviewSpec",
+            &FIELDS,
+            &[],
+            UNIONS,
+        ));
+    }
+};
 
 /// Definition `io.k8s.api.authorization.v1.SubjectAccessReviewStatus`.
 ///
@@ -449,28 +818,55 @@ pub struct SubjectAccessReviewSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#subjectaccessreviewstatus-v1-authorization-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct SubjectAccessReviewStatus {
     /// JSON `allowed` (required). A patch replaces the value; `null` removes it.
     pub allowed: bool,
 
     /// JSON `denied`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub denied: Option<bool>,
 
     /// JSON `evaluationError`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub evaluation_error: Option<String>,
 
     /// JSON `reason`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub reason: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<bool>("allowed"),
+        plain_field::<Option<bool>>("denied"),
+        plain_field::<Option<String>>("evaluationError"),
+        plain_field::<Option<String>>("reason"),
+    ];
+
+    impl smp_core::PatchSchema for SubjectAccessReviewStatus {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("SubjectAccessReviewStatus", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.authorization.v1.SubjectRulesReviewStatus`.
 ///
@@ -478,15 +874,24 @@ pub struct SubjectAccessReviewStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#subjectrulesreviewstatus-v1-authorization-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct SubjectRulesReviewStatus {
     /// JSON `evaluationError`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub evaluation_error: Option<String>,
 
     /// JSON `incomplete` (required). A patch replaces the value; `null` removes it.
@@ -498,3 +903,21 @@ pub struct SubjectRulesReviewStatus {
     /// JSON `resourceRules` (required). A list that a patch replaces whole.
     pub resource_rules: Vec<ResourceRule>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("evaluationError"),
+        plain_field::<bool>("incomplete"),
+        plain_field::<Vec<NonResourceRule>>("nonResourceRules"),
+        plain_field::<Vec<ResourceRule>>("resourceRules"),
+    ];
+
+    impl smp_core::PatchSchema for SubjectRulesReviewStatus {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("SubjectRulesReviewStatus", &FIELDS));
+    }
+};

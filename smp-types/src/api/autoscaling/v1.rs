@@ -7,6 +7,7 @@
 
 #[cfg(feature = "types")]
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "types")]
 use smp_core::StrategicMerge;
 
 use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
@@ -17,15 +18,24 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#crossversionobjectreference-v1-autoscaling).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CrossVersionObjectReference {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind` (required). A patch replaces the value; `null` removes it.
@@ -35,6 +45,23 @@ pub struct CrossVersionObjectReference {
     pub name: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<String>("kind"),
+        plain_field::<String>("name"),
+    ];
+
+    impl smp_core::PatchSchema for CrossVersionObjectReference {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("CrossVersionObjectReference", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler`; kind `autoscaling/v1`
 /// `HorizontalPodAutoscaler`.
 ///
@@ -42,33 +69,61 @@ pub struct CrossVersionObjectReference {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#horizontalpodautoscaler-v1-autoscaling).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct HorizontalPodAutoscaler {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub spec: Option<HorizontalPodAutoscalerSpec>,
 
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<HorizontalPodAutoscalerStatus>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<HorizontalPodAutoscalerSpec>>("spec"),
+        plain_field::<Option<HorizontalPodAutoscalerStatus>>("status"),
+    ];
+
+    impl smp_core::PatchSchema for HorizontalPodAutoscaler {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("HorizontalPodAutoscaler", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for HorizontalPodAutoscaler {
     const API_VERSION: &'static str = "autoscaling/v1";
@@ -82,28 +137,55 @@ impl ::smp_core::typed_patch::ObjectKind for HorizontalPodAutoscaler {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#horizontalpodautoscalerlist-v1-autoscaling).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct HorizontalPodAutoscalerList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<HorizontalPodAutoscaler>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<HorizontalPodAutoscaler>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for HorizontalPodAutoscalerList {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("HorizontalPodAutoscalerList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for HorizontalPodAutoscalerList {
     const API_VERSION: &'static str = "autoscaling/v1";
@@ -116,18 +198,27 @@ impl ::smp_core::typed_patch::ObjectKind for HorizontalPodAutoscalerList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#horizontalpodautoscalerspec-v1-autoscaling).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct HorizontalPodAutoscalerSpec {
     /// JSON `maxReplicas` (required). A patch replaces the value; `null` removes it.
     pub max_replicas: i32,
 
     /// JSON `minReplicas`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub min_replicas: Option<i32>,
 
     /// JSON `scaleTargetRef` (required). An object that a patch merges into field by field; `null`
@@ -135,12 +226,33 @@ pub struct HorizontalPodAutoscalerSpec {
     pub scale_target_ref: CrossVersionObjectReference,
 
     /// JSON `targetCPUUtilizationPercentage`. A patch replaces the value; `null` removes it.
-    #[serde(
-        rename = "targetCPUUtilizationPercentage",
-        skip_serializing_if = "Option::is_none"
+    #[cfg_attr(
+        feature = "types",
+        serde(
+            rename = "targetCPUUtilizationPercentage",
+            skip_serializing_if = "Option::is_none"
+        )
     )]
     pub target_cpu_utilization_percentage: Option<i32>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<i32>("maxReplicas"),
+        plain_field::<Option<i32>>("minReplicas"),
+        plain_field::<CrossVersionObjectReference>("scaleTargetRef"),
+        plain_field::<Option<i32>>("targetCPUUtilizationPercentage"),
+    ];
+
+    impl smp_core::PatchSchema for HorizontalPodAutoscalerSpec {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("HorizontalPodAutoscalerSpec", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerStatus`.
 ///
@@ -148,17 +260,29 @@ pub struct HorizontalPodAutoscalerSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#horizontalpodautoscalerstatus-v1-autoscaling).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct HorizontalPodAutoscalerStatus {
     /// JSON `currentCPUUtilizationPercentage`. A patch replaces the value; `null` removes it.
-    #[serde(
-        rename = "currentCPUUtilizationPercentage",
-        skip_serializing_if = "Option::is_none"
+    #[cfg_attr(
+        feature = "types",
+        serde(
+            rename = "currentCPUUtilizationPercentage",
+            skip_serializing_if = "Option::is_none"
+        )
     )]
     pub current_cpu_utilization_percentage: Option<i32>,
 
@@ -169,13 +293,32 @@ pub struct HorizontalPodAutoscalerStatus {
     pub desired_replicas: i32,
 
     /// JSON `lastScaleTime`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub last_scale_time: Option<meta_v1::Time>,
 
     /// JSON `observedGeneration`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub observed_generation: Option<i64>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<i32>>("currentCPUUtilizationPercentage"),
+        plain_field::<i32>("currentReplicas"),
+        plain_field::<i32>("desiredReplicas"),
+        plain_field::<Option<meta_v1::Time>>("lastScaleTime"),
+        plain_field::<Option<i64>>("observedGeneration"),
+    ];
+
+    impl smp_core::PatchSchema for HorizontalPodAutoscalerStatus {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("HorizontalPodAutoscalerStatus", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.autoscaling.v1.Scale`; kind `autoscaling/v1` `Scale`.
 ///
@@ -183,33 +326,60 @@ pub struct HorizontalPodAutoscalerStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#scale-v1-autoscaling).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct Scale {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub spec: Option<ScaleSpec>,
 
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<ScaleStatus>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<ScaleSpec>>("spec"),
+        plain_field::<Option<ScaleStatus>>("status"),
+    ];
+
+    impl smp_core::PatchSchema for Scale {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("Scale", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for Scale {
     const API_VERSION: &'static str = "autoscaling/v1";
@@ -222,16 +392,37 @@ impl ::smp_core::typed_patch::ObjectKind for Scale {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#scalespec-v1-autoscaling).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ScaleSpec {
     /// JSON `replicas`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub replicas: Option<i32>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<Option<i32>>("replicas")];
+
+    impl smp_core::PatchSchema for ScaleSpec {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ScaleSpec", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.autoscaling.v1.ScaleStatus`.
 ///
@@ -239,16 +430,40 @@ pub struct ScaleSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#scalestatus-v1-autoscaling).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ScaleStatus {
     /// JSON `replicas` (required). A patch replaces the value; `null` removes it.
     pub replicas: i32,
 
     /// JSON `selector`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub selector: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<i32>("replicas"),
+        plain_field::<Option<String>>("selector"),
+    ];
+
+    impl smp_core::PatchSchema for ScaleStatus {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ScaleStatus", &FIELDS));
+    }
+};

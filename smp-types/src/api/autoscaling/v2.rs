@@ -7,6 +7,7 @@
 
 #[cfg(feature = "types")]
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "types")]
 use smp_core::StrategicMerge;
 
 use crate::apimachinery::pkg::api::resource;
@@ -18,11 +19,20 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#containerresourcemetricsource-v2-autoscaling).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ContainerResourceMetricSource {
     /// JSON `container` (required). A patch replaces the value; `null` removes it.
     pub container: String,
@@ -35,17 +45,43 @@ pub struct ContainerResourceMetricSource {
     pub target: MetricTarget,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<String>("container"),
+        plain_field::<String>("name"),
+        plain_field::<MetricTarget>("target"),
+    ];
+
+    impl smp_core::PatchSchema for ContainerResourceMetricSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ContainerResourceMetricSource", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.autoscaling.v2.ContainerResourceMetricStatus`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#containerresourcemetricstatus-v2-autoscaling).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ContainerResourceMetricStatus {
     /// JSON `container` (required). A patch replaces the value; `null` removes it.
     pub container: String,
@@ -58,21 +94,47 @@ pub struct ContainerResourceMetricStatus {
     pub name: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<String>("container"),
+        plain_field::<MetricValueStatus>("current"),
+        plain_field::<String>("name"),
+    ];
+
+    impl smp_core::PatchSchema for ContainerResourceMetricStatus {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ContainerResourceMetricStatus", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.autoscaling.v2.CrossVersionObjectReference`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#crossversionobjectreference-v2-autoscaling).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CrossVersionObjectReference {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind` (required). A patch replaces the value; `null` removes it.
@@ -82,17 +144,43 @@ pub struct CrossVersionObjectReference {
     pub name: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<String>("kind"),
+        plain_field::<String>("name"),
+    ];
+
+    impl smp_core::PatchSchema for CrossVersionObjectReference {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("CrossVersionObjectReference", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.autoscaling.v2.ExternalMetricSource`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#externalmetricsource-v2-autoscaling).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ExternalMetricSource {
     /// JSON `metric` (required). An object that a patch merges into field by field; `null` removes
     /// it.
@@ -103,17 +191,42 @@ pub struct ExternalMetricSource {
     pub target: MetricTarget,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<MetricIdentifier>("metric"),
+        plain_field::<MetricTarget>("target"),
+    ];
+
+    impl smp_core::PatchSchema for ExternalMetricSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ExternalMetricSource", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.autoscaling.v2.ExternalMetricStatus`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#externalmetricstatus-v2-autoscaling).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ExternalMetricStatus {
     /// JSON `current` (required). An object that a patch merges into field by field; `null` removes
     /// it.
@@ -124,18 +237,43 @@ pub struct ExternalMetricStatus {
     pub metric: MetricIdentifier,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<MetricValueStatus>("current"),
+        plain_field::<MetricIdentifier>("metric"),
+    ];
+
+    impl smp_core::PatchSchema for ExternalMetricStatus {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ExternalMetricStatus", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.autoscaling.v2.HPAScalingPolicy`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#hpascalingpolicy-v2-autoscaling).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct HPAScalingPolicy {
     /// JSON `periodSeconds` (required). A patch replaces the value; `null` removes it.
     pub period_seconds: i32,
@@ -147,35 +285,77 @@ pub struct HPAScalingPolicy {
     pub value: i32,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<i32>("periodSeconds"),
+        plain_field::<String>("type"),
+        plain_field::<i32>("value"),
+    ];
+
+    impl smp_core::PatchSchema for HPAScalingPolicy {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("HPAScalingPolicy", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.autoscaling.v2.HPAScalingRules`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#hpascalingrules-v2-autoscaling).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct HPAScalingRules {
     /// JSON `policies`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub policies: Option<Vec<HPAScalingPolicy>>,
 
     /// JSON `selectPolicy`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub select_policy: Option<String>,
 
     /// JSON `stabilizationWindowSeconds`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub stabilization_window_seconds: Option<i32>,
 
     /// JSON `tolerance`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub tolerance: Option<resource::Quantity>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<Vec<HPAScalingPolicy>>>("policies"),
+        plain_field::<Option<String>>("selectPolicy"),
+        plain_field::<Option<i32>>("stabilizationWindowSeconds"),
+        plain_field::<Option<resource::Quantity>>("tolerance"),
+    ];
+
+    impl smp_core::PatchSchema for HPAScalingRules {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("HPAScalingRules", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler`; kind `autoscaling/v2`
 /// `HorizontalPodAutoscaler`.
@@ -184,33 +364,61 @@ pub struct HPAScalingRules {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#horizontalpodautoscaler-v2-autoscaling).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct HorizontalPodAutoscaler {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub spec: Option<HorizontalPodAutoscalerSpec>,
 
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<HorizontalPodAutoscalerStatus>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<HorizontalPodAutoscalerSpec>>("spec"),
+        plain_field::<Option<HorizontalPodAutoscalerStatus>>("status"),
+    ];
+
+    impl smp_core::PatchSchema for HorizontalPodAutoscaler {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("HorizontalPodAutoscaler", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for HorizontalPodAutoscaler {
     const API_VERSION: &'static str = "autoscaling/v2";
@@ -223,21 +431,46 @@ impl ::smp_core::typed_patch::ObjectKind for HorizontalPodAutoscaler {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#horizontalpodautoscalerbehavior-v2-autoscaling).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct HorizontalPodAutoscalerBehavior {
     /// JSON `scaleDown`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub scale_down: Option<HPAScalingRules>,
 
     /// JSON `scaleUp`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub scale_up: Option<HPAScalingRules>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<HPAScalingRules>>("scaleDown"),
+        plain_field::<Option<HPAScalingRules>>("scaleUp"),
+    ];
+
+    impl smp_core::PatchSchema for HorizontalPodAutoscalerBehavior {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("HorizontalPodAutoscalerBehavior", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerCondition`.
 ///
@@ -245,23 +478,32 @@ pub struct HorizontalPodAutoscalerBehavior {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#horizontalpodautoscalercondition-v2-autoscaling).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct HorizontalPodAutoscalerCondition {
     /// JSON `lastTransitionTime`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub last_transition_time: Option<meta_v1::Time>,
 
     /// JSON `message`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub message: Option<String>,
 
     /// JSON `reason`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub reason: Option<String>,
 
     /// JSON `status` (required). A patch replaces the value; `null` removes it.
@@ -271,6 +513,25 @@ pub struct HorizontalPodAutoscalerCondition {
     pub type_: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<meta_v1::Time>>("lastTransitionTime"),
+        plain_field::<Option<String>>("message"),
+        plain_field::<Option<String>>("reason"),
+        plain_field::<String>("status"),
+        plain_field::<String>("type"),
+    ];
+
+    impl smp_core::PatchSchema for HorizontalPodAutoscalerCondition {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("HorizontalPodAutoscalerCondition", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerList`; kind `autoscaling/v2`
 /// `HorizontalPodAutoscalerList`.
 ///
@@ -278,28 +539,55 @@ pub struct HorizontalPodAutoscalerCondition {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#horizontalpodautoscalerlist-v2-autoscaling).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct HorizontalPodAutoscalerList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<HorizontalPodAutoscaler>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<HorizontalPodAutoscaler>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for HorizontalPodAutoscalerList {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("HorizontalPodAutoscalerList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for HorizontalPodAutoscalerList {
     const API_VERSION: &'static str = "autoscaling/v2";
@@ -312,26 +600,35 @@ impl ::smp_core::typed_patch::ObjectKind for HorizontalPodAutoscalerList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#horizontalpodautoscalerspec-v2-autoscaling).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct HorizontalPodAutoscalerSpec {
     /// JSON `behavior`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub behavior: Option<HorizontalPodAutoscalerBehavior>,
 
     /// JSON `maxReplicas` (required). A patch replaces the value; `null` removes it.
     pub max_replicas: i32,
 
     /// JSON `metrics`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metrics: Option<Vec<MetricSpec>>,
 
     /// JSON `minReplicas`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub min_replicas: Option<i32>,
 
     /// JSON `scaleTargetRef` (required). An object that a patch merges into field by field; `null`
@@ -339,45 +636,97 @@ pub struct HorizontalPodAutoscalerSpec {
     pub scale_target_ref: CrossVersionObjectReference,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<HorizontalPodAutoscalerBehavior>>("behavior"),
+        plain_field::<i32>("maxReplicas"),
+        plain_field::<Option<Vec<MetricSpec>>>("metrics"),
+        plain_field::<Option<i32>>("minReplicas"),
+        plain_field::<CrossVersionObjectReference>("scaleTargetRef"),
+    ];
+
+    impl smp_core::PatchSchema for HorizontalPodAutoscalerSpec {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("HorizontalPodAutoscalerSpec", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerStatus`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#horizontalpodautoscalerstatus-v2-autoscaling).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct HorizontalPodAutoscalerStatus {
     /// JSON `conditions`. A list merged by `type`: a patch item changes the item with the same
     /// `type`, or is added; an item with `$patch: delete` removes it, `$setElementOrder/conditions`
     /// orders the list, and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "type")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "type"))]
     pub conditions: Option<Vec<HorizontalPodAutoscalerCondition>>,
 
     /// JSON `currentMetrics`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub current_metrics: Option<Vec<MetricStatus>>,
 
     /// JSON `currentReplicas`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub current_replicas: Option<i32>,
 
     /// JSON `desiredReplicas` (required). A patch replaces the value; `null` removes it.
     pub desired_replicas: i32,
 
     /// JSON `lastScaleTime`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub last_scale_time: Option<meta_v1::Time>,
 
     /// JSON `observedGeneration`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub observed_generation: Option<i64>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::{field_of, plain_field};
+    use smp_core::schema::{FieldDef, Strategy, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 6] = [
+        field_of::<Option<Vec<HorizontalPodAutoscalerCondition>>>(
+            "conditions",
+            Strategy::MERGE,
+            Some("type"),
+        ),
+        plain_field::<Option<Vec<MetricStatus>>>("currentMetrics"),
+        plain_field::<Option<i32>>("currentReplicas"),
+        plain_field::<i32>("desiredReplicas"),
+        plain_field::<Option<meta_v1::Time>>("lastScaleTime"),
+        plain_field::<Option<i64>>("observedGeneration"),
+    ];
+
+    impl smp_core::PatchSchema for HorizontalPodAutoscalerStatus {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("HorizontalPodAutoscalerStatus", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.autoscaling.v2.MetricIdentifier`.
 ///
@@ -385,19 +734,43 @@ pub struct HorizontalPodAutoscalerStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#metricidentifier-v2-autoscaling).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct MetricIdentifier {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
 
     /// JSON `selector`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub selector: Option<meta_v1::LabelSelector>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<String>("name"),
+        plain_field::<Option<meta_v1::LabelSelector>>("selector"),
+    ];
+
+    impl smp_core::PatchSchema for MetricIdentifier {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("MetricIdentifier", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.autoscaling.v2.MetricSpec`.
 ///
@@ -405,37 +778,65 @@ pub struct MetricIdentifier {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#metricspec-v2-autoscaling).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct MetricSpec {
     /// JSON `containerResource`. An object that a patch merges into field by field; `null` removes
     /// it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub container_resource: Option<ContainerResourceMetricSource>,
 
     /// JSON `external`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub external: Option<ExternalMetricSource>,
 
     /// JSON `object`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub object: Option<ObjectMetricSource>,
 
     /// JSON `pods`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub pods: Option<PodsMetricSource>,
 
     /// JSON `resource`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub resource: Option<ResourceMetricSource>,
 
     /// JSON `type` (required). A patch replaces the value; `null` removes it.
     pub type_: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 6] = [
+        plain_field::<Option<ContainerResourceMetricSource>>("containerResource"),
+        plain_field::<Option<ExternalMetricSource>>("external"),
+        plain_field::<Option<ObjectMetricSource>>("object"),
+        plain_field::<Option<PodsMetricSource>>("pods"),
+        plain_field::<Option<ResourceMetricSource>>("resource"),
+        plain_field::<String>("type"),
+    ];
+
+    impl smp_core::PatchSchema for MetricSpec {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("MetricSpec", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.autoscaling.v2.MetricStatus`.
 ///
@@ -443,37 +844,65 @@ pub struct MetricSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#metricstatus-v2-autoscaling).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct MetricStatus {
     /// JSON `containerResource`. An object that a patch merges into field by field; `null` removes
     /// it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub container_resource: Option<ContainerResourceMetricStatus>,
 
     /// JSON `external`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub external: Option<ExternalMetricStatus>,
 
     /// JSON `object`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub object: Option<ObjectMetricStatus>,
 
     /// JSON `pods`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub pods: Option<PodsMetricStatus>,
 
     /// JSON `resource`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub resource: Option<ResourceMetricStatus>,
 
     /// JSON `type` (required). A patch replaces the value; `null` removes it.
     pub type_: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 6] = [
+        plain_field::<Option<ContainerResourceMetricStatus>>("containerResource"),
+        plain_field::<Option<ExternalMetricStatus>>("external"),
+        plain_field::<Option<ObjectMetricStatus>>("object"),
+        plain_field::<Option<PodsMetricStatus>>("pods"),
+        plain_field::<Option<ResourceMetricStatus>>("resource"),
+        plain_field::<String>("type"),
+    ];
+
+    impl smp_core::PatchSchema for MetricStatus {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("MetricStatus", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.autoscaling.v2.MetricTarget`.
 ///
@@ -481,28 +910,54 @@ pub struct MetricStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#metrictarget-v2-autoscaling).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct MetricTarget {
     /// JSON `averageUtilization`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub average_utilization: Option<i32>,
 
     /// JSON `averageValue`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub average_value: Option<resource::Quantity>,
 
     /// JSON `type` (required). A patch replaces the value; `null` removes it.
     pub type_: String,
 
     /// JSON `value`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub value: Option<resource::Quantity>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<i32>>("averageUtilization"),
+        plain_field::<Option<resource::Quantity>>("averageValue"),
+        plain_field::<String>("type"),
+        plain_field::<Option<resource::Quantity>>("value"),
+    ];
+
+    impl smp_core::PatchSchema for MetricTarget {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("MetricTarget", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.autoscaling.v2.MetricValueStatus`.
 ///
@@ -510,25 +965,51 @@ pub struct MetricTarget {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#metricvaluestatus-v2-autoscaling).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct MetricValueStatus {
     /// JSON `averageUtilization`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub average_utilization: Option<i32>,
 
     /// JSON `averageValue`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub average_value: Option<resource::Quantity>,
 
     /// JSON `value`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub value: Option<resource::Quantity>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<i32>>("averageUtilization"),
+        plain_field::<Option<resource::Quantity>>("averageValue"),
+        plain_field::<Option<resource::Quantity>>("value"),
+    ];
+
+    impl smp_core::PatchSchema for MetricValueStatus {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("MetricValueStatus", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.autoscaling.v2.ObjectMetricSource`.
 ///
@@ -536,12 +1017,21 @@ pub struct MetricValueStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#objectmetricsource-v2-autoscaling).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ObjectMetricSource {
     /// JSON `describedObject` (required). An object that a patch merges into field by field; `null`
     /// removes it.
@@ -556,18 +1046,44 @@ pub struct ObjectMetricSource {
     pub target: MetricTarget,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<CrossVersionObjectReference>("describedObject"),
+        plain_field::<MetricIdentifier>("metric"),
+        plain_field::<MetricTarget>("target"),
+    ];
+
+    impl smp_core::PatchSchema for ObjectMetricSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ObjectMetricSource", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.autoscaling.v2.ObjectMetricStatus`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#objectmetricstatus-v2-autoscaling).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ObjectMetricStatus {
     /// JSON `current` (required). An object that a patch merges into field by field; `null` removes
     /// it.
@@ -582,17 +1098,43 @@ pub struct ObjectMetricStatus {
     pub metric: MetricIdentifier,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<MetricValueStatus>("current"),
+        plain_field::<CrossVersionObjectReference>("describedObject"),
+        plain_field::<MetricIdentifier>("metric"),
+    ];
+
+    impl smp_core::PatchSchema for ObjectMetricStatus {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ObjectMetricStatus", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.autoscaling.v2.PodsMetricSource`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podsmetricsource-v2-autoscaling).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PodsMetricSource {
     /// JSON `metric` (required). An object that a patch merges into field by field; `null` removes
     /// it.
@@ -603,17 +1145,41 @@ pub struct PodsMetricSource {
     pub target: MetricTarget,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<MetricIdentifier>("metric"),
+        plain_field::<MetricTarget>("target"),
+    ];
+
+    impl smp_core::PatchSchema for PodsMetricSource {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("PodsMetricSource", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.autoscaling.v2.PodsMetricStatus`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podsmetricstatus-v2-autoscaling).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PodsMetricStatus {
     /// JSON `current` (required). An object that a patch merges into field by field; `null` removes
     /// it.
@@ -624,17 +1190,41 @@ pub struct PodsMetricStatus {
     pub metric: MetricIdentifier,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<MetricValueStatus>("current"),
+        plain_field::<MetricIdentifier>("metric"),
+    ];
+
+    impl smp_core::PatchSchema for PodsMetricStatus {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("PodsMetricStatus", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.autoscaling.v2.ResourceMetricSource`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourcemetricsource-v2-autoscaling).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ResourceMetricSource {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
@@ -644,17 +1234,42 @@ pub struct ResourceMetricSource {
     pub target: MetricTarget,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<String>("name"),
+        plain_field::<MetricTarget>("target"),
+    ];
+
+    impl smp_core::PatchSchema for ResourceMetricSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ResourceMetricSource", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.autoscaling.v2.ResourceMetricStatus`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourcemetricstatus-v2-autoscaling).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ResourceMetricStatus {
     /// JSON `current` (required). An object that a patch merges into field by field; `null` removes
     /// it.
@@ -663,3 +1278,19 @@ pub struct ResourceMetricStatus {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<MetricValueStatus>("current"),
+        plain_field::<String>("name"),
+    ];
+
+    impl smp_core::PatchSchema for ResourceMetricStatus {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ResourceMetricStatus", &FIELDS));
+    }
+};

@@ -7,6 +7,7 @@
 
 #[cfg(feature = "types")]
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "types")]
 use smp_core::StrategicMerge;
 
 use crate::api::core::v1 as core_v1;
@@ -18,33 +19,60 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#cronjob-v1-batch).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CronJob {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub spec: Option<CronJobSpec>,
 
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<CronJobStatus>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<CronJobSpec>>("spec"),
+        plain_field::<Option<CronJobStatus>>("status"),
+    ];
+
+    impl smp_core::PatchSchema for CronJob {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("CronJob", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for CronJob {
     const API_VERSION: &'static str = "batch/v1";
@@ -57,28 +85,54 @@ impl ::smp_core::typed_patch::ObjectKind for CronJob {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#cronjoblist-v1-batch).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CronJobList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<CronJob>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<CronJob>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for CronJobList {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("CronJobList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for CronJobList {
     const API_VERSION: &'static str = "batch/v1";
@@ -91,19 +145,28 @@ impl ::smp_core::typed_patch::ObjectKind for CronJobList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#cronjobspec-v1-batch).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CronJobSpec {
     /// JSON `concurrencyPolicy`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub concurrency_policy: Option<String>,
 
     /// JSON `failedJobsHistoryLimit`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub failed_jobs_history_limit: Option<i32>,
 
     /// JSON `jobTemplate` (required). An object that a patch merges into field by field; `null`
@@ -114,21 +177,42 @@ pub struct CronJobSpec {
     pub schedule: String,
 
     /// JSON `startingDeadlineSeconds`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub starting_deadline_seconds: Option<i64>,
 
     /// JSON `successfulJobsHistoryLimit`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub successful_jobs_history_limit: Option<i32>,
 
     /// JSON `suspend`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub suspend: Option<bool>,
 
     /// JSON `timeZone`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub time_zone: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 8] = [
+        plain_field::<Option<String>>("concurrencyPolicy"),
+        plain_field::<Option<i32>>("failedJobsHistoryLimit"),
+        plain_field::<JobTemplateSpec>("jobTemplate"),
+        plain_field::<String>("schedule"),
+        plain_field::<Option<i64>>("startingDeadlineSeconds"),
+        plain_field::<Option<i32>>("successfulJobsHistoryLimit"),
+        plain_field::<Option<bool>>("suspend"),
+        plain_field::<Option<String>>("timeZone"),
+    ];
+
+    impl smp_core::PatchSchema for CronJobSpec {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("CronJobSpec", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.batch.v1.CronJobStatus`.
 ///
@@ -136,25 +220,50 @@ pub struct CronJobSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#cronjobstatus-v1-batch).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CronJobStatus {
     /// JSON `active`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub active: Option<Vec<core_v1::ObjectReference>>,
 
     /// JSON `lastScheduleTime`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub last_schedule_time: Option<meta_v1::Time>,
 
     /// JSON `lastSuccessfulTime`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub last_successful_time: Option<meta_v1::Time>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<Vec<core_v1::ObjectReference>>>("active"),
+        plain_field::<Option<meta_v1::Time>>("lastScheduleTime"),
+        plain_field::<Option<meta_v1::Time>>("lastSuccessfulTime"),
+    ];
+
+    impl smp_core::PatchSchema for CronJobStatus {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("CronJobStatus", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.batch.v1.Job`; kind `batch/v1` `Job`.
 ///
@@ -162,33 +271,60 @@ pub struct CronJobStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#job-v1-batch).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct Job {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub spec: Option<JobSpec>,
 
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<JobStatus>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<JobSpec>>("spec"),
+        plain_field::<Option<JobStatus>>("status"),
+    ];
+
+    impl smp_core::PatchSchema for Job {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("Job", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for Job {
     const API_VERSION: &'static str = "batch/v1";
@@ -201,27 +337,36 @@ impl ::smp_core::typed_patch::ObjectKind for Job {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#jobcondition-v1-batch).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct JobCondition {
     /// JSON `lastProbeTime`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub last_probe_time: Option<meta_v1::Time>,
 
     /// JSON `lastTransitionTime`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub last_transition_time: Option<meta_v1::Time>,
 
     /// JSON `message`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub message: Option<String>,
 
     /// JSON `reason`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub reason: Option<String>,
 
     /// JSON `status` (required). A patch replaces the value; `null` removes it.
@@ -231,34 +376,79 @@ pub struct JobCondition {
     pub type_: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 6] = [
+        plain_field::<Option<meta_v1::Time>>("lastProbeTime"),
+        plain_field::<Option<meta_v1::Time>>("lastTransitionTime"),
+        plain_field::<Option<String>>("message"),
+        plain_field::<Option<String>>("reason"),
+        plain_field::<String>("status"),
+        plain_field::<String>("type"),
+    ];
+
+    impl smp_core::PatchSchema for JobCondition {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("JobCondition", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.batch.v1.JobList`; kind `batch/v1` `JobList`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#joblist-v1-batch).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct JobList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<Job>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<Job>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for JobList {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("JobList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for JobList {
     const API_VERSION: &'static str = "batch/v1";
@@ -271,68 +461,77 @@ impl ::smp_core::typed_patch::ObjectKind for JobList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#jobspec-v1-batch).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct JobSpec {
     /// JSON `activeDeadlineSeconds`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub active_deadline_seconds: Option<i64>,
 
     /// JSON `backoffLimit`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub backoff_limit: Option<i32>,
 
     /// JSON `backoffLimitPerIndex`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub backoff_limit_per_index: Option<i32>,
 
     /// JSON `completionMode`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub completion_mode: Option<String>,
 
     /// JSON `completions`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub completions: Option<i32>,
 
     /// JSON `managedBy`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub managed_by: Option<String>,
 
     /// JSON `manualSelector`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub manual_selector: Option<bool>,
 
     /// JSON `maxFailedIndexes`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub max_failed_indexes: Option<i32>,
 
     /// JSON `parallelism`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub parallelism: Option<i32>,
 
     /// JSON `podFailurePolicy`. An object that a patch merges into field by field; `null` removes
     /// it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub pod_failure_policy: Option<PodFailurePolicy>,
 
     /// JSON `podReplacementPolicy`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub pod_replacement_policy: Option<String>,
 
     /// JSON `selector`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub selector: Option<meta_v1::LabelSelector>,
 
     /// JSON `successPolicy`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub success_policy: Option<SuccessPolicy>,
 
     /// JSON `suspend`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub suspend: Option<bool>,
 
     /// JSON `template` (required). An object that a patch merges into field by field; `null`
@@ -340,9 +539,38 @@ pub struct JobSpec {
     pub template: core_v1::PodTemplateSpec,
 
     /// JSON `ttlSecondsAfterFinished`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub ttl_seconds_after_finished: Option<i32>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 16] = [
+        plain_field::<Option<i64>>("activeDeadlineSeconds"),
+        plain_field::<Option<i32>>("backoffLimit"),
+        plain_field::<Option<i32>>("backoffLimitPerIndex"),
+        plain_field::<Option<String>>("completionMode"),
+        plain_field::<Option<i32>>("completions"),
+        plain_field::<Option<String>>("managedBy"),
+        plain_field::<Option<bool>>("manualSelector"),
+        plain_field::<Option<i32>>("maxFailedIndexes"),
+        plain_field::<Option<i32>>("parallelism"),
+        plain_field::<Option<PodFailurePolicy>>("podFailurePolicy"),
+        plain_field::<Option<String>>("podReplacementPolicy"),
+        plain_field::<Option<meta_v1::LabelSelector>>("selector"),
+        plain_field::<Option<SuccessPolicy>>("successPolicy"),
+        plain_field::<Option<bool>>("suspend"),
+        plain_field::<core_v1::PodTemplateSpec>("template"),
+        plain_field::<Option<i32>>("ttlSecondsAfterFinished"),
+    ];
+
+    impl smp_core::PatchSchema for JobSpec {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("JobSpec", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.batch.v1.JobStatus`.
 ///
@@ -350,61 +578,94 @@ pub struct JobSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#jobstatus-v1-batch).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct JobStatus {
     /// JSON `active`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub active: Option<i32>,
 
     /// JSON `completedIndexes`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub completed_indexes: Option<String>,
 
     /// JSON `completionTime`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub completion_time: Option<meta_v1::Time>,
 
     /// JSON `conditions`. A list merged by `type`: a patch item changes the item with the same
     /// `type`, or is added; an item with `$patch: delete` removes it, `$setElementOrder/conditions`
     /// orders the list, and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "type")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "type"))]
     pub conditions: Option<Vec<JobCondition>>,
 
     /// JSON `failed`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub failed: Option<i32>,
 
     /// JSON `failedIndexes`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub failed_indexes: Option<String>,
 
     /// JSON `ready`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub ready: Option<i32>,
 
     /// JSON `startTime`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub start_time: Option<meta_v1::Time>,
 
     /// JSON `succeeded`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub succeeded: Option<i32>,
 
     /// JSON `terminating`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub terminating: Option<i32>,
 
     /// JSON `uncountedTerminatedPods`. An object that a patch merges into field by field; `null`
     /// removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub uncounted_terminated_pods: Option<UncountedTerminatedPods>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::{field_of, plain_field};
+    use smp_core::schema::{FieldDef, Strategy, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 11] = [
+        plain_field::<Option<i32>>("active"),
+        plain_field::<Option<String>>("completedIndexes"),
+        plain_field::<Option<meta_v1::Time>>("completionTime"),
+        field_of::<Option<Vec<JobCondition>>>("conditions", Strategy::MERGE, Some("type")),
+        plain_field::<Option<i32>>("failed"),
+        plain_field::<Option<String>>("failedIndexes"),
+        plain_field::<Option<i32>>("ready"),
+        plain_field::<Option<meta_v1::Time>>("startTime"),
+        plain_field::<Option<i32>>("succeeded"),
+        plain_field::<Option<i32>>("terminating"),
+        plain_field::<Option<UncountedTerminatedPods>>("uncountedTerminatedPods"),
+    ];
+
+    impl smp_core::PatchSchema for JobStatus {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("JobStatus", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.batch.v1.JobTemplateSpec`.
 ///
@@ -412,20 +673,44 @@ pub struct JobStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#jobtemplatespec-v1-batch).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct JobTemplateSpec {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub spec: Option<JobSpec>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<JobSpec>>("spec"),
+    ];
+
+    impl smp_core::PatchSchema for JobTemplateSpec {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("JobTemplateSpec", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.batch.v1.PodFailurePolicy`.
 ///
@@ -433,15 +718,36 @@ pub struct JobTemplateSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podfailurepolicy-v1-batch).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PodFailurePolicy {
     /// JSON `rules` (required). A list that a patch replaces whole.
     pub rules: Vec<PodFailurePolicyRule>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<Vec<PodFailurePolicyRule>>("rules")];
+
+    impl smp_core::PatchSchema for PodFailurePolicy {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("PodFailurePolicy", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.batch.v1.PodFailurePolicyOnExitCodesRequirement`.
 ///
@@ -449,15 +755,24 @@ pub struct PodFailurePolicy {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podfailurepolicyonexitcodesrequirement-v1-batch).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PodFailurePolicyOnExitCodesRequirement {
     /// JSON `containerName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub container_name: Option<String>,
 
     /// JSON `operator` (required). A patch replaces the value; `null` removes it.
@@ -467,18 +782,46 @@ pub struct PodFailurePolicyOnExitCodesRequirement {
     pub values: Vec<i32>,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<String>>("containerName"),
+        plain_field::<String>("operator"),
+        plain_field::<Vec<i32>>("values"),
+    ];
+
+    impl smp_core::PatchSchema for PodFailurePolicyOnExitCodesRequirement {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new(
+            "PodFailurePolicyOnExitCodesRequirement",
+            &FIELDS,
+        ));
+    }
+};
+
 /// Definition `io.k8s.api.batch.v1.PodFailurePolicyOnPodConditionsPattern`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podfailurepolicyonpodconditionspattern-v1-batch).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PodFailurePolicyOnPodConditionsPattern {
     /// JSON `status` (required). A patch replaces the value; `null` removes it.
     pub status: String,
@@ -487,30 +830,74 @@ pub struct PodFailurePolicyOnPodConditionsPattern {
     pub type_: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<String>("status"),
+        plain_field::<String>("type"),
+    ];
+
+    impl smp_core::PatchSchema for PodFailurePolicyOnPodConditionsPattern {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new(
+            "PodFailurePolicyOnPodConditionsPattern",
+            &FIELDS,
+        ));
+    }
+};
+
 /// Definition `io.k8s.api.batch.v1.PodFailurePolicyRule`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podfailurepolicyrule-v1-batch).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PodFailurePolicyRule {
     /// JSON `action` (required). A patch replaces the value; `null` removes it.
     pub action: String,
 
     /// JSON `onExitCodes`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub on_exit_codes: Option<PodFailurePolicyOnExitCodesRequirement>,
 
     /// JSON `onPodConditions`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub on_pod_conditions: Option<Vec<PodFailurePolicyOnPodConditionsPattern>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<String>("action"),
+        plain_field::<Option<PodFailurePolicyOnExitCodesRequirement>>("onExitCodes"),
+        plain_field::<Option<Vec<PodFailurePolicyOnPodConditionsPattern>>>("onPodConditions"),
+    ];
+
+    impl smp_core::PatchSchema for PodFailurePolicyRule {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("PodFailurePolicyRule", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.batch.v1.SuccessPolicy`.
 ///
@@ -518,15 +905,36 @@ pub struct PodFailurePolicyRule {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#successpolicy-v1-batch).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct SuccessPolicy {
     /// JSON `rules` (required). A list that a patch replaces whole.
     pub rules: Vec<SuccessPolicyRule>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<Vec<SuccessPolicyRule>>("rules")];
+
+    impl smp_core::PatchSchema for SuccessPolicy {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("SuccessPolicy", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.batch.v1.SuccessPolicyRule`.
 ///
@@ -534,21 +942,46 @@ pub struct SuccessPolicy {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#successpolicyrule-v1-batch).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct SuccessPolicyRule {
     /// JSON `succeededCount`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub succeeded_count: Option<i32>,
 
     /// JSON `succeededIndexes`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub succeeded_indexes: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<i32>>("succeededCount"),
+        plain_field::<Option<String>>("succeededIndexes"),
+    ];
+
+    impl smp_core::PatchSchema for SuccessPolicyRule {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("SuccessPolicyRule", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.batch.v1.UncountedTerminatedPods`.
 ///
@@ -556,17 +989,42 @@ pub struct SuccessPolicyRule {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#uncountedterminatedpods-v1-batch).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct UncountedTerminatedPods {
     /// JSON `failed`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub failed: Option<Vec<String>>,
 
     /// JSON `succeeded`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub succeeded: Option<Vec<String>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<Vec<String>>>("failed"),
+        plain_field::<Option<Vec<String>>>("succeeded"),
+    ];
+
+    impl smp_core::PatchSchema for UncountedTerminatedPods {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("UncountedTerminatedPods", &FIELDS));
+    }
+};

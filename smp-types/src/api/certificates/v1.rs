@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 #[cfg(feature = "types")]
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "types")]
 use smp_core::StrategicMerge;
 
 use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
@@ -20,23 +21,32 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#certificatesigningrequest-v1-certificates-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CertificateSigningRequest {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec` (required). An object that a patch merges into field by field; `null` removes
@@ -44,9 +54,28 @@ pub struct CertificateSigningRequest {
     pub spec: CertificateSigningRequestSpec,
 
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<CertificateSigningRequestStatus>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<CertificateSigningRequestSpec>("spec"),
+        plain_field::<Option<CertificateSigningRequestStatus>>("status"),
+    ];
+
+    impl smp_core::PatchSchema for CertificateSigningRequest {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("CertificateSigningRequest", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for CertificateSigningRequest {
     const API_VERSION: &'static str = "certificates.k8s.io/v1";
@@ -59,27 +88,36 @@ impl ::smp_core::typed_patch::ObjectKind for CertificateSigningRequest {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#certificatesigningrequestcondition-v1-certificates-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CertificateSigningRequestCondition {
     /// JSON `lastTransitionTime`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub last_transition_time: Option<meta_v1::Time>,
 
     /// JSON `lastUpdateTime`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub last_update_time: Option<meta_v1::Time>,
 
     /// JSON `message`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub message: Option<String>,
 
     /// JSON `reason`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub reason: Option<String>,
 
     /// JSON `status` (required). A patch replaces the value; `null` removes it.
@@ -89,6 +127,28 @@ pub struct CertificateSigningRequestCondition {
     pub type_: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 6] = [
+        plain_field::<Option<meta_v1::Time>>("lastTransitionTime"),
+        plain_field::<Option<meta_v1::Time>>("lastUpdateTime"),
+        plain_field::<Option<String>>("message"),
+        plain_field::<Option<String>>("reason"),
+        plain_field::<String>("status"),
+        plain_field::<String>("type"),
+    ];
+
+    impl smp_core::PatchSchema for CertificateSigningRequestCondition {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new(
+            "CertificateSigningRequestCondition",
+            &FIELDS,
+        ));
+    }
+};
+
 /// Definition `io.k8s.api.certificates.v1.CertificateSigningRequestList`; kind
 /// `certificates.k8s.io/v1` `CertificateSigningRequestList`.
 ///
@@ -96,28 +156,55 @@ pub struct CertificateSigningRequestCondition {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#certificatesigningrequestlist-v1-certificates-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CertificateSigningRequestList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<CertificateSigningRequest>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<CertificateSigningRequest>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for CertificateSigningRequestList {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("CertificateSigningRequestList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for CertificateSigningRequestList {
     const API_VERSION: &'static str = "certificates.k8s.io/v1";
@@ -130,23 +217,32 @@ impl ::smp_core::typed_patch::ObjectKind for CertificateSigningRequestList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#certificatesigningrequestspec-v1-certificates-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CertificateSigningRequestSpec {
     /// JSON `expirationSeconds`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub expiration_seconds: Option<i32>,
 
     /// JSON `extra`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub extra: Option<BTreeMap<String, Vec<String>>>,
 
     /// JSON `groups`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub groups: Option<Vec<String>>,
 
     /// JSON `request` (required). A patch replaces the value; `null` removes it.
@@ -156,17 +252,39 @@ pub struct CertificateSigningRequestSpec {
     pub signer_name: String,
 
     /// JSON `uid`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub uid: Option<String>,
 
     /// JSON `usages`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub usages: Option<Vec<String>>,
 
     /// JSON `username`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub username: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 8] = [
+        plain_field::<Option<i32>>("expirationSeconds"),
+        plain_field::<Option<BTreeMap<String, Vec<String>>>>("extra"),
+        plain_field::<Option<Vec<String>>>("groups"),
+        plain_field::<String>("request"),
+        plain_field::<String>("signerName"),
+        plain_field::<Option<String>>("uid"),
+        plain_field::<Option<Vec<String>>>("usages"),
+        plain_field::<Option<String>>("username"),
+    ];
+
+    impl smp_core::PatchSchema for CertificateSigningRequestSpec {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("CertificateSigningRequestSpec", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.certificates.v1.CertificateSigningRequestStatus`.
 ///
@@ -174,17 +292,42 @@ pub struct CertificateSigningRequestSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#certificatesigningrequeststatus-v1-certificates-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CertificateSigningRequestStatus {
     /// JSON `certificate`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub certificate: Option<String>,
 
     /// JSON `conditions`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub conditions: Option<Vec<CertificateSigningRequestCondition>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<String>>("certificate"),
+        plain_field::<Option<Vec<CertificateSigningRequestCondition>>>("conditions"),
+    ];
+
+    impl smp_core::PatchSchema for CertificateSigningRequestStatus {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("CertificateSigningRequestStatus", &FIELDS));
+    }
+};

@@ -7,6 +7,7 @@
 
 #[cfg(feature = "types")]
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "types")]
 use smp_core::StrategicMerge;
 
 use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
@@ -18,29 +19,56 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#clustertrustbundle-v1alpha1-certificates-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ClusterTrustBundle {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec` (required). An object that a patch merges into field by field; `null` removes
     /// it.
     pub spec: ClusterTrustBundleSpec,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<ClusterTrustBundleSpec>("spec"),
+    ];
+
+    impl smp_core::PatchSchema for ClusterTrustBundle {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ClusterTrustBundle", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for ClusterTrustBundle {
     const API_VERSION: &'static str = "certificates.k8s.io/v1alpha1";
@@ -54,28 +82,55 @@ impl ::smp_core::typed_patch::ObjectKind for ClusterTrustBundle {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#clustertrustbundlelist-v1alpha1-certificates-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ClusterTrustBundleList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<ClusterTrustBundle>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<ClusterTrustBundle>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for ClusterTrustBundleList {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ClusterTrustBundleList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for ClusterTrustBundleList {
     const API_VERSION: &'static str = "certificates.k8s.io/v1alpha1";
@@ -88,20 +143,45 @@ impl ::smp_core::typed_patch::ObjectKind for ClusterTrustBundleList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#clustertrustbundlespec-v1alpha1-certificates-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ClusterTrustBundleSpec {
     /// JSON `signerName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub signer_name: Option<String>,
 
     /// JSON `trustBundle` (required). A patch replaces the value; `null` removes it.
     pub trust_bundle: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<String>>("signerName"),
+        plain_field::<String>("trustBundle"),
+    ];
+
+    impl smp_core::PatchSchema for ClusterTrustBundleSpec {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ClusterTrustBundleSpec", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.certificates.v1alpha1.PodCertificateRequest`; kind
 /// `certificates.k8s.io/v1alpha1` `PodCertificateRequest`.
@@ -110,23 +190,32 @@ pub struct ClusterTrustBundleSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podcertificaterequest-v1alpha1-certificates-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PodCertificateRequest {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec` (required). An object that a patch merges into field by field; `null` removes
@@ -134,9 +223,28 @@ pub struct PodCertificateRequest {
     pub spec: PodCertificateRequestSpec,
 
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<PodCertificateRequestStatus>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<PodCertificateRequestSpec>("spec"),
+        plain_field::<Option<PodCertificateRequestStatus>>("status"),
+    ];
+
+    impl smp_core::PatchSchema for PodCertificateRequest {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("PodCertificateRequest", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for PodCertificateRequest {
     const API_VERSION: &'static str = "certificates.k8s.io/v1alpha1";
@@ -150,28 +258,55 @@ impl ::smp_core::typed_patch::ObjectKind for PodCertificateRequest {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podcertificaterequestlist-v1alpha1-certificates-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PodCertificateRequestList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<PodCertificateRequest>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<PodCertificateRequest>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for PodCertificateRequestList {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("PodCertificateRequestList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for PodCertificateRequestList {
     const API_VERSION: &'static str = "certificates.k8s.io/v1alpha1";
@@ -184,22 +319,31 @@ impl ::smp_core::typed_patch::ObjectKind for PodCertificateRequestList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podcertificaterequestspec-v1alpha1-certificates-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PodCertificateRequestSpec {
     /// JSON `maxExpirationSeconds`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub max_expiration_seconds: Option<i32>,
 
     /// JSON `nodeName` (required). A patch replaces the value; `null` removes it.
     pub node_name: String,
 
     /// JSON `nodeUID` (required). A patch replaces the value; `null` removes it.
-    #[serde(rename = "nodeUID")]
+    #[cfg_attr(feature = "types", serde(rename = "nodeUID"))]
     pub node_uid: String,
 
     /// JSON `pkixPublicKey` (required). A patch replaces the value; `null` removes it.
@@ -209,7 +353,7 @@ pub struct PodCertificateRequestSpec {
     pub pod_name: String,
 
     /// JSON `podUID` (required). A patch replaces the value; `null` removes it.
-    #[serde(rename = "podUID")]
+    #[cfg_attr(feature = "types", serde(rename = "podUID"))]
     pub pod_uid: String,
 
     /// JSON `proofOfPossession` (required). A patch replaces the value; `null` removes it.
@@ -219,12 +363,36 @@ pub struct PodCertificateRequestSpec {
     pub service_account_name: String,
 
     /// JSON `serviceAccountUID` (required). A patch replaces the value; `null` removes it.
-    #[serde(rename = "serviceAccountUID")]
+    #[cfg_attr(feature = "types", serde(rename = "serviceAccountUID"))]
     pub service_account_uid: String,
 
     /// JSON `signerName` (required). A patch replaces the value; `null` removes it.
     pub signer_name: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 10] = [
+        plain_field::<Option<i32>>("maxExpirationSeconds"),
+        plain_field::<String>("nodeName"),
+        plain_field::<String>("nodeUID"),
+        plain_field::<String>("pkixPublicKey"),
+        plain_field::<String>("podName"),
+        plain_field::<String>("podUID"),
+        plain_field::<String>("proofOfPossession"),
+        plain_field::<String>("serviceAccountName"),
+        plain_field::<String>("serviceAccountUID"),
+        plain_field::<String>("signerName"),
+    ];
+
+    impl smp_core::PatchSchema for PodCertificateRequestSpec {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("PodCertificateRequestSpec", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.certificates.v1alpha1.PodCertificateRequestStatus`.
 ///
@@ -232,33 +400,61 @@ pub struct PodCertificateRequestSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podcertificaterequeststatus-v1alpha1-certificates-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PodCertificateRequestStatus {
     /// JSON `beginRefreshAt`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub begin_refresh_at: Option<meta_v1::Time>,
 
     /// JSON `certificateChain`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub certificate_chain: Option<String>,
 
     /// JSON `conditions`. A list merged by `type`: a patch item changes the item with the same
     /// `type`, or is added; an item with `$patch: delete` removes it, `$setElementOrder/conditions`
     /// orders the list, and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "type")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "type"))]
     pub conditions: Option<Vec<meta_v1::Condition>>,
 
     /// JSON `notAfter`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub not_after: Option<meta_v1::Time>,
 
     /// JSON `notBefore`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub not_before: Option<meta_v1::Time>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::{field_of, plain_field};
+    use smp_core::schema::{FieldDef, Strategy, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<meta_v1::Time>>("beginRefreshAt"),
+        plain_field::<Option<String>>("certificateChain"),
+        field_of::<Option<Vec<meta_v1::Condition>>>("conditions", Strategy::MERGE, Some("type")),
+        plain_field::<Option<meta_v1::Time>>("notAfter"),
+        plain_field::<Option<meta_v1::Time>>("notBefore"),
+    ];
+
+    impl smp_core::PatchSchema for PodCertificateRequestStatus {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("PodCertificateRequestStatus", &FIELDS));
+    }
+};

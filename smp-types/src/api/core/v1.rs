@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 #[cfg(feature = "types")]
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "types")]
 use smp_core::StrategicMerge;
 
 use crate::apimachinery::pkg::api::resource;
@@ -21,29 +22,56 @@ use crate::apimachinery::pkg::util::intstr;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#awselasticblockstorevolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct AWSElasticBlockStoreVolumeSource {
     /// JSON `fsType`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub fs_type: Option<String>,
 
     /// JSON `partition`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub partition: Option<i32>,
 
     /// JSON `readOnly`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub read_only: Option<bool>,
 
     /// JSON `volumeID` (required). A patch replaces the value; `null` removes it.
-    #[serde(rename = "volumeID")]
+    #[cfg_attr(feature = "types", serde(rename = "volumeID"))]
     pub volume_id: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("fsType"),
+        plain_field::<Option<i32>>("partition"),
+        plain_field::<Option<bool>>("readOnly"),
+        plain_field::<String>("volumeID"),
+    ];
+
+    impl smp_core::PatchSchema for AWSElasticBlockStoreVolumeSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("AWSElasticBlockStoreVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.Affinity`.
 ///
@@ -51,26 +79,51 @@ pub struct AWSElasticBlockStoreVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#affinity-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct Affinity {
     /// JSON `nodeAffinity`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub node_affinity: Option<NodeAffinity>,
 
     /// JSON `podAffinity`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub pod_affinity: Option<PodAffinity>,
 
     /// JSON `podAntiAffinity`. An object that a patch merges into field by field; `null` removes
     /// it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub pod_anti_affinity: Option<PodAntiAffinity>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<NodeAffinity>>("nodeAffinity"),
+        plain_field::<Option<PodAffinity>>("podAffinity"),
+        plain_field::<Option<PodAntiAffinity>>("podAntiAffinity"),
+    ];
+
+    impl smp_core::PatchSchema for Affinity {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("Affinity", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.AppArmorProfile`.
 ///
@@ -85,28 +138,63 @@ pub struct Affinity {
 //   type)
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
-#[union]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
+#[cfg_attr(feature = "types", union)]
 pub struct AppArmorProfile {
     /// JSON `localhostProfile`. A patch replaces the value; `null` removes it.
     ///
     /// The member of the union discriminated by `type`, set when `type` is `Localhost`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(discriminated_by = "Localhost")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(discriminated_by = "Localhost"))]
     pub localhost_profile: Option<String>,
 
     /// JSON `type` (required). A patch replaces the value; `null` removes it.
     ///
     /// The discriminator of a union: `Localhost` selects `localhostProfile`; `apply_normalized`
     /// keeps only the member its value selects.
-    #[union(discriminator)]
+    #[cfg_attr(feature = "types", union(discriminator))]
     pub type_: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<String>>("localhostProfile"),
+        plain_field::<String>("type"),
+    ];
+    const MEMBERS_0: &[smp_core::schema::UnionMember] = &[smp_core::schema::UnionMember::new(
+        "localhostProfile",
+        "Localhost",
+    )];
+    const UNIONS: &[smp_core::schema::UnionDef] =
+        &[smp_core::schema::UnionDef::new(Some("type"), MEMBERS_0)];
+
+    impl smp_core::PatchSchema for AppArmorProfile {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::with_unions(
+            "AppArmorProfile",
+            &FIELDS,
+            &[],
+            UNIONS,
+        ));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.AttachedVolume`.
 ///
@@ -114,12 +202,21 @@ pub struct AppArmorProfile {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#attachedvolume-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct AttachedVolume {
     /// JSON `devicePath` (required). A patch replaces the value; `null` removes it.
     pub device_path: String,
@@ -128,42 +225,86 @@ pub struct AttachedVolume {
     pub name: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<String>("devicePath"),
+        plain_field::<String>("name"),
+    ];
+
+    impl smp_core::PatchSchema for AttachedVolume {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("AttachedVolume", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.core.v1.AzureDiskVolumeSource`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#azurediskvolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct AzureDiskVolumeSource {
     /// JSON `cachingMode`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub caching_mode: Option<String>,
 
     /// JSON `diskName` (required). A patch replaces the value; `null` removes it.
     pub disk_name: String,
 
     /// JSON `diskURI` (required). A patch replaces the value; `null` removes it.
-    #[serde(rename = "diskURI")]
+    #[cfg_attr(feature = "types", serde(rename = "diskURI"))]
     pub disk_uri: String,
 
     /// JSON `fsType`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub fs_type: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `readOnly`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub read_only: Option<bool>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 6] = [
+        plain_field::<Option<String>>("cachingMode"),
+        plain_field::<String>("diskName"),
+        plain_field::<String>("diskURI"),
+        plain_field::<Option<String>>("fsType"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<bool>>("readOnly"),
+    ];
+
+    impl smp_core::PatchSchema for AzureDiskVolumeSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("AzureDiskVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.AzureFilePersistentVolumeSource`.
 ///
@@ -171,27 +312,54 @@ pub struct AzureDiskVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#azurefilepersistentvolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct AzureFilePersistentVolumeSource {
     /// JSON `readOnly`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub read_only: Option<bool>,
 
     /// JSON `secretName` (required). A patch replaces the value; `null` removes it.
     pub secret_name: String,
 
     /// JSON `secretNamespace`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub secret_namespace: Option<String>,
 
     /// JSON `shareName` (required). A patch replaces the value; `null` removes it.
     pub share_name: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<bool>>("readOnly"),
+        plain_field::<String>("secretName"),
+        plain_field::<Option<String>>("secretNamespace"),
+        plain_field::<String>("shareName"),
+    ];
+
+    impl smp_core::PatchSchema for AzureFilePersistentVolumeSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("AzureFilePersistentVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.AzureFileVolumeSource`.
 ///
@@ -199,15 +367,24 @@ pub struct AzureFilePersistentVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#azurefilevolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct AzureFileVolumeSource {
     /// JSON `readOnly`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub read_only: Option<bool>,
 
     /// JSON `secretName` (required). A patch replaces the value; `null` removes it.
@@ -217,35 +394,78 @@ pub struct AzureFileVolumeSource {
     pub share_name: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<bool>>("readOnly"),
+        plain_field::<String>("secretName"),
+        plain_field::<String>("shareName"),
+    ];
+
+    impl smp_core::PatchSchema for AzureFileVolumeSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("AzureFileVolumeSource", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.core.v1.Binding`; kind `v1` `Binding`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#binding-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct Binding {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `target` (required). An object that a patch merges into field by field; `null` removes
     /// it.
     pub target: ObjectReference,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<ObjectReference>("target"),
+    ];
+
+    impl smp_core::PatchSchema for Binding {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("Binding", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for Binding {
     const API_VERSION: &'static str = "v1";
@@ -258,56 +478,89 @@ impl ::smp_core::typed_patch::ObjectKind for Binding {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#csipersistentvolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CSIPersistentVolumeSource {
     /// JSON `controllerExpandSecretRef`. An object that a patch merges into field by field; `null`
     /// removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub controller_expand_secret_ref: Option<SecretReference>,
 
     /// JSON `controllerPublishSecretRef`. An object that a patch merges into field by field; `null`
     /// removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub controller_publish_secret_ref: Option<SecretReference>,
 
     /// JSON `driver` (required). A patch replaces the value; `null` removes it.
     pub driver: String,
 
     /// JSON `fsType`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub fs_type: Option<String>,
 
     /// JSON `nodeExpandSecretRef`. An object that a patch merges into field by field; `null`
     /// removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub node_expand_secret_ref: Option<SecretReference>,
 
     /// JSON `nodePublishSecretRef`. An object that a patch merges into field by field; `null`
     /// removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub node_publish_secret_ref: Option<SecretReference>,
 
     /// JSON `nodeStageSecretRef`. An object that a patch merges into field by field; `null` removes
     /// it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub node_stage_secret_ref: Option<SecretReference>,
 
     /// JSON `readOnly`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub read_only: Option<bool>,
 
     /// JSON `volumeAttributes`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub volume_attributes: Option<BTreeMap<String, String>>,
 
     /// JSON `volumeHandle` (required). A patch replaces the value; `null` removes it.
     pub volume_handle: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 10] = [
+        plain_field::<Option<SecretReference>>("controllerExpandSecretRef"),
+        plain_field::<Option<SecretReference>>("controllerPublishSecretRef"),
+        plain_field::<String>("driver"),
+        plain_field::<Option<String>>("fsType"),
+        plain_field::<Option<SecretReference>>("nodeExpandSecretRef"),
+        plain_field::<Option<SecretReference>>("nodePublishSecretRef"),
+        plain_field::<Option<SecretReference>>("nodeStageSecretRef"),
+        plain_field::<Option<bool>>("readOnly"),
+        plain_field::<Option<BTreeMap<String, String>>>("volumeAttributes"),
+        plain_field::<String>("volumeHandle"),
+    ];
+
+    impl smp_core::PatchSchema for CSIPersistentVolumeSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("CSIPersistentVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.CSIVolumeSource`.
 ///
@@ -315,33 +568,60 @@ pub struct CSIPersistentVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#csivolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CSIVolumeSource {
     /// JSON `driver` (required). A patch replaces the value; `null` removes it.
     pub driver: String,
 
     /// JSON `fsType`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub fs_type: Option<String>,
 
     /// JSON `nodePublishSecretRef`. An object that a patch merges into field by field; `null`
     /// removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub node_publish_secret_ref: Option<LocalObjectReference>,
 
     /// JSON `readOnly`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub read_only: Option<bool>,
 
     /// JSON `volumeAttributes`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub volume_attributes: Option<BTreeMap<String, String>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<String>("driver"),
+        plain_field::<Option<String>>("fsType"),
+        plain_field::<Option<LocalObjectReference>>("nodePublishSecretRef"),
+        plain_field::<Option<bool>>("readOnly"),
+        plain_field::<Option<BTreeMap<String, String>>>("volumeAttributes"),
+    ];
+
+    impl smp_core::PatchSchema for CSIVolumeSource {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("CSIVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.Capabilities`.
 ///
@@ -349,20 +629,44 @@ pub struct CSIVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#capabilities-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct Capabilities {
     /// JSON `add`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub add: Option<Vec<String>>,
 
     /// JSON `drop`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub drop: Option<Vec<String>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<Vec<String>>>("add"),
+        plain_field::<Option<Vec<String>>>("drop"),
+    ];
+
+    impl smp_core::PatchSchema for Capabilities {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("Capabilities", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.CephFSPersistentVolumeSource`.
 ///
@@ -370,36 +674,65 @@ pub struct Capabilities {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#cephfspersistentvolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CephFSPersistentVolumeSource {
     /// JSON `monitors` (required). A list that a patch replaces whole.
     pub monitors: Vec<String>,
 
     /// JSON `path`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub path: Option<String>,
 
     /// JSON `readOnly`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub read_only: Option<bool>,
 
     /// JSON `secretFile`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub secret_file: Option<String>,
 
     /// JSON `secretRef`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub secret_ref: Option<SecretReference>,
 
     /// JSON `user`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub user: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 6] = [
+        plain_field::<Vec<String>>("monitors"),
+        plain_field::<Option<String>>("path"),
+        plain_field::<Option<bool>>("readOnly"),
+        plain_field::<Option<String>>("secretFile"),
+        plain_field::<Option<SecretReference>>("secretRef"),
+        plain_field::<Option<String>>("user"),
+    ];
+
+    impl smp_core::PatchSchema for CephFSPersistentVolumeSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("CephFSPersistentVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.CephFSVolumeSource`.
 ///
@@ -407,36 +740,65 @@ pub struct CephFSPersistentVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#cephfsvolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CephFSVolumeSource {
     /// JSON `monitors` (required). A list that a patch replaces whole.
     pub monitors: Vec<String>,
 
     /// JSON `path`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub path: Option<String>,
 
     /// JSON `readOnly`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub read_only: Option<bool>,
 
     /// JSON `secretFile`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub secret_file: Option<String>,
 
     /// JSON `secretRef`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub secret_ref: Option<LocalObjectReference>,
 
     /// JSON `user`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub user: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 6] = [
+        plain_field::<Vec<String>>("monitors"),
+        plain_field::<Option<String>>("path"),
+        plain_field::<Option<bool>>("readOnly"),
+        plain_field::<Option<String>>("secretFile"),
+        plain_field::<Option<LocalObjectReference>>("secretRef"),
+        plain_field::<Option<String>>("user"),
+    ];
+
+    impl smp_core::PatchSchema for CephFSVolumeSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("CephFSVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.CinderPersistentVolumeSource`.
 ///
@@ -444,29 +806,56 @@ pub struct CephFSVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#cinderpersistentvolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CinderPersistentVolumeSource {
     /// JSON `fsType`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub fs_type: Option<String>,
 
     /// JSON `readOnly`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub read_only: Option<bool>,
 
     /// JSON `secretRef`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub secret_ref: Option<SecretReference>,
 
     /// JSON `volumeID` (required). A patch replaces the value; `null` removes it.
-    #[serde(rename = "volumeID")]
+    #[cfg_attr(feature = "types", serde(rename = "volumeID"))]
     pub volume_id: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("fsType"),
+        plain_field::<Option<bool>>("readOnly"),
+        plain_field::<Option<SecretReference>>("secretRef"),
+        plain_field::<String>("volumeID"),
+    ];
+
+    impl smp_core::PatchSchema for CinderPersistentVolumeSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("CinderPersistentVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.CinderVolumeSource`.
 ///
@@ -474,29 +863,56 @@ pub struct CinderPersistentVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#cindervolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CinderVolumeSource {
     /// JSON `fsType`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub fs_type: Option<String>,
 
     /// JSON `readOnly`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub read_only: Option<bool>,
 
     /// JSON `secretRef`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub secret_ref: Option<LocalObjectReference>,
 
     /// JSON `volumeID` (required). A patch replaces the value; `null` removes it.
-    #[serde(rename = "volumeID")]
+    #[cfg_attr(feature = "types", serde(rename = "volumeID"))]
     pub volume_id: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("fsType"),
+        plain_field::<Option<bool>>("readOnly"),
+        plain_field::<Option<LocalObjectReference>>("secretRef"),
+        plain_field::<String>("volumeID"),
+    ];
+
+    impl smp_core::PatchSchema for CinderVolumeSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("CinderVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ClientIPConfig`.
 ///
@@ -504,17 +920,38 @@ pub struct CinderVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#clientipconfig-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ClientIPConfig {
     /// JSON `timeoutSeconds`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub timeout_seconds: Option<i32>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<Option<i32>>("timeoutSeconds")];
+
+    impl smp_core::PatchSchema for ClientIPConfig {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ClientIPConfig", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ClusterTrustBundleProjection`.
 ///
@@ -522,32 +959,60 @@ pub struct ClientIPConfig {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#clustertrustbundleprojection-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ClusterTrustBundleProjection {
     /// JSON `labelSelector`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub label_selector: Option<meta_v1::LabelSelector>,
 
     /// JSON `name`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub name: Option<String>,
 
     /// JSON `optional`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub optional: Option<bool>,
 
     /// JSON `path` (required). A patch replaces the value; `null` removes it.
     pub path: String,
 
     /// JSON `signerName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub signer_name: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<meta_v1::LabelSelector>>("labelSelector"),
+        plain_field::<Option<String>>("name"),
+        plain_field::<Option<bool>>("optional"),
+        plain_field::<String>("path"),
+        plain_field::<Option<String>>("signerName"),
+    ];
+
+    impl smp_core::PatchSchema for ClusterTrustBundleProjection {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ClusterTrustBundleProjection", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ComponentCondition`.
 ///
@@ -555,19 +1020,28 @@ pub struct ClusterTrustBundleProjection {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#componentcondition-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ComponentCondition {
     /// JSON `error`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub error: Option<String>,
 
     /// JSON `message`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub message: Option<String>,
 
     /// JSON `status` (required). A patch replaces the value; `null` removes it.
@@ -577,38 +1051,82 @@ pub struct ComponentCondition {
     pub type_: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("error"),
+        plain_field::<Option<String>>("message"),
+        plain_field::<String>("status"),
+        plain_field::<String>("type"),
+    ];
+
+    impl smp_core::PatchSchema for ComponentCondition {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ComponentCondition", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.core.v1.ComponentStatus`; kind `v1` `ComponentStatus`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#componentstatus-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ComponentStatus {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `conditions`. A list merged by `type`: a patch item changes the item with the same
     /// `type`, or is added; an item with `$patch: delete` removes it, `$setElementOrder/conditions`
     /// orders the list, and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "type")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "type"))]
     pub conditions: Option<Vec<ComponentCondition>>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::{field_of, plain_field};
+    use smp_core::schema::{FieldDef, Strategy, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        field_of::<Option<Vec<ComponentCondition>>>("conditions", Strategy::MERGE, Some("type")),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for ComponentStatus {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ComponentStatus", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for ComponentStatus {
     const API_VERSION: &'static str = "v1";
@@ -621,28 +1139,55 @@ impl ::smp_core::typed_patch::ObjectKind for ComponentStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#componentstatuslist-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ComponentStatusList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<ComponentStatus>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<ComponentStatus>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for ComponentStatusList {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ComponentStatusList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for ComponentStatusList {
     const API_VERSION: &'static str = "v1";
@@ -655,37 +1200,65 @@ impl ::smp_core::typed_patch::ObjectKind for ComponentStatusList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#configmap-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ConfigMap {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `binaryData`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub binary_data: Option<BTreeMap<String, String>>,
 
     /// JSON `data`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub data: Option<BTreeMap<String, String>>,
 
     /// JSON `immutable`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub immutable: Option<bool>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 6] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<BTreeMap<String, String>>>("binaryData"),
+        plain_field::<Option<BTreeMap<String, String>>>("data"),
+        plain_field::<Option<bool>>("immutable"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for ConfigMap {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ConfigMap", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for ConfigMap {
     const API_VERSION: &'static str = "v1";
@@ -698,20 +1271,45 @@ impl ::smp_core::typed_patch::ObjectKind for ConfigMap {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#configmapenvsource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ConfigMapEnvSource {
     /// JSON `name`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub name: Option<String>,
 
     /// JSON `optional`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub optional: Option<bool>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<String>>("name"),
+        plain_field::<Option<bool>>("optional"),
+    ];
+
+    impl smp_core::PatchSchema for ConfigMapEnvSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ConfigMapEnvSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ConfigMapKeySelector`.
 ///
@@ -719,23 +1317,49 @@ pub struct ConfigMapEnvSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#configmapkeyselector-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ConfigMapKeySelector {
     /// JSON `key` (required). A patch replaces the value; `null` removes it.
     pub key: String,
 
     /// JSON `name`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub name: Option<String>,
 
     /// JSON `optional`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub optional: Option<bool>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<String>("key"),
+        plain_field::<Option<String>>("name"),
+        plain_field::<Option<bool>>("optional"),
+    ];
+
+    impl smp_core::PatchSchema for ConfigMapKeySelector {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ConfigMapKeySelector", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ConfigMapList`; kind `v1` `ConfigMapList`.
 ///
@@ -743,28 +1367,54 @@ pub struct ConfigMapKeySelector {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#configmaplist-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ConfigMapList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<ConfigMap>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<ConfigMap>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for ConfigMapList {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ConfigMapList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for ConfigMapList {
     const API_VERSION: &'static str = "v1";
@@ -777,12 +1427,21 @@ impl ::smp_core::typed_patch::ObjectKind for ConfigMapList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#configmapnodeconfigsource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ConfigMapNodeConfigSource {
     /// JSON `kubeletConfigKey` (required). A patch replaces the value; `null` removes it.
     pub kubelet_config_key: String,
@@ -794,13 +1453,32 @@ pub struct ConfigMapNodeConfigSource {
     pub namespace: String,
 
     /// JSON `resourceVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub resource_version: Option<String>,
 
     /// JSON `uid`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub uid: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<String>("kubeletConfigKey"),
+        plain_field::<String>("name"),
+        plain_field::<String>("namespace"),
+        plain_field::<Option<String>>("resourceVersion"),
+        plain_field::<Option<String>>("uid"),
+    ];
+
+    impl smp_core::PatchSchema for ConfigMapNodeConfigSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ConfigMapNodeConfigSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ConfigMapProjection`.
 ///
@@ -808,24 +1486,50 @@ pub struct ConfigMapNodeConfigSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#configmapprojection-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ConfigMapProjection {
     /// JSON `items`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub items: Option<Vec<KeyToPath>>,
 
     /// JSON `name`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub name: Option<String>,
 
     /// JSON `optional`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub optional: Option<bool>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<Vec<KeyToPath>>>("items"),
+        plain_field::<Option<String>>("name"),
+        plain_field::<Option<bool>>("optional"),
+    ];
+
+    impl smp_core::PatchSchema for ConfigMapProjection {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ConfigMapProjection", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ConfigMapVolumeSource`.
 ///
@@ -833,29 +1537,56 @@ pub struct ConfigMapProjection {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#configmapvolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ConfigMapVolumeSource {
     /// JSON `defaultMode`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub default_mode: Option<i32>,
 
     /// JSON `items`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub items: Option<Vec<KeyToPath>>,
 
     /// JSON `name`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub name: Option<String>,
 
     /// JSON `optional`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub optional: Option<bool>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<i32>>("defaultMode"),
+        plain_field::<Option<Vec<KeyToPath>>>("items"),
+        plain_field::<Option<String>>("name"),
+        plain_field::<Option<bool>>("optional"),
+    ];
+
+    impl smp_core::PatchSchema for ConfigMapVolumeSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ConfigMapVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.Container`.
 ///
@@ -863,46 +1594,55 @@ pub struct ConfigMapVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#container-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct Container {
     /// JSON `args`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub args: Option<Vec<String>>,
 
     /// JSON `command`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub command: Option<Vec<String>>,
 
     /// JSON `env`. A list merged by `name`: a patch item changes the item with the same `name`, or
     /// is added; an item with `$patch: delete` removes it, `$setElementOrder/env` orders the list,
     /// and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "name")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "name"))]
     pub env: Option<Vec<EnvVar>>,
 
     /// JSON `envFrom`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub env_from: Option<Vec<EnvFromSource>>,
 
     /// JSON `image`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub image: Option<String>,
 
     /// JSON `imagePullPolicy`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub image_pull_policy: Option<String>,
 
     /// JSON `lifecycle`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub lifecycle: Option<Lifecycle>,
 
     /// JSON `livenessProbe`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub liveness_probe: Option<Probe>,
 
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
@@ -917,81 +1657,133 @@ pub struct Container {
     //   Impacted APIs, Support Multi-Fields Merge Key (1) ContainerPort; keys as in the property's
     //   x-kubernetes-list-map-keys (the proposal's `name,containerPort` predates them): 53/TCP and
     //   53/UDP are two ports
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(
-        strategy = "merge",
-        merge_key = "containerPort",
-        recommended = "containerPort,protocol"
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(
+        feature = "types",
+        patch(
+            strategy = "merge",
+            merge_key = "containerPort",
+            recommended = "containerPort,protocol"
+        )
     )]
     pub ports: Option<Vec<ContainerPort>>,
 
     /// JSON `readinessProbe`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub readiness_probe: Option<Probe>,
 
     /// JSON `resizePolicy`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub resize_policy: Option<Vec<ContainerResizePolicy>>,
 
     /// JSON `resources`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub resources: Option<ResourceRequirements>,
 
     /// JSON `restartPolicy`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub restart_policy: Option<String>,
 
     /// JSON `restartPolicyRules`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub restart_policy_rules: Option<Vec<ContainerRestartRule>>,
 
     /// JSON `securityContext`. An object that a patch merges into field by field; `null` removes
     /// it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub security_context: Option<SecurityContext>,
 
     /// JSON `startupProbe`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub startup_probe: Option<Probe>,
 
     /// JSON `stdin`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub stdin: Option<bool>,
 
     /// JSON `stdinOnce`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub stdin_once: Option<bool>,
 
     /// JSON `terminationMessagePath`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub termination_message_path: Option<String>,
 
     /// JSON `terminationMessagePolicy`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub termination_message_policy: Option<String>,
 
     /// JSON `tty`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub tty: Option<bool>,
 
     /// JSON `volumeDevices`. A list merged by `devicePath`: a patch item changes the item with the
     /// same `devicePath`, or is added; an item with `$patch: delete` removes it,
     /// `$setElementOrder/volumeDevices` orders the list, and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "devicePath")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "devicePath"))]
     pub volume_devices: Option<Vec<VolumeDevice>>,
 
     /// JSON `volumeMounts`. A list merged by `mountPath`: a patch item changes the item with the
     /// same `mountPath`, or is added; an item with `$patch: delete` removes it,
     /// `$setElementOrder/volumeMounts` orders the list, and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "mountPath")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "mountPath"))]
     pub volume_mounts: Option<Vec<VolumeMount>>,
 
     /// JSON `workingDir`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub working_dir: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::{field_of, plain_field};
+    use smp_core::schema::{FieldDef, Strategy, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 25] = [
+        plain_field::<Option<Vec<String>>>("args"),
+        plain_field::<Option<Vec<String>>>("command"),
+        field_of::<Option<Vec<EnvVar>>>("env", Strategy::MERGE, Some("name")),
+        plain_field::<Option<Vec<EnvFromSource>>>("envFrom"),
+        plain_field::<Option<String>>("image"),
+        plain_field::<Option<String>>("imagePullPolicy"),
+        plain_field::<Option<Lifecycle>>("lifecycle"),
+        plain_field::<Option<Probe>>("livenessProbe"),
+        plain_field::<String>("name"),
+        FieldDef::with_recommended(
+            "ports",
+            smp_core::schema::TypeRef::Static(
+                smp_core::__private::type_def::<Option<Vec<ContainerPort>>>,
+            ),
+            Strategy::MERGE,
+            Some("containerPort"),
+            &[
+                std::borrow::Cow::Borrowed("containerPort"),
+                std::borrow::Cow::Borrowed("protocol"),
+            ],
+        ),
+        plain_field::<Option<Probe>>("readinessProbe"),
+        plain_field::<Option<Vec<ContainerResizePolicy>>>("resizePolicy"),
+        plain_field::<Option<ResourceRequirements>>("resources"),
+        plain_field::<Option<String>>("restartPolicy"),
+        plain_field::<Option<Vec<ContainerRestartRule>>>("restartPolicyRules"),
+        plain_field::<Option<SecurityContext>>("securityContext"),
+        plain_field::<Option<Probe>>("startupProbe"),
+        plain_field::<Option<bool>>("stdin"),
+        plain_field::<Option<bool>>("stdinOnce"),
+        plain_field::<Option<String>>("terminationMessagePath"),
+        plain_field::<Option<String>>("terminationMessagePolicy"),
+        plain_field::<Option<bool>>("tty"),
+        field_of::<Option<Vec<VolumeDevice>>>("volumeDevices", Strategy::MERGE, Some("devicePath")),
+        field_of::<Option<Vec<VolumeMount>>>("volumeMounts", Strategy::MERGE, Some("mountPath")),
+        plain_field::<Option<String>>("workingDir"),
+    ];
+
+    impl smp_core::PatchSchema for Container {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("Container", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ContainerExtendedResourceRequest`.
 ///
@@ -999,12 +1791,21 @@ pub struct Container {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#containerextendedresourcerequest-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ContainerExtendedResourceRequest {
     /// JSON `containerName` (required). A patch replaces the value; `null` removes it.
     pub container_name: String,
@@ -1016,27 +1817,68 @@ pub struct ContainerExtendedResourceRequest {
     pub resource_name: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<String>("containerName"),
+        plain_field::<String>("requestName"),
+        plain_field::<String>("resourceName"),
+    ];
+
+    impl smp_core::PatchSchema for ContainerExtendedResourceRequest {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ContainerExtendedResourceRequest", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.core.v1.ContainerImage`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#containerimage-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ContainerImage {
     /// JSON `names`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub names: Option<Vec<String>>,
 
     /// JSON `sizeBytes`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub size_bytes: Option<i64>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<Vec<String>>>("names"),
+        plain_field::<Option<i64>>("sizeBytes"),
+    ];
+
+    impl smp_core::PatchSchema for ContainerImage {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ContainerImage", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ContainerPort`.
 ///
@@ -1044,32 +1886,62 @@ pub struct ContainerImage {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#containerport-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ContainerPort {
     /// JSON `containerPort` (required). A patch replaces the value; `null` removes it.
     pub container_port: i32,
 
     /// JSON `hostIP`. A patch replaces the value; `null` removes it.
-    #[serde(rename = "hostIP", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "types",
+        serde(rename = "hostIP", skip_serializing_if = "Option::is_none")
+    )]
     pub host_ip: Option<String>,
 
     /// JSON `hostPort`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub host_port: Option<i32>,
 
     /// JSON `name`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub name: Option<String>,
 
     /// JSON `protocol`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub protocol: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<i32>("containerPort"),
+        plain_field::<Option<String>>("hostIP"),
+        plain_field::<Option<i32>>("hostPort"),
+        plain_field::<Option<String>>("name"),
+        plain_field::<Option<String>>("protocol"),
+    ];
+
+    impl smp_core::PatchSchema for ContainerPort {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ContainerPort", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ContainerResizePolicy`.
 ///
@@ -1077,12 +1949,21 @@ pub struct ContainerPort {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#containerresizepolicy-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ContainerResizePolicy {
     /// JSON `resourceName` (required). A patch replaces the value; `null` removes it.
     pub resource_name: String,
@@ -1091,26 +1972,67 @@ pub struct ContainerResizePolicy {
     pub restart_policy: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<String>("resourceName"),
+        plain_field::<String>("restartPolicy"),
+    ];
+
+    impl smp_core::PatchSchema for ContainerResizePolicy {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ContainerResizePolicy", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.core.v1.ContainerRestartRule`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#containerrestartrule-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ContainerRestartRule {
     /// JSON `action` (required). A patch replaces the value; `null` removes it.
     pub action: String,
 
     /// JSON `exitCodes`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub exit_codes: Option<ContainerRestartRuleOnExitCodes>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<String>("action"),
+        plain_field::<Option<ContainerRestartRuleOnExitCodes>>("exitCodes"),
+    ];
+
+    impl smp_core::PatchSchema for ContainerRestartRule {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ContainerRestartRule", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ContainerRestartRuleOnExitCodes`.
 ///
@@ -1118,19 +2040,44 @@ pub struct ContainerRestartRule {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#containerrestartruleonexitcodes-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ContainerRestartRuleOnExitCodes {
     /// JSON `operator` (required). A patch replaces the value; `null` removes it.
     pub operator: String,
 
     /// JSON `values`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub values: Option<Vec<i32>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<String>("operator"),
+        plain_field::<Option<Vec<i32>>>("values"),
+    ];
+
+    impl smp_core::PatchSchema for ContainerRestartRuleOnExitCodes {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ContainerRestartRuleOnExitCodes", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ContainerState`.
 ///
@@ -1143,34 +2090,71 @@ pub struct ContainerRestartRuleOnExitCodes {
 //   at most one of its members is set
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
-#[union]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
+#[cfg_attr(feature = "types", union)]
 pub struct ContainerState {
     /// JSON `running`. An object that a patch merges into field by field; `null` removes it.
     ///
     /// A member of a union with `terminated` and `waiting`: at most one of them is set; when a
     /// patch newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub running: Option<ContainerStateRunning>,
 
     /// JSON `terminated`. An object that a patch merges into field by field; `null` removes it.
     ///
     /// A member of a union with `running` and `waiting`: at most one of them is set; when a patch
     /// newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub terminated: Option<ContainerStateTerminated>,
 
     /// JSON `waiting`. An object that a patch merges into field by field; `null` removes it.
     ///
     /// A member of a union with `running` and `terminated`: at most one of them is set; when a
     /// patch newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub waiting: Option<ContainerStateWaiting>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<ContainerStateRunning>>("running"),
+        plain_field::<Option<ContainerStateTerminated>>("terminated"),
+        plain_field::<Option<ContainerStateWaiting>>("waiting"),
+    ];
+    const MEMBERS_0: &[smp_core::schema::UnionMember] = &[
+        smp_core::schema::UnionMember::new("running", "Running"),
+        smp_core::schema::UnionMember::new("terminated", "Terminated"),
+        smp_core::schema::UnionMember::new("waiting", "Waiting"),
+    ];
+    const UNIONS: &[smp_core::schema::UnionDef] =
+        &[smp_core::schema::UnionDef::new(None, MEMBERS_0)];
+
+    impl smp_core::PatchSchema for ContainerState {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::with_unions(
+            "ContainerState",
+            &FIELDS,
+            &[],
+            UNIONS,
+        ));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ContainerStateRunning`.
 ///
@@ -1178,17 +2162,39 @@ pub struct ContainerState {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#containerstaterunning-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ContainerStateRunning {
     /// JSON `startedAt`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub started_at: Option<meta_v1::Time>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<Option<meta_v1::Time>>("startedAt")];
+
+    impl smp_core::PatchSchema for ContainerStateRunning {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ContainerStateRunning", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ContainerStateTerminated`.
 ///
@@ -1196,40 +2202,73 @@ pub struct ContainerStateRunning {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#containerstateterminated-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ContainerStateTerminated {
     /// JSON `containerID`. A patch replaces the value; `null` removes it.
-    #[serde(rename = "containerID", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "types",
+        serde(rename = "containerID", skip_serializing_if = "Option::is_none")
+    )]
     pub container_id: Option<String>,
 
     /// JSON `exitCode` (required). A patch replaces the value; `null` removes it.
     pub exit_code: i32,
 
     /// JSON `finishedAt`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub finished_at: Option<meta_v1::Time>,
 
     /// JSON `message`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub message: Option<String>,
 
     /// JSON `reason`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub reason: Option<String>,
 
     /// JSON `signal`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub signal: Option<i32>,
 
     /// JSON `startedAt`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub started_at: Option<meta_v1::Time>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 7] = [
+        plain_field::<Option<String>>("containerID"),
+        plain_field::<i32>("exitCode"),
+        plain_field::<Option<meta_v1::Time>>("finishedAt"),
+        plain_field::<Option<String>>("message"),
+        plain_field::<Option<String>>("reason"),
+        plain_field::<Option<i32>>("signal"),
+        plain_field::<Option<meta_v1::Time>>("startedAt"),
+    ];
+
+    impl smp_core::PatchSchema for ContainerStateTerminated {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ContainerStateTerminated", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ContainerStateWaiting`.
 ///
@@ -1237,20 +2276,45 @@ pub struct ContainerStateTerminated {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#containerstatewaiting-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ContainerStateWaiting {
     /// JSON `message`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub message: Option<String>,
 
     /// JSON `reason`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub reason: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<String>>("message"),
+        plain_field::<Option<String>>("reason"),
+    ];
+
+    impl smp_core::PatchSchema for ContainerStateWaiting {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ContainerStateWaiting", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ContainerStatus`.
 ///
@@ -1258,34 +2322,46 @@ pub struct ContainerStateWaiting {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#containerstatus-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ContainerStatus {
     /// JSON `allocatedResources`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub allocated_resources: Option<BTreeMap<String, resource::Quantity>>,
 
     /// JSON `allocatedResourcesStatus`. A list merged by `name`: a patch item changes the item with
     /// the same `name`, or is added; an item with `$patch: delete` removes it,
     /// `$setElementOrder/allocatedResourcesStatus` orders the list, and `$patch: replace` replaces
     /// it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "name")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "name"))]
     pub allocated_resources_status: Option<Vec<ResourceStatus>>,
 
     /// JSON `containerID`. A patch replaces the value; `null` removes it.
-    #[serde(rename = "containerID", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "types",
+        serde(rename = "containerID", skip_serializing_if = "Option::is_none")
+    )]
     pub container_id: Option<String>,
 
     /// JSON `image` (required). A patch replaces the value; `null` removes it.
     pub image: String,
 
     /// JSON `imageID` (required). A patch replaces the value; `null` removes it.
-    #[serde(rename = "imageID")]
+    #[cfg_attr(feature = "types", serde(rename = "imageID"))]
     pub image_id: String,
 
     /// JSON `lastState`. An object that a patch merges into field by field; `null` removes it. With
@@ -1293,8 +2369,8 @@ pub struct ContainerStatus {
     /// list.
     // smp overlay: strategy `retainKeys`: retain-keys-patch-strategy.md, Examples (1): lastState
     //   holds the same ContainerState union as state
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "retainKeys")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "retainKeys"))]
     pub last_state: Option<ContainerState>,
 
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
@@ -1304,14 +2380,14 @@ pub struct ContainerStatus {
     pub ready: bool,
 
     /// JSON `resources`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub resources: Option<ResourceRequirements>,
 
     /// JSON `restartCount` (required). A patch replaces the value; `null` removes it.
     pub restart_count: i32,
 
     /// JSON `started`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub started: Option<bool>,
 
     /// JSON `state`. An object that a patch merges into field by field; `null` removes it. With
@@ -1319,25 +2395,61 @@ pub struct ContainerStatus {
     /// list.
     // smp overlay: strategy `retainKeys`: retain-keys-patch-strategy.md, Examples (1) Non-inlined
     //   non-discriminated union: `State ContainerState ... patchStrategy:"retainKeys"`
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "retainKeys")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "retainKeys"))]
     pub state: Option<ContainerState>,
 
     /// JSON `stopSignal`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub stop_signal: Option<String>,
 
     /// JSON `user`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub user: Option<ContainerUser>,
 
     /// JSON `volumeMounts`. A list merged by `mountPath`: a patch item changes the item with the
     /// same `mountPath`, or is added; an item with `$patch: delete` removes it,
     /// `$setElementOrder/volumeMounts` orders the list, and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "mountPath")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "mountPath"))]
     pub volume_mounts: Option<Vec<VolumeMountStatus>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::{field_of, plain_field};
+    use smp_core::schema::{FieldDef, Strategy, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 15] = [
+        plain_field::<Option<BTreeMap<String, resource::Quantity>>>("allocatedResources"),
+        field_of::<Option<Vec<ResourceStatus>>>(
+            "allocatedResourcesStatus",
+            Strategy::MERGE,
+            Some("name"),
+        ),
+        plain_field::<Option<String>>("containerID"),
+        plain_field::<String>("image"),
+        plain_field::<String>("imageID"),
+        field_of::<Option<ContainerState>>("lastState", Strategy::RETAIN_KEYS, None),
+        plain_field::<String>("name"),
+        plain_field::<bool>("ready"),
+        plain_field::<Option<ResourceRequirements>>("resources"),
+        plain_field::<i32>("restartCount"),
+        plain_field::<Option<bool>>("started"),
+        field_of::<Option<ContainerState>>("state", Strategy::RETAIN_KEYS, None),
+        plain_field::<Option<String>>("stopSignal"),
+        plain_field::<Option<ContainerUser>>("user"),
+        field_of::<Option<Vec<VolumeMountStatus>>>(
+            "volumeMounts",
+            Strategy::MERGE,
+            Some("mountPath"),
+        ),
+    ];
+
+    impl smp_core::PatchSchema for ContainerStatus {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ContainerStatus", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ContainerUser`.
 ///
@@ -1345,16 +2457,37 @@ pub struct ContainerStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#containeruser-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ContainerUser {
     /// JSON `linux`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub linux: Option<LinuxContainerUser>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<Option<LinuxContainerUser>>("linux")];
+
+    impl smp_core::PatchSchema for ContainerUser {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ContainerUser", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.DaemonEndpoint`.
 ///
@@ -1362,16 +2495,37 @@ pub struct ContainerUser {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#daemonendpoint-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct DaemonEndpoint {
     /// JSON `Port` (required). A patch replaces the value; `null` removes it.
-    #[serde(rename = "Port")]
+    #[cfg_attr(feature = "types", serde(rename = "Port"))]
     pub port: i32,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<i32>("Port")];
+
+    impl smp_core::PatchSchema for DaemonEndpoint {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("DaemonEndpoint", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.DownwardAPIProjection`.
 ///
@@ -1379,16 +2533,38 @@ pub struct DaemonEndpoint {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#downwardapiprojection-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct DownwardAPIProjection {
     /// JSON `items`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub items: Option<Vec<DownwardAPIVolumeFile>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<Option<Vec<DownwardAPIVolumeFile>>>("items")];
+
+    impl smp_core::PatchSchema for DownwardAPIProjection {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("DownwardAPIProjection", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.DownwardAPIVolumeFile`.
 ///
@@ -1396,19 +2572,28 @@ pub struct DownwardAPIProjection {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#downwardapivolumefile-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct DownwardAPIVolumeFile {
     /// JSON `fieldRef`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub field_ref: Option<ObjectFieldSelector>,
 
     /// JSON `mode`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub mode: Option<i32>,
 
     /// JSON `path` (required). A patch replaces the value; `null` removes it.
@@ -1416,9 +2601,27 @@ pub struct DownwardAPIVolumeFile {
 
     /// JSON `resourceFieldRef`. An object that a patch merges into field by field; `null` removes
     /// it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub resource_field_ref: Option<ResourceFieldSelector>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<ObjectFieldSelector>>("fieldRef"),
+        plain_field::<Option<i32>>("mode"),
+        plain_field::<String>("path"),
+        plain_field::<Option<ResourceFieldSelector>>("resourceFieldRef"),
+    ];
+
+    impl smp_core::PatchSchema for DownwardAPIVolumeFile {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("DownwardAPIVolumeFile", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.DownwardAPIVolumeSource`.
 ///
@@ -1426,21 +2629,46 @@ pub struct DownwardAPIVolumeFile {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#downwardapivolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct DownwardAPIVolumeSource {
     /// JSON `defaultMode`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub default_mode: Option<i32>,
 
     /// JSON `items`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub items: Option<Vec<DownwardAPIVolumeFile>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<i32>>("defaultMode"),
+        plain_field::<Option<Vec<DownwardAPIVolumeFile>>>("items"),
+    ];
+
+    impl smp_core::PatchSchema for DownwardAPIVolumeSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("DownwardAPIVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.EmptyDirVolumeSource`.
 ///
@@ -1448,21 +2676,46 @@ pub struct DownwardAPIVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#emptydirvolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct EmptyDirVolumeSource {
     /// JSON `medium`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub medium: Option<String>,
 
     /// JSON `sizeLimit`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub size_limit: Option<resource::Quantity>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<String>>("medium"),
+        plain_field::<Option<resource::Quantity>>("sizeLimit"),
+    ];
+
+    impl smp_core::PatchSchema for EmptyDirVolumeSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("EmptyDirVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.EndpointAddress`.
 ///
@@ -1470,28 +2723,54 @@ pub struct EmptyDirVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#endpointaddress-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct EndpointAddress {
     /// JSON `hostname`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub hostname: Option<String>,
 
     /// JSON `ip` (required). A patch replaces the value; `null` removes it.
     pub ip: String,
 
     /// JSON `nodeName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub node_name: Option<String>,
 
     /// JSON `targetRef`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub target_ref: Option<ObjectReference>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("hostname"),
+        plain_field::<String>("ip"),
+        plain_field::<Option<String>>("nodeName"),
+        plain_field::<Option<ObjectReference>>("targetRef"),
+    ];
+
+    impl smp_core::PatchSchema for EndpointAddress {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("EndpointAddress", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.EndpointPort`.
 ///
@@ -1499,28 +2778,54 @@ pub struct EndpointAddress {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#endpointport-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct EndpointPort {
     /// JSON `appProtocol`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub app_protocol: Option<String>,
 
     /// JSON `name`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub name: Option<String>,
 
     /// JSON `port` (required). A patch replaces the value; `null` removes it.
     pub port: i32,
 
     /// JSON `protocol`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub protocol: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("appProtocol"),
+        plain_field::<Option<String>>("name"),
+        plain_field::<i32>("port"),
+        plain_field::<Option<String>>("protocol"),
+    ];
+
+    impl smp_core::PatchSchema for EndpointPort {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("EndpointPort", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.EndpointSubset`.
 ///
@@ -1528,25 +2833,50 @@ pub struct EndpointPort {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#endpointsubset-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct EndpointSubset {
     /// JSON `addresses`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub addresses: Option<Vec<EndpointAddress>>,
 
     /// JSON `notReadyAddresses`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub not_ready_addresses: Option<Vec<EndpointAddress>>,
 
     /// JSON `ports`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub ports: Option<Vec<EndpointPort>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<Vec<EndpointAddress>>>("addresses"),
+        plain_field::<Option<Vec<EndpointAddress>>>("notReadyAddresses"),
+        plain_field::<Option<Vec<EndpointPort>>>("ports"),
+    ];
+
+    impl smp_core::PatchSchema for EndpointSubset {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("EndpointSubset", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.Endpoints`; kind `v1` `Endpoints`.
 ///
@@ -1554,29 +2884,55 @@ pub struct EndpointSubset {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#endpoints-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct Endpoints {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `subsets`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub subsets: Option<Vec<EndpointSubset>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<Vec<EndpointSubset>>>("subsets"),
+    ];
+
+    impl smp_core::PatchSchema for Endpoints {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("Endpoints", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for Endpoints {
     const API_VERSION: &'static str = "v1";
@@ -1589,28 +2945,54 @@ impl ::smp_core::typed_patch::ObjectKind for Endpoints {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#endpointslist-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct EndpointsList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<Endpoints>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<Endpoints>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for EndpointsList {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("EndpointsList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for EndpointsList {
     const API_VERSION: &'static str = "v1";
@@ -1623,25 +3005,50 @@ impl ::smp_core::typed_patch::ObjectKind for EndpointsList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#envfromsource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct EnvFromSource {
     /// JSON `configMapRef`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub config_map_ref: Option<ConfigMapEnvSource>,
 
     /// JSON `prefix`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub prefix: Option<String>,
 
     /// JSON `secretRef`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub secret_ref: Option<SecretEnvSource>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<ConfigMapEnvSource>>("configMapRef"),
+        plain_field::<Option<String>>("prefix"),
+        plain_field::<Option<SecretEnvSource>>("secretRef"),
+    ];
+
+    impl smp_core::PatchSchema for EnvFromSource {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("EnvFromSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.EnvVar`.
 ///
@@ -1654,12 +3061,21 @@ pub struct EnvFromSource {
 //   example of `+unionDeprecated` inline members
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct EnvVar {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
@@ -1668,18 +3084,41 @@ pub struct EnvVar {
     ///
     /// A member of a union with `valueFrom`: at most one of them is set; when a patch newly sets
     /// this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub value: Option<String>,
 
     /// JSON `valueFrom`. An object that a patch merges into field by field; `null` removes it.
     ///
     /// A member of a union with `value`: at most one of them is set; when a patch newly sets this
     /// one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub value_from: Option<EnvVarSource>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<String>("name"),
+        plain_field::<Option<String>>("value"),
+        plain_field::<Option<EnvVarSource>>("valueFrom"),
+    ];
+    const MEMBERS_0: &[smp_core::schema::UnionMember] = &[
+        smp_core::schema::UnionMember::new("value", "Value"),
+        smp_core::schema::UnionMember::new("valueFrom", "ValueFrom"),
+    ];
+    const UNIONS: &[smp_core::schema::UnionDef] =
+        &[smp_core::schema::UnionDef::new(None, MEMBERS_0)];
+
+    impl smp_core::PatchSchema for EnvVar {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::with_unions("EnvVar", &FIELDS, &[], UNIONS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.EnvVarSource`.
 ///
@@ -1693,13 +3132,22 @@ pub struct EnvVar {
 //   more than one field set; the source of EnvVar's valueFrom member
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
-#[union]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
+#[cfg_attr(feature = "types", union)]
 pub struct EnvVarSource {
     /// JSON `configMapKeyRef`. An object that a patch merges into field by field; `null` removes
     /// it.
@@ -1707,7 +3155,7 @@ pub struct EnvVarSource {
     /// A member of a union with `fieldRef`, `fileKeyRef`, `resourceFieldRef` and `secretKeyRef`: at
     /// most one of them is set; when a patch newly sets this one, `apply_normalized` clears the
     /// others.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub config_map_key_ref: Option<ConfigMapKeySelector>,
 
     /// JSON `fieldRef`. An object that a patch merges into field by field; `null` removes it.
@@ -1715,7 +3163,7 @@ pub struct EnvVarSource {
     /// A member of a union with `configMapKeyRef`, `fileKeyRef`, `resourceFieldRef` and
     /// `secretKeyRef`: at most one of them is set; when a patch newly sets this one,
     /// `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub field_ref: Option<ObjectFieldSelector>,
 
     /// JSON `fileKeyRef`. An object that a patch merges into field by field; `null` removes it.
@@ -1723,7 +3171,7 @@ pub struct EnvVarSource {
     /// A member of a union with `configMapKeyRef`, `fieldRef`, `resourceFieldRef` and
     /// `secretKeyRef`: at most one of them is set; when a patch newly sets this one,
     /// `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub file_key_ref: Option<FileKeySelector>,
 
     /// JSON `resourceFieldRef`. An object that a patch merges into field by field; `null` removes
@@ -1732,7 +3180,7 @@ pub struct EnvVarSource {
     /// A member of a union with `configMapKeyRef`, `fieldRef`, `fileKeyRef` and `secretKeyRef`: at
     /// most one of them is set; when a patch newly sets this one, `apply_normalized` clears the
     /// others.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub resource_field_ref: Option<ResourceFieldSelector>,
 
     /// JSON `secretKeyRef`. An object that a patch merges into field by field; `null` removes it.
@@ -1740,9 +3188,37 @@ pub struct EnvVarSource {
     /// A member of a union with `configMapKeyRef`, `fieldRef`, `fileKeyRef` and `resourceFieldRef`:
     /// at most one of them is set; when a patch newly sets this one, `apply_normalized` clears the
     /// others.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub secret_key_ref: Option<SecretKeySelector>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<ConfigMapKeySelector>>("configMapKeyRef"),
+        plain_field::<Option<ObjectFieldSelector>>("fieldRef"),
+        plain_field::<Option<FileKeySelector>>("fileKeyRef"),
+        plain_field::<Option<ResourceFieldSelector>>("resourceFieldRef"),
+        plain_field::<Option<SecretKeySelector>>("secretKeyRef"),
+    ];
+    const MEMBERS_0: &[smp_core::schema::UnionMember] = &[
+        smp_core::schema::UnionMember::new("configMapKeyRef", "ConfigMapKeyRef"),
+        smp_core::schema::UnionMember::new("fieldRef", "FieldRef"),
+        smp_core::schema::UnionMember::new("fileKeyRef", "FileKeyRef"),
+        smp_core::schema::UnionMember::new("resourceFieldRef", "ResourceFieldRef"),
+        smp_core::schema::UnionMember::new("secretKeyRef", "SecretKeyRef"),
+    ];
+    const UNIONS: &[smp_core::schema::UnionDef] =
+        &[smp_core::schema::UnionDef::new(None, MEMBERS_0)];
+
+    impl smp_core::PatchSchema for EnvVarSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::with_unions("EnvVarSource", &FIELDS, &[], UNIONS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.EphemeralContainer`.
 ///
@@ -1750,46 +3226,55 @@ pub struct EnvVarSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ephemeralcontainer-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct EphemeralContainer {
     /// JSON `args`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub args: Option<Vec<String>>,
 
     /// JSON `command`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub command: Option<Vec<String>>,
 
     /// JSON `env`. A list merged by `name`: a patch item changes the item with the same `name`, or
     /// is added; an item with `$patch: delete` removes it, `$setElementOrder/env` orders the list,
     /// and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "name")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "name"))]
     pub env: Option<Vec<EnvVar>>,
 
     /// JSON `envFrom`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub env_from: Option<Vec<EnvFromSource>>,
 
     /// JSON `image`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub image: Option<String>,
 
     /// JSON `imagePullPolicy`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub image_pull_policy: Option<String>,
 
     /// JSON `lifecycle`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub lifecycle: Option<Lifecycle>,
 
     /// JSON `livenessProbe`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub liveness_probe: Option<Probe>,
 
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
@@ -1802,85 +3287,139 @@ pub struct EphemeralContainer {
     /// recommended merge key).
     // smp overlay: recommended keys `containerPort,protocol`: as Container.ports
     //   (patch-merge-key-directive.md (1)); the property's x-kubernetes-list-map-keys
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(
-        strategy = "merge",
-        merge_key = "containerPort",
-        recommended = "containerPort,protocol"
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(
+        feature = "types",
+        patch(
+            strategy = "merge",
+            merge_key = "containerPort",
+            recommended = "containerPort,protocol"
+        )
     )]
     pub ports: Option<Vec<ContainerPort>>,
 
     /// JSON `readinessProbe`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub readiness_probe: Option<Probe>,
 
     /// JSON `resizePolicy`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub resize_policy: Option<Vec<ContainerResizePolicy>>,
 
     /// JSON `resources`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub resources: Option<ResourceRequirements>,
 
     /// JSON `restartPolicy`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub restart_policy: Option<String>,
 
     /// JSON `restartPolicyRules`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub restart_policy_rules: Option<Vec<ContainerRestartRule>>,
 
     /// JSON `securityContext`. An object that a patch merges into field by field; `null` removes
     /// it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub security_context: Option<SecurityContext>,
 
     /// JSON `startupProbe`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub startup_probe: Option<Probe>,
 
     /// JSON `stdin`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub stdin: Option<bool>,
 
     /// JSON `stdinOnce`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub stdin_once: Option<bool>,
 
     /// JSON `targetContainerName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub target_container_name: Option<String>,
 
     /// JSON `terminationMessagePath`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub termination_message_path: Option<String>,
 
     /// JSON `terminationMessagePolicy`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub termination_message_policy: Option<String>,
 
     /// JSON `tty`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub tty: Option<bool>,
 
     /// JSON `volumeDevices`. A list merged by `devicePath`: a patch item changes the item with the
     /// same `devicePath`, or is added; an item with `$patch: delete` removes it,
     /// `$setElementOrder/volumeDevices` orders the list, and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "devicePath")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "devicePath"))]
     pub volume_devices: Option<Vec<VolumeDevice>>,
 
     /// JSON `volumeMounts`. A list merged by `mountPath`: a patch item changes the item with the
     /// same `mountPath`, or is added; an item with `$patch: delete` removes it,
     /// `$setElementOrder/volumeMounts` orders the list, and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "mountPath")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "mountPath"))]
     pub volume_mounts: Option<Vec<VolumeMount>>,
 
     /// JSON `workingDir`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub working_dir: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::{field_of, plain_field};
+    use smp_core::schema::{FieldDef, Strategy, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 26] = [
+        plain_field::<Option<Vec<String>>>("args"),
+        plain_field::<Option<Vec<String>>>("command"),
+        field_of::<Option<Vec<EnvVar>>>("env", Strategy::MERGE, Some("name")),
+        plain_field::<Option<Vec<EnvFromSource>>>("envFrom"),
+        plain_field::<Option<String>>("image"),
+        plain_field::<Option<String>>("imagePullPolicy"),
+        plain_field::<Option<Lifecycle>>("lifecycle"),
+        plain_field::<Option<Probe>>("livenessProbe"),
+        plain_field::<String>("name"),
+        FieldDef::with_recommended(
+            "ports",
+            smp_core::schema::TypeRef::Static(
+                smp_core::__private::type_def::<Option<Vec<ContainerPort>>>,
+            ),
+            Strategy::MERGE,
+            Some("containerPort"),
+            &[
+                std::borrow::Cow::Borrowed("containerPort"),
+                std::borrow::Cow::Borrowed("protocol"),
+            ],
+        ),
+        plain_field::<Option<Probe>>("readinessProbe"),
+        plain_field::<Option<Vec<ContainerResizePolicy>>>("resizePolicy"),
+        plain_field::<Option<ResourceRequirements>>("resources"),
+        plain_field::<Option<String>>("restartPolicy"),
+        plain_field::<Option<Vec<ContainerRestartRule>>>("restartPolicyRules"),
+        plain_field::<Option<SecurityContext>>("securityContext"),
+        plain_field::<Option<Probe>>("startupProbe"),
+        plain_field::<Option<bool>>("stdin"),
+        plain_field::<Option<bool>>("stdinOnce"),
+        plain_field::<Option<String>>("targetContainerName"),
+        plain_field::<Option<String>>("terminationMessagePath"),
+        plain_field::<Option<String>>("terminationMessagePolicy"),
+        plain_field::<Option<bool>>("tty"),
+        field_of::<Option<Vec<VolumeDevice>>>("volumeDevices", Strategy::MERGE, Some("devicePath")),
+        field_of::<Option<Vec<VolumeMount>>>("volumeMounts", Strategy::MERGE, Some("mountPath")),
+        plain_field::<Option<String>>("workingDir"),
+    ];
+
+    impl smp_core::PatchSchema for EphemeralContainer {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("EphemeralContainer", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.EphemeralVolumeSource`.
 ///
@@ -1888,18 +3427,42 @@ pub struct EphemeralContainer {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ephemeralvolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct EphemeralVolumeSource {
     /// JSON `volumeClaimTemplate`. An object that a patch merges into field by field; `null`
     /// removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub volume_claim_template: Option<PersistentVolumeClaimTemplate>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<Option<PersistentVolumeClaimTemplate>>(
+        "volumeClaimTemplate",
+    )];
+
+    impl smp_core::PatchSchema for EphemeralVolumeSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("EphemeralVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.Event`; kind `v1` `Event`.
 ///
@@ -1907,31 +3470,40 @@ pub struct EphemeralVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#event-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct Event {
     /// JSON `action`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub action: Option<String>,
 
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `count`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub count: Option<i32>,
 
     /// JSON `eventTime`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub event_time: Option<meta_v1::MicroTime>,
 
     /// JSON `firstTimestamp`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub first_timestamp: Option<meta_v1::Time>,
 
     /// JSON `involvedObject` (required). An object that a patch merges into field by field; `null`
@@ -1939,15 +3511,15 @@ pub struct Event {
     pub involved_object: ObjectReference,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `lastTimestamp`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub last_timestamp: Option<meta_v1::Time>,
 
     /// JSON `message`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub message: Option<String>,
 
     /// JSON `metadata` (required). An object that a patch merges into field by field; `null`
@@ -1955,33 +3527,63 @@ pub struct Event {
     pub metadata: meta_v1::ObjectMeta,
 
     /// JSON `reason`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub reason: Option<String>,
 
     /// JSON `related`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub related: Option<ObjectReference>,
 
     /// JSON `reportingComponent`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub reporting_component: Option<String>,
 
     /// JSON `reportingInstance`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub reporting_instance: Option<String>,
 
     /// JSON `series`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub series: Option<EventSeries>,
 
     /// JSON `source`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub source: Option<EventSource>,
 
     /// JSON `type`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub type_: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 17] = [
+        plain_field::<Option<String>>("action"),
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<i32>>("count"),
+        plain_field::<Option<meta_v1::MicroTime>>("eventTime"),
+        plain_field::<Option<meta_v1::Time>>("firstTimestamp"),
+        plain_field::<ObjectReference>("involvedObject"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::Time>>("lastTimestamp"),
+        plain_field::<Option<String>>("message"),
+        plain_field::<meta_v1::ObjectMeta>("metadata"),
+        plain_field::<Option<String>>("reason"),
+        plain_field::<Option<ObjectReference>>("related"),
+        plain_field::<Option<String>>("reportingComponent"),
+        plain_field::<Option<String>>("reportingInstance"),
+        plain_field::<Option<EventSeries>>("series"),
+        plain_field::<Option<EventSource>>("source"),
+        plain_field::<Option<String>>("type"),
+    ];
+
+    impl smp_core::PatchSchema for Event {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("Event", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for Event {
     const API_VERSION: &'static str = "v1";
@@ -1994,28 +3596,54 @@ impl ::smp_core::typed_patch::ObjectKind for Event {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#eventlist-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct EventList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<Event>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<Event>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for EventList {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("EventList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for EventList {
     const API_VERSION: &'static str = "v1";
@@ -2028,21 +3656,45 @@ impl ::smp_core::typed_patch::ObjectKind for EventList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#eventseries-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct EventSeries {
     /// JSON `count`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub count: Option<i32>,
 
     /// JSON `lastObservedTime`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub last_observed_time: Option<meta_v1::MicroTime>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<i32>>("count"),
+        plain_field::<Option<meta_v1::MicroTime>>("lastObservedTime"),
+    ];
+
+    impl smp_core::PatchSchema for EventSeries {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("EventSeries", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.EventSource`.
 ///
@@ -2050,20 +3702,44 @@ pub struct EventSeries {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#eventsource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct EventSource {
     /// JSON `component`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub component: Option<String>,
 
     /// JSON `host`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub host: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<String>>("component"),
+        plain_field::<Option<String>>("host"),
+    ];
+
+    impl smp_core::PatchSchema for EventSource {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("EventSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ExecAction`.
 ///
@@ -2071,16 +3747,37 @@ pub struct EventSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#execaction-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ExecAction {
     /// JSON `command`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub command: Option<Vec<String>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<Option<Vec<String>>>("command")];
+
+    impl smp_core::PatchSchema for ExecAction {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ExecAction", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.FCVolumeSource`.
 ///
@@ -2088,33 +3785,63 @@ pub struct ExecAction {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#fcvolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct FCVolumeSource {
     /// JSON `fsType`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub fs_type: Option<String>,
 
     /// JSON `lun`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub lun: Option<i32>,
 
     /// JSON `readOnly`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub read_only: Option<bool>,
 
     /// JSON `targetWWNs`. A list that a patch replaces whole.
-    #[serde(rename = "targetWWNs", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "types",
+        serde(rename = "targetWWNs", skip_serializing_if = "Option::is_none")
+    )]
     pub target_wwns: Option<Vec<String>>,
 
     /// JSON `wwids`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub wwids: Option<Vec<String>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("fsType"),
+        plain_field::<Option<i32>>("lun"),
+        plain_field::<Option<bool>>("readOnly"),
+        plain_field::<Option<Vec<String>>>("targetWWNs"),
+        plain_field::<Option<Vec<String>>>("wwids"),
+    ];
+
+    impl smp_core::PatchSchema for FCVolumeSource {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("FCVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.FileKeySelector`.
 ///
@@ -2122,18 +3849,27 @@ pub struct FCVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#filekeyselector-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct FileKeySelector {
     /// JSON `key` (required). A patch replaces the value; `null` removes it.
     pub key: String,
 
     /// JSON `optional`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub optional: Option<bool>,
 
     /// JSON `path` (required). A patch replaces the value; `null` removes it.
@@ -2143,38 +3879,83 @@ pub struct FileKeySelector {
     pub volume_name: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<String>("key"),
+        plain_field::<Option<bool>>("optional"),
+        plain_field::<String>("path"),
+        plain_field::<String>("volumeName"),
+    ];
+
+    impl smp_core::PatchSchema for FileKeySelector {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("FileKeySelector", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.core.v1.FlexPersistentVolumeSource`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#flexpersistentvolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct FlexPersistentVolumeSource {
     /// JSON `driver` (required). A patch replaces the value; `null` removes it.
     pub driver: String,
 
     /// JSON `fsType`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub fs_type: Option<String>,
 
     /// JSON `options`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub options: Option<BTreeMap<String, String>>,
 
     /// JSON `readOnly`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub read_only: Option<bool>,
 
     /// JSON `secretRef`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub secret_ref: Option<SecretReference>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<String>("driver"),
+        plain_field::<Option<String>>("fsType"),
+        plain_field::<Option<BTreeMap<String, String>>>("options"),
+        plain_field::<Option<bool>>("readOnly"),
+        plain_field::<Option<SecretReference>>("secretRef"),
+    ];
+
+    impl smp_core::PatchSchema for FlexPersistentVolumeSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("FlexPersistentVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.FlexVolumeSource`.
 ///
@@ -2182,32 +3963,59 @@ pub struct FlexPersistentVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#flexvolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct FlexVolumeSource {
     /// JSON `driver` (required). A patch replaces the value; `null` removes it.
     pub driver: String,
 
     /// JSON `fsType`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub fs_type: Option<String>,
 
     /// JSON `options`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub options: Option<BTreeMap<String, String>>,
 
     /// JSON `readOnly`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub read_only: Option<bool>,
 
     /// JSON `secretRef`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub secret_ref: Option<LocalObjectReference>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<String>("driver"),
+        plain_field::<Option<String>>("fsType"),
+        plain_field::<Option<BTreeMap<String, String>>>("options"),
+        plain_field::<Option<bool>>("readOnly"),
+        plain_field::<Option<LocalObjectReference>>("secretRef"),
+    ];
+
+    impl smp_core::PatchSchema for FlexVolumeSource {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("FlexVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.FlockerVolumeSource`.
 ///
@@ -2215,21 +4023,49 @@ pub struct FlexVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#flockervolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct FlockerVolumeSource {
     /// JSON `datasetName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub dataset_name: Option<String>,
 
     /// JSON `datasetUUID`. A patch replaces the value; `null` removes it.
-    #[serde(rename = "datasetUUID", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "types",
+        serde(rename = "datasetUUID", skip_serializing_if = "Option::is_none")
+    )]
     pub dataset_uuid: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<String>>("datasetName"),
+        plain_field::<Option<String>>("datasetUUID"),
+    ];
+
+    impl smp_core::PatchSchema for FlockerVolumeSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("FlockerVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.GCEPersistentDiskVolumeSource`.
 ///
@@ -2237,28 +4073,55 @@ pub struct FlockerVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#gcepersistentdiskvolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct GCEPersistentDiskVolumeSource {
     /// JSON `fsType`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub fs_type: Option<String>,
 
     /// JSON `partition`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub partition: Option<i32>,
 
     /// JSON `pdName` (required). A patch replaces the value; `null` removes it.
     pub pd_name: String,
 
     /// JSON `readOnly`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub read_only: Option<bool>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("fsType"),
+        plain_field::<Option<i32>>("partition"),
+        plain_field::<String>("pdName"),
+        plain_field::<Option<bool>>("readOnly"),
+    ];
+
+    impl smp_core::PatchSchema for GCEPersistentDiskVolumeSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("GCEPersistentDiskVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.GRPCAction`.
 ///
@@ -2266,19 +4129,43 @@ pub struct GCEPersistentDiskVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#grpcaction-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct GRPCAction {
     /// JSON `port` (required). A patch replaces the value; `null` removes it.
     pub port: i32,
 
     /// JSON `service`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub service: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<i32>("port"),
+        plain_field::<Option<String>>("service"),
+    ];
+
+    impl smp_core::PatchSchema for GRPCAction {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("GRPCAction", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.GitRepoVolumeSource`.
 ///
@@ -2286,23 +4173,49 @@ pub struct GRPCAction {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#gitrepovolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct GitRepoVolumeSource {
     /// JSON `directory`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub directory: Option<String>,
 
     /// JSON `repository` (required). A patch replaces the value; `null` removes it.
     pub repository: String,
 
     /// JSON `revision`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub revision: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<String>>("directory"),
+        plain_field::<String>("repository"),
+        plain_field::<Option<String>>("revision"),
+    ];
+
+    impl smp_core::PatchSchema for GitRepoVolumeSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("GitRepoVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.GlusterfsPersistentVolumeSource`.
 ///
@@ -2310,27 +4223,54 @@ pub struct GitRepoVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#glusterfspersistentvolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct GlusterfsPersistentVolumeSource {
     /// JSON `endpoints` (required). A patch replaces the value; `null` removes it.
     pub endpoints: String,
 
     /// JSON `endpointsNamespace`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub endpoints_namespace: Option<String>,
 
     /// JSON `path` (required). A patch replaces the value; `null` removes it.
     pub path: String,
 
     /// JSON `readOnly`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub read_only: Option<bool>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<String>("endpoints"),
+        plain_field::<Option<String>>("endpointsNamespace"),
+        plain_field::<String>("path"),
+        plain_field::<Option<bool>>("readOnly"),
+    ];
+
+    impl smp_core::PatchSchema for GlusterfsPersistentVolumeSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("GlusterfsPersistentVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.GlusterfsVolumeSource`.
 ///
@@ -2338,12 +4278,21 @@ pub struct GlusterfsPersistentVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#glusterfsvolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct GlusterfsVolumeSource {
     /// JSON `endpoints` (required). A patch replaces the value; `null` removes it.
     pub endpoints: String,
@@ -2352,9 +4301,26 @@ pub struct GlusterfsVolumeSource {
     pub path: String,
 
     /// JSON `readOnly`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub read_only: Option<bool>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<String>("endpoints"),
+        plain_field::<String>("path"),
+        plain_field::<Option<bool>>("readOnly"),
+    ];
+
+    impl smp_core::PatchSchema for GlusterfsVolumeSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("GlusterfsVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.HTTPGetAction`.
 ///
@@ -2362,32 +4328,59 @@ pub struct GlusterfsVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#httpgetaction-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct HTTPGetAction {
     /// JSON `host`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub host: Option<String>,
 
     /// JSON `httpHeaders`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub http_headers: Option<Vec<HTTPHeader>>,
 
     /// JSON `path`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub path: Option<String>,
 
     /// JSON `port` (required). A patch replaces the value; `null` removes it.
     pub port: intstr::IntOrString,
 
     /// JSON `scheme`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub scheme: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("host"),
+        plain_field::<Option<Vec<HTTPHeader>>>("httpHeaders"),
+        plain_field::<Option<String>>("path"),
+        plain_field::<intstr::IntOrString>("port"),
+        plain_field::<Option<String>>("scheme"),
+    ];
+
+    impl smp_core::PatchSchema for HTTPGetAction {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("HTTPGetAction", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.HTTPHeader`.
 ///
@@ -2395,11 +4388,20 @@ pub struct HTTPGetAction {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#httpheader-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct HTTPHeader {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
@@ -2408,25 +4410,64 @@ pub struct HTTPHeader {
     pub value: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<String>("name"),
+        plain_field::<String>("value"),
+    ];
+
+    impl smp_core::PatchSchema for HTTPHeader {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("HTTPHeader", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.core.v1.HostAlias`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#hostalias-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct HostAlias {
     /// JSON `hostnames`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub hostnames: Option<Vec<String>>,
 
     /// JSON `ip` (required). A patch replaces the value; `null` removes it.
     pub ip: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<Vec<String>>>("hostnames"),
+        plain_field::<String>("ip"),
+    ];
+
+    impl smp_core::PatchSchema for HostAlias {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("HostAlias", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.HostIP`.
 ///
@@ -2434,15 +4475,36 @@ pub struct HostAlias {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#hostip-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct HostIP {
     /// JSON `ip` (required). A patch replaces the value; `null` removes it.
     pub ip: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<String>("ip")];
+
+    impl smp_core::PatchSchema for HostIP {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("HostIP", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.HostPathVolumeSource`.
 ///
@@ -2450,20 +4512,45 @@ pub struct HostIP {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#hostpathvolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct HostPathVolumeSource {
     /// JSON `path` (required). A patch replaces the value; `null` removes it.
     pub path: String,
 
     /// JSON `type`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub type_: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<String>("path"),
+        plain_field::<Option<String>>("type"),
+    ];
+
+    impl smp_core::PatchSchema for HostPathVolumeSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("HostPathVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ISCSIPersistentVolumeSource`.
 ///
@@ -2471,54 +4558,88 @@ pub struct HostPathVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#iscsipersistentvolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ISCSIPersistentVolumeSource {
     /// JSON `chapAuthDiscovery`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub chap_auth_discovery: Option<bool>,
 
     /// JSON `chapAuthSession`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub chap_auth_session: Option<bool>,
 
     /// JSON `fsType`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub fs_type: Option<String>,
 
     /// JSON `initiatorName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub initiator_name: Option<String>,
 
     /// JSON `iqn` (required). A patch replaces the value; `null` removes it.
     pub iqn: String,
 
     /// JSON `iscsiInterface`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub iscsi_interface: Option<String>,
 
     /// JSON `lun` (required). A patch replaces the value; `null` removes it.
     pub lun: i32,
 
     /// JSON `portals`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub portals: Option<Vec<String>>,
 
     /// JSON `readOnly`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub read_only: Option<bool>,
 
     /// JSON `secretRef`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub secret_ref: Option<SecretReference>,
 
     /// JSON `targetPortal` (required). A patch replaces the value; `null` removes it.
     pub target_portal: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 11] = [
+        plain_field::<Option<bool>>("chapAuthDiscovery"),
+        plain_field::<Option<bool>>("chapAuthSession"),
+        plain_field::<Option<String>>("fsType"),
+        plain_field::<Option<String>>("initiatorName"),
+        plain_field::<String>("iqn"),
+        plain_field::<Option<String>>("iscsiInterface"),
+        plain_field::<i32>("lun"),
+        plain_field::<Option<Vec<String>>>("portals"),
+        plain_field::<Option<bool>>("readOnly"),
+        plain_field::<Option<SecretReference>>("secretRef"),
+        plain_field::<String>("targetPortal"),
+    ];
+
+    impl smp_core::PatchSchema for ISCSIPersistentVolumeSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ISCSIPersistentVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ISCSIVolumeSource`.
 ///
@@ -2526,54 +4647,88 @@ pub struct ISCSIPersistentVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#iscsivolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ISCSIVolumeSource {
     /// JSON `chapAuthDiscovery`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub chap_auth_discovery: Option<bool>,
 
     /// JSON `chapAuthSession`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub chap_auth_session: Option<bool>,
 
     /// JSON `fsType`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub fs_type: Option<String>,
 
     /// JSON `initiatorName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub initiator_name: Option<String>,
 
     /// JSON `iqn` (required). A patch replaces the value; `null` removes it.
     pub iqn: String,
 
     /// JSON `iscsiInterface`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub iscsi_interface: Option<String>,
 
     /// JSON `lun` (required). A patch replaces the value; `null` removes it.
     pub lun: i32,
 
     /// JSON `portals`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub portals: Option<Vec<String>>,
 
     /// JSON `readOnly`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub read_only: Option<bool>,
 
     /// JSON `secretRef`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub secret_ref: Option<LocalObjectReference>,
 
     /// JSON `targetPortal` (required). A patch replaces the value; `null` removes it.
     pub target_portal: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 11] = [
+        plain_field::<Option<bool>>("chapAuthDiscovery"),
+        plain_field::<Option<bool>>("chapAuthSession"),
+        plain_field::<Option<String>>("fsType"),
+        plain_field::<Option<String>>("initiatorName"),
+        plain_field::<String>("iqn"),
+        plain_field::<Option<String>>("iscsiInterface"),
+        plain_field::<i32>("lun"),
+        plain_field::<Option<Vec<String>>>("portals"),
+        plain_field::<Option<bool>>("readOnly"),
+        plain_field::<Option<LocalObjectReference>>("secretRef"),
+        plain_field::<String>("targetPortal"),
+    ];
+
+    impl smp_core::PatchSchema for ISCSIVolumeSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ISCSIVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ImageVolumeSource`.
 ///
@@ -2581,21 +4736,46 @@ pub struct ISCSIVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#imagevolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ImageVolumeSource {
     /// JSON `pullPolicy`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub pull_policy: Option<String>,
 
     /// JSON `reference`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub reference: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<String>>("pullPolicy"),
+        plain_field::<Option<String>>("reference"),
+    ];
+
+    impl smp_core::PatchSchema for ImageVolumeSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ImageVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.KeyToPath`.
 ///
@@ -2603,22 +4783,47 @@ pub struct ImageVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#keytopath-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct KeyToPath {
     /// JSON `key` (required). A patch replaces the value; `null` removes it.
     pub key: String,
 
     /// JSON `mode`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub mode: Option<i32>,
 
     /// JSON `path` (required). A patch replaces the value; `null` removes it.
     pub path: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<String>("key"),
+        plain_field::<Option<i32>>("mode"),
+        plain_field::<String>("path"),
+    ];
+
+    impl smp_core::PatchSchema for KeyToPath {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("KeyToPath", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.Lifecycle`.
 ///
@@ -2626,25 +4831,50 @@ pub struct KeyToPath {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#lifecycle-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct Lifecycle {
     /// JSON `postStart`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub post_start: Option<LifecycleHandler>,
 
     /// JSON `preStop`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub pre_stop: Option<LifecycleHandler>,
 
     /// JSON `stopSignal`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub stop_signal: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<LifecycleHandler>>("postStart"),
+        plain_field::<Option<LifecycleHandler>>("preStop"),
+        plain_field::<Option<String>>("stopSignal"),
+    ];
+
+    impl smp_core::PatchSchema for Lifecycle {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("Lifecycle", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.LifecycleHandler`.
 ///
@@ -2657,42 +4887,81 @@ pub struct Lifecycle {
 //   one of its handler fields is set
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
-#[union]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
+#[cfg_attr(feature = "types", union)]
 pub struct LifecycleHandler {
     /// JSON `exec`. An object that a patch merges into field by field; `null` removes it.
     ///
     /// A member of a union with `httpGet`, `sleep` and `tcpSocket`: at most one of them is set;
     /// when a patch newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub exec: Option<ExecAction>,
 
     /// JSON `httpGet`. An object that a patch merges into field by field; `null` removes it.
     ///
     /// A member of a union with `exec`, `sleep` and `tcpSocket`: at most one of them is set; when a
     /// patch newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub http_get: Option<HTTPGetAction>,
 
     /// JSON `sleep`. An object that a patch merges into field by field; `null` removes it.
     ///
     /// A member of a union with `exec`, `httpGet` and `tcpSocket`: at most one of them is set; when
     /// a patch newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub sleep: Option<SleepAction>,
 
     /// JSON `tcpSocket`. An object that a patch merges into field by field; `null` removes it.
     ///
     /// A member of a union with `exec`, `httpGet` and `sleep`: at most one of them is set; when a
     /// patch newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub tcp_socket: Option<TCPSocketAction>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<ExecAction>>("exec"),
+        plain_field::<Option<HTTPGetAction>>("httpGet"),
+        plain_field::<Option<SleepAction>>("sleep"),
+        plain_field::<Option<TCPSocketAction>>("tcpSocket"),
+    ];
+    const MEMBERS_0: &[smp_core::schema::UnionMember] = &[
+        smp_core::schema::UnionMember::new("exec", "Exec"),
+        smp_core::schema::UnionMember::new("httpGet", "HttpGet"),
+        smp_core::schema::UnionMember::new("sleep", "Sleep"),
+        smp_core::schema::UnionMember::new("tcpSocket", "TcpSocket"),
+    ];
+    const UNIONS: &[smp_core::schema::UnionDef] =
+        &[smp_core::schema::UnionDef::new(None, MEMBERS_0)];
+
+    impl smp_core::PatchSchema for LifecycleHandler {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::with_unions(
+            "LifecycleHandler",
+            &FIELDS,
+            &[],
+            UNIONS,
+        ));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.LimitRange`; kind `v1` `LimitRange`.
 ///
@@ -2700,29 +4969,55 @@ pub struct LifecycleHandler {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#limitrange-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct LimitRange {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub spec: Option<LimitRangeSpec>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<LimitRangeSpec>>("spec"),
+    ];
+
+    impl smp_core::PatchSchema for LimitRange {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("LimitRange", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for LimitRange {
     const API_VERSION: &'static str = "v1";
@@ -2735,36 +5030,64 @@ impl ::smp_core::typed_patch::ObjectKind for LimitRange {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#limitrangeitem-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct LimitRangeItem {
     /// JSON `default`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub default: Option<BTreeMap<String, resource::Quantity>>,
 
     /// JSON `defaultRequest`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub default_request: Option<BTreeMap<String, resource::Quantity>>,
 
     /// JSON `max`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub max: Option<BTreeMap<String, resource::Quantity>>,
 
     /// JSON `maxLimitRequestRatio`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub max_limit_request_ratio: Option<BTreeMap<String, resource::Quantity>>,
 
     /// JSON `min`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub min: Option<BTreeMap<String, resource::Quantity>>,
 
     /// JSON `type` (required). A patch replaces the value; `null` removes it.
     pub type_: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 6] = [
+        plain_field::<Option<BTreeMap<String, resource::Quantity>>>("default"),
+        plain_field::<Option<BTreeMap<String, resource::Quantity>>>("defaultRequest"),
+        plain_field::<Option<BTreeMap<String, resource::Quantity>>>("max"),
+        plain_field::<Option<BTreeMap<String, resource::Quantity>>>("maxLimitRequestRatio"),
+        plain_field::<Option<BTreeMap<String, resource::Quantity>>>("min"),
+        plain_field::<String>("type"),
+    ];
+
+    impl smp_core::PatchSchema for LimitRangeItem {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("LimitRangeItem", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.LimitRangeList`; kind `v1` `LimitRangeList`.
 ///
@@ -2772,28 +5095,54 @@ pub struct LimitRangeItem {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#limitrangelist-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct LimitRangeList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<LimitRange>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<LimitRange>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for LimitRangeList {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("LimitRangeList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for LimitRangeList {
     const API_VERSION: &'static str = "v1";
@@ -2806,15 +5155,36 @@ impl ::smp_core::typed_patch::ObjectKind for LimitRangeList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#limitrangespec-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct LimitRangeSpec {
     /// JSON `limits` (required). A list that a patch replaces whole.
     pub limits: Vec<LimitRangeItem>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<Vec<LimitRangeItem>>("limits")];
+
+    impl smp_core::PatchSchema for LimitRangeSpec {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("LimitRangeSpec", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.LinuxContainerUser`.
 ///
@@ -2822,23 +5192,49 @@ pub struct LimitRangeSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#linuxcontaineruser-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct LinuxContainerUser {
     /// JSON `gid` (required). A patch replaces the value; `null` removes it.
     pub gid: i64,
 
     /// JSON `supplementalGroups`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub supplemental_groups: Option<Vec<i64>>,
 
     /// JSON `uid` (required). A patch replaces the value; `null` removes it.
     pub uid: i64,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<i64>("gid"),
+        plain_field::<Option<Vec<i64>>>("supplementalGroups"),
+        plain_field::<i64>("uid"),
+    ];
+
+    impl smp_core::PatchSchema for LinuxContainerUser {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("LinuxContainerUser", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.LoadBalancerIngress`.
 ///
@@ -2846,29 +5242,56 @@ pub struct LinuxContainerUser {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#loadbalanceringress-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct LoadBalancerIngress {
     /// JSON `hostname`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub hostname: Option<String>,
 
     /// JSON `ip`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub ip: Option<String>,
 
     /// JSON `ipMode`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub ip_mode: Option<String>,
 
     /// JSON `ports`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub ports: Option<Vec<PortStatus>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("hostname"),
+        plain_field::<Option<String>>("ip"),
+        plain_field::<Option<String>>("ipMode"),
+        plain_field::<Option<Vec<PortStatus>>>("ports"),
+    ];
+
+    impl smp_core::PatchSchema for LoadBalancerIngress {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("LoadBalancerIngress", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.LoadBalancerStatus`.
 ///
@@ -2876,16 +5299,38 @@ pub struct LoadBalancerIngress {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#loadbalancerstatus-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct LoadBalancerStatus {
     /// JSON `ingress`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub ingress: Option<Vec<LoadBalancerIngress>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<Option<Vec<LoadBalancerIngress>>>("ingress")];
+
+    impl smp_core::PatchSchema for LoadBalancerStatus {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("LoadBalancerStatus", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.LocalObjectReference`.
 ///
@@ -2893,16 +5338,38 @@ pub struct LoadBalancerStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#localobjectreference-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct LocalObjectReference {
     /// JSON `name`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub name: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<Option<String>>("name")];
+
+    impl smp_core::PatchSchema for LocalObjectReference {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("LocalObjectReference", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.LocalVolumeSource`.
 ///
@@ -2910,20 +5377,45 @@ pub struct LocalObjectReference {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#localvolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct LocalVolumeSource {
     /// JSON `fsType`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub fs_type: Option<String>,
 
     /// JSON `path` (required). A patch replaces the value; `null` removes it.
     pub path: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<String>>("fsType"),
+        plain_field::<String>("path"),
+    ];
+
+    impl smp_core::PatchSchema for LocalVolumeSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("LocalVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ModifyVolumeStatus`.
 ///
@@ -2931,20 +5423,45 @@ pub struct LocalVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#modifyvolumestatus-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ModifyVolumeStatus {
     /// JSON `status` (required). A patch replaces the value; `null` removes it.
     pub status: String,
 
     /// JSON `targetVolumeAttributesClassName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub target_volume_attributes_class_name: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<String>("status"),
+        plain_field::<Option<String>>("targetVolumeAttributesClassName"),
+    ];
+
+    impl smp_core::PatchSchema for ModifyVolumeStatus {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ModifyVolumeStatus", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.NFSVolumeSource`.
 ///
@@ -2952,23 +5469,48 @@ pub struct ModifyVolumeStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#nfsvolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct NFSVolumeSource {
     /// JSON `path` (required). A patch replaces the value; `null` removes it.
     pub path: String,
 
     /// JSON `readOnly`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub read_only: Option<bool>,
 
     /// JSON `server` (required). A patch replaces the value; `null` removes it.
     pub server: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<String>("path"),
+        plain_field::<Option<bool>>("readOnly"),
+        plain_field::<String>("server"),
+    ];
+
+    impl smp_core::PatchSchema for NFSVolumeSource {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("NFSVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.Namespace`; kind `v1` `Namespace`.
 ///
@@ -2976,33 +5518,60 @@ pub struct NFSVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#namespace-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct Namespace {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub spec: Option<NamespaceSpec>,
 
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<NamespaceStatus>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<NamespaceSpec>>("spec"),
+        plain_field::<Option<NamespaceStatus>>("status"),
+    ];
+
+    impl smp_core::PatchSchema for Namespace {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("Namespace", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for Namespace {
     const API_VERSION: &'static str = "v1";
@@ -3015,23 +5584,32 @@ impl ::smp_core::typed_patch::ObjectKind for Namespace {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#namespacecondition-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct NamespaceCondition {
     /// JSON `lastTransitionTime`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub last_transition_time: Option<meta_v1::Time>,
 
     /// JSON `message`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub message: Option<String>,
 
     /// JSON `reason`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub reason: Option<String>,
 
     /// JSON `status` (required). A patch replaces the value; `null` removes it.
@@ -3041,34 +5619,79 @@ pub struct NamespaceCondition {
     pub type_: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<meta_v1::Time>>("lastTransitionTime"),
+        plain_field::<Option<String>>("message"),
+        plain_field::<Option<String>>("reason"),
+        plain_field::<String>("status"),
+        plain_field::<String>("type"),
+    ];
+
+    impl smp_core::PatchSchema for NamespaceCondition {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("NamespaceCondition", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.core.v1.NamespaceList`; kind `v1` `NamespaceList`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#namespacelist-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct NamespaceList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<Namespace>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<Namespace>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for NamespaceList {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("NamespaceList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for NamespaceList {
     const API_VERSION: &'static str = "v1";
@@ -3081,16 +5704,37 @@ impl ::smp_core::typed_patch::ObjectKind for NamespaceList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#namespacespec-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct NamespaceSpec {
     /// JSON `finalizers`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub finalizers: Option<Vec<String>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<Option<Vec<String>>>("finalizers")];
+
+    impl smp_core::PatchSchema for NamespaceSpec {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("NamespaceSpec", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.NamespaceStatus`.
 ///
@@ -3098,23 +5742,47 @@ pub struct NamespaceSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#namespacestatus-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct NamespaceStatus {
     /// JSON `conditions`. A list merged by `type`: a patch item changes the item with the same
     /// `type`, or is added; an item with `$patch: delete` removes it, `$setElementOrder/conditions`
     /// orders the list, and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "type")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "type"))]
     pub conditions: Option<Vec<NamespaceCondition>>,
 
     /// JSON `phase`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub phase: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::{field_of, plain_field};
+    use smp_core::schema::{FieldDef, Strategy, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        field_of::<Option<Vec<NamespaceCondition>>>("conditions", Strategy::MERGE, Some("type")),
+        plain_field::<Option<String>>("phase"),
+    ];
+
+    impl smp_core::PatchSchema for NamespaceStatus {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("NamespaceStatus", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.Node`; kind `v1` `Node`.
 ///
@@ -3122,33 +5790,60 @@ pub struct NamespaceStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#node-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct Node {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub spec: Option<NodeSpec>,
 
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<NodeStatus>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<NodeSpec>>("spec"),
+        plain_field::<Option<NodeStatus>>("status"),
+    ];
+
+    impl smp_core::PatchSchema for Node {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("Node", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for Node {
     const API_VERSION: &'static str = "v1";
@@ -3161,12 +5856,21 @@ impl ::smp_core::typed_patch::ObjectKind for Node {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#nodeaddress-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct NodeAddress {
     /// JSON `address` (required). A patch replaces the value; `null` removes it.
     pub address: String,
@@ -3175,28 +5879,69 @@ pub struct NodeAddress {
     pub type_: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<String>("address"),
+        plain_field::<String>("type"),
+    ];
+
+    impl smp_core::PatchSchema for NodeAddress {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("NodeAddress", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.core.v1.NodeAffinity`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#nodeaffinity-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct NodeAffinity {
     /// JSON `preferredDuringSchedulingIgnoredDuringExecution`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub preferred_during_scheduling_ignored_during_execution: Option<Vec<PreferredSchedulingTerm>>,
 
     /// JSON `requiredDuringSchedulingIgnoredDuringExecution`. An object that a patch merges into
     /// field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub required_during_scheduling_ignored_during_execution: Option<NodeSelector>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<Vec<PreferredSchedulingTerm>>>(
+            "preferredDuringSchedulingIgnoredDuringExecution",
+        ),
+        plain_field::<Option<NodeSelector>>("requiredDuringSchedulingIgnoredDuringExecution"),
+    ];
+
+    impl smp_core::PatchSchema for NodeAffinity {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("NodeAffinity", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.NodeCondition`.
 ///
@@ -3204,27 +5949,36 @@ pub struct NodeAffinity {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#nodecondition-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct NodeCondition {
     /// JSON `lastHeartbeatTime`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub last_heartbeat_time: Option<meta_v1::Time>,
 
     /// JSON `lastTransitionTime`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub last_transition_time: Option<meta_v1::Time>,
 
     /// JSON `message`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub message: Option<String>,
 
     /// JSON `reason`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub reason: Option<String>,
 
     /// JSON `status` (required). A patch replaces the value; `null` removes it.
@@ -3234,23 +5988,65 @@ pub struct NodeCondition {
     pub type_: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 6] = [
+        plain_field::<Option<meta_v1::Time>>("lastHeartbeatTime"),
+        plain_field::<Option<meta_v1::Time>>("lastTransitionTime"),
+        plain_field::<Option<String>>("message"),
+        plain_field::<Option<String>>("reason"),
+        plain_field::<String>("status"),
+        plain_field::<String>("type"),
+    ];
+
+    impl smp_core::PatchSchema for NodeCondition {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("NodeCondition", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.core.v1.NodeConfigSource`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#nodeconfigsource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct NodeConfigSource {
     /// JSON `configMap`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub config_map: Option<ConfigMapNodeConfigSource>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<Option<ConfigMapNodeConfigSource>>(
+        "configMap",
+    )];
+
+    impl smp_core::PatchSchema for NodeConfigSource {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("NodeConfigSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.NodeConfigStatus`.
 ///
@@ -3258,29 +6054,55 @@ pub struct NodeConfigSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#nodeconfigstatus-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct NodeConfigStatus {
     /// JSON `active`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub active: Option<NodeConfigSource>,
 
     /// JSON `assigned`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub assigned: Option<NodeConfigSource>,
 
     /// JSON `error`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub error: Option<String>,
 
     /// JSON `lastKnownGood`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub last_known_good: Option<NodeConfigSource>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<NodeConfigSource>>("active"),
+        plain_field::<Option<NodeConfigSource>>("assigned"),
+        plain_field::<Option<String>>("error"),
+        plain_field::<Option<NodeConfigSource>>("lastKnownGood"),
+    ];
+
+    impl smp_core::PatchSchema for NodeConfigStatus {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("NodeConfigStatus", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.NodeDaemonEndpoints`.
 ///
@@ -3288,18 +6110,40 @@ pub struct NodeConfigStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#nodedaemonendpoints-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct NodeDaemonEndpoints {
     /// JSON `kubeletEndpoint`. An object that a patch merges into field by field; `null` removes
     /// it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kubelet_endpoint: Option<DaemonEndpoint>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<Option<DaemonEndpoint>>("kubeletEndpoint")];
+
+    impl smp_core::PatchSchema for NodeDaemonEndpoints {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("NodeDaemonEndpoints", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.NodeFeatures`.
 ///
@@ -3307,17 +6151,38 @@ pub struct NodeDaemonEndpoints {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#nodefeatures-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct NodeFeatures {
     /// JSON `supplementalGroupsPolicy`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub supplemental_groups_policy: Option<bool>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<Option<bool>>("supplementalGroupsPolicy")];
+
+    impl smp_core::PatchSchema for NodeFeatures {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("NodeFeatures", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.NodeList`; kind `v1` `NodeList`.
 ///
@@ -3325,28 +6190,54 @@ pub struct NodeFeatures {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#nodelist-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct NodeList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<Node>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<Node>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for NodeList {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("NodeList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for NodeList {
     const API_VERSION: &'static str = "v1";
@@ -3359,20 +6250,45 @@ impl ::smp_core::typed_patch::ObjectKind for NodeList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#noderuntimehandler-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct NodeRuntimeHandler {
     /// JSON `features`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub features: Option<NodeRuntimeHandlerFeatures>,
 
     /// JSON `name`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub name: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<NodeRuntimeHandlerFeatures>>("features"),
+        plain_field::<Option<String>>("name"),
+    ];
+
+    impl smp_core::PatchSchema for NodeRuntimeHandler {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("NodeRuntimeHandler", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.NodeRuntimeHandlerFeatures`.
 ///
@@ -3380,21 +6296,46 @@ pub struct NodeRuntimeHandler {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#noderuntimehandlerfeatures-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct NodeRuntimeHandlerFeatures {
     /// JSON `recursiveReadOnlyMounts`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub recursive_read_only_mounts: Option<bool>,
 
     /// JSON `userNamespaces`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub user_namespaces: Option<bool>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<bool>>("recursiveReadOnlyMounts"),
+        plain_field::<Option<bool>>("userNamespaces"),
+    ];
+
+    impl smp_core::PatchSchema for NodeRuntimeHandlerFeatures {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("NodeRuntimeHandlerFeatures", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.NodeSelector`.
 ///
@@ -3402,16 +6343,37 @@ pub struct NodeRuntimeHandlerFeatures {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#nodeselector-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct NodeSelector {
     /// JSON `nodeSelectorTerms` (required). A list that a patch replaces whole.
     pub node_selector_terms: Vec<NodeSelectorTerm>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<Vec<NodeSelectorTerm>>("nodeSelectorTerms")];
+
+    impl smp_core::PatchSchema for NodeSelector {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("NodeSelector", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.NodeSelectorRequirement`.
 ///
@@ -3419,11 +6381,20 @@ pub struct NodeSelector {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#nodeselectorrequirement-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct NodeSelectorRequirement {
     /// JSON `key` (required). A patch replaces the value; `null` removes it.
     pub key: String,
@@ -3432,9 +6403,26 @@ pub struct NodeSelectorRequirement {
     pub operator: String,
 
     /// JSON `values`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub values: Option<Vec<String>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<String>("key"),
+        plain_field::<String>("operator"),
+        plain_field::<Option<Vec<String>>>("values"),
+    ];
+
+    impl smp_core::PatchSchema for NodeSelectorRequirement {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("NodeSelectorRequirement", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.NodeSelectorTerm`.
 ///
@@ -3442,19 +6430,28 @@ pub struct NodeSelectorRequirement {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#nodeselectorterm-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct NodeSelectorTerm {
     /// JSON `matchExpressions`. A list that a patch replaces whole. When its items carry
     /// `$patchMergeKey`, it is merged by `key` instead (the recommended merge key).
     // smp overlay: recommended keys `key`: patch-merge-key-directive.md, Move Merge Key to the
     //   Correct Level (1) NodeSelectorRequirement: `MatchExpressions []NodeSelectorRequirement`
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(recommended = "key")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(recommended = "key"))]
     pub match_expressions: Option<Vec<NodeSelectorRequirement>>,
 
     /// JSON `matchFields`. A list that a patch replaces whole. When its items carry
@@ -3462,10 +6459,40 @@ pub struct NodeSelectorTerm {
     // smp overlay: recommended keys `key`: patch-merge-key-directive.md, Move Merge Key to the
     //   Correct Level (1): the rule is for every []NodeSelectorRequirement; matchFields is the other
     //   one
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(recommended = "key")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(recommended = "key"))]
     pub match_fields: Option<Vec<NodeSelectorRequirement>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::schema::{FieldDef, Strategy, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        FieldDef::with_recommended(
+            "matchExpressions",
+            smp_core::schema::TypeRef::Static(
+                smp_core::__private::type_def::<Option<Vec<NodeSelectorRequirement>>>,
+            ),
+            Strategy::DEFAULT,
+            None,
+            &[std::borrow::Cow::Borrowed("key")],
+        ),
+        FieldDef::with_recommended(
+            "matchFields",
+            smp_core::schema::TypeRef::Static(
+                smp_core::__private::type_def::<Option<Vec<NodeSelectorRequirement>>>,
+            ),
+            Strategy::DEFAULT,
+            None,
+            &[std::borrow::Cow::Borrowed("key")],
+        ),
+    ];
+
+    impl smp_core::PatchSchema for NodeSelectorTerm {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("NodeSelectorTerm", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.NodeSpec`.
 ///
@@ -3473,48 +6500,95 @@ pub struct NodeSelectorTerm {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#nodespec-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct NodeSpec {
     /// JSON `configSource`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub config_source: Option<NodeConfigSource>,
 
     /// JSON `externalID`. A patch replaces the value; `null` removes it.
-    #[serde(rename = "externalID", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "types",
+        serde(rename = "externalID", skip_serializing_if = "Option::is_none")
+    )]
     pub external_id: Option<String>,
 
     /// JSON `podCIDR`. A patch replaces the value; `null` removes it.
-    #[serde(rename = "podCIDR", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "types",
+        serde(rename = "podCIDR", skip_serializing_if = "Option::is_none")
+    )]
     pub pod_cidr: Option<String>,
 
     /// JSON `podCIDRs`. A list merged as a set: a patch adds its values,
     /// `$deleteFromPrimitiveList/podCIDRs` removes values, and `$setElementOrder/podCIDRs` orders
     /// the list.
-    #[serde(rename = "podCIDRs", skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge")]
+    #[cfg_attr(
+        feature = "types",
+        serde(rename = "podCIDRs", skip_serializing_if = "Option::is_none")
+    )]
+    #[cfg_attr(feature = "types", patch(strategy = "merge"))]
     pub pod_cidrs: Option<Vec<String>>,
 
     /// JSON `providerID`. A patch replaces the value; `null` removes it.
-    #[serde(rename = "providerID", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "types",
+        serde(rename = "providerID", skip_serializing_if = "Option::is_none")
+    )]
     pub provider_id: Option<String>,
 
     /// JSON `taints`. A list that a patch replaces whole. When its items carry `$patchMergeKey`, it
     /// is merged by `key` instead (the recommended merge key).
     // smp overlay: recommended keys `key`: patch-merge-key-directive.md, Move Merge Key to the
     //   Correct Level (2) Taint: `Taints []Taint recommendedPatchMergeKey:"key"`
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(recommended = "key")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(recommended = "key"))]
     pub taints: Option<Vec<Taint>>,
 
     /// JSON `unschedulable`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub unschedulable: Option<bool>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::{field_of, plain_field};
+    use smp_core::schema::{FieldDef, Strategy, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 7] = [
+        plain_field::<Option<NodeConfigSource>>("configSource"),
+        plain_field::<Option<String>>("externalID"),
+        plain_field::<Option<String>>("podCIDR"),
+        field_of::<Option<Vec<String>>>("podCIDRs", Strategy::MERGE, None),
+        plain_field::<Option<String>>("providerID"),
+        FieldDef::with_recommended(
+            "taints",
+            smp_core::schema::TypeRef::Static(smp_core::__private::type_def::<Option<Vec<Taint>>>),
+            Strategy::DEFAULT,
+            None,
+            &[std::borrow::Cow::Borrowed("key")],
+        ),
+        plain_field::<Option<bool>>("unschedulable"),
+    ];
+
+    impl smp_core::PatchSchema for NodeSpec {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("NodeSpec", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.NodeStatus`.
 ///
@@ -3522,72 +6596,107 @@ pub struct NodeSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#nodestatus-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct NodeStatus {
     /// JSON `addresses`. A list merged by `type`: a patch item changes the item with the same
     /// `type`, or is added; an item with `$patch: delete` removes it, `$setElementOrder/addresses`
     /// orders the list, and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "type")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "type"))]
     pub addresses: Option<Vec<NodeAddress>>,
 
     /// JSON `allocatable`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub allocatable: Option<BTreeMap<String, resource::Quantity>>,
 
     /// JSON `capacity`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub capacity: Option<BTreeMap<String, resource::Quantity>>,
 
     /// JSON `conditions`. A list merged by `type`: a patch item changes the item with the same
     /// `type`, or is added; an item with `$patch: delete` removes it, `$setElementOrder/conditions`
     /// orders the list, and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "type")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "type"))]
     pub conditions: Option<Vec<NodeCondition>>,
 
     /// JSON `config`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub config: Option<NodeConfigStatus>,
 
     /// JSON `daemonEndpoints`. An object that a patch merges into field by field; `null` removes
     /// it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub daemon_endpoints: Option<NodeDaemonEndpoints>,
 
     /// JSON `features`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub features: Option<NodeFeatures>,
 
     /// JSON `images`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub images: Option<Vec<ContainerImage>>,
 
     /// JSON `nodeInfo`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub node_info: Option<NodeSystemInfo>,
 
     /// JSON `phase`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub phase: Option<String>,
 
     /// JSON `runtimeHandlers`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub runtime_handlers: Option<Vec<NodeRuntimeHandler>>,
 
     /// JSON `volumesAttached`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub volumes_attached: Option<Vec<AttachedVolume>>,
 
     /// JSON `volumesInUse`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub volumes_in_use: Option<Vec<String>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::{field_of, plain_field};
+    use smp_core::schema::{FieldDef, Strategy, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 13] = [
+        field_of::<Option<Vec<NodeAddress>>>("addresses", Strategy::MERGE, Some("type")),
+        plain_field::<Option<BTreeMap<String, resource::Quantity>>>("allocatable"),
+        plain_field::<Option<BTreeMap<String, resource::Quantity>>>("capacity"),
+        field_of::<Option<Vec<NodeCondition>>>("conditions", Strategy::MERGE, Some("type")),
+        plain_field::<Option<NodeConfigStatus>>("config"),
+        plain_field::<Option<NodeDaemonEndpoints>>("daemonEndpoints"),
+        plain_field::<Option<NodeFeatures>>("features"),
+        plain_field::<Option<Vec<ContainerImage>>>("images"),
+        plain_field::<Option<NodeSystemInfo>>("nodeInfo"),
+        plain_field::<Option<String>>("phase"),
+        plain_field::<Option<Vec<NodeRuntimeHandler>>>("runtimeHandlers"),
+        plain_field::<Option<Vec<AttachedVolume>>>("volumesAttached"),
+        plain_field::<Option<Vec<String>>>("volumesInUse"),
+    ];
+
+    impl smp_core::PatchSchema for NodeStatus {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("NodeStatus", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.NodeSwapStatus`.
 ///
@@ -3595,16 +6704,37 @@ pub struct NodeStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#nodeswapstatus-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct NodeSwapStatus {
     /// JSON `capacity`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub capacity: Option<i64>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<Option<i64>>("capacity")];
+
+    impl smp_core::PatchSchema for NodeSwapStatus {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("NodeSwapStatus", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.NodeSystemInfo`.
 ///
@@ -3612,18 +6742,27 @@ pub struct NodeSwapStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#nodesysteminfo-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct NodeSystemInfo {
     /// JSON `architecture` (required). A patch replaces the value; `null` removes it.
     pub architecture: String,
 
     /// JSON `bootID` (required). A patch replaces the value; `null` removes it.
-    #[serde(rename = "bootID")]
+    #[cfg_attr(feature = "types", serde(rename = "bootID"))]
     pub boot_id: String,
 
     /// JSON `containerRuntimeVersion` (required). A patch replaces the value; `null` removes it.
@@ -3639,7 +6778,7 @@ pub struct NodeSystemInfo {
     pub kubelet_version: String,
 
     /// JSON `machineID` (required). A patch replaces the value; `null` removes it.
-    #[serde(rename = "machineID")]
+    #[cfg_attr(feature = "types", serde(rename = "machineID"))]
     pub machine_id: String,
 
     /// JSON `operatingSystem` (required). A patch replaces the value; `null` removes it.
@@ -3649,13 +6788,37 @@ pub struct NodeSystemInfo {
     pub os_image: String,
 
     /// JSON `swap`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub swap: Option<NodeSwapStatus>,
 
     /// JSON `systemUUID` (required). A patch replaces the value; `null` removes it.
-    #[serde(rename = "systemUUID")]
+    #[cfg_attr(feature = "types", serde(rename = "systemUUID"))]
     pub system_uuid: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 11] = [
+        plain_field::<String>("architecture"),
+        plain_field::<String>("bootID"),
+        plain_field::<String>("containerRuntimeVersion"),
+        plain_field::<String>("kernelVersion"),
+        plain_field::<String>("kubeProxyVersion"),
+        plain_field::<String>("kubeletVersion"),
+        plain_field::<String>("machineID"),
+        plain_field::<String>("operatingSystem"),
+        plain_field::<String>("osImage"),
+        plain_field::<Option<NodeSwapStatus>>("swap"),
+        plain_field::<String>("systemUUID"),
+    ];
+
+    impl smp_core::PatchSchema for NodeSystemInfo {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("NodeSystemInfo", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ObjectFieldSelector`.
 ///
@@ -3663,20 +6826,45 @@ pub struct NodeSystemInfo {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#objectfieldselector-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ObjectFieldSelector {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `fieldPath` (required). A patch replaces the value; `null` removes it.
     pub field_path: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<String>("fieldPath"),
+    ];
+
+    impl smp_core::PatchSchema for ObjectFieldSelector {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ObjectFieldSelector", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ObjectReference`.
 ///
@@ -3684,41 +6872,70 @@ pub struct ObjectFieldSelector {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#objectreference-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ObjectReference {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `fieldPath`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub field_path: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `name`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub name: Option<String>,
 
     /// JSON `namespace`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub namespace: Option<String>,
 
     /// JSON `resourceVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub resource_version: Option<String>,
 
     /// JSON `uid`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub uid: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 7] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("fieldPath"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<String>>("name"),
+        plain_field::<Option<String>>("namespace"),
+        plain_field::<Option<String>>("resourceVersion"),
+        plain_field::<Option<String>>("uid"),
+    ];
+
+    impl smp_core::PatchSchema for ObjectReference {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ObjectReference", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.PersistentVolume`; kind `v1` `PersistentVolume`.
 ///
@@ -3726,33 +6943,60 @@ pub struct ObjectReference {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#persistentvolume-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PersistentVolume {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub spec: Option<PersistentVolumeSpec>,
 
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<PersistentVolumeStatus>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<PersistentVolumeSpec>>("spec"),
+        plain_field::<Option<PersistentVolumeStatus>>("status"),
+    ];
+
+    impl smp_core::PatchSchema for PersistentVolume {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("PersistentVolume", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for PersistentVolume {
     const API_VERSION: &'static str = "v1";
@@ -3765,33 +7009,61 @@ impl ::smp_core::typed_patch::ObjectKind for PersistentVolume {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#persistentvolumeclaim-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PersistentVolumeClaim {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub spec: Option<PersistentVolumeClaimSpec>,
 
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<PersistentVolumeClaimStatus>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<PersistentVolumeClaimSpec>>("spec"),
+        plain_field::<Option<PersistentVolumeClaimStatus>>("status"),
+    ];
+
+    impl smp_core::PatchSchema for PersistentVolumeClaim {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("PersistentVolumeClaim", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for PersistentVolumeClaim {
     const API_VERSION: &'static str = "v1";
@@ -3804,27 +7076,36 @@ impl ::smp_core::typed_patch::ObjectKind for PersistentVolumeClaim {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#persistentvolumeclaimcondition-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PersistentVolumeClaimCondition {
     /// JSON `lastProbeTime`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub last_probe_time: Option<meta_v1::Time>,
 
     /// JSON `lastTransitionTime`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub last_transition_time: Option<meta_v1::Time>,
 
     /// JSON `message`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub message: Option<String>,
 
     /// JSON `reason`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub reason: Option<String>,
 
     /// JSON `status` (required). A patch replaces the value; `null` removes it.
@@ -3834,6 +7115,26 @@ pub struct PersistentVolumeClaimCondition {
     pub type_: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 6] = [
+        plain_field::<Option<meta_v1::Time>>("lastProbeTime"),
+        plain_field::<Option<meta_v1::Time>>("lastTransitionTime"),
+        plain_field::<Option<String>>("message"),
+        plain_field::<Option<String>>("reason"),
+        plain_field::<String>("status"),
+        plain_field::<String>("type"),
+    ];
+
+    impl smp_core::PatchSchema for PersistentVolumeClaimCondition {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("PersistentVolumeClaimCondition", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.core.v1.PersistentVolumeClaimList`; kind `v1`
 /// `PersistentVolumeClaimList`.
 ///
@@ -3841,28 +7142,55 @@ pub struct PersistentVolumeClaimCondition {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#persistentvolumeclaimlist-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PersistentVolumeClaimList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<PersistentVolumeClaim>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<PersistentVolumeClaim>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for PersistentVolumeClaimList {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("PersistentVolumeClaimList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for PersistentVolumeClaimList {
     const API_VERSION: &'static str = "v1";
@@ -3875,49 +7203,81 @@ impl ::smp_core::typed_patch::ObjectKind for PersistentVolumeClaimList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#persistentvolumeclaimspec-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PersistentVolumeClaimSpec {
     /// JSON `accessModes`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub access_modes: Option<Vec<String>>,
 
     /// JSON `dataSource`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub data_source: Option<TypedLocalObjectReference>,
 
     /// JSON `dataSourceRef`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub data_source_ref: Option<TypedObjectReference>,
 
     /// JSON `resources`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub resources: Option<VolumeResourceRequirements>,
 
     /// JSON `selector`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub selector: Option<meta_v1::LabelSelector>,
 
     /// JSON `storageClassName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub storage_class_name: Option<String>,
 
     /// JSON `volumeAttributesClassName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub volume_attributes_class_name: Option<String>,
 
     /// JSON `volumeMode`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub volume_mode: Option<String>,
 
     /// JSON `volumeName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub volume_name: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 9] = [
+        plain_field::<Option<Vec<String>>>("accessModes"),
+        plain_field::<Option<TypedLocalObjectReference>>("dataSource"),
+        plain_field::<Option<TypedObjectReference>>("dataSourceRef"),
+        plain_field::<Option<VolumeResourceRequirements>>("resources"),
+        plain_field::<Option<meta_v1::LabelSelector>>("selector"),
+        plain_field::<Option<String>>("storageClassName"),
+        plain_field::<Option<String>>("volumeAttributesClassName"),
+        plain_field::<Option<String>>("volumeMode"),
+        plain_field::<Option<String>>("volumeName"),
+    ];
+
+    impl smp_core::PatchSchema for PersistentVolumeClaimSpec {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("PersistentVolumeClaimSpec", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.PersistentVolumeClaimStatus`.
 ///
@@ -3925,50 +7285,85 @@ pub struct PersistentVolumeClaimSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#persistentvolumeclaimstatus-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PersistentVolumeClaimStatus {
     /// JSON `accessModes`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub access_modes: Option<Vec<String>>,
 
     /// JSON `allocatedResourceStatuses`. A map that a patch merges key by key; `null` removes a
     /// key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub allocated_resource_statuses: Option<BTreeMap<String, String>>,
 
     /// JSON `allocatedResources`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub allocated_resources: Option<BTreeMap<String, resource::Quantity>>,
 
     /// JSON `capacity`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub capacity: Option<BTreeMap<String, resource::Quantity>>,
 
     /// JSON `conditions`. A list merged by `type`: a patch item changes the item with the same
     /// `type`, or is added; an item with `$patch: delete` removes it, `$setElementOrder/conditions`
     /// orders the list, and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "type")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "type"))]
     pub conditions: Option<Vec<PersistentVolumeClaimCondition>>,
 
     /// JSON `currentVolumeAttributesClassName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub current_volume_attributes_class_name: Option<String>,
 
     /// JSON `modifyVolumeStatus`. An object that a patch merges into field by field; `null` removes
     /// it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub modify_volume_status: Option<ModifyVolumeStatus>,
 
     /// JSON `phase`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub phase: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::{field_of, plain_field};
+    use smp_core::schema::{FieldDef, Strategy, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 8] = [
+        plain_field::<Option<Vec<String>>>("accessModes"),
+        plain_field::<Option<BTreeMap<String, String>>>("allocatedResourceStatuses"),
+        plain_field::<Option<BTreeMap<String, resource::Quantity>>>("allocatedResources"),
+        plain_field::<Option<BTreeMap<String, resource::Quantity>>>("capacity"),
+        field_of::<Option<Vec<PersistentVolumeClaimCondition>>>(
+            "conditions",
+            Strategy::MERGE,
+            Some("type"),
+        ),
+        plain_field::<Option<String>>("currentVolumeAttributesClassName"),
+        plain_field::<Option<ModifyVolumeStatus>>("modifyVolumeStatus"),
+        plain_field::<Option<String>>("phase"),
+    ];
+
+    impl smp_core::PatchSchema for PersistentVolumeClaimStatus {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("PersistentVolumeClaimStatus", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.PersistentVolumeClaimTemplate`.
 ///
@@ -3976,14 +7371,23 @@ pub struct PersistentVolumeClaimStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#persistentvolumeclaimtemplate-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PersistentVolumeClaimTemplate {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec` (required). An object that a patch merges into field by field; `null` removes
@@ -3991,26 +7395,67 @@ pub struct PersistentVolumeClaimTemplate {
     pub spec: PersistentVolumeClaimSpec,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<PersistentVolumeClaimSpec>("spec"),
+    ];
+
+    impl smp_core::PatchSchema for PersistentVolumeClaimTemplate {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("PersistentVolumeClaimTemplate", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.core.v1.PersistentVolumeClaimVolumeSource`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#persistentvolumeclaimvolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PersistentVolumeClaimVolumeSource {
     /// JSON `claimName` (required). A patch replaces the value; `null` removes it.
     pub claim_name: String,
 
     /// JSON `readOnly`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub read_only: Option<bool>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<String>("claimName"),
+        plain_field::<Option<bool>>("readOnly"),
+    ];
+
+    impl smp_core::PatchSchema for PersistentVolumeClaimVolumeSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("PersistentVolumeClaimVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.PersistentVolumeList`; kind `v1` `PersistentVolumeList`.
 ///
@@ -4018,28 +7463,55 @@ pub struct PersistentVolumeClaimVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#persistentvolumelist-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PersistentVolumeList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<PersistentVolume>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<PersistentVolume>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for PersistentVolumeList {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("PersistentVolumeList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for PersistentVolumeList {
     const API_VERSION: &'static str = "v1";
@@ -4062,15 +7534,24 @@ impl ::smp_core::typed_patch::ObjectKind for PersistentVolumeList {
 //   volumeMode, nodeAffinity, volumeAttributesClassName)
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PersistentVolumeSpec {
     /// JSON `accessModes`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub access_modes: Option<Vec<String>>,
 
     /// JSON `awsElasticBlockStore`. An object that a patch merges into field by field; `null`
@@ -4081,8 +7562,8 @@ pub struct PersistentVolumeSpec {
     /// `nfs`, `photonPersistentDisk`, `portworxVolume`, `quobyte`, `rbd`, `scaleIO`, `storageos`
     /// and `vsphereVolume`: at most one of them is set; when a patch newly sets this one,
     /// `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub aws_elastic_block_store: Option<AWSElasticBlockStoreVolumeSource>,
 
     /// JSON `azureDisk`. An object that a patch merges into field by field; `null` removes it.
@@ -4092,8 +7573,8 @@ pub struct PersistentVolumeSpec {
     /// `local`, `nfs`, `photonPersistentDisk`, `portworxVolume`, `quobyte`, `rbd`, `scaleIO`,
     /// `storageos` and `vsphereVolume`: at most one of them is set; when a patch newly sets this
     /// one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub azure_disk: Option<AzureDiskVolumeSource>,
 
     /// JSON `azureFile`. An object that a patch merges into field by field; `null` removes it.
@@ -4103,12 +7584,12 @@ pub struct PersistentVolumeSpec {
     /// `local`, `nfs`, `photonPersistentDisk`, `portworxVolume`, `quobyte`, `rbd`, `scaleIO`,
     /// `storageos` and `vsphereVolume`: at most one of them is set; when a patch newly sets this
     /// one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub azure_file: Option<AzureFilePersistentVolumeSource>,
 
     /// JSON `capacity`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub capacity: Option<BTreeMap<String, resource::Quantity>>,
 
     /// JSON `cephfs`. An object that a patch merges into field by field; `null` removes it.
@@ -4118,8 +7599,8 @@ pub struct PersistentVolumeSpec {
     /// `local`, `nfs`, `photonPersistentDisk`, `portworxVolume`, `quobyte`, `rbd`, `scaleIO`,
     /// `storageos` and `vsphereVolume`: at most one of them is set; when a patch newly sets this
     /// one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub cephfs: Option<CephFSPersistentVolumeSource>,
 
     /// JSON `cinder`. An object that a patch merges into field by field; `null` removes it.
@@ -4129,12 +7610,12 @@ pub struct PersistentVolumeSpec {
     /// `local`, `nfs`, `photonPersistentDisk`, `portworxVolume`, `quobyte`, `rbd`, `scaleIO`,
     /// `storageos` and `vsphereVolume`: at most one of them is set; when a patch newly sets this
     /// one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub cinder: Option<CinderPersistentVolumeSource>,
 
     /// JSON `claimRef`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub claim_ref: Option<ObjectReference>,
 
     /// JSON `csi`. An object that a patch merges into field by field; `null` removes it.
@@ -4144,8 +7625,8 @@ pub struct PersistentVolumeSpec {
     /// `iscsi`, `local`, `nfs`, `photonPersistentDisk`, `portworxVolume`, `quobyte`, `rbd`,
     /// `scaleIO`, `storageos` and `vsphereVolume`: at most one of them is set; when a patch newly
     /// sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub csi: Option<CSIPersistentVolumeSource>,
 
     /// JSON `fc`. An object that a patch merges into field by field; `null` removes it.
@@ -4155,8 +7636,8 @@ pub struct PersistentVolumeSpec {
     /// `iscsi`, `local`, `nfs`, `photonPersistentDisk`, `portworxVolume`, `quobyte`, `rbd`,
     /// `scaleIO`, `storageos` and `vsphereVolume`: at most one of them is set; when a patch newly
     /// sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub fc: Option<FCVolumeSource>,
 
     /// JSON `flexVolume`. An object that a patch merges into field by field; `null` removes it.
@@ -4166,8 +7647,8 @@ pub struct PersistentVolumeSpec {
     /// `local`, `nfs`, `photonPersistentDisk`, `portworxVolume`, `quobyte`, `rbd`, `scaleIO`,
     /// `storageos` and `vsphereVolume`: at most one of them is set; when a patch newly sets this
     /// one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub flex_volume: Option<FlexPersistentVolumeSource>,
 
     /// JSON `flocker`. An object that a patch merges into field by field; `null` removes it.
@@ -4177,8 +7658,8 @@ pub struct PersistentVolumeSpec {
     /// `local`, `nfs`, `photonPersistentDisk`, `portworxVolume`, `quobyte`, `rbd`, `scaleIO`,
     /// `storageos` and `vsphereVolume`: at most one of them is set; when a patch newly sets this
     /// one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub flocker: Option<FlockerVolumeSource>,
 
     /// JSON `gcePersistentDisk`. An object that a patch merges into field by field; `null` removes
@@ -4189,8 +7670,8 @@ pub struct PersistentVolumeSpec {
     /// `nfs`, `photonPersistentDisk`, `portworxVolume`, `quobyte`, `rbd`, `scaleIO`, `storageos`
     /// and `vsphereVolume`: at most one of them is set; when a patch newly sets this one,
     /// `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub gce_persistent_disk: Option<GCEPersistentDiskVolumeSource>,
 
     /// JSON `glusterfs`. An object that a patch merges into field by field; `null` removes it.
@@ -4200,8 +7681,8 @@ pub struct PersistentVolumeSpec {
     /// `local`, `nfs`, `photonPersistentDisk`, `portworxVolume`, `quobyte`, `rbd`, `scaleIO`,
     /// `storageos` and `vsphereVolume`: at most one of them is set; when a patch newly sets this
     /// one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub glusterfs: Option<GlusterfsPersistentVolumeSource>,
 
     /// JSON `hostPath`. An object that a patch merges into field by field; `null` removes it.
@@ -4211,8 +7692,8 @@ pub struct PersistentVolumeSpec {
     /// `local`, `nfs`, `photonPersistentDisk`, `portworxVolume`, `quobyte`, `rbd`, `scaleIO`,
     /// `storageos` and `vsphereVolume`: at most one of them is set; when a patch newly sets this
     /// one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub host_path: Option<HostPathVolumeSource>,
 
     /// JSON `iscsi`. An object that a patch merges into field by field; `null` removes it.
@@ -4222,8 +7703,8 @@ pub struct PersistentVolumeSpec {
     /// `hostPath`, `local`, `nfs`, `photonPersistentDisk`, `portworxVolume`, `quobyte`, `rbd`,
     /// `scaleIO`, `storageos` and `vsphereVolume`: at most one of them is set; when a patch newly
     /// sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub iscsi: Option<ISCSIPersistentVolumeSource>,
 
     /// JSON `local`. An object that a patch merges into field by field; `null` removes it.
@@ -4233,12 +7714,12 @@ pub struct PersistentVolumeSpec {
     /// `hostPath`, `iscsi`, `nfs`, `photonPersistentDisk`, `portworxVolume`, `quobyte`, `rbd`,
     /// `scaleIO`, `storageos` and `vsphereVolume`: at most one of them is set; when a patch newly
     /// sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub local: Option<LocalVolumeSource>,
 
     /// JSON `mountOptions`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub mount_options: Option<Vec<String>>,
 
     /// JSON `nfs`. An object that a patch merges into field by field; `null` removes it.
@@ -4248,16 +7729,16 @@ pub struct PersistentVolumeSpec {
     /// `hostPath`, `iscsi`, `local`, `photonPersistentDisk`, `portworxVolume`, `quobyte`, `rbd`,
     /// `scaleIO`, `storageos` and `vsphereVolume`: at most one of them is set; when a patch newly
     /// sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub nfs: Option<NFSVolumeSource>,
 
     /// JSON `nodeAffinity`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub node_affinity: Option<VolumeNodeAffinity>,
 
     /// JSON `persistentVolumeReclaimPolicy`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub persistent_volume_reclaim_policy: Option<String>,
 
     /// JSON `photonPersistentDisk`. An object that a patch merges into field by field; `null`
@@ -4268,8 +7749,8 @@ pub struct PersistentVolumeSpec {
     /// `hostPath`, `iscsi`, `local`, `nfs`, `portworxVolume`, `quobyte`, `rbd`, `scaleIO`,
     /// `storageos` and `vsphereVolume`: at most one of them is set; when a patch newly sets this
     /// one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub photon_persistent_disk: Option<PhotonPersistentDiskVolumeSource>,
 
     /// JSON `portworxVolume`. An object that a patch merges into field by field; `null` removes it.
@@ -4279,8 +7760,8 @@ pub struct PersistentVolumeSpec {
     /// `hostPath`, `iscsi`, `local`, `nfs`, `photonPersistentDisk`, `quobyte`, `rbd`, `scaleIO`,
     /// `storageos` and `vsphereVolume`: at most one of them is set; when a patch newly sets this
     /// one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub portworx_volume: Option<PortworxVolumeSource>,
 
     /// JSON `quobyte`. An object that a patch merges into field by field; `null` removes it.
@@ -4290,8 +7771,8 @@ pub struct PersistentVolumeSpec {
     /// `hostPath`, `iscsi`, `local`, `nfs`, `photonPersistentDisk`, `portworxVolume`, `rbd`,
     /// `scaleIO`, `storageos` and `vsphereVolume`: at most one of them is set; when a patch newly
     /// sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub quobyte: Option<QuobyteVolumeSource>,
 
     /// JSON `rbd`. An object that a patch merges into field by field; `null` removes it.
@@ -4301,8 +7782,8 @@ pub struct PersistentVolumeSpec {
     /// `hostPath`, `iscsi`, `local`, `nfs`, `photonPersistentDisk`, `portworxVolume`, `quobyte`,
     /// `scaleIO`, `storageos` and `vsphereVolume`: at most one of them is set; when a patch newly
     /// sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub rbd: Option<RBDPersistentVolumeSource>,
 
     /// JSON `scaleIO`. An object that a patch merges into field by field; `null` removes it.
@@ -4312,12 +7793,15 @@ pub struct PersistentVolumeSpec {
     /// `hostPath`, `iscsi`, `local`, `nfs`, `photonPersistentDisk`, `portworxVolume`, `quobyte`,
     /// `rbd`, `storageos` and `vsphereVolume`: at most one of them is set; when a patch newly sets
     /// this one, `apply_normalized` clears the others.
-    #[serde(rename = "scaleIO", skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(
+        feature = "types",
+        serde(rename = "scaleIO", skip_serializing_if = "Option::is_none")
+    )]
+    #[cfg_attr(feature = "types", union(member))]
     pub scale_io: Option<ScaleIOPersistentVolumeSource>,
 
     /// JSON `storageClassName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub storage_class_name: Option<String>,
 
     /// JSON `storageos`. An object that a patch merges into field by field; `null` removes it.
@@ -4327,16 +7811,16 @@ pub struct PersistentVolumeSpec {
     /// `hostPath`, `iscsi`, `local`, `nfs`, `photonPersistentDisk`, `portworxVolume`, `quobyte`,
     /// `rbd`, `scaleIO` and `vsphereVolume`: at most one of them is set; when a patch newly sets
     /// this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub storageos: Option<StorageOSPersistentVolumeSource>,
 
     /// JSON `volumeAttributesClassName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub volume_attributes_class_name: Option<String>,
 
     /// JSON `volumeMode`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub volume_mode: Option<String>,
 
     /// JSON `vsphereVolume`. An object that a patch merges into field by field; `null` removes it.
@@ -4346,10 +7830,85 @@ pub struct PersistentVolumeSpec {
     /// `hostPath`, `iscsi`, `local`, `nfs`, `photonPersistentDisk`, `portworxVolume`, `quobyte`,
     /// `rbd`, `scaleIO` and `storageos`: at most one of them is set; when a patch newly sets this
     /// one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub vsphere_volume: Option<VsphereVirtualDiskVolumeSource>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 31] = [
+        plain_field::<Option<Vec<String>>>("accessModes"),
+        plain_field::<Option<AWSElasticBlockStoreVolumeSource>>("awsElasticBlockStore"),
+        plain_field::<Option<AzureDiskVolumeSource>>("azureDisk"),
+        plain_field::<Option<AzureFilePersistentVolumeSource>>("azureFile"),
+        plain_field::<Option<BTreeMap<String, resource::Quantity>>>("capacity"),
+        plain_field::<Option<CephFSPersistentVolumeSource>>("cephfs"),
+        plain_field::<Option<CinderPersistentVolumeSource>>("cinder"),
+        plain_field::<Option<ObjectReference>>("claimRef"),
+        plain_field::<Option<CSIPersistentVolumeSource>>("csi"),
+        plain_field::<Option<FCVolumeSource>>("fc"),
+        plain_field::<Option<FlexPersistentVolumeSource>>("flexVolume"),
+        plain_field::<Option<FlockerVolumeSource>>("flocker"),
+        plain_field::<Option<GCEPersistentDiskVolumeSource>>("gcePersistentDisk"),
+        plain_field::<Option<GlusterfsPersistentVolumeSource>>("glusterfs"),
+        plain_field::<Option<HostPathVolumeSource>>("hostPath"),
+        plain_field::<Option<ISCSIPersistentVolumeSource>>("iscsi"),
+        plain_field::<Option<LocalVolumeSource>>("local"),
+        plain_field::<Option<Vec<String>>>("mountOptions"),
+        plain_field::<Option<NFSVolumeSource>>("nfs"),
+        plain_field::<Option<VolumeNodeAffinity>>("nodeAffinity"),
+        plain_field::<Option<String>>("persistentVolumeReclaimPolicy"),
+        plain_field::<Option<PhotonPersistentDiskVolumeSource>>("photonPersistentDisk"),
+        plain_field::<Option<PortworxVolumeSource>>("portworxVolume"),
+        plain_field::<Option<QuobyteVolumeSource>>("quobyte"),
+        plain_field::<Option<RBDPersistentVolumeSource>>("rbd"),
+        plain_field::<Option<ScaleIOPersistentVolumeSource>>("scaleIO"),
+        plain_field::<Option<String>>("storageClassName"),
+        plain_field::<Option<StorageOSPersistentVolumeSource>>("storageos"),
+        plain_field::<Option<String>>("volumeAttributesClassName"),
+        plain_field::<Option<String>>("volumeMode"),
+        plain_field::<Option<VsphereVirtualDiskVolumeSource>>("vsphereVolume"),
+    ];
+    const MEMBERS_0: &[smp_core::schema::UnionMember] = &[
+        smp_core::schema::UnionMember::new("awsElasticBlockStore", "AwsElasticBlockStore"),
+        smp_core::schema::UnionMember::new("azureDisk", "AzureDisk"),
+        smp_core::schema::UnionMember::new("azureFile", "AzureFile"),
+        smp_core::schema::UnionMember::new("cephfs", "Cephfs"),
+        smp_core::schema::UnionMember::new("cinder", "Cinder"),
+        smp_core::schema::UnionMember::new("csi", "Csi"),
+        smp_core::schema::UnionMember::new("fc", "Fc"),
+        smp_core::schema::UnionMember::new("flexVolume", "FlexVolume"),
+        smp_core::schema::UnionMember::new("flocker", "Flocker"),
+        smp_core::schema::UnionMember::new("gcePersistentDisk", "GcePersistentDisk"),
+        smp_core::schema::UnionMember::new("glusterfs", "Glusterfs"),
+        smp_core::schema::UnionMember::new("hostPath", "HostPath"),
+        smp_core::schema::UnionMember::new("iscsi", "Iscsi"),
+        smp_core::schema::UnionMember::new("local", "Local"),
+        smp_core::schema::UnionMember::new("nfs", "Nfs"),
+        smp_core::schema::UnionMember::new("photonPersistentDisk", "PhotonPersistentDisk"),
+        smp_core::schema::UnionMember::new("portworxVolume", "PortworxVolume"),
+        smp_core::schema::UnionMember::new("quobyte", "Quobyte"),
+        smp_core::schema::UnionMember::new("rbd", "Rbd"),
+        smp_core::schema::UnionMember::new("scaleIO", "ScaleIO"),
+        smp_core::schema::UnionMember::new("storageos", "Storageos"),
+        smp_core::schema::UnionMember::new("vsphereVolume", "VsphereVolume"),
+    ];
+    const UNIONS: &[smp_core::schema::UnionDef] =
+        &[smp_core::schema::UnionDef::new(None, MEMBERS_0)];
+
+    impl smp_core::PatchSchema for PersistentVolumeSpec {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::with_unions(
+            "PersistentVolumeSpec",
+            &FIELDS,
+            &[],
+            UNIONS,
+        ));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.PersistentVolumeStatus`.
 ///
@@ -4357,29 +7916,56 @@ pub struct PersistentVolumeSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#persistentvolumestatus-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PersistentVolumeStatus {
     /// JSON `lastPhaseTransitionTime`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub last_phase_transition_time: Option<meta_v1::Time>,
 
     /// JSON `message`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub message: Option<String>,
 
     /// JSON `phase`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub phase: Option<String>,
 
     /// JSON `reason`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub reason: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<meta_v1::Time>>("lastPhaseTransitionTime"),
+        plain_field::<Option<String>>("message"),
+        plain_field::<Option<String>>("phase"),
+        plain_field::<Option<String>>("reason"),
+    ];
+
+    impl smp_core::PatchSchema for PersistentVolumeStatus {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("PersistentVolumeStatus", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.PhotonPersistentDiskVolumeSource`.
 ///
@@ -4387,21 +7973,46 @@ pub struct PersistentVolumeStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#photonpersistentdiskvolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PhotonPersistentDiskVolumeSource {
     /// JSON `fsType`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub fs_type: Option<String>,
 
     /// JSON `pdID` (required). A patch replaces the value; `null` removes it.
-    #[serde(rename = "pdID")]
+    #[cfg_attr(feature = "types", serde(rename = "pdID"))]
     pub pd_id: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<String>>("fsType"),
+        plain_field::<String>("pdID"),
+    ];
+
+    impl smp_core::PatchSchema for PhotonPersistentDiskVolumeSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("PhotonPersistentDiskVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.Pod`; kind `v1` `Pod`.
 ///
@@ -4409,33 +8020,60 @@ pub struct PhotonPersistentDiskVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#pod-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct Pod {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub spec: Option<PodSpec>,
 
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<PodStatus>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<PodSpec>>("spec"),
+        plain_field::<Option<PodStatus>>("status"),
+    ];
+
+    impl smp_core::PatchSchema for Pod {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("Pod", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for Pod {
     const API_VERSION: &'static str = "v1";
@@ -4448,21 +8086,49 @@ impl ::smp_core::typed_patch::ObjectKind for Pod {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podaffinity-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PodAffinity {
     /// JSON `preferredDuringSchedulingIgnoredDuringExecution`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub preferred_during_scheduling_ignored_during_execution: Option<Vec<WeightedPodAffinityTerm>>,
 
     /// JSON `requiredDuringSchedulingIgnoredDuringExecution`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub required_during_scheduling_ignored_during_execution: Option<Vec<PodAffinityTerm>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<Vec<WeightedPodAffinityTerm>>>(
+            "preferredDuringSchedulingIgnoredDuringExecution",
+        ),
+        plain_field::<Option<Vec<PodAffinityTerm>>>(
+            "requiredDuringSchedulingIgnoredDuringExecution",
+        ),
+    ];
+
+    impl smp_core::PatchSchema for PodAffinity {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("PodAffinity", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.PodAffinityTerm`.
 ///
@@ -4470,37 +8136,65 @@ pub struct PodAffinity {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podaffinityterm-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PodAffinityTerm {
     /// JSON `labelSelector`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub label_selector: Option<meta_v1::LabelSelector>,
 
     /// JSON `matchLabelKeys`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub match_label_keys: Option<Vec<String>>,
 
     /// JSON `mismatchLabelKeys`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub mismatch_label_keys: Option<Vec<String>>,
 
     /// JSON `namespaceSelector`. An object that a patch merges into field by field; `null` removes
     /// it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub namespace_selector: Option<meta_v1::LabelSelector>,
 
     /// JSON `namespaces`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub namespaces: Option<Vec<String>>,
 
     /// JSON `topologyKey` (required). A patch replaces the value; `null` removes it.
     pub topology_key: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 6] = [
+        plain_field::<Option<meta_v1::LabelSelector>>("labelSelector"),
+        plain_field::<Option<Vec<String>>>("matchLabelKeys"),
+        plain_field::<Option<Vec<String>>>("mismatchLabelKeys"),
+        plain_field::<Option<meta_v1::LabelSelector>>("namespaceSelector"),
+        plain_field::<Option<Vec<String>>>("namespaces"),
+        plain_field::<String>("topologyKey"),
+    ];
+
+    impl smp_core::PatchSchema for PodAffinityTerm {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("PodAffinityTerm", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.PodAntiAffinity`.
 ///
@@ -4508,21 +8202,49 @@ pub struct PodAffinityTerm {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podantiaffinity-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PodAntiAffinity {
     /// JSON `preferredDuringSchedulingIgnoredDuringExecution`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub preferred_during_scheduling_ignored_during_execution: Option<Vec<WeightedPodAffinityTerm>>,
 
     /// JSON `requiredDuringSchedulingIgnoredDuringExecution`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub required_during_scheduling_ignored_during_execution: Option<Vec<PodAffinityTerm>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<Vec<WeightedPodAffinityTerm>>>(
+            "preferredDuringSchedulingIgnoredDuringExecution",
+        ),
+        plain_field::<Option<Vec<PodAffinityTerm>>>(
+            "requiredDuringSchedulingIgnoredDuringExecution",
+        ),
+    ];
+
+    impl smp_core::PatchSchema for PodAntiAffinity {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("PodAntiAffinity", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.PodCertificateProjection`.
 ///
@@ -4530,35 +8252,64 @@ pub struct PodAntiAffinity {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podcertificateprojection-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PodCertificateProjection {
     /// JSON `certificateChainPath`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub certificate_chain_path: Option<String>,
 
     /// JSON `credentialBundlePath`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub credential_bundle_path: Option<String>,
 
     /// JSON `keyPath`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub key_path: Option<String>,
 
     /// JSON `keyType` (required). A patch replaces the value; `null` removes it.
     pub key_type: String,
 
     /// JSON `maxExpirationSeconds`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub max_expiration_seconds: Option<i32>,
 
     /// JSON `signerName` (required). A patch replaces the value; `null` removes it.
     pub signer_name: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 6] = [
+        plain_field::<Option<String>>("certificateChainPath"),
+        plain_field::<Option<String>>("credentialBundlePath"),
+        plain_field::<Option<String>>("keyPath"),
+        plain_field::<String>("keyType"),
+        plain_field::<Option<i32>>("maxExpirationSeconds"),
+        plain_field::<String>("signerName"),
+    ];
+
+    impl smp_core::PatchSchema for PodCertificateProjection {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("PodCertificateProjection", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.PodCondition`.
 ///
@@ -4566,31 +8317,40 @@ pub struct PodCertificateProjection {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podcondition-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PodCondition {
     /// JSON `lastProbeTime`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub last_probe_time: Option<meta_v1::Time>,
 
     /// JSON `lastTransitionTime`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub last_transition_time: Option<meta_v1::Time>,
 
     /// JSON `message`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub message: Option<String>,
 
     /// JSON `observedGeneration`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub observed_generation: Option<i64>,
 
     /// JSON `reason`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub reason: Option<String>,
 
     /// JSON `status` (required). A patch replaces the value; `null` removes it.
@@ -4600,30 +8360,75 @@ pub struct PodCondition {
     pub type_: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 7] = [
+        plain_field::<Option<meta_v1::Time>>("lastProbeTime"),
+        plain_field::<Option<meta_v1::Time>>("lastTransitionTime"),
+        plain_field::<Option<String>>("message"),
+        plain_field::<Option<i64>>("observedGeneration"),
+        plain_field::<Option<String>>("reason"),
+        plain_field::<String>("status"),
+        plain_field::<String>("type"),
+    ];
+
+    impl smp_core::PatchSchema for PodCondition {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("PodCondition", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.core.v1.PodDNSConfig`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#poddnsconfig-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PodDNSConfig {
     /// JSON `nameservers`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub nameservers: Option<Vec<String>>,
 
     /// JSON `options`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub options: Option<Vec<PodDNSConfigOption>>,
 
     /// JSON `searches`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub searches: Option<Vec<String>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<Vec<String>>>("nameservers"),
+        plain_field::<Option<Vec<PodDNSConfigOption>>>("options"),
+        plain_field::<Option<Vec<String>>>("searches"),
+    ];
+
+    impl smp_core::PatchSchema for PodDNSConfig {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("PodDNSConfig", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.PodDNSConfigOption`.
 ///
@@ -4631,20 +8436,45 @@ pub struct PodDNSConfig {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#poddnsconfigoption-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PodDNSConfigOption {
     /// JSON `name`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub name: Option<String>,
 
     /// JSON `value`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub value: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<String>>("name"),
+        plain_field::<Option<String>>("value"),
+    ];
+
+    impl smp_core::PatchSchema for PodDNSConfigOption {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("PodDNSConfigOption", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.PodExtendedResourceClaimStatus`.
 ///
@@ -4652,12 +8482,21 @@ pub struct PodDNSConfigOption {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podextendedresourceclaimstatus-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PodExtendedResourceClaimStatus {
     /// JSON `requestMappings` (required). A list that a patch replaces whole.
     pub request_mappings: Vec<ContainerExtendedResourceRequest>,
@@ -4666,21 +8505,58 @@ pub struct PodExtendedResourceClaimStatus {
     pub resource_claim_name: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Vec<ContainerExtendedResourceRequest>>("requestMappings"),
+        plain_field::<String>("resourceClaimName"),
+    ];
+
+    impl smp_core::PatchSchema for PodExtendedResourceClaimStatus {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("PodExtendedResourceClaimStatus", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.core.v1.PodIP`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podip-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PodIP {
     /// JSON `ip` (required). A patch replaces the value; `null` removes it.
     pub ip: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<String>("ip")];
+
+    impl smp_core::PatchSchema for PodIP {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("PodIP", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.PodList`; kind `v1` `PodList`.
 ///
@@ -4688,28 +8564,54 @@ pub struct PodIP {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podlist-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PodList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<Pod>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<Pod>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for PodList {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("PodList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for PodList {
     const API_VERSION: &'static str = "v1";
@@ -4722,15 +8624,36 @@ impl ::smp_core::typed_patch::ObjectKind for PodList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podos-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PodOS {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<String>("name")];
+
+    impl smp_core::PatchSchema for PodOS {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("PodOS", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.PodReadinessGate`.
 ///
@@ -4738,16 +8661,37 @@ pub struct PodOS {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podreadinessgate-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PodReadinessGate {
     /// JSON `conditionType` (required). A patch replaces the value; `null` removes it.
     pub condition_type: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<String>("conditionType")];
+
+    impl smp_core::PatchSchema for PodReadinessGate {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("PodReadinessGate", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.PodResourceClaim`.
 ///
@@ -4759,12 +8703,21 @@ pub struct PodReadinessGate {
 // smp overlay: union: the properties say exactly one of the two is set
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PodResourceClaim {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
@@ -4773,18 +8726,48 @@ pub struct PodResourceClaim {
     ///
     /// A member of a union with `resourceClaimTemplateName`: at most one of them is set; when a
     /// patch newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub resource_claim_name: Option<String>,
 
     /// JSON `resourceClaimTemplateName`. A patch replaces the value; `null` removes it.
     ///
     /// A member of a union with `resourceClaimName`: at most one of them is set; when a patch newly
     /// sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub resource_claim_template_name: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<String>("name"),
+        plain_field::<Option<String>>("resourceClaimName"),
+        plain_field::<Option<String>>("resourceClaimTemplateName"),
+    ];
+    const MEMBERS_0: &[smp_core::schema::UnionMember] = &[
+        smp_core::schema::UnionMember::new("resourceClaimName", "ResourceClaimName"),
+        smp_core::schema::UnionMember::new(
+            "resourceClaimTemplateName",
+            "ResourceClaimTemplateName",
+        ),
+    ];
+    const UNIONS: &[smp_core::schema::UnionDef] =
+        &[smp_core::schema::UnionDef::new(None, MEMBERS_0)];
+
+    impl smp_core::PatchSchema for PodResourceClaim {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::with_unions(
+            "PodResourceClaim",
+            &FIELDS,
+            &[],
+            UNIONS,
+        ));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.PodResourceClaimStatus`.
 ///
@@ -4792,20 +8775,45 @@ pub struct PodResourceClaim {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podresourceclaimstatus-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PodResourceClaimStatus {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
 
     /// JSON `resourceClaimName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub resource_claim_name: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<String>("name"),
+        plain_field::<Option<String>>("resourceClaimName"),
+    ];
+
+    impl smp_core::PatchSchema for PodResourceClaimStatus {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("PodResourceClaimStatus", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.PodSchedulingGate`.
 ///
@@ -4813,15 +8821,37 @@ pub struct PodResourceClaimStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podschedulinggate-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PodSchedulingGate {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<String>("name")];
+
+    impl smp_core::PatchSchema for PodSchedulingGate {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("PodSchedulingGate", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.PodSecurityContext`.
 ///
@@ -4829,66 +8859,102 @@ pub struct PodSchedulingGate {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podsecuritycontext-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PodSecurityContext {
     /// JSON `appArmorProfile`. An object that a patch merges into field by field; `null` removes
     /// it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub app_armor_profile: Option<AppArmorProfile>,
 
     /// JSON `fsGroup`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub fs_group: Option<i64>,
 
     /// JSON `fsGroupChangePolicy`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub fs_group_change_policy: Option<String>,
 
     /// JSON `runAsGroup`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub run_as_group: Option<i64>,
 
     /// JSON `runAsNonRoot`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub run_as_non_root: Option<bool>,
 
     /// JSON `runAsUser`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub run_as_user: Option<i64>,
 
     /// JSON `seLinuxChangePolicy`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub se_linux_change_policy: Option<String>,
 
     /// JSON `seLinuxOptions`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub se_linux_options: Option<SELinuxOptions>,
 
     /// JSON `seccompProfile`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub seccomp_profile: Option<SeccompProfile>,
 
     /// JSON `supplementalGroups`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub supplemental_groups: Option<Vec<i64>>,
 
     /// JSON `supplementalGroupsPolicy`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub supplemental_groups_policy: Option<String>,
 
     /// JSON `sysctls`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub sysctls: Option<Vec<Sysctl>>,
 
     /// JSON `windowsOptions`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub windows_options: Option<WindowsSecurityContextOptions>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 13] = [
+        plain_field::<Option<AppArmorProfile>>("appArmorProfile"),
+        plain_field::<Option<i64>>("fsGroup"),
+        plain_field::<Option<String>>("fsGroupChangePolicy"),
+        plain_field::<Option<i64>>("runAsGroup"),
+        plain_field::<Option<bool>>("runAsNonRoot"),
+        plain_field::<Option<i64>>("runAsUser"),
+        plain_field::<Option<String>>("seLinuxChangePolicy"),
+        plain_field::<Option<SELinuxOptions>>("seLinuxOptions"),
+        plain_field::<Option<SeccompProfile>>("seccompProfile"),
+        plain_field::<Option<Vec<i64>>>("supplementalGroups"),
+        plain_field::<Option<String>>("supplementalGroupsPolicy"),
+        plain_field::<Option<Vec<Sysctl>>>("sysctls"),
+        plain_field::<Option<WindowsSecurityContextOptions>>("windowsOptions"),
+    ];
+
+    impl smp_core::PatchSchema for PodSecurityContext {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("PodSecurityContext", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.PodSpec`.
 ///
@@ -4896,193 +8962,214 @@ pub struct PodSecurityContext {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podspec-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PodSpec {
     /// JSON `activeDeadlineSeconds`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub active_deadline_seconds: Option<i64>,
 
     /// JSON `affinity`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub affinity: Option<Affinity>,
 
     /// JSON `automountServiceAccountToken`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub automount_service_account_token: Option<bool>,
 
     /// JSON `containers` (required). A list merged by `name`: a patch item changes the item with
     /// the same `name`, or is added; an item with `$patch: delete` removes it,
     /// `$setElementOrder/containers` orders the list, and `$patch: replace` replaces it.
-    #[patch(strategy = "merge", merge_key = "name")]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "name"))]
     pub containers: Vec<Container>,
 
     /// JSON `dnsConfig`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub dns_config: Option<PodDNSConfig>,
 
     /// JSON `dnsPolicy`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub dns_policy: Option<String>,
 
     /// JSON `enableServiceLinks`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub enable_service_links: Option<bool>,
 
     /// JSON `ephemeralContainers`. A list merged by `name`: a patch item changes the item with the
     /// same `name`, or is added; an item with `$patch: delete` removes it,
     /// `$setElementOrder/ephemeralContainers` orders the list, and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "name")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "name"))]
     pub ephemeral_containers: Option<Vec<EphemeralContainer>>,
 
     /// JSON `hostAliases`. A list merged by `ip`: a patch item changes the item with the same `ip`,
     /// or is added; an item with `$patch: delete` removes it, `$setElementOrder/hostAliases` orders
     /// the list, and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "ip")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "ip"))]
     pub host_aliases: Option<Vec<HostAlias>>,
 
     /// JSON `hostIPC`. A patch replaces the value; `null` removes it.
-    #[serde(rename = "hostIPC", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "types",
+        serde(rename = "hostIPC", skip_serializing_if = "Option::is_none")
+    )]
     pub host_ipc: Option<bool>,
 
     /// JSON `hostNetwork`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub host_network: Option<bool>,
 
     /// JSON `hostPID`. A patch replaces the value; `null` removes it.
-    #[serde(rename = "hostPID", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "types",
+        serde(rename = "hostPID", skip_serializing_if = "Option::is_none")
+    )]
     pub host_pid: Option<bool>,
 
     /// JSON `hostUsers`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub host_users: Option<bool>,
 
     /// JSON `hostname`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub hostname: Option<String>,
 
     /// JSON `hostnameOverride`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub hostname_override: Option<String>,
 
     /// JSON `imagePullSecrets`. A list merged by `name`: a patch item changes the item with the
     /// same `name`, or is added; an item with `$patch: delete` removes it,
     /// `$setElementOrder/imagePullSecrets` orders the list, and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "name")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "name"))]
     pub image_pull_secrets: Option<Vec<LocalObjectReference>>,
 
     /// JSON `initContainers`. A list merged by `name`: a patch item changes the item with the same
     /// `name`, or is added; an item with `$patch: delete` removes it,
     /// `$setElementOrder/initContainers` orders the list, and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "name")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "name"))]
     pub init_containers: Option<Vec<Container>>,
 
     /// JSON `nodeName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub node_name: Option<String>,
 
     /// JSON `nodeSelector`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub node_selector: Option<BTreeMap<String, String>>,
 
     /// JSON `os`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub os: Option<PodOS>,
 
     /// JSON `overhead`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub overhead: Option<BTreeMap<String, resource::Quantity>>,
 
     /// JSON `preemptionPolicy`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub preemption_policy: Option<String>,
 
     /// JSON `priority`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub priority: Option<i32>,
 
     /// JSON `priorityClassName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub priority_class_name: Option<String>,
 
     /// JSON `readinessGates`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub readiness_gates: Option<Vec<PodReadinessGate>>,
 
     /// JSON `resourceClaims`. A list merged by `name`: a patch item changes the item with the same
     /// `name`, or is added; an item with `$patch: delete` removes it,
     /// `$setElementOrder/resourceClaims` orders the list, and `$patch: replace` replaces it. Each
     /// item honours `$retainKeys` (patch strategy `merge,retainKeys`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge,retainKeys", merge_key = "name")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(
+        feature = "types",
+        patch(strategy = "merge,retainKeys", merge_key = "name")
+    )]
     pub resource_claims: Option<Vec<PodResourceClaim>>,
 
     /// JSON `resources`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub resources: Option<ResourceRequirements>,
 
     /// JSON `restartPolicy`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub restart_policy: Option<String>,
 
     /// JSON `runtimeClassName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub runtime_class_name: Option<String>,
 
     /// JSON `schedulerName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub scheduler_name: Option<String>,
 
     /// JSON `schedulingGates`. A list merged by `name`: a patch item changes the item with the same
     /// `name`, or is added; an item with `$patch: delete` removes it,
     /// `$setElementOrder/schedulingGates` orders the list, and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "name")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "name"))]
     pub scheduling_gates: Option<Vec<PodSchedulingGate>>,
 
     /// JSON `securityContext`. An object that a patch merges into field by field; `null` removes
     /// it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub security_context: Option<PodSecurityContext>,
 
     /// JSON `serviceAccount`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub service_account: Option<String>,
 
     /// JSON `serviceAccountName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub service_account_name: Option<String>,
 
     /// JSON `setHostnameAsFQDN`. A patch replaces the value; `null` removes it.
-    #[serde(rename = "setHostnameAsFQDN", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "types",
+        serde(rename = "setHostnameAsFQDN", skip_serializing_if = "Option::is_none")
+    )]
     pub set_hostname_as_fqdn: Option<bool>,
 
     /// JSON `shareProcessNamespace`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub share_process_namespace: Option<bool>,
 
     /// JSON `subdomain`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub subdomain: Option<String>,
 
     /// JSON `terminationGracePeriodSeconds`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub termination_grace_period_seconds: Option<i64>,
 
     /// JSON `tolerations`. A list that a patch replaces whole. When its items carry
     /// `$patchMergeKey`, it is merged by `key` instead (the recommended merge key).
     // smp overlay: recommended keys `key`: patch-merge-key-directive.md, Move Merge Key to the
     //   Correct Level (3) Toleration
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(recommended = "key")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(recommended = "key"))]
     pub tolerations: Option<Vec<Toleration>>,
 
     /// JSON `topologySpreadConstraints`. A list merged by `topologyKey`: a patch item changes the
@@ -5093,11 +9180,14 @@ pub struct PodSpec {
     // smp overlay: recommended keys `topologyKey,whenUnsatisfiable`: the property's
     //   x-kubernetes-list-map-keys extend its merge key `topologyKey`; the rule of
     //   patch-merge-key-directive.md, Support Multi-Fields Merge Key
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(
-        strategy = "merge",
-        merge_key = "topologyKey",
-        recommended = "topologyKey,whenUnsatisfiable"
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(
+        feature = "types",
+        patch(
+            strategy = "merge",
+            merge_key = "topologyKey",
+            recommended = "topologyKey,whenUnsatisfiable"
+        )
     )]
     pub topology_spread_constraints: Option<Vec<TopologySpreadConstraint>>,
 
@@ -5105,10 +9195,102 @@ pub struct PodSpec {
     /// or is added; an item with `$patch: delete` removes it, `$setElementOrder/volumes` orders the
     /// list, and `$patch: replace` replaces it. Each item honours `$retainKeys` (patch strategy
     /// `merge,retainKeys`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge,retainKeys", merge_key = "name")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(
+        feature = "types",
+        patch(strategy = "merge,retainKeys", merge_key = "name")
+    )]
     pub volumes: Option<Vec<Volume>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::{field_of, plain_field};
+    use smp_core::schema::{FieldDef, Strategy, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 41] = [
+        plain_field::<Option<i64>>("activeDeadlineSeconds"),
+        plain_field::<Option<Affinity>>("affinity"),
+        plain_field::<Option<bool>>("automountServiceAccountToken"),
+        field_of::<Vec<Container>>("containers", Strategy::MERGE, Some("name")),
+        plain_field::<Option<PodDNSConfig>>("dnsConfig"),
+        plain_field::<Option<String>>("dnsPolicy"),
+        plain_field::<Option<bool>>("enableServiceLinks"),
+        field_of::<Option<Vec<EphemeralContainer>>>(
+            "ephemeralContainers",
+            Strategy::MERGE,
+            Some("name"),
+        ),
+        field_of::<Option<Vec<HostAlias>>>("hostAliases", Strategy::MERGE, Some("ip")),
+        plain_field::<Option<bool>>("hostIPC"),
+        plain_field::<Option<bool>>("hostNetwork"),
+        plain_field::<Option<bool>>("hostPID"),
+        plain_field::<Option<bool>>("hostUsers"),
+        plain_field::<Option<String>>("hostname"),
+        plain_field::<Option<String>>("hostnameOverride"),
+        field_of::<Option<Vec<LocalObjectReference>>>(
+            "imagePullSecrets",
+            Strategy::MERGE,
+            Some("name"),
+        ),
+        field_of::<Option<Vec<Container>>>("initContainers", Strategy::MERGE, Some("name")),
+        plain_field::<Option<String>>("nodeName"),
+        plain_field::<Option<BTreeMap<String, String>>>("nodeSelector"),
+        plain_field::<Option<PodOS>>("os"),
+        plain_field::<Option<BTreeMap<String, resource::Quantity>>>("overhead"),
+        plain_field::<Option<String>>("preemptionPolicy"),
+        plain_field::<Option<i32>>("priority"),
+        plain_field::<Option<String>>("priorityClassName"),
+        plain_field::<Option<Vec<PodReadinessGate>>>("readinessGates"),
+        field_of::<Option<Vec<PodResourceClaim>>>(
+            "resourceClaims",
+            Strategy::MERGE_RETAIN_KEYS,
+            Some("name"),
+        ),
+        plain_field::<Option<ResourceRequirements>>("resources"),
+        plain_field::<Option<String>>("restartPolicy"),
+        plain_field::<Option<String>>("runtimeClassName"),
+        plain_field::<Option<String>>("schedulerName"),
+        field_of::<Option<Vec<PodSchedulingGate>>>(
+            "schedulingGates",
+            Strategy::MERGE,
+            Some("name"),
+        ),
+        plain_field::<Option<PodSecurityContext>>("securityContext"),
+        plain_field::<Option<String>>("serviceAccount"),
+        plain_field::<Option<String>>("serviceAccountName"),
+        plain_field::<Option<bool>>("setHostnameAsFQDN"),
+        plain_field::<Option<bool>>("shareProcessNamespace"),
+        plain_field::<Option<String>>("subdomain"),
+        plain_field::<Option<i64>>("terminationGracePeriodSeconds"),
+        FieldDef::with_recommended(
+            "tolerations",
+            smp_core::schema::TypeRef::Static(
+                smp_core::__private::type_def::<Option<Vec<Toleration>>>,
+            ),
+            Strategy::DEFAULT,
+            None,
+            &[std::borrow::Cow::Borrowed("key")],
+        ),
+        FieldDef::with_recommended(
+            "topologySpreadConstraints",
+            smp_core::schema::TypeRef::Static(
+                smp_core::__private::type_def::<Option<Vec<TopologySpreadConstraint>>>,
+            ),
+            Strategy::MERGE,
+            Some("topologyKey"),
+            &[
+                std::borrow::Cow::Borrowed("topologyKey"),
+                std::borrow::Cow::Borrowed("whenUnsatisfiable"),
+            ],
+        ),
+        field_of::<Option<Vec<Volume>>>("volumes", Strategy::MERGE_RETAIN_KEYS, Some("name")),
+    ];
+
+    impl smp_core::PatchSchema for PodSpec {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("PodSpec", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.PodStatus`.
 ///
@@ -5116,99 +9298,158 @@ pub struct PodSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podstatus-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PodStatus {
     /// JSON `conditions`. A list merged by `type`: a patch item changes the item with the same
     /// `type`, or is added; an item with `$patch: delete` removes it, `$setElementOrder/conditions`
     /// orders the list, and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "type")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "type"))]
     pub conditions: Option<Vec<PodCondition>>,
 
     /// JSON `containerStatuses`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub container_statuses: Option<Vec<ContainerStatus>>,
 
     /// JSON `ephemeralContainerStatuses`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub ephemeral_container_statuses: Option<Vec<ContainerStatus>>,
 
     /// JSON `extendedResourceClaimStatus`. An object that a patch merges into field by field;
     /// `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub extended_resource_claim_status: Option<PodExtendedResourceClaimStatus>,
 
     /// JSON `hostIP`. A patch replaces the value; `null` removes it.
-    #[serde(rename = "hostIP", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "types",
+        serde(rename = "hostIP", skip_serializing_if = "Option::is_none")
+    )]
     pub host_ip: Option<String>,
 
     /// JSON `hostIPs`. A list merged by `ip`: a patch item changes the item with the same `ip`, or
     /// is added; an item with `$patch: delete` removes it, `$setElementOrder/hostIPs` orders the
     /// list, and `$patch: replace` replaces it.
-    #[serde(rename = "hostIPs", skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "ip")]
+    #[cfg_attr(
+        feature = "types",
+        serde(rename = "hostIPs", skip_serializing_if = "Option::is_none")
+    )]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "ip"))]
     pub host_ips: Option<Vec<HostIP>>,
 
     /// JSON `initContainerStatuses`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub init_container_statuses: Option<Vec<ContainerStatus>>,
 
     /// JSON `message`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub message: Option<String>,
 
     /// JSON `nominatedNodeName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub nominated_node_name: Option<String>,
 
     /// JSON `observedGeneration`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub observed_generation: Option<i64>,
 
     /// JSON `phase`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub phase: Option<String>,
 
     /// JSON `podIP`. A patch replaces the value; `null` removes it.
-    #[serde(rename = "podIP", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "types",
+        serde(rename = "podIP", skip_serializing_if = "Option::is_none")
+    )]
     pub pod_ip: Option<String>,
 
     /// JSON `podIPs`. A list merged by `ip`: a patch item changes the item with the same `ip`, or
     /// is added; an item with `$patch: delete` removes it, `$setElementOrder/podIPs` orders the
     /// list, and `$patch: replace` replaces it.
-    #[serde(rename = "podIPs", skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "ip")]
+    #[cfg_attr(
+        feature = "types",
+        serde(rename = "podIPs", skip_serializing_if = "Option::is_none")
+    )]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "ip"))]
     pub pod_ips: Option<Vec<PodIP>>,
 
     /// JSON `qosClass`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub qos_class: Option<String>,
 
     /// JSON `reason`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub reason: Option<String>,
 
     /// JSON `resize`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub resize: Option<String>,
 
     /// JSON `resourceClaimStatuses`. A list merged by `name`: a patch item changes the item with
     /// the same `name`, or is added; an item with `$patch: delete` removes it,
     /// `$setElementOrder/resourceClaimStatuses` orders the list, and `$patch: replace` replaces it.
     /// Each item honours `$retainKeys` (patch strategy `merge,retainKeys`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge,retainKeys", merge_key = "name")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(
+        feature = "types",
+        patch(strategy = "merge,retainKeys", merge_key = "name")
+    )]
     pub resource_claim_statuses: Option<Vec<PodResourceClaimStatus>>,
 
     /// JSON `startTime`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub start_time: Option<meta_v1::Time>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::{field_of, plain_field};
+    use smp_core::schema::{FieldDef, Strategy, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 18] = [
+        field_of::<Option<Vec<PodCondition>>>("conditions", Strategy::MERGE, Some("type")),
+        plain_field::<Option<Vec<ContainerStatus>>>("containerStatuses"),
+        plain_field::<Option<Vec<ContainerStatus>>>("ephemeralContainerStatuses"),
+        plain_field::<Option<PodExtendedResourceClaimStatus>>("extendedResourceClaimStatus"),
+        plain_field::<Option<String>>("hostIP"),
+        field_of::<Option<Vec<HostIP>>>("hostIPs", Strategy::MERGE, Some("ip")),
+        plain_field::<Option<Vec<ContainerStatus>>>("initContainerStatuses"),
+        plain_field::<Option<String>>("message"),
+        plain_field::<Option<String>>("nominatedNodeName"),
+        plain_field::<Option<i64>>("observedGeneration"),
+        plain_field::<Option<String>>("phase"),
+        plain_field::<Option<String>>("podIP"),
+        field_of::<Option<Vec<PodIP>>>("podIPs", Strategy::MERGE, Some("ip")),
+        plain_field::<Option<String>>("qosClass"),
+        plain_field::<Option<String>>("reason"),
+        plain_field::<Option<String>>("resize"),
+        field_of::<Option<Vec<PodResourceClaimStatus>>>(
+            "resourceClaimStatuses",
+            Strategy::MERGE_RETAIN_KEYS,
+            Some("name"),
+        ),
+        plain_field::<Option<meta_v1::Time>>("startTime"),
+    ];
+
+    impl smp_core::PatchSchema for PodStatus {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("PodStatus", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.PodTemplate`; kind `v1` `PodTemplate`.
 ///
@@ -5216,29 +9457,55 @@ pub struct PodStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podtemplate-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PodTemplate {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `template`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub template: Option<PodTemplateSpec>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<PodTemplateSpec>>("template"),
+    ];
+
+    impl smp_core::PatchSchema for PodTemplate {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("PodTemplate", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for PodTemplate {
     const API_VERSION: &'static str = "v1";
@@ -5251,28 +9518,54 @@ impl ::smp_core::typed_patch::ObjectKind for PodTemplate {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podtemplatelist-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PodTemplateList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<PodTemplate>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<PodTemplate>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for PodTemplateList {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("PodTemplateList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for PodTemplateList {
     const API_VERSION: &'static str = "v1";
@@ -5285,20 +9578,44 @@ impl ::smp_core::typed_patch::ObjectKind for PodTemplateList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#podtemplatespec-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PodTemplateSpec {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub spec: Option<PodSpec>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<PodSpec>>("spec"),
+    ];
+
+    impl smp_core::PatchSchema for PodTemplateSpec {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("PodTemplateSpec", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.PortStatus`.
 ///
@@ -5306,14 +9623,23 @@ pub struct PodTemplateSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#portstatus-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PortStatus {
     /// JSON `error`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub error: Option<String>,
 
     /// JSON `port` (required). A patch replaces the value; `null` removes it.
@@ -5323,31 +9649,73 @@ pub struct PortStatus {
     pub protocol: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<String>>("error"),
+        plain_field::<i32>("port"),
+        plain_field::<String>("protocol"),
+    ];
+
+    impl smp_core::PatchSchema for PortStatus {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("PortStatus", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.core.v1.PortworxVolumeSource`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#portworxvolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PortworxVolumeSource {
     /// JSON `fsType`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub fs_type: Option<String>,
 
     /// JSON `readOnly`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub read_only: Option<bool>,
 
     /// JSON `volumeID` (required). A patch replaces the value; `null` removes it.
-    #[serde(rename = "volumeID")]
+    #[cfg_attr(feature = "types", serde(rename = "volumeID"))]
     pub volume_id: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<String>>("fsType"),
+        plain_field::<Option<bool>>("readOnly"),
+        plain_field::<String>("volumeID"),
+    ];
+
+    impl smp_core::PatchSchema for PortworxVolumeSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("PortworxVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.PreferredSchedulingTerm`.
 ///
@@ -5355,11 +9723,20 @@ pub struct PortworxVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#preferredschedulingterm-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PreferredSchedulingTerm {
     /// JSON `preference` (required). An object that a patch merges into field by field; `null`
     /// removes it.
@@ -5368,6 +9745,22 @@ pub struct PreferredSchedulingTerm {
     /// JSON `weight` (required). A patch replaces the value; `null` removes it.
     pub weight: i32,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<NodeSelectorTerm>("preference"),
+        plain_field::<i32>("weight"),
+    ];
+
+    impl smp_core::PatchSchema for PreferredSchedulingTerm {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("PreferredSchedulingTerm", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.Probe`.
 ///
@@ -5380,69 +9773,110 @@ pub struct PreferredSchedulingTerm {
 //   inlined into Probe beside the timing fields
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct Probe {
     /// JSON `exec`. An object that a patch merges into field by field; `null` removes it.
     ///
     /// A member of a union with `grpc`, `httpGet` and `tcpSocket`: at most one of them is set; when
     /// a patch newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub exec: Option<ExecAction>,
 
     /// JSON `failureThreshold`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub failure_threshold: Option<i32>,
 
     /// JSON `grpc`. An object that a patch merges into field by field; `null` removes it.
     ///
     /// A member of a union with `exec`, `httpGet` and `tcpSocket`: at most one of them is set; when
     /// a patch newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub grpc: Option<GRPCAction>,
 
     /// JSON `httpGet`. An object that a patch merges into field by field; `null` removes it.
     ///
     /// A member of a union with `exec`, `grpc` and `tcpSocket`: at most one of them is set; when a
     /// patch newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub http_get: Option<HTTPGetAction>,
 
     /// JSON `initialDelaySeconds`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub initial_delay_seconds: Option<i32>,
 
     /// JSON `periodSeconds`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub period_seconds: Option<i32>,
 
     /// JSON `successThreshold`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub success_threshold: Option<i32>,
 
     /// JSON `tcpSocket`. An object that a patch merges into field by field; `null` removes it.
     ///
     /// A member of a union with `exec`, `grpc` and `httpGet`: at most one of them is set; when a
     /// patch newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub tcp_socket: Option<TCPSocketAction>,
 
     /// JSON `terminationGracePeriodSeconds`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub termination_grace_period_seconds: Option<i64>,
 
     /// JSON `timeoutSeconds`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub timeout_seconds: Option<i32>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 10] = [
+        plain_field::<Option<ExecAction>>("exec"),
+        plain_field::<Option<i32>>("failureThreshold"),
+        plain_field::<Option<GRPCAction>>("grpc"),
+        plain_field::<Option<HTTPGetAction>>("httpGet"),
+        plain_field::<Option<i32>>("initialDelaySeconds"),
+        plain_field::<Option<i32>>("periodSeconds"),
+        plain_field::<Option<i32>>("successThreshold"),
+        plain_field::<Option<TCPSocketAction>>("tcpSocket"),
+        plain_field::<Option<i64>>("terminationGracePeriodSeconds"),
+        plain_field::<Option<i32>>("timeoutSeconds"),
+    ];
+    const MEMBERS_0: &[smp_core::schema::UnionMember] = &[
+        smp_core::schema::UnionMember::new("exec", "Exec"),
+        smp_core::schema::UnionMember::new("grpc", "Grpc"),
+        smp_core::schema::UnionMember::new("httpGet", "HttpGet"),
+        smp_core::schema::UnionMember::new("tcpSocket", "TcpSocket"),
+    ];
+    const UNIONS: &[smp_core::schema::UnionDef] =
+        &[smp_core::schema::UnionDef::new(None, MEMBERS_0)];
+
+    impl smp_core::PatchSchema for Probe {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::with_unions("Probe", &FIELDS, &[], UNIONS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ProjectedVolumeSource`.
 ///
@@ -5450,21 +9884,46 @@ pub struct Probe {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#projectedvolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ProjectedVolumeSource {
     /// JSON `defaultMode`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub default_mode: Option<i32>,
 
     /// JSON `sources`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub sources: Option<Vec<VolumeProjection>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<i32>>("defaultMode"),
+        plain_field::<Option<Vec<VolumeProjection>>>("sources"),
+    ];
+
+    impl smp_core::PatchSchema for ProjectedVolumeSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ProjectedVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.QuobyteVolumeSource`.
 ///
@@ -5472,35 +9931,64 @@ pub struct ProjectedVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#quobytevolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct QuobyteVolumeSource {
     /// JSON `group`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub group: Option<String>,
 
     /// JSON `readOnly`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub read_only: Option<bool>,
 
     /// JSON `registry` (required). A patch replaces the value; `null` removes it.
     pub registry: String,
 
     /// JSON `tenant`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub tenant: Option<String>,
 
     /// JSON `user`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub user: Option<String>,
 
     /// JSON `volume` (required). A patch replaces the value; `null` removes it.
     pub volume: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 6] = [
+        plain_field::<Option<String>>("group"),
+        plain_field::<Option<bool>>("readOnly"),
+        plain_field::<String>("registry"),
+        plain_field::<Option<String>>("tenant"),
+        plain_field::<Option<String>>("user"),
+        plain_field::<String>("volume"),
+    ];
+
+    impl smp_core::PatchSchema for QuobyteVolumeSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("QuobyteVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.RBDPersistentVolumeSource`.
 ///
@@ -5508,43 +9996,74 @@ pub struct QuobyteVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#rbdpersistentvolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct RBDPersistentVolumeSource {
     /// JSON `fsType`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub fs_type: Option<String>,
 
     /// JSON `image` (required). A patch replaces the value; `null` removes it.
     pub image: String,
 
     /// JSON `keyring`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub keyring: Option<String>,
 
     /// JSON `monitors` (required). A list that a patch replaces whole.
     pub monitors: Vec<String>,
 
     /// JSON `pool`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub pool: Option<String>,
 
     /// JSON `readOnly`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub read_only: Option<bool>,
 
     /// JSON `secretRef`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub secret_ref: Option<SecretReference>,
 
     /// JSON `user`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub user: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 8] = [
+        plain_field::<Option<String>>("fsType"),
+        plain_field::<String>("image"),
+        plain_field::<Option<String>>("keyring"),
+        plain_field::<Vec<String>>("monitors"),
+        plain_field::<Option<String>>("pool"),
+        plain_field::<Option<bool>>("readOnly"),
+        plain_field::<Option<SecretReference>>("secretRef"),
+        plain_field::<Option<String>>("user"),
+    ];
+
+    impl smp_core::PatchSchema for RBDPersistentVolumeSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("RBDPersistentVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.RBDVolumeSource`.
 ///
@@ -5552,43 +10071,73 @@ pub struct RBDPersistentVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#rbdvolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct RBDVolumeSource {
     /// JSON `fsType`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub fs_type: Option<String>,
 
     /// JSON `image` (required). A patch replaces the value; `null` removes it.
     pub image: String,
 
     /// JSON `keyring`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub keyring: Option<String>,
 
     /// JSON `monitors` (required). A list that a patch replaces whole.
     pub monitors: Vec<String>,
 
     /// JSON `pool`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub pool: Option<String>,
 
     /// JSON `readOnly`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub read_only: Option<bool>,
 
     /// JSON `secretRef`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub secret_ref: Option<LocalObjectReference>,
 
     /// JSON `user`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub user: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 8] = [
+        plain_field::<Option<String>>("fsType"),
+        plain_field::<String>("image"),
+        plain_field::<Option<String>>("keyring"),
+        plain_field::<Vec<String>>("monitors"),
+        plain_field::<Option<String>>("pool"),
+        plain_field::<Option<bool>>("readOnly"),
+        plain_field::<Option<LocalObjectReference>>("secretRef"),
+        plain_field::<Option<String>>("user"),
+    ];
+
+    impl smp_core::PatchSchema for RBDVolumeSource {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("RBDVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ReplicationController`; kind `v1` `ReplicationController`.
 ///
@@ -5596,33 +10145,61 @@ pub struct RBDVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#replicationcontroller-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ReplicationController {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub spec: Option<ReplicationControllerSpec>,
 
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<ReplicationControllerStatus>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<ReplicationControllerSpec>>("spec"),
+        plain_field::<Option<ReplicationControllerStatus>>("status"),
+    ];
+
+    impl smp_core::PatchSchema for ReplicationController {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ReplicationController", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for ReplicationController {
     const API_VERSION: &'static str = "v1";
@@ -5635,23 +10212,32 @@ impl ::smp_core::typed_patch::ObjectKind for ReplicationController {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#replicationcontrollercondition-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ReplicationControllerCondition {
     /// JSON `lastTransitionTime`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub last_transition_time: Option<meta_v1::Time>,
 
     /// JSON `message`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub message: Option<String>,
 
     /// JSON `reason`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub reason: Option<String>,
 
     /// JSON `status` (required). A patch replaces the value; `null` removes it.
@@ -5661,6 +10247,25 @@ pub struct ReplicationControllerCondition {
     pub type_: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<meta_v1::Time>>("lastTransitionTime"),
+        plain_field::<Option<String>>("message"),
+        plain_field::<Option<String>>("reason"),
+        plain_field::<String>("status"),
+        plain_field::<String>("type"),
+    ];
+
+    impl smp_core::PatchSchema for ReplicationControllerCondition {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ReplicationControllerCondition", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.core.v1.ReplicationControllerList`; kind `v1`
 /// `ReplicationControllerList`.
 ///
@@ -5668,28 +10273,55 @@ pub struct ReplicationControllerCondition {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#replicationcontrollerlist-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ReplicationControllerList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<ReplicationController>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<ReplicationController>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for ReplicationControllerList {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ReplicationControllerList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for ReplicationControllerList {
     const API_VERSION: &'static str = "v1";
@@ -5702,29 +10334,56 @@ impl ::smp_core::typed_patch::ObjectKind for ReplicationControllerList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#replicationcontrollerspec-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ReplicationControllerSpec {
     /// JSON `minReadySeconds`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub min_ready_seconds: Option<i32>,
 
     /// JSON `replicas`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub replicas: Option<i32>,
 
     /// JSON `selector`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub selector: Option<BTreeMap<String, String>>,
 
     /// JSON `template`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub template: Option<PodTemplateSpec>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<i32>>("minReadySeconds"),
+        plain_field::<Option<i32>>("replicas"),
+        plain_field::<Option<BTreeMap<String, String>>>("selector"),
+        plain_field::<Option<PodTemplateSpec>>("template"),
+    ];
+
+    impl smp_core::PatchSchema for ReplicationControllerSpec {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ReplicationControllerSpec", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ReplicationControllerStatus`.
 ///
@@ -5732,39 +10391,72 @@ pub struct ReplicationControllerSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#replicationcontrollerstatus-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ReplicationControllerStatus {
     /// JSON `availableReplicas`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub available_replicas: Option<i32>,
 
     /// JSON `conditions`. A list merged by `type`: a patch item changes the item with the same
     /// `type`, or is added; an item with `$patch: delete` removes it, `$setElementOrder/conditions`
     /// orders the list, and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "type")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "type"))]
     pub conditions: Option<Vec<ReplicationControllerCondition>>,
 
     /// JSON `fullyLabeledReplicas`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub fully_labeled_replicas: Option<i32>,
 
     /// JSON `observedGeneration`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub observed_generation: Option<i64>,
 
     /// JSON `readyReplicas`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub ready_replicas: Option<i32>,
 
     /// JSON `replicas` (required). A patch replaces the value; `null` removes it.
     pub replicas: i32,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::{field_of, plain_field};
+    use smp_core::schema::{FieldDef, Strategy, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 6] = [
+        plain_field::<Option<i32>>("availableReplicas"),
+        field_of::<Option<Vec<ReplicationControllerCondition>>>(
+            "conditions",
+            Strategy::MERGE,
+            Some("type"),
+        ),
+        plain_field::<Option<i32>>("fullyLabeledReplicas"),
+        plain_field::<Option<i64>>("observedGeneration"),
+        plain_field::<Option<i32>>("readyReplicas"),
+        plain_field::<i32>("replicas"),
+    ];
+
+    impl smp_core::PatchSchema for ReplicationControllerStatus {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ReplicationControllerStatus", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ResourceClaim`.
 ///
@@ -5772,19 +10464,43 @@ pub struct ReplicationControllerStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaim-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ResourceClaim {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
 
     /// JSON `request`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub request: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<String>("name"),
+        plain_field::<Option<String>>("request"),
+    ];
+
+    impl smp_core::PatchSchema for ResourceClaim {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ResourceClaim", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ResourceFieldSelector`.
 ///
@@ -5792,24 +10508,50 @@ pub struct ResourceClaim {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourcefieldselector-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ResourceFieldSelector {
     /// JSON `containerName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub container_name: Option<String>,
 
     /// JSON `divisor`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub divisor: Option<resource::Quantity>,
 
     /// JSON `resource` (required). A patch replaces the value; `null` removes it.
     pub resource: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<String>>("containerName"),
+        plain_field::<Option<resource::Quantity>>("divisor"),
+        plain_field::<String>("resource"),
+    ];
+
+    impl smp_core::PatchSchema for ResourceFieldSelector {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ResourceFieldSelector", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ResourceHealth`.
 ///
@@ -5817,20 +10559,44 @@ pub struct ResourceFieldSelector {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourcehealth-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ResourceHealth {
     /// JSON `health`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub health: Option<String>,
 
     /// JSON `resourceID` (required). A patch replaces the value; `null` removes it.
-    #[serde(rename = "resourceID")]
+    #[cfg_attr(feature = "types", serde(rename = "resourceID"))]
     pub resource_id: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<String>>("health"),
+        plain_field::<String>("resourceID"),
+    ];
+
+    impl smp_core::PatchSchema for ResourceHealth {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ResourceHealth", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ResourceQuota`; kind `v1` `ResourceQuota`.
 ///
@@ -5838,33 +10604,60 @@ pub struct ResourceHealth {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourcequota-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ResourceQuota {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub spec: Option<ResourceQuotaSpec>,
 
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<ResourceQuotaStatus>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<ResourceQuotaSpec>>("spec"),
+        plain_field::<Option<ResourceQuotaStatus>>("status"),
+    ];
+
+    impl smp_core::PatchSchema for ResourceQuota {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ResourceQuota", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for ResourceQuota {
     const API_VERSION: &'static str = "v1";
@@ -5877,28 +10670,55 @@ impl ::smp_core::typed_patch::ObjectKind for ResourceQuota {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourcequotalist-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ResourceQuotaList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<ResourceQuota>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<ResourceQuota>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for ResourceQuotaList {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ResourceQuotaList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for ResourceQuotaList {
     const API_VERSION: &'static str = "v1";
@@ -5911,25 +10731,51 @@ impl ::smp_core::typed_patch::ObjectKind for ResourceQuotaList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourcequotaspec-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ResourceQuotaSpec {
     /// JSON `hard`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub hard: Option<BTreeMap<String, resource::Quantity>>,
 
     /// JSON `scopeSelector`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub scope_selector: Option<ScopeSelector>,
 
     /// JSON `scopes`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub scopes: Option<Vec<String>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<BTreeMap<String, resource::Quantity>>>("hard"),
+        plain_field::<Option<ScopeSelector>>("scopeSelector"),
+        plain_field::<Option<Vec<String>>>("scopes"),
+    ];
+
+    impl smp_core::PatchSchema for ResourceQuotaSpec {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ResourceQuotaSpec", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ResourceQuotaStatus`.
 ///
@@ -5937,20 +10783,45 @@ pub struct ResourceQuotaSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourcequotastatus-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ResourceQuotaStatus {
     /// JSON `hard`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub hard: Option<BTreeMap<String, resource::Quantity>>,
 
     /// JSON `used`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub used: Option<BTreeMap<String, resource::Quantity>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<BTreeMap<String, resource::Quantity>>>("hard"),
+        plain_field::<Option<BTreeMap<String, resource::Quantity>>>("used"),
+    ];
+
+    impl smp_core::PatchSchema for ResourceQuotaStatus {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ResourceQuotaStatus", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ResourceRequirements`.
 ///
@@ -5958,24 +10829,50 @@ pub struct ResourceQuotaStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourcerequirements-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ResourceRequirements {
     /// JSON `claims`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub claims: Option<Vec<ResourceClaim>>,
 
     /// JSON `limits`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub limits: Option<BTreeMap<String, resource::Quantity>>,
 
     /// JSON `requests`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub requests: Option<BTreeMap<String, resource::Quantity>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<Vec<ResourceClaim>>>("claims"),
+        plain_field::<Option<BTreeMap<String, resource::Quantity>>>("limits"),
+        plain_field::<Option<BTreeMap<String, resource::Quantity>>>("requests"),
+    ];
+
+    impl smp_core::PatchSchema for ResourceRequirements {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ResourceRequirements", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ResourceStatus`.
 ///
@@ -5983,19 +10880,43 @@ pub struct ResourceRequirements {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourcestatus-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ResourceStatus {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
 
     /// JSON `resources`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub resources: Option<Vec<ResourceHealth>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<String>("name"),
+        plain_field::<Option<Vec<ResourceHealth>>>("resources"),
+    ];
+
+    impl smp_core::PatchSchema for ResourceStatus {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ResourceStatus", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.SELinuxOptions`.
 ///
@@ -6003,29 +10924,55 @@ pub struct ResourceStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#selinuxoptions-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct SELinuxOptions {
     /// JSON `level`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub level: Option<String>,
 
     /// JSON `role`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub role: Option<String>,
 
     /// JSON `type`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub type_: Option<String>,
 
     /// JSON `user`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub user: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("level"),
+        plain_field::<Option<String>>("role"),
+        plain_field::<Option<String>>("type"),
+        plain_field::<Option<String>>("user"),
+    ];
+
+    impl smp_core::PatchSchema for SELinuxOptions {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("SELinuxOptions", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ScaleIOPersistentVolumeSource`.
 ///
@@ -6033,26 +10980,35 @@ pub struct SELinuxOptions {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#scaleiopersistentvolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ScaleIOPersistentVolumeSource {
     /// JSON `fsType`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub fs_type: Option<String>,
 
     /// JSON `gateway` (required). A patch replaces the value; `null` removes it.
     pub gateway: String,
 
     /// JSON `protectionDomain`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub protection_domain: Option<String>,
 
     /// JSON `readOnly`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub read_only: Option<bool>,
 
     /// JSON `secretRef` (required). An object that a patch merges into field by field; `null`
@@ -6060,24 +11016,48 @@ pub struct ScaleIOPersistentVolumeSource {
     pub secret_ref: SecretReference,
 
     /// JSON `sslEnabled`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub ssl_enabled: Option<bool>,
 
     /// JSON `storageMode`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub storage_mode: Option<String>,
 
     /// JSON `storagePool`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub storage_pool: Option<String>,
 
     /// JSON `system` (required). A patch replaces the value; `null` removes it.
     pub system: String,
 
     /// JSON `volumeName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub volume_name: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 10] = [
+        plain_field::<Option<String>>("fsType"),
+        plain_field::<String>("gateway"),
+        plain_field::<Option<String>>("protectionDomain"),
+        plain_field::<Option<bool>>("readOnly"),
+        plain_field::<SecretReference>("secretRef"),
+        plain_field::<Option<bool>>("sslEnabled"),
+        plain_field::<Option<String>>("storageMode"),
+        plain_field::<Option<String>>("storagePool"),
+        plain_field::<String>("system"),
+        plain_field::<Option<String>>("volumeName"),
+    ];
+
+    impl smp_core::PatchSchema for ScaleIOPersistentVolumeSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ScaleIOPersistentVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ScaleIOVolumeSource`.
 ///
@@ -6085,26 +11065,35 @@ pub struct ScaleIOPersistentVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#scaleiovolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ScaleIOVolumeSource {
     /// JSON `fsType`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub fs_type: Option<String>,
 
     /// JSON `gateway` (required). A patch replaces the value; `null` removes it.
     pub gateway: String,
 
     /// JSON `protectionDomain`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub protection_domain: Option<String>,
 
     /// JSON `readOnly`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub read_only: Option<bool>,
 
     /// JSON `secretRef` (required). An object that a patch merges into field by field; `null`
@@ -6112,24 +11101,48 @@ pub struct ScaleIOVolumeSource {
     pub secret_ref: LocalObjectReference,
 
     /// JSON `sslEnabled`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub ssl_enabled: Option<bool>,
 
     /// JSON `storageMode`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub storage_mode: Option<String>,
 
     /// JSON `storagePool`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub storage_pool: Option<String>,
 
     /// JSON `system` (required). A patch replaces the value; `null` removes it.
     pub system: String,
 
     /// JSON `volumeName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub volume_name: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 10] = [
+        plain_field::<Option<String>>("fsType"),
+        plain_field::<String>("gateway"),
+        plain_field::<Option<String>>("protectionDomain"),
+        plain_field::<Option<bool>>("readOnly"),
+        plain_field::<LocalObjectReference>("secretRef"),
+        plain_field::<Option<bool>>("sslEnabled"),
+        plain_field::<Option<String>>("storageMode"),
+        plain_field::<Option<String>>("storagePool"),
+        plain_field::<String>("system"),
+        plain_field::<Option<String>>("volumeName"),
+    ];
+
+    impl smp_core::PatchSchema for ScaleIOVolumeSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ScaleIOVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ScopeSelector`.
 ///
@@ -6137,17 +11150,39 @@ pub struct ScaleIOVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#scopeselector-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ScopeSelector {
     /// JSON `matchExpressions`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub match_expressions: Option<Vec<ScopedResourceSelectorRequirement>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] =
+        [plain_field::<Option<Vec<ScopedResourceSelectorRequirement>>>("matchExpressions")];
+
+    impl smp_core::PatchSchema for ScopeSelector {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ScopeSelector", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ScopedResourceSelectorRequirement`.
 ///
@@ -6155,12 +11190,21 @@ pub struct ScopeSelector {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#scopedresourceselectorrequirement-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ScopedResourceSelectorRequirement {
     /// JSON `operator` (required). A patch replaces the value; `null` removes it.
     pub operator: String,
@@ -6169,9 +11213,26 @@ pub struct ScopedResourceSelectorRequirement {
     pub scope_name: String,
 
     /// JSON `values`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub values: Option<Vec<String>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<String>("operator"),
+        plain_field::<String>("scopeName"),
+        plain_field::<Option<Vec<String>>>("values"),
+    ];
+
+    impl smp_core::PatchSchema for ScopedResourceSelectorRequirement {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ScopedResourceSelectorRequirement", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.SeccompProfile`.
 ///
@@ -6186,28 +11247,63 @@ pub struct ScopedResourceSelectorRequirement {
 //   type)
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
-#[union]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
+#[cfg_attr(feature = "types", union)]
 pub struct SeccompProfile {
     /// JSON `localhostProfile`. A patch replaces the value; `null` removes it.
     ///
     /// The member of the union discriminated by `type`, set when `type` is `Localhost`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(discriminated_by = "Localhost")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(discriminated_by = "Localhost"))]
     pub localhost_profile: Option<String>,
 
     /// JSON `type` (required). A patch replaces the value; `null` removes it.
     ///
     /// The discriminator of a union: `Localhost` selects `localhostProfile`; `apply_normalized`
     /// keeps only the member its value selects.
-    #[union(discriminator)]
+    #[cfg_attr(feature = "types", union(discriminator))]
     pub type_: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<String>>("localhostProfile"),
+        plain_field::<String>("type"),
+    ];
+    const MEMBERS_0: &[smp_core::schema::UnionMember] = &[smp_core::schema::UnionMember::new(
+        "localhostProfile",
+        "Localhost",
+    )];
+    const UNIONS: &[smp_core::schema::UnionDef] =
+        &[smp_core::schema::UnionDef::new(Some("type"), MEMBERS_0)];
+
+    impl smp_core::PatchSchema for SeccompProfile {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::with_unions(
+            "SeccompProfile",
+            &FIELDS,
+            &[],
+            UNIONS,
+        ));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.Secret`; kind `v1` `Secret`.
 ///
@@ -6215,41 +11311,70 @@ pub struct SeccompProfile {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#secret-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct Secret {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `data`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub data: Option<BTreeMap<String, String>>,
 
     /// JSON `immutable`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub immutable: Option<bool>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `stringData`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub string_data: Option<BTreeMap<String, String>>,
 
     /// JSON `type`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub type_: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 7] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<BTreeMap<String, String>>>("data"),
+        plain_field::<Option<bool>>("immutable"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<BTreeMap<String, String>>>("stringData"),
+        plain_field::<Option<String>>("type"),
+    ];
+
+    impl smp_core::PatchSchema for Secret {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("Secret", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for Secret {
     const API_VERSION: &'static str = "v1";
@@ -6262,20 +11387,44 @@ impl ::smp_core::typed_patch::ObjectKind for Secret {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#secretenvsource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct SecretEnvSource {
     /// JSON `name`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub name: Option<String>,
 
     /// JSON `optional`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub optional: Option<bool>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<String>>("name"),
+        plain_field::<Option<bool>>("optional"),
+    ];
+
+    impl smp_core::PatchSchema for SecretEnvSource {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("SecretEnvSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.SecretKeySelector`.
 ///
@@ -6283,23 +11432,49 @@ pub struct SecretEnvSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#secretkeyselector-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct SecretKeySelector {
     /// JSON `key` (required). A patch replaces the value; `null` removes it.
     pub key: String,
 
     /// JSON `name`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub name: Option<String>,
 
     /// JSON `optional`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub optional: Option<bool>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<String>("key"),
+        plain_field::<Option<String>>("name"),
+        plain_field::<Option<bool>>("optional"),
+    ];
+
+    impl smp_core::PatchSchema for SecretKeySelector {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("SecretKeySelector", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.SecretList`; kind `v1` `SecretList`.
 ///
@@ -6307,28 +11482,54 @@ pub struct SecretKeySelector {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#secretlist-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct SecretList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<Secret>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<Secret>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for SecretList {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("SecretList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for SecretList {
     const API_VERSION: &'static str = "v1";
@@ -6341,24 +11542,49 @@ impl ::smp_core::typed_patch::ObjectKind for SecretList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#secretprojection-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct SecretProjection {
     /// JSON `items`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub items: Option<Vec<KeyToPath>>,
 
     /// JSON `name`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub name: Option<String>,
 
     /// JSON `optional`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub optional: Option<bool>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<Vec<KeyToPath>>>("items"),
+        plain_field::<Option<String>>("name"),
+        plain_field::<Option<bool>>("optional"),
+    ];
+
+    impl smp_core::PatchSchema for SecretProjection {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("SecretProjection", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.SecretReference`.
 ///
@@ -6366,20 +11592,44 @@ pub struct SecretProjection {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#secretreference-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct SecretReference {
     /// JSON `name`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub name: Option<String>,
 
     /// JSON `namespace`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub namespace: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<String>>("name"),
+        plain_field::<Option<String>>("namespace"),
+    ];
+
+    impl smp_core::PatchSchema for SecretReference {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("SecretReference", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.SecretVolumeSource`.
 ///
@@ -6387,29 +11637,56 @@ pub struct SecretReference {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#secretvolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct SecretVolumeSource {
     /// JSON `defaultMode`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub default_mode: Option<i32>,
 
     /// JSON `items`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub items: Option<Vec<KeyToPath>>,
 
     /// JSON `optional`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub optional: Option<bool>,
 
     /// JSON `secretName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub secret_name: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<i32>>("defaultMode"),
+        plain_field::<Option<Vec<KeyToPath>>>("items"),
+        plain_field::<Option<bool>>("optional"),
+        plain_field::<Option<String>>("secretName"),
+    ];
+
+    impl smp_core::PatchSchema for SecretVolumeSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("SecretVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.SecurityContext`.
 ///
@@ -6417,62 +11694,96 @@ pub struct SecretVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#securitycontext-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct SecurityContext {
     /// JSON `allowPrivilegeEscalation`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub allow_privilege_escalation: Option<bool>,
 
     /// JSON `appArmorProfile`. An object that a patch merges into field by field; `null` removes
     /// it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub app_armor_profile: Option<AppArmorProfile>,
 
     /// JSON `capabilities`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub capabilities: Option<Capabilities>,
 
     /// JSON `privileged`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub privileged: Option<bool>,
 
     /// JSON `procMount`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub proc_mount: Option<String>,
 
     /// JSON `readOnlyRootFilesystem`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub read_only_root_filesystem: Option<bool>,
 
     /// JSON `runAsGroup`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub run_as_group: Option<i64>,
 
     /// JSON `runAsNonRoot`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub run_as_non_root: Option<bool>,
 
     /// JSON `runAsUser`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub run_as_user: Option<i64>,
 
     /// JSON `seLinuxOptions`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub se_linux_options: Option<SELinuxOptions>,
 
     /// JSON `seccompProfile`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub seccomp_profile: Option<SeccompProfile>,
 
     /// JSON `windowsOptions`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub windows_options: Option<WindowsSecurityContextOptions>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 12] = [
+        plain_field::<Option<bool>>("allowPrivilegeEscalation"),
+        plain_field::<Option<AppArmorProfile>>("appArmorProfile"),
+        plain_field::<Option<Capabilities>>("capabilities"),
+        plain_field::<Option<bool>>("privileged"),
+        plain_field::<Option<String>>("procMount"),
+        plain_field::<Option<bool>>("readOnlyRootFilesystem"),
+        plain_field::<Option<i64>>("runAsGroup"),
+        plain_field::<Option<bool>>("runAsNonRoot"),
+        plain_field::<Option<i64>>("runAsUser"),
+        plain_field::<Option<SELinuxOptions>>("seLinuxOptions"),
+        plain_field::<Option<SeccompProfile>>("seccompProfile"),
+        plain_field::<Option<WindowsSecurityContextOptions>>("windowsOptions"),
+    ];
+
+    impl smp_core::PatchSchema for SecurityContext {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("SecurityContext", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.Service`; kind `v1` `Service`.
 ///
@@ -6480,33 +11791,60 @@ pub struct SecurityContext {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#service-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct Service {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub spec: Option<ServiceSpec>,
 
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<ServiceStatus>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<ServiceSpec>>("spec"),
+        plain_field::<Option<ServiceStatus>>("status"),
+    ];
+
+    impl smp_core::PatchSchema for Service {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("Service", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for Service {
     const API_VERSION: &'static str = "v1";
@@ -6519,40 +11857,68 @@ impl ::smp_core::typed_patch::ObjectKind for Service {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#serviceaccount-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ServiceAccount {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `automountServiceAccountToken`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub automount_service_account_token: Option<bool>,
 
     /// JSON `imagePullSecrets`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub image_pull_secrets: Option<Vec<LocalObjectReference>>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `secrets`. A list merged by `name`: a patch item changes the item with the same `name`,
     /// or is added; an item with `$patch: delete` removes it, `$setElementOrder/secrets` orders the
     /// list, and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "name")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "name"))]
     pub secrets: Option<Vec<ObjectReference>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::{field_of, plain_field};
+    use smp_core::schema::{FieldDef, Strategy, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 6] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<bool>>("automountServiceAccountToken"),
+        plain_field::<Option<Vec<LocalObjectReference>>>("imagePullSecrets"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        field_of::<Option<Vec<ObjectReference>>>("secrets", Strategy::MERGE, Some("name")),
+    ];
+
+    impl smp_core::PatchSchema for ServiceAccount {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ServiceAccount", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for ServiceAccount {
     const API_VERSION: &'static str = "v1";
@@ -6565,28 +11931,55 @@ impl ::smp_core::typed_patch::ObjectKind for ServiceAccount {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#serviceaccountlist-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ServiceAccountList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<ServiceAccount>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<ServiceAccount>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for ServiceAccountList {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ServiceAccountList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for ServiceAccountList {
     const API_VERSION: &'static str = "v1";
@@ -6599,24 +11992,50 @@ impl ::smp_core::typed_patch::ObjectKind for ServiceAccountList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#serviceaccounttokenprojection-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ServiceAccountTokenProjection {
     /// JSON `audience`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub audience: Option<String>,
 
     /// JSON `expirationSeconds`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub expiration_seconds: Option<i64>,
 
     /// JSON `path` (required). A patch replaces the value; `null` removes it.
     pub path: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<String>>("audience"),
+        plain_field::<Option<i64>>("expirationSeconds"),
+        plain_field::<String>("path"),
+    ];
+
+    impl smp_core::PatchSchema for ServiceAccountTokenProjection {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ServiceAccountTokenProjection", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ServiceList`; kind `v1` `ServiceList`.
 ///
@@ -6624,28 +12043,54 @@ pub struct ServiceAccountTokenProjection {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#servicelist-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ServiceList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<Service>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<Service>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for ServiceList {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ServiceList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for ServiceList {
     const API_VERSION: &'static str = "v1";
@@ -6658,36 +12103,64 @@ impl ::smp_core::typed_patch::ObjectKind for ServiceList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#serviceport-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ServicePort {
     /// JSON `appProtocol`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub app_protocol: Option<String>,
 
     /// JSON `name`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub name: Option<String>,
 
     /// JSON `nodePort`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub node_port: Option<i32>,
 
     /// JSON `port` (required). A patch replaces the value; `null` removes it.
     pub port: i32,
 
     /// JSON `protocol`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub protocol: Option<String>,
 
     /// JSON `targetPort`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub target_port: Option<intstr::IntOrString>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 6] = [
+        plain_field::<Option<String>>("appProtocol"),
+        plain_field::<Option<String>>("name"),
+        plain_field::<Option<i32>>("nodePort"),
+        plain_field::<i32>("port"),
+        plain_field::<Option<String>>("protocol"),
+        plain_field::<Option<intstr::IntOrString>>("targetPort"),
+    ];
+
+    impl smp_core::PatchSchema for ServicePort {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ServicePort", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ServiceSpec`.
 ///
@@ -6695,63 +12168,84 @@ pub struct ServicePort {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#servicespec-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ServiceSpec {
     /// JSON `allocateLoadBalancerNodePorts`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub allocate_load_balancer_node_ports: Option<bool>,
 
     /// JSON `clusterIP`. A patch replaces the value; `null` removes it.
-    #[serde(rename = "clusterIP", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "types",
+        serde(rename = "clusterIP", skip_serializing_if = "Option::is_none")
+    )]
     pub cluster_ip: Option<String>,
 
     /// JSON `clusterIPs`. A list that a patch replaces whole.
-    #[serde(rename = "clusterIPs", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "types",
+        serde(rename = "clusterIPs", skip_serializing_if = "Option::is_none")
+    )]
     pub cluster_ips: Option<Vec<String>>,
 
     /// JSON `externalIPs`. A list that a patch replaces whole.
-    #[serde(rename = "externalIPs", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "types",
+        serde(rename = "externalIPs", skip_serializing_if = "Option::is_none")
+    )]
     pub external_ips: Option<Vec<String>>,
 
     /// JSON `externalName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub external_name: Option<String>,
 
     /// JSON `externalTrafficPolicy`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub external_traffic_policy: Option<String>,
 
     /// JSON `healthCheckNodePort`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub health_check_node_port: Option<i32>,
 
     /// JSON `internalTrafficPolicy`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub internal_traffic_policy: Option<String>,
 
     /// JSON `ipFamilies`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub ip_families: Option<Vec<String>>,
 
     /// JSON `ipFamilyPolicy`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub ip_family_policy: Option<String>,
 
     /// JSON `loadBalancerClass`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub load_balancer_class: Option<String>,
 
     /// JSON `loadBalancerIP`. A patch replaces the value; `null` removes it.
-    #[serde(rename = "loadBalancerIP", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "types",
+        serde(rename = "loadBalancerIP", skip_serializing_if = "Option::is_none")
+    )]
     pub load_balancer_ip: Option<String>,
 
     /// JSON `loadBalancerSourceRanges`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub load_balancer_source_ranges: Option<Vec<String>>,
 
     /// JSON `ports`. A list merged by `port`: a patch item changes the item with the same `port`,
@@ -6761,35 +12255,82 @@ pub struct ServiceSpec {
     // smp overlay: recommended keys `port,protocol`: patch-merge-key-directive.md, Impacted APIs,
     //   Support Multi-Fields Merge Key (2) ServicePort; keys as in the property's
     //   x-kubernetes-list-map-keys
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "port", recommended = "port,protocol")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(
+        feature = "types",
+        patch(strategy = "merge", merge_key = "port", recommended = "port,protocol")
+    )]
     pub ports: Option<Vec<ServicePort>>,
 
     /// JSON `publishNotReadyAddresses`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub publish_not_ready_addresses: Option<bool>,
 
     /// JSON `selector`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub selector: Option<BTreeMap<String, String>>,
 
     /// JSON `sessionAffinity`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub session_affinity: Option<String>,
 
     /// JSON `sessionAffinityConfig`. An object that a patch merges into field by field; `null`
     /// removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub session_affinity_config: Option<SessionAffinityConfig>,
 
     /// JSON `trafficDistribution`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub traffic_distribution: Option<String>,
 
     /// JSON `type`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub type_: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, Strategy, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 20] = [
+        plain_field::<Option<bool>>("allocateLoadBalancerNodePorts"),
+        plain_field::<Option<String>>("clusterIP"),
+        plain_field::<Option<Vec<String>>>("clusterIPs"),
+        plain_field::<Option<Vec<String>>>("externalIPs"),
+        plain_field::<Option<String>>("externalName"),
+        plain_field::<Option<String>>("externalTrafficPolicy"),
+        plain_field::<Option<i32>>("healthCheckNodePort"),
+        plain_field::<Option<String>>("internalTrafficPolicy"),
+        plain_field::<Option<Vec<String>>>("ipFamilies"),
+        plain_field::<Option<String>>("ipFamilyPolicy"),
+        plain_field::<Option<String>>("loadBalancerClass"),
+        plain_field::<Option<String>>("loadBalancerIP"),
+        plain_field::<Option<Vec<String>>>("loadBalancerSourceRanges"),
+        FieldDef::with_recommended(
+            "ports",
+            smp_core::schema::TypeRef::Static(
+                smp_core::__private::type_def::<Option<Vec<ServicePort>>>,
+            ),
+            Strategy::MERGE,
+            Some("port"),
+            &[
+                std::borrow::Cow::Borrowed("port"),
+                std::borrow::Cow::Borrowed("protocol"),
+            ],
+        ),
+        plain_field::<Option<bool>>("publishNotReadyAddresses"),
+        plain_field::<Option<BTreeMap<String, String>>>("selector"),
+        plain_field::<Option<String>>("sessionAffinity"),
+        plain_field::<Option<SessionAffinityConfig>>("sessionAffinityConfig"),
+        plain_field::<Option<String>>("trafficDistribution"),
+        plain_field::<Option<String>>("type"),
+    ];
+
+    impl smp_core::PatchSchema for ServiceSpec {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ServiceSpec", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.ServiceStatus`.
 ///
@@ -6797,24 +12338,48 @@ pub struct ServiceSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#servicestatus-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ServiceStatus {
     /// JSON `conditions`. A list merged by `type`: a patch item changes the item with the same
     /// `type`, or is added; an item with `$patch: delete` removes it, `$setElementOrder/conditions`
     /// orders the list, and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "type")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "type"))]
     pub conditions: Option<Vec<meta_v1::Condition>>,
 
     /// JSON `loadBalancer`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub load_balancer: Option<LoadBalancerStatus>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::{field_of, plain_field};
+    use smp_core::schema::{FieldDef, Strategy, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        field_of::<Option<Vec<meta_v1::Condition>>>("conditions", Strategy::MERGE, Some("type")),
+        plain_field::<Option<LoadBalancerStatus>>("loadBalancer"),
+    ];
+
+    impl smp_core::PatchSchema for ServiceStatus {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ServiceStatus", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.SessionAffinityConfig`.
 ///
@@ -6822,16 +12387,41 @@ pub struct ServiceStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#sessionaffinityconfig-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct SessionAffinityConfig {
     /// JSON `clientIP`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(rename = "clientIP", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "types",
+        serde(rename = "clientIP", skip_serializing_if = "Option::is_none")
+    )]
     pub client_ip: Option<ClientIPConfig>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<Option<ClientIPConfig>>("clientIP")];
+
+    impl smp_core::PatchSchema for SessionAffinityConfig {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("SessionAffinityConfig", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.SleepAction`.
 ///
@@ -6839,15 +12429,36 @@ pub struct SessionAffinityConfig {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#sleepaction-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct SleepAction {
     /// JSON `seconds` (required). A patch replaces the value; `null` removes it.
     pub seconds: i64,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<i64>("seconds")];
+
+    impl smp_core::PatchSchema for SleepAction {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("SleepAction", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.StorageOSPersistentVolumeSource`.
 ///
@@ -6855,33 +12466,61 @@ pub struct SleepAction {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#storageospersistentvolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct StorageOSPersistentVolumeSource {
     /// JSON `fsType`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub fs_type: Option<String>,
 
     /// JSON `readOnly`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub read_only: Option<bool>,
 
     /// JSON `secretRef`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub secret_ref: Option<ObjectReference>,
 
     /// JSON `volumeName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub volume_name: Option<String>,
 
     /// JSON `volumeNamespace`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub volume_namespace: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("fsType"),
+        plain_field::<Option<bool>>("readOnly"),
+        plain_field::<Option<ObjectReference>>("secretRef"),
+        plain_field::<Option<String>>("volumeName"),
+        plain_field::<Option<String>>("volumeNamespace"),
+    ];
+
+    impl smp_core::PatchSchema for StorageOSPersistentVolumeSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("StorageOSPersistentVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.StorageOSVolumeSource`.
 ///
@@ -6889,33 +12528,61 @@ pub struct StorageOSPersistentVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#storageosvolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct StorageOSVolumeSource {
     /// JSON `fsType`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub fs_type: Option<String>,
 
     /// JSON `readOnly`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub read_only: Option<bool>,
 
     /// JSON `secretRef`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub secret_ref: Option<LocalObjectReference>,
 
     /// JSON `volumeName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub volume_name: Option<String>,
 
     /// JSON `volumeNamespace`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub volume_namespace: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("fsType"),
+        plain_field::<Option<bool>>("readOnly"),
+        plain_field::<Option<LocalObjectReference>>("secretRef"),
+        plain_field::<Option<String>>("volumeName"),
+        plain_field::<Option<String>>("volumeNamespace"),
+    ];
+
+    impl smp_core::PatchSchema for StorageOSVolumeSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("StorageOSVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.Sysctl`.
 ///
@@ -6923,11 +12590,20 @@ pub struct StorageOSVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#sysctl-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct Sysctl {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
@@ -6936,25 +12612,64 @@ pub struct Sysctl {
     pub value: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<String>("name"),
+        plain_field::<String>("value"),
+    ];
+
+    impl smp_core::PatchSchema for Sysctl {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("Sysctl", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.core.v1.TCPSocketAction`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#tcpsocketaction-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct TCPSocketAction {
     /// JSON `host`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub host: Option<String>,
 
     /// JSON `port` (required). A patch replaces the value; `null` removes it.
     pub port: intstr::IntOrString,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<String>>("host"),
+        plain_field::<intstr::IntOrString>("port"),
+    ];
+
+    impl smp_core::PatchSchema for TCPSocketAction {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("TCPSocketAction", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.Taint`.
 ///
@@ -6962,12 +12677,21 @@ pub struct TCPSocketAction {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#taint-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct Taint {
     /// JSON `effect` (required). A patch replaces the value; `null` removes it.
     pub effect: String,
@@ -6976,13 +12700,30 @@ pub struct Taint {
     pub key: String,
 
     /// JSON `timeAdded`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub time_added: Option<meta_v1::Time>,
 
     /// JSON `value`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub value: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<String>("effect"),
+        plain_field::<String>("key"),
+        plain_field::<Option<meta_v1::Time>>("timeAdded"),
+        plain_field::<Option<String>>("value"),
+    ];
+
+    impl smp_core::PatchSchema for Taint {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("Taint", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.Toleration`.
 ///
@@ -6990,33 +12731,60 @@ pub struct Taint {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#toleration-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct Toleration {
     /// JSON `effect`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub effect: Option<String>,
 
     /// JSON `key`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub key: Option<String>,
 
     /// JSON `operator`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub operator: Option<String>,
 
     /// JSON `tolerationSeconds`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub toleration_seconds: Option<i64>,
 
     /// JSON `value`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub value: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("effect"),
+        plain_field::<Option<String>>("key"),
+        plain_field::<Option<String>>("operator"),
+        plain_field::<Option<i64>>("tolerationSeconds"),
+        plain_field::<Option<String>>("value"),
+    ];
+
+    impl smp_core::PatchSchema for Toleration {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("Toleration", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.TopologySelectorLabelRequirement`.
 ///
@@ -7024,11 +12792,20 @@ pub struct Toleration {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#topologyselectorlabelrequirement-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct TopologySelectorLabelRequirement {
     /// JSON `key` (required). A patch replaces the value; `null` removes it.
     pub key: String,
@@ -7037,23 +12814,62 @@ pub struct TopologySelectorLabelRequirement {
     pub values: Vec<String>,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<String>("key"),
+        plain_field::<Vec<String>>("values"),
+    ];
+
+    impl smp_core::PatchSchema for TopologySelectorLabelRequirement {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("TopologySelectorLabelRequirement", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.core.v1.TopologySelectorTerm`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#topologyselectorterm-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct TopologySelectorTerm {
     /// JSON `matchLabelExpressions`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub match_label_expressions: Option<Vec<TopologySelectorLabelRequirement>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] =
+        [plain_field::<Option<Vec<TopologySelectorLabelRequirement>>>("matchLabelExpressions")];
+
+    impl smp_core::PatchSchema for TopologySelectorTerm {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("TopologySelectorTerm", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.TopologySpreadConstraint`.
 ///
@@ -7061,34 +12877,43 @@ pub struct TopologySelectorTerm {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#topologyspreadconstraint-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct TopologySpreadConstraint {
     /// JSON `labelSelector`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub label_selector: Option<meta_v1::LabelSelector>,
 
     /// JSON `matchLabelKeys`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub match_label_keys: Option<Vec<String>>,
 
     /// JSON `maxSkew` (required). A patch replaces the value; `null` removes it.
     pub max_skew: i32,
 
     /// JSON `minDomains`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub min_domains: Option<i32>,
 
     /// JSON `nodeAffinityPolicy`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub node_affinity_policy: Option<String>,
 
     /// JSON `nodeTaintsPolicy`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub node_taints_policy: Option<String>,
 
     /// JSON `topologyKey` (required). A patch replaces the value; `null` removes it.
@@ -7098,21 +12923,52 @@ pub struct TopologySpreadConstraint {
     pub when_unsatisfiable: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 8] = [
+        plain_field::<Option<meta_v1::LabelSelector>>("labelSelector"),
+        plain_field::<Option<Vec<String>>>("matchLabelKeys"),
+        plain_field::<i32>("maxSkew"),
+        plain_field::<Option<i32>>("minDomains"),
+        plain_field::<Option<String>>("nodeAffinityPolicy"),
+        plain_field::<Option<String>>("nodeTaintsPolicy"),
+        plain_field::<String>("topologyKey"),
+        plain_field::<String>("whenUnsatisfiable"),
+    ];
+
+    impl smp_core::PatchSchema for TopologySpreadConstraint {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("TopologySpreadConstraint", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.core.v1.TypedLocalObjectReference`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#typedlocalobjectreference-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct TypedLocalObjectReference {
     /// JSON `apiGroup`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_group: Option<String>,
 
     /// JSON `kind` (required). A patch replaces the value; `null` removes it.
@@ -7122,21 +12978,47 @@ pub struct TypedLocalObjectReference {
     pub name: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<String>>("apiGroup"),
+        plain_field::<String>("kind"),
+        plain_field::<String>("name"),
+    ];
+
+    impl smp_core::PatchSchema for TypedLocalObjectReference {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("TypedLocalObjectReference", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.core.v1.TypedObjectReference`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#typedobjectreference-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct TypedObjectReference {
     /// JSON `apiGroup`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_group: Option<String>,
 
     /// JSON `kind` (required). A patch replaces the value; `null` removes it.
@@ -7146,9 +13028,27 @@ pub struct TypedObjectReference {
     pub name: String,
 
     /// JSON `namespace`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub namespace: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiGroup"),
+        plain_field::<String>("kind"),
+        plain_field::<String>("name"),
+        plain_field::<Option<String>>("namespace"),
+    ];
+
+    impl smp_core::PatchSchema for TypedObjectReference {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("TypedObjectReference", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.Volume`.
 ///
@@ -7166,12 +13066,21 @@ pub struct TypedObjectReference {
 //   Volume has only Name
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct Volume {
     /// JSON `awsElasticBlockStore`. An object that a patch merges into field by field; `null`
     /// removes it.
@@ -7182,8 +13091,8 @@ pub struct Volume {
     /// `photonPersistentDisk`, `portworxVolume`, `projected`, `quobyte`, `rbd`, `scaleIO`,
     /// `secret`, `storageos` and `vsphereVolume`: at most one of them is set; when a patch newly
     /// sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub aws_elastic_block_store: Option<AWSElasticBlockStoreVolumeSource>,
 
     /// JSON `azureDisk`. An object that a patch merges into field by field; `null` removes it.
@@ -7194,8 +13103,8 @@ pub struct Volume {
     /// `persistentVolumeClaim`, `photonPersistentDisk`, `portworxVolume`, `projected`, `quobyte`,
     /// `rbd`, `scaleIO`, `secret`, `storageos` and `vsphereVolume`: at most one of them is set;
     /// when a patch newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub azure_disk: Option<AzureDiskVolumeSource>,
 
     /// JSON `azureFile`. An object that a patch merges into field by field; `null` removes it.
@@ -7206,8 +13115,8 @@ pub struct Volume {
     /// `persistentVolumeClaim`, `photonPersistentDisk`, `portworxVolume`, `projected`, `quobyte`,
     /// `rbd`, `scaleIO`, `secret`, `storageos` and `vsphereVolume`: at most one of them is set;
     /// when a patch newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub azure_file: Option<AzureFileVolumeSource>,
 
     /// JSON `cephfs`. An object that a patch merges into field by field; `null` removes it.
@@ -7218,8 +13127,8 @@ pub struct Volume {
     /// `persistentVolumeClaim`, `photonPersistentDisk`, `portworxVolume`, `projected`, `quobyte`,
     /// `rbd`, `scaleIO`, `secret`, `storageos` and `vsphereVolume`: at most one of them is set;
     /// when a patch newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub cephfs: Option<CephFSVolumeSource>,
 
     /// JSON `cinder`. An object that a patch merges into field by field; `null` removes it.
@@ -7230,8 +13139,8 @@ pub struct Volume {
     /// `persistentVolumeClaim`, `photonPersistentDisk`, `portworxVolume`, `projected`, `quobyte`,
     /// `rbd`, `scaleIO`, `secret`, `storageos` and `vsphereVolume`: at most one of them is set;
     /// when a patch newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub cinder: Option<CinderVolumeSource>,
 
     /// JSON `configMap`. An object that a patch merges into field by field; `null` removes it.
@@ -7242,8 +13151,8 @@ pub struct Volume {
     /// `persistentVolumeClaim`, `photonPersistentDisk`, `portworxVolume`, `projected`, `quobyte`,
     /// `rbd`, `scaleIO`, `secret`, `storageos` and `vsphereVolume`: at most one of them is set;
     /// when a patch newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub config_map: Option<ConfigMapVolumeSource>,
 
     /// JSON `csi`. An object that a patch merges into field by field; `null` removes it.
@@ -7254,8 +13163,8 @@ pub struct Volume {
     /// `persistentVolumeClaim`, `photonPersistentDisk`, `portworxVolume`, `projected`, `quobyte`,
     /// `rbd`, `scaleIO`, `secret`, `storageos` and `vsphereVolume`: at most one of them is set;
     /// when a patch newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub csi: Option<CSIVolumeSource>,
 
     /// JSON `downwardAPI`. An object that a patch merges into field by field; `null` removes it.
@@ -7266,8 +13175,11 @@ pub struct Volume {
     /// `persistentVolumeClaim`, `photonPersistentDisk`, `portworxVolume`, `projected`, `quobyte`,
     /// `rbd`, `scaleIO`, `secret`, `storageos` and `vsphereVolume`: at most one of them is set;
     /// when a patch newly sets this one, `apply_normalized` clears the others.
-    #[serde(rename = "downwardAPI", skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(
+        feature = "types",
+        serde(rename = "downwardAPI", skip_serializing_if = "Option::is_none")
+    )]
+    #[cfg_attr(feature = "types", union(member))]
     pub downward_api: Option<DownwardAPIVolumeSource>,
 
     /// JSON `emptyDir`. An object that a patch merges into field by field; `null` removes it.
@@ -7278,8 +13190,8 @@ pub struct Volume {
     /// `persistentVolumeClaim`, `photonPersistentDisk`, `portworxVolume`, `projected`, `quobyte`,
     /// `rbd`, `scaleIO`, `secret`, `storageos` and `vsphereVolume`: at most one of them is set;
     /// when a patch newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub empty_dir: Option<EmptyDirVolumeSource>,
 
     /// JSON `ephemeral`. An object that a patch merges into field by field; `null` removes it.
@@ -7290,8 +13202,8 @@ pub struct Volume {
     /// `persistentVolumeClaim`, `photonPersistentDisk`, `portworxVolume`, `projected`, `quobyte`,
     /// `rbd`, `scaleIO`, `secret`, `storageos` and `vsphereVolume`: at most one of them is set;
     /// when a patch newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub ephemeral: Option<EphemeralVolumeSource>,
 
     /// JSON `fc`. An object that a patch merges into field by field; `null` removes it.
@@ -7302,8 +13214,8 @@ pub struct Volume {
     /// `persistentVolumeClaim`, `photonPersistentDisk`, `portworxVolume`, `projected`, `quobyte`,
     /// `rbd`, `scaleIO`, `secret`, `storageos` and `vsphereVolume`: at most one of them is set;
     /// when a patch newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub fc: Option<FCVolumeSource>,
 
     /// JSON `flexVolume`. An object that a patch merges into field by field; `null` removes it.
@@ -7314,8 +13226,8 @@ pub struct Volume {
     /// `persistentVolumeClaim`, `photonPersistentDisk`, `portworxVolume`, `projected`, `quobyte`,
     /// `rbd`, `scaleIO`, `secret`, `storageos` and `vsphereVolume`: at most one of them is set;
     /// when a patch newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub flex_volume: Option<FlexVolumeSource>,
 
     /// JSON `flocker`. An object that a patch merges into field by field; `null` removes it.
@@ -7326,8 +13238,8 @@ pub struct Volume {
     /// `persistentVolumeClaim`, `photonPersistentDisk`, `portworxVolume`, `projected`, `quobyte`,
     /// `rbd`, `scaleIO`, `secret`, `storageos` and `vsphereVolume`: at most one of them is set;
     /// when a patch newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub flocker: Option<FlockerVolumeSource>,
 
     /// JSON `gcePersistentDisk`. An object that a patch merges into field by field; `null` removes
@@ -7339,8 +13251,8 @@ pub struct Volume {
     /// `persistentVolumeClaim`, `photonPersistentDisk`, `portworxVolume`, `projected`, `quobyte`,
     /// `rbd`, `scaleIO`, `secret`, `storageos` and `vsphereVolume`: at most one of them is set;
     /// when a patch newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub gce_persistent_disk: Option<GCEPersistentDiskVolumeSource>,
 
     /// JSON `gitRepo`. An object that a patch merges into field by field; `null` removes it.
@@ -7351,8 +13263,8 @@ pub struct Volume {
     /// `persistentVolumeClaim`, `photonPersistentDisk`, `portworxVolume`, `projected`, `quobyte`,
     /// `rbd`, `scaleIO`, `secret`, `storageos` and `vsphereVolume`: at most one of them is set;
     /// when a patch newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub git_repo: Option<GitRepoVolumeSource>,
 
     /// JSON `glusterfs`. An object that a patch merges into field by field; `null` removes it.
@@ -7363,8 +13275,8 @@ pub struct Volume {
     /// `persistentVolumeClaim`, `photonPersistentDisk`, `portworxVolume`, `projected`, `quobyte`,
     /// `rbd`, `scaleIO`, `secret`, `storageos` and `vsphereVolume`: at most one of them is set;
     /// when a patch newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub glusterfs: Option<GlusterfsVolumeSource>,
 
     /// JSON `hostPath`. An object that a patch merges into field by field; `null` removes it.
@@ -7375,8 +13287,8 @@ pub struct Volume {
     /// `persistentVolumeClaim`, `photonPersistentDisk`, `portworxVolume`, `projected`, `quobyte`,
     /// `rbd`, `scaleIO`, `secret`, `storageos` and `vsphereVolume`: at most one of them is set;
     /// when a patch newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub host_path: Option<HostPathVolumeSource>,
 
     /// JSON `image`. An object that a patch merges into field by field; `null` removes it.
@@ -7387,8 +13299,8 @@ pub struct Volume {
     /// `persistentVolumeClaim`, `photonPersistentDisk`, `portworxVolume`, `projected`, `quobyte`,
     /// `rbd`, `scaleIO`, `secret`, `storageos` and `vsphereVolume`: at most one of them is set;
     /// when a patch newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub image: Option<ImageVolumeSource>,
 
     /// JSON `iscsi`. An object that a patch merges into field by field; `null` removes it.
@@ -7399,8 +13311,8 @@ pub struct Volume {
     /// `persistentVolumeClaim`, `photonPersistentDisk`, `portworxVolume`, `projected`, `quobyte`,
     /// `rbd`, `scaleIO`, `secret`, `storageos` and `vsphereVolume`: at most one of them is set;
     /// when a patch newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub iscsi: Option<ISCSIVolumeSource>,
 
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
@@ -7414,8 +13326,8 @@ pub struct Volume {
     /// `persistentVolumeClaim`, `photonPersistentDisk`, `portworxVolume`, `projected`, `quobyte`,
     /// `rbd`, `scaleIO`, `secret`, `storageos` and `vsphereVolume`: at most one of them is set;
     /// when a patch newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub nfs: Option<NFSVolumeSource>,
 
     /// JSON `persistentVolumeClaim`. An object that a patch merges into field by field; `null`
@@ -7427,8 +13339,8 @@ pub struct Volume {
     /// `photonPersistentDisk`, `portworxVolume`, `projected`, `quobyte`, `rbd`, `scaleIO`,
     /// `secret`, `storageos` and `vsphereVolume`: at most one of them is set; when a patch newly
     /// sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub persistent_volume_claim: Option<PersistentVolumeClaimVolumeSource>,
 
     /// JSON `photonPersistentDisk`. An object that a patch merges into field by field; `null`
@@ -7440,8 +13352,8 @@ pub struct Volume {
     /// `persistentVolumeClaim`, `portworxVolume`, `projected`, `quobyte`, `rbd`, `scaleIO`,
     /// `secret`, `storageos` and `vsphereVolume`: at most one of them is set; when a patch newly
     /// sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub photon_persistent_disk: Option<PhotonPersistentDiskVolumeSource>,
 
     /// JSON `portworxVolume`. An object that a patch merges into field by field; `null` removes it.
@@ -7452,8 +13364,8 @@ pub struct Volume {
     /// `persistentVolumeClaim`, `photonPersistentDisk`, `projected`, `quobyte`, `rbd`, `scaleIO`,
     /// `secret`, `storageos` and `vsphereVolume`: at most one of them is set; when a patch newly
     /// sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub portworx_volume: Option<PortworxVolumeSource>,
 
     /// JSON `projected`. An object that a patch merges into field by field; `null` removes it.
@@ -7464,8 +13376,8 @@ pub struct Volume {
     /// `persistentVolumeClaim`, `photonPersistentDisk`, `portworxVolume`, `quobyte`, `rbd`,
     /// `scaleIO`, `secret`, `storageos` and `vsphereVolume`: at most one of them is set; when a
     /// patch newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub projected: Option<ProjectedVolumeSource>,
 
     /// JSON `quobyte`. An object that a patch merges into field by field; `null` removes it.
@@ -7476,8 +13388,8 @@ pub struct Volume {
     /// `persistentVolumeClaim`, `photonPersistentDisk`, `portworxVolume`, `projected`, `rbd`,
     /// `scaleIO`, `secret`, `storageos` and `vsphereVolume`: at most one of them is set; when a
     /// patch newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub quobyte: Option<QuobyteVolumeSource>,
 
     /// JSON `rbd`. An object that a patch merges into field by field; `null` removes it.
@@ -7488,8 +13400,8 @@ pub struct Volume {
     /// `persistentVolumeClaim`, `photonPersistentDisk`, `portworxVolume`, `projected`, `quobyte`,
     /// `scaleIO`, `secret`, `storageos` and `vsphereVolume`: at most one of them is set; when a
     /// patch newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub rbd: Option<RBDVolumeSource>,
 
     /// JSON `scaleIO`. An object that a patch merges into field by field; `null` removes it.
@@ -7500,8 +13412,11 @@ pub struct Volume {
     /// `persistentVolumeClaim`, `photonPersistentDisk`, `portworxVolume`, `projected`, `quobyte`,
     /// `rbd`, `secret`, `storageos` and `vsphereVolume`: at most one of them is set; when a patch
     /// newly sets this one, `apply_normalized` clears the others.
-    #[serde(rename = "scaleIO", skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(
+        feature = "types",
+        serde(rename = "scaleIO", skip_serializing_if = "Option::is_none")
+    )]
+    #[cfg_attr(feature = "types", union(member))]
     pub scale_io: Option<ScaleIOVolumeSource>,
 
     /// JSON `secret`. An object that a patch merges into field by field; `null` removes it.
@@ -7512,8 +13427,8 @@ pub struct Volume {
     /// `persistentVolumeClaim`, `photonPersistentDisk`, `portworxVolume`, `projected`, `quobyte`,
     /// `rbd`, `scaleIO`, `storageos` and `vsphereVolume`: at most one of them is set; when a patch
     /// newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub secret: Option<SecretVolumeSource>,
 
     /// JSON `storageos`. An object that a patch merges into field by field; `null` removes it.
@@ -7524,8 +13439,8 @@ pub struct Volume {
     /// `persistentVolumeClaim`, `photonPersistentDisk`, `portworxVolume`, `projected`, `quobyte`,
     /// `rbd`, `scaleIO`, `secret` and `vsphereVolume`: at most one of them is set; when a patch
     /// newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub storageos: Option<StorageOSVolumeSource>,
 
     /// JSON `vsphereVolume`. An object that a patch merges into field by field; `null` removes it.
@@ -7536,10 +13451,89 @@ pub struct Volume {
     /// `persistentVolumeClaim`, `photonPersistentDisk`, `portworxVolume`, `projected`, `quobyte`,
     /// `rbd`, `scaleIO`, `secret` and `storageos`: at most one of them is set; when a patch newly
     /// sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub vsphere_volume: Option<VsphereVirtualDiskVolumeSource>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 31] = [
+        plain_field::<Option<AWSElasticBlockStoreVolumeSource>>("awsElasticBlockStore"),
+        plain_field::<Option<AzureDiskVolumeSource>>("azureDisk"),
+        plain_field::<Option<AzureFileVolumeSource>>("azureFile"),
+        plain_field::<Option<CephFSVolumeSource>>("cephfs"),
+        plain_field::<Option<CinderVolumeSource>>("cinder"),
+        plain_field::<Option<ConfigMapVolumeSource>>("configMap"),
+        plain_field::<Option<CSIVolumeSource>>("csi"),
+        plain_field::<Option<DownwardAPIVolumeSource>>("downwardAPI"),
+        plain_field::<Option<EmptyDirVolumeSource>>("emptyDir"),
+        plain_field::<Option<EphemeralVolumeSource>>("ephemeral"),
+        plain_field::<Option<FCVolumeSource>>("fc"),
+        plain_field::<Option<FlexVolumeSource>>("flexVolume"),
+        plain_field::<Option<FlockerVolumeSource>>("flocker"),
+        plain_field::<Option<GCEPersistentDiskVolumeSource>>("gcePersistentDisk"),
+        plain_field::<Option<GitRepoVolumeSource>>("gitRepo"),
+        plain_field::<Option<GlusterfsVolumeSource>>("glusterfs"),
+        plain_field::<Option<HostPathVolumeSource>>("hostPath"),
+        plain_field::<Option<ImageVolumeSource>>("image"),
+        plain_field::<Option<ISCSIVolumeSource>>("iscsi"),
+        plain_field::<String>("name"),
+        plain_field::<Option<NFSVolumeSource>>("nfs"),
+        plain_field::<Option<PersistentVolumeClaimVolumeSource>>("persistentVolumeClaim"),
+        plain_field::<Option<PhotonPersistentDiskVolumeSource>>("photonPersistentDisk"),
+        plain_field::<Option<PortworxVolumeSource>>("portworxVolume"),
+        plain_field::<Option<ProjectedVolumeSource>>("projected"),
+        plain_field::<Option<QuobyteVolumeSource>>("quobyte"),
+        plain_field::<Option<RBDVolumeSource>>("rbd"),
+        plain_field::<Option<ScaleIOVolumeSource>>("scaleIO"),
+        plain_field::<Option<SecretVolumeSource>>("secret"),
+        plain_field::<Option<StorageOSVolumeSource>>("storageos"),
+        plain_field::<Option<VsphereVirtualDiskVolumeSource>>("vsphereVolume"),
+    ];
+    const MEMBERS_0: &[smp_core::schema::UnionMember] = &[
+        smp_core::schema::UnionMember::new("awsElasticBlockStore", "AwsElasticBlockStore"),
+        smp_core::schema::UnionMember::new("azureDisk", "AzureDisk"),
+        smp_core::schema::UnionMember::new("azureFile", "AzureFile"),
+        smp_core::schema::UnionMember::new("cephfs", "Cephfs"),
+        smp_core::schema::UnionMember::new("cinder", "Cinder"),
+        smp_core::schema::UnionMember::new("configMap", "ConfigMap"),
+        smp_core::schema::UnionMember::new("csi", "Csi"),
+        smp_core::schema::UnionMember::new("downwardAPI", "DownwardAPI"),
+        smp_core::schema::UnionMember::new("emptyDir", "EmptyDir"),
+        smp_core::schema::UnionMember::new("ephemeral", "Ephemeral"),
+        smp_core::schema::UnionMember::new("fc", "Fc"),
+        smp_core::schema::UnionMember::new("flexVolume", "FlexVolume"),
+        smp_core::schema::UnionMember::new("flocker", "Flocker"),
+        smp_core::schema::UnionMember::new("gcePersistentDisk", "GcePersistentDisk"),
+        smp_core::schema::UnionMember::new("gitRepo", "GitRepo"),
+        smp_core::schema::UnionMember::new("glusterfs", "Glusterfs"),
+        smp_core::schema::UnionMember::new("hostPath", "HostPath"),
+        smp_core::schema::UnionMember::new("image", "Image"),
+        smp_core::schema::UnionMember::new("iscsi", "Iscsi"),
+        smp_core::schema::UnionMember::new("nfs", "Nfs"),
+        smp_core::schema::UnionMember::new("persistentVolumeClaim", "PersistentVolumeClaim"),
+        smp_core::schema::UnionMember::new("photonPersistentDisk", "PhotonPersistentDisk"),
+        smp_core::schema::UnionMember::new("portworxVolume", "PortworxVolume"),
+        smp_core::schema::UnionMember::new("projected", "Projected"),
+        smp_core::schema::UnionMember::new("quobyte", "Quobyte"),
+        smp_core::schema::UnionMember::new("rbd", "Rbd"),
+        smp_core::schema::UnionMember::new("scaleIO", "ScaleIO"),
+        smp_core::schema::UnionMember::new("secret", "Secret"),
+        smp_core::schema::UnionMember::new("storageos", "Storageos"),
+        smp_core::schema::UnionMember::new("vsphereVolume", "VsphereVolume"),
+    ];
+    const UNIONS: &[smp_core::schema::UnionDef] =
+        &[smp_core::schema::UnionDef::new(None, MEMBERS_0)];
+
+    impl smp_core::PatchSchema for Volume {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::with_unions("Volume", &FIELDS, &[], UNIONS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.VolumeDevice`.
 ///
@@ -7547,12 +13541,21 @@ pub struct Volume {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#volumedevice-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct VolumeDevice {
     /// JSON `devicePath` (required). A patch replaces the value; `null` removes it.
     pub device_path: String,
@@ -7561,45 +13564,89 @@ pub struct VolumeDevice {
     pub name: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<String>("devicePath"),
+        plain_field::<String>("name"),
+    ];
+
+    impl smp_core::PatchSchema for VolumeDevice {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("VolumeDevice", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.core.v1.VolumeMount`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#volumemount-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct VolumeMount {
     /// JSON `mountPath` (required). A patch replaces the value; `null` removes it.
     pub mount_path: String,
 
     /// JSON `mountPropagation`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub mount_propagation: Option<String>,
 
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
 
     /// JSON `readOnly`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub read_only: Option<bool>,
 
     /// JSON `recursiveReadOnly`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub recursive_read_only: Option<String>,
 
     /// JSON `subPath`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub sub_path: Option<String>,
 
     /// JSON `subPathExpr`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub sub_path_expr: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 7] = [
+        plain_field::<String>("mountPath"),
+        plain_field::<Option<String>>("mountPropagation"),
+        plain_field::<String>("name"),
+        plain_field::<Option<bool>>("readOnly"),
+        plain_field::<Option<String>>("recursiveReadOnly"),
+        plain_field::<Option<String>>("subPath"),
+        plain_field::<Option<String>>("subPathExpr"),
+    ];
+
+    impl smp_core::PatchSchema for VolumeMount {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("VolumeMount", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.VolumeMountStatus`.
 ///
@@ -7607,12 +13654,21 @@ pub struct VolumeMount {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#volumemountstatus-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct VolumeMountStatus {
     /// JSON `mountPath` (required). A patch replaces the value; `null` removes it.
     pub mount_path: String,
@@ -7621,13 +13677,31 @@ pub struct VolumeMountStatus {
     pub name: String,
 
     /// JSON `readOnly`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub read_only: Option<bool>,
 
     /// JSON `recursiveReadOnly`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub recursive_read_only: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<String>("mountPath"),
+        plain_field::<String>("name"),
+        plain_field::<Option<bool>>("readOnly"),
+        plain_field::<Option<String>>("recursiveReadOnly"),
+    ];
+
+    impl smp_core::PatchSchema for VolumeMountStatus {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("VolumeMountStatus", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.VolumeNodeAffinity`.
 ///
@@ -7635,16 +13709,38 @@ pub struct VolumeMountStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#volumenodeaffinity-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct VolumeNodeAffinity {
     /// JSON `required`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub required: Option<NodeSelector>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<Option<NodeSelector>>("required")];
+
+    impl smp_core::PatchSchema for VolumeNodeAffinity {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("VolumeNodeAffinity", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.VolumeProjection`.
 ///
@@ -7657,13 +13753,22 @@ pub struct VolumeNodeAffinity {
 // smp overlay: union: the definition says exactly one of its fields is set
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
-#[union]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
+#[cfg_attr(feature = "types", union)]
 pub struct VolumeProjection {
     /// JSON `clusterTrustBundle`. An object that a patch merges into field by field; `null` removes
     /// it.
@@ -7671,7 +13776,7 @@ pub struct VolumeProjection {
     /// A member of a union with `configMap`, `downwardAPI`, `podCertificate`, `secret` and
     /// `serviceAccountToken`: at most one of them is set; when a patch newly sets this one,
     /// `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub cluster_trust_bundle: Option<ClusterTrustBundleProjection>,
 
     /// JSON `configMap`. An object that a patch merges into field by field; `null` removes it.
@@ -7679,7 +13784,7 @@ pub struct VolumeProjection {
     /// A member of a union with `clusterTrustBundle`, `downwardAPI`, `podCertificate`, `secret` and
     /// `serviceAccountToken`: at most one of them is set; when a patch newly sets this one,
     /// `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub config_map: Option<ConfigMapProjection>,
 
     /// JSON `downwardAPI`. An object that a patch merges into field by field; `null` removes it.
@@ -7687,7 +13792,10 @@ pub struct VolumeProjection {
     /// A member of a union with `clusterTrustBundle`, `configMap`, `podCertificate`, `secret` and
     /// `serviceAccountToken`: at most one of them is set; when a patch newly sets this one,
     /// `apply_normalized` clears the others.
-    #[serde(rename = "downwardAPI", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "types",
+        serde(rename = "downwardAPI", skip_serializing_if = "Option::is_none")
+    )]
     pub downward_api: Option<DownwardAPIProjection>,
 
     /// JSON `podCertificate`. An object that a patch merges into field by field; `null` removes it.
@@ -7695,7 +13803,7 @@ pub struct VolumeProjection {
     /// A member of a union with `clusterTrustBundle`, `configMap`, `downwardAPI`, `secret` and
     /// `serviceAccountToken`: at most one of them is set; when a patch newly sets this one,
     /// `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub pod_certificate: Option<PodCertificateProjection>,
 
     /// JSON `secret`. An object that a patch merges into field by field; `null` removes it.
@@ -7703,7 +13811,7 @@ pub struct VolumeProjection {
     /// A member of a union with `clusterTrustBundle`, `configMap`, `downwardAPI`, `podCertificate`
     /// and `serviceAccountToken`: at most one of them is set; when a patch newly sets this one,
     /// `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub secret: Option<SecretProjection>,
 
     /// JSON `serviceAccountToken`. An object that a patch merges into field by field; `null`
@@ -7712,9 +13820,43 @@ pub struct VolumeProjection {
     /// A member of a union with `clusterTrustBundle`, `configMap`, `downwardAPI`, `podCertificate`
     /// and `secret`: at most one of them is set; when a patch newly sets this one,
     /// `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub service_account_token: Option<ServiceAccountTokenProjection>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 6] = [
+        plain_field::<Option<ClusterTrustBundleProjection>>("clusterTrustBundle"),
+        plain_field::<Option<ConfigMapProjection>>("configMap"),
+        plain_field::<Option<DownwardAPIProjection>>("downwardAPI"),
+        plain_field::<Option<PodCertificateProjection>>("podCertificate"),
+        plain_field::<Option<SecretProjection>>("secret"),
+        plain_field::<Option<ServiceAccountTokenProjection>>("serviceAccountToken"),
+    ];
+    const MEMBERS_0: &[smp_core::schema::UnionMember] = &[
+        smp_core::schema::UnionMember::new("clusterTrustBundle", "ClusterTrustBundle"),
+        smp_core::schema::UnionMember::new("configMap", "ConfigMap"),
+        smp_core::schema::UnionMember::new("downwardAPI", "DownwardAPI"),
+        smp_core::schema::UnionMember::new("podCertificate", "PodCertificate"),
+        smp_core::schema::UnionMember::new("secret", "Secret"),
+        smp_core::schema::UnionMember::new("serviceAccountToken", "ServiceAccountToken"),
+    ];
+    const UNIONS: &[smp_core::schema::UnionDef] =
+        &[smp_core::schema::UnionDef::new(None, MEMBERS_0)];
+
+    impl smp_core::PatchSchema for VolumeProjection {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::with_unions(
+            "VolumeProjection",
+            &FIELDS,
+            &[],
+            UNIONS,
+        ));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.VolumeResourceRequirements`.
 ///
@@ -7722,20 +13864,45 @@ pub struct VolumeProjection {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#volumeresourcerequirements-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct VolumeResourceRequirements {
     /// JSON `limits`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub limits: Option<BTreeMap<String, resource::Quantity>>,
 
     /// JSON `requests`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub requests: Option<BTreeMap<String, resource::Quantity>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<BTreeMap<String, resource::Quantity>>>("limits"),
+        plain_field::<Option<BTreeMap<String, resource::Quantity>>>("requests"),
+    ];
+
+    impl smp_core::PatchSchema for VolumeResourceRequirements {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("VolumeResourceRequirements", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.VsphereVirtualDiskVolumeSource`.
 ///
@@ -7743,28 +13910,58 @@ pub struct VolumeResourceRequirements {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#vspherevirtualdiskvolumesource-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct VsphereVirtualDiskVolumeSource {
     /// JSON `fsType`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub fs_type: Option<String>,
 
     /// JSON `storagePolicyID`. A patch replaces the value; `null` removes it.
-    #[serde(rename = "storagePolicyID", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "types",
+        serde(rename = "storagePolicyID", skip_serializing_if = "Option::is_none")
+    )]
     pub storage_policy_id: Option<String>,
 
     /// JSON `storagePolicyName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub storage_policy_name: Option<String>,
 
     /// JSON `volumePath` (required). A patch replaces the value; `null` removes it.
     pub volume_path: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("fsType"),
+        plain_field::<Option<String>>("storagePolicyID"),
+        plain_field::<Option<String>>("storagePolicyName"),
+        plain_field::<String>("volumePath"),
+    ];
+
+    impl smp_core::PatchSchema for VsphereVirtualDiskVolumeSource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("VsphereVirtualDiskVolumeSource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.core.v1.WeightedPodAffinityTerm`.
 ///
@@ -7772,12 +13969,21 @@ pub struct VsphereVirtualDiskVolumeSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#weightedpodaffinityterm-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct WeightedPodAffinityTerm {
     /// JSON `podAffinityTerm` (required). An object that a patch merges into field by field; `null`
     /// removes it.
@@ -7787,32 +13993,75 @@ pub struct WeightedPodAffinityTerm {
     pub weight: i32,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<PodAffinityTerm>("podAffinityTerm"),
+        plain_field::<i32>("weight"),
+    ];
+
+    impl smp_core::PatchSchema for WeightedPodAffinityTerm {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("WeightedPodAffinityTerm", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.core.v1.WindowsSecurityContextOptions`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#windowssecuritycontextoptions-v1-core).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct WindowsSecurityContextOptions {
     /// JSON `gmsaCredentialSpec`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub gmsa_credential_spec: Option<String>,
 
     /// JSON `gmsaCredentialSpecName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub gmsa_credential_spec_name: Option<String>,
 
     /// JSON `hostProcess`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub host_process: Option<bool>,
 
     /// JSON `runAsUserName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub run_as_user_name: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("gmsaCredentialSpec"),
+        plain_field::<Option<String>>("gmsaCredentialSpecName"),
+        plain_field::<Option<bool>>("hostProcess"),
+        plain_field::<Option<String>>("runAsUserName"),
+    ];
+
+    impl smp_core::PatchSchema for WindowsSecurityContextOptions {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("WindowsSecurityContextOptions", &FIELDS));
+    }
+};

@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 #[cfg(feature = "types")]
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "types")]
 use smp_core::StrategicMerge;
 
 use crate::api::core::v1 as core_v1;
@@ -20,44 +21,74 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#endpoint-v1-discovery-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct Endpoint {
     /// JSON `addresses` (required). A list that a patch replaces whole.
     pub addresses: Vec<String>,
 
     /// JSON `conditions`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub conditions: Option<EndpointConditions>,
 
     /// JSON `deprecatedTopology`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub deprecated_topology: Option<BTreeMap<String, String>>,
 
     /// JSON `hints`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub hints: Option<EndpointHints>,
 
     /// JSON `hostname`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub hostname: Option<String>,
 
     /// JSON `nodeName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub node_name: Option<String>,
 
     /// JSON `targetRef`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub target_ref: Option<core_v1::ObjectReference>,
 
     /// JSON `zone`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub zone: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 8] = [
+        plain_field::<Vec<String>>("addresses"),
+        plain_field::<Option<EndpointConditions>>("conditions"),
+        plain_field::<Option<BTreeMap<String, String>>>("deprecatedTopology"),
+        plain_field::<Option<EndpointHints>>("hints"),
+        plain_field::<Option<String>>("hostname"),
+        plain_field::<Option<String>>("nodeName"),
+        plain_field::<Option<core_v1::ObjectReference>>("targetRef"),
+        plain_field::<Option<String>>("zone"),
+    ];
+
+    impl smp_core::PatchSchema for Endpoint {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("Endpoint", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.discovery.v1.EndpointConditions`.
 ///
@@ -65,24 +96,50 @@ pub struct Endpoint {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#endpointconditions-v1-discovery-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct EndpointConditions {
     /// JSON `ready`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub ready: Option<bool>,
 
     /// JSON `serving`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub serving: Option<bool>,
 
     /// JSON `terminating`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub terminating: Option<bool>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<bool>>("ready"),
+        plain_field::<Option<bool>>("serving"),
+        plain_field::<Option<bool>>("terminating"),
+    ];
+
+    impl smp_core::PatchSchema for EndpointConditions {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("EndpointConditions", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.discovery.v1.EndpointHints`.
 ///
@@ -90,21 +147,45 @@ pub struct EndpointConditions {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#endpointhints-v1-discovery-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct EndpointHints {
     /// JSON `forNodes`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub for_nodes: Option<Vec<ForNode>>,
 
     /// JSON `forZones`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub for_zones: Option<Vec<ForZone>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<Vec<ForNode>>>("forNodes"),
+        plain_field::<Option<Vec<ForZone>>>("forZones"),
+    ];
+
+    impl smp_core::PatchSchema for EndpointHints {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("EndpointHints", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.discovery.v1.EndpointPort`.
 ///
@@ -112,29 +193,55 @@ pub struct EndpointHints {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#endpointport-v1-discovery-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct EndpointPort {
     /// JSON `appProtocol`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub app_protocol: Option<String>,
 
     /// JSON `name`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub name: Option<String>,
 
     /// JSON `port`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub port: Option<i32>,
 
     /// JSON `protocol`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub protocol: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("appProtocol"),
+        plain_field::<Option<String>>("name"),
+        plain_field::<Option<i32>>("port"),
+        plain_field::<Option<String>>("protocol"),
+    ];
+
+    impl smp_core::PatchSchema for EndpointPort {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("EndpointPort", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.discovery.v1.EndpointSlice`; kind `discovery.k8s.io/v1` `EndpointSlice`.
 ///
@@ -142,35 +249,63 @@ pub struct EndpointPort {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#endpointslice-v1-discovery-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct EndpointSlice {
     /// JSON `addressType` (required). A patch replaces the value; `null` removes it.
     pub address_type: String,
 
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `endpoints` (required). A list that a patch replaces whole.
     pub endpoints: Vec<Endpoint>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `ports`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub ports: Option<Vec<EndpointPort>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 6] = [
+        plain_field::<String>("addressType"),
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<Endpoint>>("endpoints"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<Vec<EndpointPort>>>("ports"),
+    ];
+
+    impl smp_core::PatchSchema for EndpointSlice {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("EndpointSlice", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for EndpointSlice {
     const API_VERSION: &'static str = "discovery.k8s.io/v1";
@@ -184,28 +319,55 @@ impl ::smp_core::typed_patch::ObjectKind for EndpointSlice {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#endpointslicelist-v1-discovery-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct EndpointSliceList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<EndpointSlice>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<EndpointSlice>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for EndpointSliceList {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("EndpointSliceList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for EndpointSliceList {
     const API_VERSION: &'static str = "discovery.k8s.io/v1";
@@ -218,15 +380,36 @@ impl ::smp_core::typed_patch::ObjectKind for EndpointSliceList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#fornode-v1-discovery-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ForNode {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<String>("name")];
+
+    impl smp_core::PatchSchema for ForNode {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ForNode", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.discovery.v1.ForZone`.
 ///
@@ -234,12 +417,33 @@ pub struct ForNode {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#forzone-v1-discovery-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ForZone {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<String>("name")];
+
+    impl smp_core::PatchSchema for ForZone {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ForZone", &FIELDS));
+    }
+};

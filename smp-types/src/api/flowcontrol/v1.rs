@@ -7,6 +7,7 @@
 
 #[cfg(feature = "types")]
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "types")]
 use smp_core::StrategicMerge;
 
 use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
@@ -17,21 +18,46 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#exemptprioritylevelconfiguration-v1-flowcontrol-apiserver-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ExemptPriorityLevelConfiguration {
     /// JSON `lendablePercent`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub lendable_percent: Option<i32>,
 
     /// JSON `nominalConcurrencyShares`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub nominal_concurrency_shares: Option<i32>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<i32>>("lendablePercent"),
+        plain_field::<Option<i32>>("nominalConcurrencyShares"),
+    ];
+
+    impl smp_core::PatchSchema for ExemptPriorityLevelConfiguration {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ExemptPriorityLevelConfiguration", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.flowcontrol.v1.FlowDistinguisherMethod`.
 ///
@@ -39,16 +65,38 @@ pub struct ExemptPriorityLevelConfiguration {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#flowdistinguishermethod-v1-flowcontrol-apiserver-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct FlowDistinguisherMethod {
     /// JSON `type` (required). A patch replaces the value; `null` removes it.
     pub type_: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<String>("type")];
+
+    impl smp_core::PatchSchema for FlowDistinguisherMethod {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("FlowDistinguisherMethod", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.flowcontrol.v1.FlowSchema`; kind `flowcontrol.apiserver.k8s.io/v1`
 /// `FlowSchema`.
@@ -57,33 +105,60 @@ pub struct FlowDistinguisherMethod {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#flowschema-v1-flowcontrol-apiserver-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct FlowSchema {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub spec: Option<FlowSchemaSpec>,
 
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<FlowSchemaStatus>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<FlowSchemaSpec>>("spec"),
+        plain_field::<Option<FlowSchemaStatus>>("status"),
+    ];
+
+    impl smp_core::PatchSchema for FlowSchema {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("FlowSchema", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for FlowSchema {
     const API_VERSION: &'static str = "flowcontrol.apiserver.k8s.io/v1";
@@ -96,33 +171,61 @@ impl ::smp_core::typed_patch::ObjectKind for FlowSchema {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#flowschemacondition-v1-flowcontrol-apiserver-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct FlowSchemaCondition {
     /// JSON `lastTransitionTime`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub last_transition_time: Option<meta_v1::Time>,
 
     /// JSON `message`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub message: Option<String>,
 
     /// JSON `reason`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub reason: Option<String>,
 
     /// JSON `status`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<String>,
 
     /// JSON `type`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub type_: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<meta_v1::Time>>("lastTransitionTime"),
+        plain_field::<Option<String>>("message"),
+        plain_field::<Option<String>>("reason"),
+        plain_field::<Option<String>>("status"),
+        plain_field::<Option<String>>("type"),
+    ];
+
+    impl smp_core::PatchSchema for FlowSchemaCondition {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("FlowSchemaCondition", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.flowcontrol.v1.FlowSchemaList`; kind `flowcontrol.apiserver.k8s.io/v1`
 /// `FlowSchemaList`.
@@ -131,28 +234,54 @@ pub struct FlowSchemaCondition {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#flowschemalist-v1-flowcontrol-apiserver-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct FlowSchemaList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<FlowSchema>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<FlowSchema>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for FlowSchemaList {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("FlowSchemaList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for FlowSchemaList {
     const API_VERSION: &'static str = "flowcontrol.apiserver.k8s.io/v1";
@@ -165,20 +294,29 @@ impl ::smp_core::typed_patch::ObjectKind for FlowSchemaList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#flowschemaspec-v1-flowcontrol-apiserver-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct FlowSchemaSpec {
     /// JSON `distinguisherMethod`. An object that a patch merges into field by field; `null`
     /// removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub distinguisher_method: Option<FlowDistinguisherMethod>,
 
     /// JSON `matchingPrecedence`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub matching_precedence: Option<i32>,
 
     /// JSON `priorityLevelConfiguration` (required). An object that a patch merges into field by
@@ -186,9 +324,26 @@ pub struct FlowSchemaSpec {
     pub priority_level_configuration: PriorityLevelConfigurationReference,
 
     /// JSON `rules`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub rules: Option<Vec<PolicyRulesWithSubjects>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<FlowDistinguisherMethod>>("distinguisherMethod"),
+        plain_field::<Option<i32>>("matchingPrecedence"),
+        plain_field::<PriorityLevelConfigurationReference>("priorityLevelConfiguration"),
+        plain_field::<Option<Vec<PolicyRulesWithSubjects>>>("rules"),
+    ];
+
+    impl smp_core::PatchSchema for FlowSchemaSpec {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("FlowSchemaSpec", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.flowcontrol.v1.FlowSchemaStatus`.
 ///
@@ -196,19 +351,44 @@ pub struct FlowSchemaSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#flowschemastatus-v1-flowcontrol-apiserver-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct FlowSchemaStatus {
     /// JSON `conditions`. A list merged by `type`: a patch item changes the item with the same
     /// `type`, or is added; an item with `$patch: delete` removes it, `$setElementOrder/conditions`
     /// orders the list, and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "type")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "type"))]
     pub conditions: Option<Vec<FlowSchemaCondition>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::field_of;
+    use smp_core::schema::{FieldDef, Strategy, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [field_of::<Option<Vec<FlowSchemaCondition>>>(
+        "conditions",
+        Strategy::MERGE,
+        Some("type"),
+    )];
+
+    impl smp_core::PatchSchema for FlowSchemaStatus {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("FlowSchemaStatus", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.flowcontrol.v1.GroupSubject`.
 ///
@@ -216,15 +396,36 @@ pub struct FlowSchemaStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#groupsubject-v1-flowcontrol-apiserver-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct GroupSubject {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<String>("name")];
+
+    impl smp_core::PatchSchema for GroupSubject {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("GroupSubject", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.flowcontrol.v1.LimitResponse`.
 ///
@@ -238,28 +439,61 @@ pub struct GroupSubject {
 //   is not a type)
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
-#[union]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
+#[cfg_attr(feature = "types", union)]
 pub struct LimitResponse {
     /// JSON `queuing`. An object that a patch merges into field by field; `null` removes it.
     ///
     /// The member of the union discriminated by `type`, set when `type` is `Queue`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(discriminated_by = "Queue")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(discriminated_by = "Queue"))]
     pub queuing: Option<QueuingConfiguration>,
 
     /// JSON `type` (required). A patch replaces the value; `null` removes it.
     ///
     /// The discriminator of a union: `Queue` selects `queuing`; `apply_normalized` keeps only the
     /// member its value selects.
-    #[union(discriminator)]
+    #[cfg_attr(feature = "types", union(discriminator))]
     pub type_: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<QueuingConfiguration>>("queuing"),
+        plain_field::<String>("type"),
+    ];
+    const MEMBERS_0: &[smp_core::schema::UnionMember] =
+        &[smp_core::schema::UnionMember::new("queuing", "Queue")];
+    const UNIONS: &[smp_core::schema::UnionDef] =
+        &[smp_core::schema::UnionDef::new(Some("type"), MEMBERS_0)];
+
+    impl smp_core::PatchSchema for LimitResponse {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::with_unions(
+            "LimitResponse",
+            &FIELDS,
+            &[],
+            UNIONS,
+        ));
+    }
+};
 
 /// Definition `io.k8s.api.flowcontrol.v1.LimitedPriorityLevelConfiguration`.
 ///
@@ -267,29 +501,56 @@ pub struct LimitResponse {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#limitedprioritylevelconfiguration-v1-flowcontrol-apiserver-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct LimitedPriorityLevelConfiguration {
     /// JSON `borrowingLimitPercent`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub borrowing_limit_percent: Option<i32>,
 
     /// JSON `lendablePercent`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub lendable_percent: Option<i32>,
 
     /// JSON `limitResponse`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub limit_response: Option<LimitResponse>,
 
     /// JSON `nominalConcurrencyShares`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub nominal_concurrency_shares: Option<i32>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<i32>>("borrowingLimitPercent"),
+        plain_field::<Option<i32>>("lendablePercent"),
+        plain_field::<Option<LimitResponse>>("limitResponse"),
+        plain_field::<Option<i32>>("nominalConcurrencyShares"),
+    ];
+
+    impl smp_core::PatchSchema for LimitedPriorityLevelConfiguration {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("LimitedPriorityLevelConfiguration", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.flowcontrol.v1.NonResourcePolicyRule`.
 ///
@@ -297,19 +558,44 @@ pub struct LimitedPriorityLevelConfiguration {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#nonresourcepolicyrule-v1-flowcontrol-apiserver-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct NonResourcePolicyRule {
     /// JSON `nonResourceURLs` (required). A list that a patch replaces whole.
-    #[serde(rename = "nonResourceURLs")]
+    #[cfg_attr(feature = "types", serde(rename = "nonResourceURLs"))]
     pub non_resource_urls: Vec<String>,
 
     /// JSON `verbs` (required). A list that a patch replaces whole.
     pub verbs: Vec<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Vec<String>>("nonResourceURLs"),
+        plain_field::<Vec<String>>("verbs"),
+    ];
+
+    impl smp_core::PatchSchema for NonResourcePolicyRule {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("NonResourcePolicyRule", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.flowcontrol.v1.PolicyRulesWithSubjects`.
 ///
@@ -317,24 +603,50 @@ pub struct NonResourcePolicyRule {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#policyruleswithsubjects-v1-flowcontrol-apiserver-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PolicyRulesWithSubjects {
     /// JSON `nonResourceRules`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub non_resource_rules: Option<Vec<NonResourcePolicyRule>>,
 
     /// JSON `resourceRules`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub resource_rules: Option<Vec<ResourcePolicyRule>>,
 
     /// JSON `subjects` (required). A list that a patch replaces whole.
     pub subjects: Vec<Subject>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<Vec<NonResourcePolicyRule>>>("nonResourceRules"),
+        plain_field::<Option<Vec<ResourcePolicyRule>>>("resourceRules"),
+        plain_field::<Vec<Subject>>("subjects"),
+    ];
+
+    impl smp_core::PatchSchema for PolicyRulesWithSubjects {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("PolicyRulesWithSubjects", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.flowcontrol.v1.PriorityLevelConfiguration`; kind
 /// `flowcontrol.apiserver.k8s.io/v1` `PriorityLevelConfiguration`.
@@ -343,33 +655,61 @@ pub struct PolicyRulesWithSubjects {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#prioritylevelconfiguration-v1-flowcontrol-apiserver-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PriorityLevelConfiguration {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub spec: Option<PriorityLevelConfigurationSpec>,
 
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<PriorityLevelConfigurationStatus>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<PriorityLevelConfigurationSpec>>("spec"),
+        plain_field::<Option<PriorityLevelConfigurationStatus>>("status"),
+    ];
+
+    impl smp_core::PatchSchema for PriorityLevelConfiguration {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("PriorityLevelConfiguration", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for PriorityLevelConfiguration {
     const API_VERSION: &'static str = "flowcontrol.apiserver.k8s.io/v1";
@@ -382,33 +722,63 @@ impl ::smp_core::typed_patch::ObjectKind for PriorityLevelConfiguration {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#prioritylevelconfigurationcondition-v1-flowcontrol-apiserver-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PriorityLevelConfigurationCondition {
     /// JSON `lastTransitionTime`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub last_transition_time: Option<meta_v1::Time>,
 
     /// JSON `message`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub message: Option<String>,
 
     /// JSON `reason`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub reason: Option<String>,
 
     /// JSON `status`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<String>,
 
     /// JSON `type`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub type_: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<meta_v1::Time>>("lastTransitionTime"),
+        plain_field::<Option<String>>("message"),
+        plain_field::<Option<String>>("reason"),
+        plain_field::<Option<String>>("status"),
+        plain_field::<Option<String>>("type"),
+    ];
+
+    impl smp_core::PatchSchema for PriorityLevelConfigurationCondition {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new(
+            "PriorityLevelConfigurationCondition",
+            &FIELDS,
+        ));
+    }
+};
 
 /// Definition `io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationList`; kind
 /// `flowcontrol.apiserver.k8s.io/v1` `PriorityLevelConfigurationList`.
@@ -417,28 +787,55 @@ pub struct PriorityLevelConfigurationCondition {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#prioritylevelconfigurationlist-v1-flowcontrol-apiserver-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PriorityLevelConfigurationList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<PriorityLevelConfiguration>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<PriorityLevelConfiguration>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for PriorityLevelConfigurationList {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("PriorityLevelConfigurationList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for PriorityLevelConfigurationList {
     const API_VERSION: &'static str = "flowcontrol.apiserver.k8s.io/v1";
@@ -451,15 +848,39 @@ impl ::smp_core::typed_patch::ObjectKind for PriorityLevelConfigurationList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#prioritylevelconfigurationreference-v1-flowcontrol-apiserver-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PriorityLevelConfigurationReference {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<String>("name")];
+
+    impl smp_core::PatchSchema for PriorityLevelConfigurationReference {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new(
+            "PriorityLevelConfigurationReference",
+            &FIELDS,
+        ));
+    }
+};
 
 /// Definition `io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationSpec`.
 ///
@@ -471,37 +892,73 @@ pub struct PriorityLevelConfigurationReference {
 /// does not select.
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
-#[union]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
+#[cfg_attr(feature = "types", union)]
 pub struct PriorityLevelConfigurationSpec {
     /// JSON `exempt`. An object that a patch merges into field by field; `null` removes it.
     ///
     /// A member of the union discriminated by `type`, set when `type` is `Exempt`; the other
     /// members are `limited`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(discriminated_by = "Exempt")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(discriminated_by = "Exempt"))]
     pub exempt: Option<ExemptPriorityLevelConfiguration>,
 
     /// JSON `limited`. An object that a patch merges into field by field; `null` removes it.
     ///
     /// A member of the union discriminated by `type`, set when `type` is `Limited`; the other
     /// members are `exempt`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(discriminated_by = "Limited")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(discriminated_by = "Limited"))]
     pub limited: Option<LimitedPriorityLevelConfiguration>,
 
     /// JSON `type` (required). A patch replaces the value; `null` removes it.
     ///
     /// The discriminator of a union: `Exempt` selects `exempt` and `Limited` selects `limited`;
     /// `apply_normalized` keeps only the member its value selects.
-    #[union(discriminator)]
+    #[cfg_attr(feature = "types", union(discriminator))]
     pub type_: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<ExemptPriorityLevelConfiguration>>("exempt"),
+        plain_field::<Option<LimitedPriorityLevelConfiguration>>("limited"),
+        plain_field::<String>("type"),
+    ];
+    const MEMBERS_0: &[smp_core::schema::UnionMember] = &[
+        smp_core::schema::UnionMember::new("exempt", "Exempt"),
+        smp_core::schema::UnionMember::new("limited", "Limited"),
+    ];
+    const UNIONS: &[smp_core::schema::UnionDef] =
+        &[smp_core::schema::UnionDef::new(Some("type"), MEMBERS_0)];
+
+    impl smp_core::PatchSchema for PriorityLevelConfigurationSpec {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::with_unions(
+            "PriorityLevelConfigurationSpec",
+            &FIELDS,
+            &[],
+            UNIONS,
+        ));
+    }
+};
 
 /// Definition `io.k8s.api.flowcontrol.v1.PriorityLevelConfigurationStatus`.
 ///
@@ -509,19 +966,47 @@ pub struct PriorityLevelConfigurationSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#prioritylevelconfigurationstatus-v1-flowcontrol-apiserver-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PriorityLevelConfigurationStatus {
     /// JSON `conditions`. A list merged by `type`: a patch item changes the item with the same
     /// `type`, or is added; an item with `$patch: delete` removes it, `$setElementOrder/conditions`
     /// orders the list, and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "type")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "type"))]
     pub conditions: Option<Vec<PriorityLevelConfigurationCondition>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::field_of;
+    use smp_core::schema::{FieldDef, Strategy, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [
+        field_of::<Option<Vec<PriorityLevelConfigurationCondition>>>(
+            "conditions",
+            Strategy::MERGE,
+            Some("type"),
+        ),
+    ];
+
+    impl smp_core::PatchSchema for PriorityLevelConfigurationStatus {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("PriorityLevelConfigurationStatus", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.flowcontrol.v1.QueuingConfiguration`.
 ///
@@ -529,25 +1014,51 @@ pub struct PriorityLevelConfigurationStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#queuingconfiguration-v1-flowcontrol-apiserver-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct QueuingConfiguration {
     /// JSON `handSize`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub hand_size: Option<i32>,
 
     /// JSON `queueLengthLimit`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub queue_length_limit: Option<i32>,
 
     /// JSON `queues`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub queues: Option<i32>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<i32>>("handSize"),
+        plain_field::<Option<i32>>("queueLengthLimit"),
+        plain_field::<Option<i32>>("queues"),
+    ];
+
+    impl smp_core::PatchSchema for QueuingConfiguration {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("QueuingConfiguration", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.flowcontrol.v1.ResourcePolicyRule`.
 ///
@@ -555,22 +1066,31 @@ pub struct QueuingConfiguration {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourcepolicyrule-v1-flowcontrol-apiserver-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ResourcePolicyRule {
     /// JSON `apiGroups` (required). A list that a patch replaces whole.
     pub api_groups: Vec<String>,
 
     /// JSON `clusterScope`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub cluster_scope: Option<bool>,
 
     /// JSON `namespaces`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub namespaces: Option<Vec<String>>,
 
     /// JSON `resources` (required). A list that a patch replaces whole.
@@ -580,17 +1100,45 @@ pub struct ResourcePolicyRule {
     pub verbs: Vec<String>,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Vec<String>>("apiGroups"),
+        plain_field::<Option<bool>>("clusterScope"),
+        plain_field::<Option<Vec<String>>>("namespaces"),
+        plain_field::<Vec<String>>("resources"),
+        plain_field::<Vec<String>>("verbs"),
+    ];
+
+    impl smp_core::PatchSchema for ResourcePolicyRule {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ResourcePolicyRule", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.flowcontrol.v1.ServiceAccountSubject`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#serviceaccountsubject-v1-flowcontrol-apiserver-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ServiceAccountSubject {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
@@ -598,6 +1146,22 @@ pub struct ServiceAccountSubject {
     /// JSON `namespace` (required). A patch replaces the value; `null` removes it.
     pub namespace: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<String>("name"),
+        plain_field::<String>("namespace"),
+    ];
+
+    impl smp_core::PatchSchema for ServiceAccountSubject {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ServiceAccountSubject", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.flowcontrol.v1.Subject`.
 ///
@@ -609,20 +1173,29 @@ pub struct ServiceAccountSubject {
 /// clears the members it does not select.
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
-#[union]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
+#[cfg_attr(feature = "types", union)]
 pub struct Subject {
     /// JSON `group`. An object that a patch merges into field by field; `null` removes it.
     ///
     /// A member of the union discriminated by `kind`, set when `kind` is `Group`; the other members
     /// are `serviceAccount` and `user`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(discriminated_by = "Group")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(discriminated_by = "Group"))]
     pub group: Option<GroupSubject>,
 
     /// JSON `kind` (required). A patch replaces the value; `null` removes it.
@@ -630,25 +1203,50 @@ pub struct Subject {
     /// The discriminator of a union: `Group` selects `group`, `ServiceAccount` selects
     /// `serviceAccount` and `User` selects `user`; `apply_normalized` keeps only the member its
     /// value selects.
-    #[union(discriminator)]
+    #[cfg_attr(feature = "types", union(discriminator))]
     pub kind: String,
 
     /// JSON `serviceAccount`. An object that a patch merges into field by field; `null` removes it.
     ///
     /// A member of the union discriminated by `kind`, set when `kind` is `ServiceAccount`; the
     /// other members are `group` and `user`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(discriminated_by = "ServiceAccount")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(discriminated_by = "ServiceAccount"))]
     pub service_account: Option<ServiceAccountSubject>,
 
     /// JSON `user`. An object that a patch merges into field by field; `null` removes it.
     ///
     /// A member of the union discriminated by `kind`, set when `kind` is `User`; the other members
     /// are `group` and `serviceAccount`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(discriminated_by = "User")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(discriminated_by = "User"))]
     pub user: Option<UserSubject>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<GroupSubject>>("group"),
+        plain_field::<String>("kind"),
+        plain_field::<Option<ServiceAccountSubject>>("serviceAccount"),
+        plain_field::<Option<UserSubject>>("user"),
+    ];
+    const MEMBERS_0: &[smp_core::schema::UnionMember] = &[
+        smp_core::schema::UnionMember::new("group", "Group"),
+        smp_core::schema::UnionMember::new("serviceAccount", "ServiceAccount"),
+        smp_core::schema::UnionMember::new("user", "User"),
+    ];
+    const UNIONS: &[smp_core::schema::UnionDef] =
+        &[smp_core::schema::UnionDef::new(Some("kind"), MEMBERS_0)];
+
+    impl smp_core::PatchSchema for Subject {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::with_unions("Subject", &FIELDS, &[], UNIONS));
+    }
+};
 
 /// Definition `io.k8s.api.flowcontrol.v1.UserSubject`.
 ///
@@ -656,12 +1254,33 @@ pub struct Subject {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#usersubject-v1-flowcontrol-apiserver-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct UserSubject {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<String>("name")];
+
+    impl smp_core::PatchSchema for UserSubject {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("UserSubject", &FIELDS));
+    }
+};

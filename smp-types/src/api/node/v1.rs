@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 #[cfg(feature = "types")]
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "types")]
 use smp_core::StrategicMerge;
 
 use crate::api::core::v1 as core_v1;
@@ -21,17 +22,40 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#overhead-v1-node-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct Overhead {
     /// JSON `podFixed`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub pod_fixed: Option<BTreeMap<String, resource::Quantity>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<Option<BTreeMap<String, resource::Quantity>>>(
+        "podFixed",
+    )];
+
+    impl smp_core::PatchSchema for Overhead {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("Overhead", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.node.v1.RuntimeClass`; kind `node.k8s.io/v1` `RuntimeClass`.
 ///
@@ -39,36 +63,64 @@ pub struct Overhead {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#runtimeclass-v1-node-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct RuntimeClass {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `handler` (required). A patch replaces the value; `null` removes it.
     pub handler: String,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `overhead`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub overhead: Option<Overhead>,
 
     /// JSON `scheduling`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub scheduling: Option<Scheduling>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 6] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<String>("handler"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<Overhead>>("overhead"),
+        plain_field::<Option<Scheduling>>("scheduling"),
+    ];
+
+    impl smp_core::PatchSchema for RuntimeClass {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("RuntimeClass", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for RuntimeClass {
     const API_VERSION: &'static str = "node.k8s.io/v1";
@@ -81,28 +133,54 @@ impl ::smp_core::typed_patch::ObjectKind for RuntimeClass {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#runtimeclasslist-v1-node-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct RuntimeClassList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<RuntimeClass>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<RuntimeClass>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for RuntimeClassList {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("RuntimeClassList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for RuntimeClassList {
     const API_VERSION: &'static str = "node.k8s.io/v1";
@@ -115,15 +193,24 @@ impl ::smp_core::typed_patch::ObjectKind for RuntimeClassList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#scheduling-v1-node-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct Scheduling {
     /// JSON `nodeSelector`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub node_selector: Option<BTreeMap<String, String>>,
 
     /// JSON `tolerations`. A list that a patch replaces whole. When its items carry
@@ -131,7 +218,30 @@ pub struct Scheduling {
     // smp overlay: recommended keys `key`: patch-merge-key-directive.md, Move Merge Key to the
     //   Correct Level (3) Toleration: the same []Toleration as PodSpec.tolerations (RuntimeClass
     //   scheduling)
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(recommended = "key")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(recommended = "key"))]
     pub tolerations: Option<Vec<core_v1::Toleration>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, Strategy, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<BTreeMap<String, String>>>("nodeSelector"),
+        FieldDef::with_recommended(
+            "tolerations",
+            smp_core::schema::TypeRef::Static(
+                smp_core::__private::type_def::<Option<Vec<core_v1::Toleration>>>,
+            ),
+            Strategy::DEFAULT,
+            None,
+            &[std::borrow::Cow::Borrowed("key")],
+        ),
+    ];
+
+    impl smp_core::PatchSchema for Scheduling {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("Scheduling", &FIELDS));
+    }
+};

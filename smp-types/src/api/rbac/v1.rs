@@ -7,6 +7,7 @@
 
 #[cfg(feature = "types")]
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "types")]
 use smp_core::StrategicMerge;
 
 use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
@@ -17,17 +18,40 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#aggregationrule-v1-rbac-authorization-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct AggregationRule {
     /// JSON `clusterRoleSelectors`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub cluster_role_selectors: Option<Vec<meta_v1::LabelSelector>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<Option<Vec<meta_v1::LabelSelector>>>(
+        "clusterRoleSelectors",
+    )];
+
+    impl smp_core::PatchSchema for AggregationRule {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("AggregationRule", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.rbac.v1.ClusterRole`; kind `rbac.authorization.k8s.io/v1` `ClusterRole`.
 ///
@@ -35,34 +59,61 @@ pub struct AggregationRule {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#clusterrole-v1-rbac-authorization-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ClusterRole {
     /// JSON `aggregationRule`. An object that a patch merges into field by field; `null` removes
     /// it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub aggregation_rule: Option<AggregationRule>,
 
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `rules`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub rules: Option<Vec<PolicyRule>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<AggregationRule>>("aggregationRule"),
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<Vec<PolicyRule>>>("rules"),
+    ];
+
+    impl smp_core::PatchSchema for ClusterRole {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ClusterRole", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for ClusterRole {
     const API_VERSION: &'static str = "rbac.authorization.k8s.io/v1";
@@ -76,23 +127,32 @@ impl ::smp_core::typed_patch::ObjectKind for ClusterRole {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#clusterrolebinding-v1-rbac-authorization-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ClusterRoleBinding {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `roleRef` (required). An object that a patch merges into field by field; `null` removes
@@ -100,9 +160,28 @@ pub struct ClusterRoleBinding {
     pub role_ref: RoleRef,
 
     /// JSON `subjects`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub subjects: Option<Vec<Subject>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<RoleRef>("roleRef"),
+        plain_field::<Option<Vec<Subject>>>("subjects"),
+    ];
+
+    impl smp_core::PatchSchema for ClusterRoleBinding {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ClusterRoleBinding", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for ClusterRoleBinding {
     const API_VERSION: &'static str = "rbac.authorization.k8s.io/v1";
@@ -116,28 +195,55 @@ impl ::smp_core::typed_patch::ObjectKind for ClusterRoleBinding {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#clusterrolebindinglist-v1-rbac-authorization-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ClusterRoleBindingList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<ClusterRoleBinding>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<ClusterRoleBinding>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for ClusterRoleBindingList {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ClusterRoleBindingList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for ClusterRoleBindingList {
     const API_VERSION: &'static str = "rbac.authorization.k8s.io/v1";
@@ -151,28 +257,54 @@ impl ::smp_core::typed_patch::ObjectKind for ClusterRoleBindingList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#clusterrolelist-v1-rbac-authorization-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ClusterRoleList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<ClusterRole>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<ClusterRole>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for ClusterRoleList {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ClusterRoleList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for ClusterRoleList {
     const API_VERSION: &'static str = "rbac.authorization.k8s.io/v1";
@@ -185,32 +317,62 @@ impl ::smp_core::typed_patch::ObjectKind for ClusterRoleList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#policyrule-v1-rbac-authorization-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct PolicyRule {
     /// JSON `apiGroups`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_groups: Option<Vec<String>>,
 
     /// JSON `nonResourceURLs`. A list that a patch replaces whole.
-    #[serde(rename = "nonResourceURLs", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "types",
+        serde(rename = "nonResourceURLs", skip_serializing_if = "Option::is_none")
+    )]
     pub non_resource_urls: Option<Vec<String>>,
 
     /// JSON `resourceNames`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub resource_names: Option<Vec<String>>,
 
     /// JSON `resources`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub resources: Option<Vec<String>>,
 
     /// JSON `verbs` (required). A list that a patch replaces whole.
     pub verbs: Vec<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<Vec<String>>>("apiGroups"),
+        plain_field::<Option<Vec<String>>>("nonResourceURLs"),
+        plain_field::<Option<Vec<String>>>("resourceNames"),
+        plain_field::<Option<Vec<String>>>("resources"),
+        plain_field::<Vec<String>>("verbs"),
+    ];
+
+    impl smp_core::PatchSchema for PolicyRule {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("PolicyRule", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.rbac.v1.Role`; kind `rbac.authorization.k8s.io/v1` `Role`.
 ///
@@ -218,29 +380,55 @@ pub struct PolicyRule {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#role-v1-rbac-authorization-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct Role {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `rules`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub rules: Option<Vec<PolicyRule>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<Vec<PolicyRule>>>("rules"),
+    ];
+
+    impl smp_core::PatchSchema for Role {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("Role", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for Role {
     const API_VERSION: &'static str = "rbac.authorization.k8s.io/v1";
@@ -253,23 +441,32 @@ impl ::smp_core::typed_patch::ObjectKind for Role {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#rolebinding-v1-rbac-authorization-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct RoleBinding {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `roleRef` (required). An object that a patch merges into field by field; `null` removes
@@ -277,9 +474,27 @@ pub struct RoleBinding {
     pub role_ref: RoleRef,
 
     /// JSON `subjects`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub subjects: Option<Vec<Subject>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<RoleRef>("roleRef"),
+        plain_field::<Option<Vec<Subject>>>("subjects"),
+    ];
+
+    impl smp_core::PatchSchema for RoleBinding {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("RoleBinding", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for RoleBinding {
     const API_VERSION: &'static str = "rbac.authorization.k8s.io/v1";
@@ -293,28 +508,54 @@ impl ::smp_core::typed_patch::ObjectKind for RoleBinding {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#rolebindinglist-v1-rbac-authorization-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct RoleBindingList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<RoleBinding>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<RoleBinding>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for RoleBindingList {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("RoleBindingList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for RoleBindingList {
     const API_VERSION: &'static str = "rbac.authorization.k8s.io/v1";
@@ -327,28 +568,54 @@ impl ::smp_core::typed_patch::ObjectKind for RoleBindingList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#rolelist-v1-rbac-authorization-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct RoleList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<Role>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<Role>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for RoleList {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("RoleList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for RoleList {
     const API_VERSION: &'static str = "rbac.authorization.k8s.io/v1";
@@ -361,12 +628,21 @@ impl ::smp_core::typed_patch::ObjectKind for RoleList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#roleref-v1-rbac-authorization-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct RoleRef {
     /// JSON `apiGroup` (required). A patch replaces the value; `null` removes it.
     pub api_group: String,
@@ -378,21 +654,46 @@ pub struct RoleRef {
     pub name: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<String>("apiGroup"),
+        plain_field::<String>("kind"),
+        plain_field::<String>("name"),
+    ];
+
+    impl smp_core::PatchSchema for RoleRef {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("RoleRef", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.rbac.v1.Subject`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#subject-v1-rbac-authorization-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct Subject {
     /// JSON `apiGroup`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_group: Option<String>,
 
     /// JSON `kind` (required). A patch replaces the value; `null` removes it.
@@ -402,6 +703,23 @@ pub struct Subject {
     pub name: String,
 
     /// JSON `namespace`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub namespace: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiGroup"),
+        plain_field::<String>("kind"),
+        plain_field::<String>("name"),
+        plain_field::<Option<String>>("namespace"),
+    ];
+
+    impl smp_core::PatchSchema for Subject {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("Subject", &FIELDS));
+    }
+};

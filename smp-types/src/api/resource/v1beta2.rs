@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 #[cfg(feature = "types")]
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "types")]
 use smp_core::StrategicMerge;
 
 use crate::api::core::v1 as core_v1;
@@ -22,20 +23,29 @@ use crate::apimachinery::pkg::runtime;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#allocateddevicestatus-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct AllocatedDeviceStatus {
     /// JSON `conditions`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub conditions: Option<Vec<meta_v1::Condition>>,
 
     /// JSON `data`. Any JSON value, patched as plain JSON: objects merge key by key and lists are
     /// replaced whole; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub data: Option<runtime::RawExtension>,
 
     /// JSON `device` (required). A patch replaces the value; `null` removes it.
@@ -45,16 +55,40 @@ pub struct AllocatedDeviceStatus {
     pub driver: String,
 
     /// JSON `networkData`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub network_data: Option<NetworkDeviceData>,
 
     /// JSON `pool` (required). A patch replaces the value; `null` removes it.
     pub pool: String,
 
     /// JSON `shareID`. A patch replaces the value; `null` removes it.
-    #[serde(rename = "shareID", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "types",
+        serde(rename = "shareID", skip_serializing_if = "Option::is_none")
+    )]
     pub share_id: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 7] = [
+        plain_field::<Option<Vec<meta_v1::Condition>>>("conditions"),
+        plain_field::<Option<runtime::RawExtension>>("data"),
+        plain_field::<String>("device"),
+        plain_field::<String>("driver"),
+        plain_field::<Option<NetworkDeviceData>>("networkData"),
+        plain_field::<String>("pool"),
+        plain_field::<Option<String>>("shareID"),
+    ];
+
+    impl smp_core::PatchSchema for AllocatedDeviceStatus {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("AllocatedDeviceStatus", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.resource.v1beta2.AllocationResult`.
 ///
@@ -62,25 +96,50 @@ pub struct AllocatedDeviceStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#allocationresult-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct AllocationResult {
     /// JSON `allocationTimestamp`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub allocation_timestamp: Option<meta_v1::Time>,
 
     /// JSON `devices`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub devices: Option<DeviceAllocationResult>,
 
     /// JSON `nodeSelector`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub node_selector: Option<core_v1::NodeSelector>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<meta_v1::Time>>("allocationTimestamp"),
+        plain_field::<Option<DeviceAllocationResult>>("devices"),
+        plain_field::<Option<core_v1::NodeSelector>>("nodeSelector"),
+    ];
+
+    impl smp_core::PatchSchema for AllocationResult {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("AllocationResult", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.resource.v1beta2.CELDeviceSelector`.
 ///
@@ -88,15 +147,37 @@ pub struct AllocationResult {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#celdeviceselector-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CELDeviceSelector {
     /// JSON `expression` (required). A patch replaces the value; `null` removes it.
     pub expression: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<String>("expression")];
+
+    impl smp_core::PatchSchema for CELDeviceSelector {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("CELDeviceSelector", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.resource.v1beta2.CapacityRequestPolicy`.
 ///
@@ -104,25 +185,51 @@ pub struct CELDeviceSelector {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#capacityrequestpolicy-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CapacityRequestPolicy {
     /// JSON `default`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub default: Option<resource::Quantity>,
 
     /// JSON `validRange`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub valid_range: Option<CapacityRequestPolicyRange>,
 
     /// JSON `validValues`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub valid_values: Option<Vec<resource::Quantity>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<resource::Quantity>>("default"),
+        plain_field::<Option<CapacityRequestPolicyRange>>("validRange"),
+        plain_field::<Option<Vec<resource::Quantity>>>("validValues"),
+    ];
+
+    impl smp_core::PatchSchema for CapacityRequestPolicy {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("CapacityRequestPolicy", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.resource.v1beta2.CapacityRequestPolicyRange`.
 ///
@@ -130,23 +237,49 @@ pub struct CapacityRequestPolicy {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#capacityrequestpolicyrange-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CapacityRequestPolicyRange {
     /// JSON `max`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub max: Option<resource::Quantity>,
 
     /// JSON `min` (required). A patch replaces the value; `null` removes it.
     pub min: resource::Quantity,
 
     /// JSON `step`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub step: Option<resource::Quantity>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<resource::Quantity>>("max"),
+        plain_field::<resource::Quantity>("min"),
+        plain_field::<Option<resource::Quantity>>("step"),
+    ];
+
+    impl smp_core::PatchSchema for CapacityRequestPolicyRange {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("CapacityRequestPolicyRange", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.resource.v1beta2.CapacityRequirements`.
 ///
@@ -154,16 +287,40 @@ pub struct CapacityRequestPolicyRange {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#capacityrequirements-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CapacityRequirements {
     /// JSON `requests`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub requests: Option<BTreeMap<String, resource::Quantity>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<Option<BTreeMap<String, resource::Quantity>>>(
+        "requests",
+    )];
+
+    impl smp_core::PatchSchema for CapacityRequirements {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("CapacityRequirements", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.resource.v1beta2.Counter`.
 ///
@@ -171,15 +328,36 @@ pub struct CapacityRequirements {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#counter-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct Counter {
     /// JSON `value` (required). A patch replaces the value; `null` removes it.
     pub value: resource::Quantity,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<resource::Quantity>("value")];
+
+    impl smp_core::PatchSchema for Counter {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("Counter", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.resource.v1beta2.CounterSet`.
 ///
@@ -187,11 +365,20 @@ pub struct Counter {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#counterset-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CounterSet {
     /// JSON `counters` (required). A map that a patch merges key by key, each value field by field;
     /// `null` removes a key.
@@ -201,68 +388,117 @@ pub struct CounterSet {
     pub name: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<BTreeMap<String, Counter>>("counters"),
+        plain_field::<String>("name"),
+    ];
+
+    impl smp_core::PatchSchema for CounterSet {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("CounterSet", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.resource.v1beta2.Device`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#device-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct Device {
     /// JSON `allNodes`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub all_nodes: Option<bool>,
 
     /// JSON `allowMultipleAllocations`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub allow_multiple_allocations: Option<bool>,
 
     /// JSON `attributes`. A map that a patch merges key by key, each value field by field; `null`
     /// removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub attributes: Option<BTreeMap<String, DeviceAttribute>>,
 
     /// JSON `bindingConditions`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub binding_conditions: Option<Vec<String>>,
 
     /// JSON `bindingFailureConditions`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub binding_failure_conditions: Option<Vec<String>>,
 
     /// JSON `bindsToNode`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub binds_to_node: Option<bool>,
 
     /// JSON `capacity`. A map that a patch merges key by key, each value field by field; `null`
     /// removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub capacity: Option<BTreeMap<String, DeviceCapacity>>,
 
     /// JSON `consumesCounters`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub consumes_counters: Option<Vec<DeviceCounterConsumption>>,
 
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
 
     /// JSON `nodeName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub node_name: Option<String>,
 
     /// JSON `nodeSelector`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub node_selector: Option<core_v1::NodeSelector>,
 
     /// JSON `taints`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub taints: Option<Vec<DeviceTaint>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 12] = [
+        plain_field::<Option<bool>>("allNodes"),
+        plain_field::<Option<bool>>("allowMultipleAllocations"),
+        plain_field::<Option<BTreeMap<String, DeviceAttribute>>>("attributes"),
+        plain_field::<Option<Vec<String>>>("bindingConditions"),
+        plain_field::<Option<Vec<String>>>("bindingFailureConditions"),
+        plain_field::<Option<bool>>("bindsToNode"),
+        plain_field::<Option<BTreeMap<String, DeviceCapacity>>>("capacity"),
+        plain_field::<Option<Vec<DeviceCounterConsumption>>>("consumesCounters"),
+        plain_field::<String>("name"),
+        plain_field::<Option<String>>("nodeName"),
+        plain_field::<Option<core_v1::NodeSelector>>("nodeSelector"),
+        plain_field::<Option<Vec<DeviceTaint>>>("taints"),
+    ];
+
+    impl smp_core::PatchSchema for Device {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("Device", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.resource.v1beta2.DeviceAllocationConfiguration`.
 ///
@@ -270,23 +506,49 @@ pub struct Device {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceallocationconfiguration-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct DeviceAllocationConfiguration {
     /// JSON `opaque`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub opaque: Option<OpaqueDeviceConfiguration>,
 
     /// JSON `requests`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub requests: Option<Vec<String>>,
 
     /// JSON `source` (required). A patch replaces the value; `null` removes it.
     pub source: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<OpaqueDeviceConfiguration>>("opaque"),
+        plain_field::<Option<Vec<String>>>("requests"),
+        plain_field::<String>("source"),
+    ];
+
+    impl smp_core::PatchSchema for DeviceAllocationConfiguration {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("DeviceAllocationConfiguration", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.resource.v1beta2.DeviceAllocationResult`.
 ///
@@ -294,20 +556,45 @@ pub struct DeviceAllocationConfiguration {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceallocationresult-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct DeviceAllocationResult {
     /// JSON `config`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub config: Option<Vec<DeviceAllocationConfiguration>>,
 
     /// JSON `results`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub results: Option<Vec<DeviceRequestAllocationResult>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<Vec<DeviceAllocationConfiguration>>>("config"),
+        plain_field::<Option<Vec<DeviceRequestAllocationResult>>>("results"),
+    ];
+
+    impl smp_core::PatchSchema for DeviceAllocationResult {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("DeviceAllocationResult", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.resource.v1beta2.DeviceAttribute`.
 ///
@@ -315,28 +602,54 @@ pub struct DeviceAllocationResult {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceattribute-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct DeviceAttribute {
     /// JSON `bool`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub bool: Option<bool>,
 
     /// JSON `int`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub int: Option<i64>,
 
     /// JSON `string`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub string: Option<String>,
 
     /// JSON `version`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub version: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<bool>>("bool"),
+        plain_field::<Option<i64>>("int"),
+        plain_field::<Option<String>>("string"),
+        plain_field::<Option<String>>("version"),
+    ];
+
+    impl smp_core::PatchSchema for DeviceAttribute {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("DeviceAttribute", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.resource.v1beta2.DeviceCapacity`.
 ///
@@ -344,20 +657,44 @@ pub struct DeviceAttribute {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicecapacity-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct DeviceCapacity {
     /// JSON `requestPolicy`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub request_policy: Option<CapacityRequestPolicy>,
 
     /// JSON `value` (required). A patch replaces the value; `null` removes it.
     pub value: resource::Quantity,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<CapacityRequestPolicy>>("requestPolicy"),
+        plain_field::<resource::Quantity>("value"),
+    ];
+
+    impl smp_core::PatchSchema for DeviceCapacity {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("DeviceCapacity", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.resource.v1beta2.DeviceClaim`.
 ///
@@ -365,24 +702,49 @@ pub struct DeviceCapacity {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceclaim-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct DeviceClaim {
     /// JSON `config`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub config: Option<Vec<DeviceClaimConfiguration>>,
 
     /// JSON `constraints`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub constraints: Option<Vec<DeviceConstraint>>,
 
     /// JSON `requests`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub requests: Option<Vec<DeviceRequest>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<Vec<DeviceClaimConfiguration>>>("config"),
+        plain_field::<Option<Vec<DeviceConstraint>>>("constraints"),
+        plain_field::<Option<Vec<DeviceRequest>>>("requests"),
+    ];
+
+    impl smp_core::PatchSchema for DeviceClaim {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("DeviceClaim", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.resource.v1beta2.DeviceClaimConfiguration`.
 ///
@@ -390,20 +752,45 @@ pub struct DeviceClaim {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceclaimconfiguration-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct DeviceClaimConfiguration {
     /// JSON `opaque`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub opaque: Option<OpaqueDeviceConfiguration>,
 
     /// JSON `requests`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub requests: Option<Vec<String>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<OpaqueDeviceConfiguration>>("opaque"),
+        plain_field::<Option<Vec<String>>>("requests"),
+    ];
+
+    impl smp_core::PatchSchema for DeviceClaimConfiguration {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("DeviceClaimConfiguration", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.resource.v1beta2.DeviceClass`; kind `resource.k8s.io/v1beta2`
 /// `DeviceClass`.
@@ -412,29 +799,55 @@ pub struct DeviceClaimConfiguration {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceclass-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct DeviceClass {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec` (required). An object that a patch merges into field by field; `null` removes
     /// it.
     pub spec: DeviceClassSpec,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<DeviceClassSpec>("spec"),
+    ];
+
+    impl smp_core::PatchSchema for DeviceClass {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("DeviceClass", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for DeviceClass {
     const API_VERSION: &'static str = "resource.k8s.io/v1beta2";
@@ -447,16 +860,38 @@ impl ::smp_core::typed_patch::ObjectKind for DeviceClass {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceclassconfiguration-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct DeviceClassConfiguration {
     /// JSON `opaque`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub opaque: Option<OpaqueDeviceConfiguration>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<Option<OpaqueDeviceConfiguration>>("opaque")];
+
+    impl smp_core::PatchSchema for DeviceClassConfiguration {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("DeviceClassConfiguration", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.resource.v1beta2.DeviceClassList`; kind `resource.k8s.io/v1beta2`
 /// `DeviceClassList`.
@@ -465,28 +900,54 @@ pub struct DeviceClassConfiguration {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceclasslist-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct DeviceClassList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<DeviceClass>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<DeviceClass>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for DeviceClassList {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("DeviceClassList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for DeviceClassList {
     const API_VERSION: &'static str = "resource.k8s.io/v1beta2";
@@ -499,25 +960,50 @@ impl ::smp_core::typed_patch::ObjectKind for DeviceClassList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceclassspec-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct DeviceClassSpec {
     /// JSON `config`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub config: Option<Vec<DeviceClassConfiguration>>,
 
     /// JSON `extendedResourceName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub extended_resource_name: Option<String>,
 
     /// JSON `selectors`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub selectors: Option<Vec<DeviceSelector>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<Vec<DeviceClassConfiguration>>>("config"),
+        plain_field::<Option<String>>("extendedResourceName"),
+        plain_field::<Option<Vec<DeviceSelector>>>("selectors"),
+    ];
+
+    impl smp_core::PatchSchema for DeviceClassSpec {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("DeviceClassSpec", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.resource.v1beta2.DeviceConstraint`.
 ///
@@ -525,25 +1011,50 @@ pub struct DeviceClassSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceconstraint-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct DeviceConstraint {
     /// JSON `distinctAttribute`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub distinct_attribute: Option<String>,
 
     /// JSON `matchAttribute`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub match_attribute: Option<String>,
 
     /// JSON `requests`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub requests: Option<Vec<String>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<String>>("distinctAttribute"),
+        plain_field::<Option<String>>("matchAttribute"),
+        plain_field::<Option<Vec<String>>>("requests"),
+    ];
+
+    impl smp_core::PatchSchema for DeviceConstraint {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("DeviceConstraint", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.resource.v1beta2.DeviceCounterConsumption`.
 ///
@@ -551,12 +1062,21 @@ pub struct DeviceConstraint {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicecounterconsumption-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct DeviceCounterConsumption {
     /// JSON `counterSet` (required). A patch replaces the value; `null` removes it.
     pub counter_set: String,
@@ -566,30 +1086,71 @@ pub struct DeviceCounterConsumption {
     pub counters: BTreeMap<String, Counter>,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<String>("counterSet"),
+        plain_field::<BTreeMap<String, Counter>>("counters"),
+    ];
+
+    impl smp_core::PatchSchema for DeviceCounterConsumption {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("DeviceCounterConsumption", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.resource.v1beta2.DeviceRequest`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicerequest-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct DeviceRequest {
     /// JSON `exactly`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub exactly: Option<ExactDeviceRequest>,
 
     /// JSON `firstAvailable`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub first_available: Option<Vec<DeviceSubRequest>>,
 
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<ExactDeviceRequest>>("exactly"),
+        plain_field::<Option<Vec<DeviceSubRequest>>>("firstAvailable"),
+        plain_field::<String>("name"),
+    ];
+
+    impl smp_core::PatchSchema for DeviceRequest {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("DeviceRequest", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.resource.v1beta2.DeviceRequestAllocationResult`.
 ///
@@ -597,27 +1158,36 @@ pub struct DeviceRequest {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicerequestallocationresult-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct DeviceRequestAllocationResult {
     /// JSON `adminAccess`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub admin_access: Option<bool>,
 
     /// JSON `bindingConditions`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub binding_conditions: Option<Vec<String>>,
 
     /// JSON `bindingFailureConditions`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub binding_failure_conditions: Option<Vec<String>>,
 
     /// JSON `consumedCapacity`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub consumed_capacity: Option<BTreeMap<String, resource::Quantity>>,
 
     /// JSON `device` (required). A patch replaces the value; `null` removes it.
@@ -633,13 +1203,40 @@ pub struct DeviceRequestAllocationResult {
     pub request: String,
 
     /// JSON `shareID`. A patch replaces the value; `null` removes it.
-    #[serde(rename = "shareID", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "types",
+        serde(rename = "shareID", skip_serializing_if = "Option::is_none")
+    )]
     pub share_id: Option<String>,
 
     /// JSON `tolerations`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub tolerations: Option<Vec<DeviceToleration>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 10] = [
+        plain_field::<Option<bool>>("adminAccess"),
+        plain_field::<Option<Vec<String>>>("bindingConditions"),
+        plain_field::<Option<Vec<String>>>("bindingFailureConditions"),
+        plain_field::<Option<BTreeMap<String, resource::Quantity>>>("consumedCapacity"),
+        plain_field::<String>("device"),
+        plain_field::<String>("driver"),
+        plain_field::<String>("pool"),
+        plain_field::<String>("request"),
+        plain_field::<Option<String>>("shareID"),
+        plain_field::<Option<Vec<DeviceToleration>>>("tolerations"),
+    ];
+
+    impl smp_core::PatchSchema for DeviceRequestAllocationResult {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("DeviceRequestAllocationResult", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.resource.v1beta2.DeviceSelector`.
 ///
@@ -647,16 +1244,37 @@ pub struct DeviceRequestAllocationResult {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deviceselector-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct DeviceSelector {
     /// JSON `cel`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub cel: Option<CELDeviceSelector>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<Option<CELDeviceSelector>>("cel")];
+
+    impl smp_core::PatchSchema for DeviceSelector {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("DeviceSelector", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.resource.v1beta2.DeviceSubRequest`.
 ///
@@ -664,23 +1282,32 @@ pub struct DeviceSelector {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicesubrequest-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct DeviceSubRequest {
     /// JSON `allocationMode`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub allocation_mode: Option<String>,
 
     /// JSON `capacity`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub capacity: Option<CapacityRequirements>,
 
     /// JSON `count`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub count: Option<i64>,
 
     /// JSON `deviceClassName` (required). A patch replaces the value; `null` removes it.
@@ -690,13 +1317,33 @@ pub struct DeviceSubRequest {
     pub name: String,
 
     /// JSON `selectors`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub selectors: Option<Vec<DeviceSelector>>,
 
     /// JSON `tolerations`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub tolerations: Option<Vec<DeviceToleration>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 7] = [
+        plain_field::<Option<String>>("allocationMode"),
+        plain_field::<Option<CapacityRequirements>>("capacity"),
+        plain_field::<Option<i64>>("count"),
+        plain_field::<String>("deviceClassName"),
+        plain_field::<String>("name"),
+        plain_field::<Option<Vec<DeviceSelector>>>("selectors"),
+        plain_field::<Option<Vec<DeviceToleration>>>("tolerations"),
+    ];
+
+    impl smp_core::PatchSchema for DeviceSubRequest {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("DeviceSubRequest", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.resource.v1beta2.DeviceTaint`.
 ///
@@ -704,12 +1351,21 @@ pub struct DeviceSubRequest {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicetaint-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct DeviceTaint {
     /// JSON `effect` (required). A patch replaces the value; `null` removes it.
     pub effect: String,
@@ -718,13 +1374,30 @@ pub struct DeviceTaint {
     pub key: String,
 
     /// JSON `timeAdded`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub time_added: Option<meta_v1::Time>,
 
     /// JSON `value`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub value: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<String>("effect"),
+        plain_field::<String>("key"),
+        plain_field::<Option<meta_v1::Time>>("timeAdded"),
+        plain_field::<Option<String>>("value"),
+    ];
+
+    impl smp_core::PatchSchema for DeviceTaint {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("DeviceTaint", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.resource.v1beta2.DeviceToleration`.
 ///
@@ -732,33 +1405,60 @@ pub struct DeviceTaint {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#devicetoleration-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct DeviceToleration {
     /// JSON `effect`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub effect: Option<String>,
 
     /// JSON `key`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub key: Option<String>,
 
     /// JSON `operator`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub operator: Option<String>,
 
     /// JSON `tolerationSeconds`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub toleration_seconds: Option<i64>,
 
     /// JSON `value`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub value: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("effect"),
+        plain_field::<Option<String>>("key"),
+        plain_field::<Option<String>>("operator"),
+        plain_field::<Option<i64>>("tolerationSeconds"),
+        plain_field::<Option<String>>("value"),
+    ];
+
+    impl smp_core::PatchSchema for DeviceToleration {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("DeviceToleration", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.resource.v1beta2.ExactDeviceRequest`.
 ///
@@ -766,40 +1466,70 @@ pub struct DeviceToleration {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#exactdevicerequest-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ExactDeviceRequest {
     /// JSON `adminAccess`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub admin_access: Option<bool>,
 
     /// JSON `allocationMode`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub allocation_mode: Option<String>,
 
     /// JSON `capacity`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub capacity: Option<CapacityRequirements>,
 
     /// JSON `count`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub count: Option<i64>,
 
     /// JSON `deviceClassName` (required). A patch replaces the value; `null` removes it.
     pub device_class_name: String,
 
     /// JSON `selectors`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub selectors: Option<Vec<DeviceSelector>>,
 
     /// JSON `tolerations`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub tolerations: Option<Vec<DeviceToleration>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 7] = [
+        plain_field::<Option<bool>>("adminAccess"),
+        plain_field::<Option<String>>("allocationMode"),
+        plain_field::<Option<CapacityRequirements>>("capacity"),
+        plain_field::<Option<i64>>("count"),
+        plain_field::<String>("deviceClassName"),
+        plain_field::<Option<Vec<DeviceSelector>>>("selectors"),
+        plain_field::<Option<Vec<DeviceToleration>>>("tolerations"),
+    ];
+
+    impl smp_core::PatchSchema for ExactDeviceRequest {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ExactDeviceRequest", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.resource.v1beta2.NetworkDeviceData`.
 ///
@@ -807,25 +1537,51 @@ pub struct ExactDeviceRequest {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#networkdevicedata-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct NetworkDeviceData {
     /// JSON `hardwareAddress`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub hardware_address: Option<String>,
 
     /// JSON `interfaceName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub interface_name: Option<String>,
 
     /// JSON `ips`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub ips: Option<Vec<String>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<String>>("hardwareAddress"),
+        plain_field::<Option<String>>("interfaceName"),
+        plain_field::<Option<Vec<String>>>("ips"),
+    ];
+
+    impl smp_core::PatchSchema for NetworkDeviceData {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("NetworkDeviceData", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.resource.v1beta2.OpaqueDeviceConfiguration`.
 ///
@@ -833,11 +1589,20 @@ pub struct NetworkDeviceData {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#opaquedeviceconfiguration-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct OpaqueDeviceConfiguration {
     /// JSON `driver` (required). A patch replaces the value; `null` removes it.
     pub driver: String,
@@ -847,6 +1612,22 @@ pub struct OpaqueDeviceConfiguration {
     pub parameters: runtime::RawExtension,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<String>("driver"),
+        plain_field::<runtime::RawExtension>("parameters"),
+    ];
+
+    impl smp_core::PatchSchema for OpaqueDeviceConfiguration {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("OpaqueDeviceConfiguration", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.resource.v1beta2.ResourceClaim`; kind `resource.k8s.io/v1beta2`
 /// `ResourceClaim`.
 ///
@@ -854,23 +1635,32 @@ pub struct OpaqueDeviceConfiguration {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaim-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ResourceClaim {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec` (required). An object that a patch merges into field by field; `null` removes
@@ -878,9 +1668,27 @@ pub struct ResourceClaim {
     pub spec: ResourceClaimSpec,
 
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<ResourceClaimStatus>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<ResourceClaimSpec>("spec"),
+        plain_field::<Option<ResourceClaimStatus>>("status"),
+    ];
+
+    impl smp_core::PatchSchema for ResourceClaim {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ResourceClaim", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for ResourceClaim {
     const API_VERSION: &'static str = "resource.k8s.io/v1beta2";
@@ -893,15 +1701,24 @@ impl ::smp_core::typed_patch::ObjectKind for ResourceClaim {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaimconsumerreference-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ResourceClaimConsumerReference {
     /// JSON `apiGroup`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_group: Option<String>,
 
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
@@ -914,6 +1731,24 @@ pub struct ResourceClaimConsumerReference {
     pub uid: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiGroup"),
+        plain_field::<String>("name"),
+        plain_field::<String>("resource"),
+        plain_field::<String>("uid"),
+    ];
+
+    impl smp_core::PatchSchema for ResourceClaimConsumerReference {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ResourceClaimConsumerReference", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.resource.v1beta2.ResourceClaimList`; kind `resource.k8s.io/v1beta2`
 /// `ResourceClaimList`.
 ///
@@ -921,28 +1756,55 @@ pub struct ResourceClaimConsumerReference {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaimlist-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ResourceClaimList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<ResourceClaim>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<ResourceClaim>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for ResourceClaimList {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ResourceClaimList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for ResourceClaimList {
     const API_VERSION: &'static str = "resource.k8s.io/v1beta2";
@@ -955,16 +1817,38 @@ impl ::smp_core::typed_patch::ObjectKind for ResourceClaimList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaimspec-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ResourceClaimSpec {
     /// JSON `devices`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub devices: Option<DeviceClaim>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<Option<DeviceClaim>>("devices")];
+
+    impl smp_core::PatchSchema for ResourceClaimSpec {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ResourceClaimSpec", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.resource.v1beta2.ResourceClaimStatus`.
 ///
@@ -972,28 +1856,58 @@ pub struct ResourceClaimSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaimstatus-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ResourceClaimStatus {
     /// JSON `allocation`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub allocation: Option<AllocationResult>,
 
     /// JSON `devices`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub devices: Option<Vec<AllocatedDeviceStatus>>,
 
     /// JSON `reservedFor`. A list merged by `uid`: a patch item changes the item with the same
     /// `uid`, or is added; an item with `$patch: delete` removes it, `$setElementOrder/reservedFor`
     /// orders the list, and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "uid")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "uid"))]
     pub reserved_for: Option<Vec<ResourceClaimConsumerReference>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::{field_of, plain_field};
+    use smp_core::schema::{FieldDef, Strategy, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<AllocationResult>>("allocation"),
+        plain_field::<Option<Vec<AllocatedDeviceStatus>>>("devices"),
+        field_of::<Option<Vec<ResourceClaimConsumerReference>>>(
+            "reservedFor",
+            Strategy::MERGE,
+            Some("uid"),
+        ),
+    ];
+
+    impl smp_core::PatchSchema for ResourceClaimStatus {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ResourceClaimStatus", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.resource.v1beta2.ResourceClaimTemplate`; kind `resource.k8s.io/v1beta2`
 /// `ResourceClaimTemplate`.
@@ -1002,29 +1916,56 @@ pub struct ResourceClaimStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaimtemplate-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ResourceClaimTemplate {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec` (required). An object that a patch merges into field by field; `null` removes
     /// it.
     pub spec: ResourceClaimTemplateSpec,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<ResourceClaimTemplateSpec>("spec"),
+    ];
+
+    impl smp_core::PatchSchema for ResourceClaimTemplate {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ResourceClaimTemplate", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for ResourceClaimTemplate {
     const API_VERSION: &'static str = "resource.k8s.io/v1beta2";
@@ -1038,28 +1979,55 @@ impl ::smp_core::typed_patch::ObjectKind for ResourceClaimTemplate {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaimtemplatelist-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ResourceClaimTemplateList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<ResourceClaimTemplate>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<ResourceClaimTemplate>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for ResourceClaimTemplateList {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ResourceClaimTemplateList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for ResourceClaimTemplateList {
     const API_VERSION: &'static str = "resource.k8s.io/v1beta2";
@@ -1072,14 +2040,23 @@ impl ::smp_core::typed_patch::ObjectKind for ResourceClaimTemplateList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceclaimtemplatespec-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ResourceClaimTemplateSpec {
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec` (required). An object that a patch merges into field by field; `null` removes
@@ -1087,18 +2064,43 @@ pub struct ResourceClaimTemplateSpec {
     pub spec: ResourceClaimSpec,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<ResourceClaimSpec>("spec"),
+    ];
+
+    impl smp_core::PatchSchema for ResourceClaimTemplateSpec {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ResourceClaimTemplateSpec", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.resource.v1beta2.ResourcePool`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourcepool-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ResourcePool {
     /// JSON `generation` (required). A patch replaces the value; `null` removes it.
     pub generation: i64,
@@ -1110,6 +2112,22 @@ pub struct ResourcePool {
     pub resource_slice_count: i64,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<i64>("generation"),
+        plain_field::<String>("name"),
+        plain_field::<i64>("resourceSliceCount"),
+    ];
+
+    impl smp_core::PatchSchema for ResourcePool {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ResourcePool", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.resource.v1beta2.ResourceSlice`; kind `resource.k8s.io/v1beta2`
 /// `ResourceSlice`.
 ///
@@ -1117,29 +2135,55 @@ pub struct ResourcePool {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceslice-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ResourceSlice {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec` (required). An object that a patch merges into field by field; `null` removes
     /// it.
     pub spec: ResourceSliceSpec,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<ResourceSliceSpec>("spec"),
+    ];
+
+    impl smp_core::PatchSchema for ResourceSlice {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ResourceSlice", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for ResourceSlice {
     const API_VERSION: &'static str = "resource.k8s.io/v1beta2";
@@ -1153,28 +2197,55 @@ impl ::smp_core::typed_patch::ObjectKind for ResourceSlice {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceslicelist-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ResourceSliceList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<ResourceSlice>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<ResourceSlice>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for ResourceSliceList {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ResourceSliceList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for ResourceSliceList {
     const API_VERSION: &'static str = "resource.k8s.io/v1beta2";
@@ -1187,34 +2258,43 @@ impl ::smp_core::typed_patch::ObjectKind for ResourceSliceList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#resourceslicespec-v1beta2-resource-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ResourceSliceSpec {
     /// JSON `allNodes`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub all_nodes: Option<bool>,
 
     /// JSON `devices`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub devices: Option<Vec<Device>>,
 
     /// JSON `driver` (required). A patch replaces the value; `null` removes it.
     pub driver: String,
 
     /// JSON `nodeName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub node_name: Option<String>,
 
     /// JSON `nodeSelector`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub node_selector: Option<core_v1::NodeSelector>,
 
     /// JSON `perDeviceNodeSelection`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub per_device_node_selection: Option<bool>,
 
     /// JSON `pool` (required). An object that a patch merges into field by field; `null` removes
@@ -1222,6 +2302,28 @@ pub struct ResourceSliceSpec {
     pub pool: ResourcePool,
 
     /// JSON `sharedCounters`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub shared_counters: Option<Vec<CounterSet>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 8] = [
+        plain_field::<Option<bool>>("allNodes"),
+        plain_field::<Option<Vec<Device>>>("devices"),
+        plain_field::<String>("driver"),
+        plain_field::<Option<String>>("nodeName"),
+        plain_field::<Option<core_v1::NodeSelector>>("nodeSelector"),
+        plain_field::<Option<bool>>("perDeviceNodeSelection"),
+        plain_field::<ResourcePool>("pool"),
+        plain_field::<Option<Vec<CounterSet>>>("sharedCounters"),
+    ];
+
+    impl smp_core::PatchSchema for ResourceSliceSpec {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ResourceSliceSpec", &FIELDS));
+    }
+};

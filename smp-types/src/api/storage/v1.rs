@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 #[cfg(feature = "types")]
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "types")]
 use smp_core::StrategicMerge;
 
 use crate::api::core::v1 as core_v1;
@@ -21,29 +22,55 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#csidriver-v1-storage-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CSIDriver {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec` (required). An object that a patch merges into field by field; `null` removes
     /// it.
     pub spec: CSIDriverSpec,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<CSIDriverSpec>("spec"),
+    ];
+
+    impl smp_core::PatchSchema for CSIDriver {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("CSIDriver", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for CSIDriver {
     const API_VERSION: &'static str = "storage.k8s.io/v1";
@@ -56,28 +83,54 @@ impl ::smp_core::typed_patch::ObjectKind for CSIDriver {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#csidriverlist-v1-storage-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CSIDriverList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<CSIDriver>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<CSIDriver>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for CSIDriverList {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("CSIDriverList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for CSIDriverList {
     const API_VERSION: &'static str = "storage.k8s.io/v1";
@@ -90,49 +143,80 @@ impl ::smp_core::typed_patch::ObjectKind for CSIDriverList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#csidriverspec-v1-storage-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CSIDriverSpec {
     /// JSON `attachRequired`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub attach_required: Option<bool>,
 
     /// JSON `fsGroupPolicy`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub fs_group_policy: Option<String>,
 
     /// JSON `nodeAllocatableUpdatePeriodSeconds`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub node_allocatable_update_period_seconds: Option<i64>,
 
     /// JSON `podInfoOnMount`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub pod_info_on_mount: Option<bool>,
 
     /// JSON `requiresRepublish`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub requires_republish: Option<bool>,
 
     /// JSON `seLinuxMount`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub se_linux_mount: Option<bool>,
 
     /// JSON `storageCapacity`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub storage_capacity: Option<bool>,
 
     /// JSON `tokenRequests`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub token_requests: Option<Vec<TokenRequest>>,
 
     /// JSON `volumeLifecycleModes`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub volume_lifecycle_modes: Option<Vec<String>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 9] = [
+        plain_field::<Option<bool>>("attachRequired"),
+        plain_field::<Option<String>>("fsGroupPolicy"),
+        plain_field::<Option<i64>>("nodeAllocatableUpdatePeriodSeconds"),
+        plain_field::<Option<bool>>("podInfoOnMount"),
+        plain_field::<Option<bool>>("requiresRepublish"),
+        plain_field::<Option<bool>>("seLinuxMount"),
+        plain_field::<Option<bool>>("storageCapacity"),
+        plain_field::<Option<Vec<TokenRequest>>>("tokenRequests"),
+        plain_field::<Option<Vec<String>>>("volumeLifecycleModes"),
+    ];
+
+    impl smp_core::PatchSchema for CSIDriverSpec {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("CSIDriverSpec", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.storage.v1.CSINode`; kind `storage.k8s.io/v1` `CSINode`.
 ///
@@ -140,29 +224,55 @@ pub struct CSIDriverSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#csinode-v1-storage-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CSINode {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec` (required). An object that a patch merges into field by field; `null` removes
     /// it.
     pub spec: CSINodeSpec,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<CSINodeSpec>("spec"),
+    ];
+
+    impl smp_core::PatchSchema for CSINode {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("CSINode", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for CSINode {
     const API_VERSION: &'static str = "storage.k8s.io/v1";
@@ -175,28 +285,54 @@ impl ::smp_core::typed_patch::ObjectKind for CSINode {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#csinodedriver-v1-storage-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CSINodeDriver {
     /// JSON `allocatable`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub allocatable: Option<VolumeNodeResources>,
 
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
 
     /// JSON `nodeID` (required). A patch replaces the value; `null` removes it.
-    #[serde(rename = "nodeID")]
+    #[cfg_attr(feature = "types", serde(rename = "nodeID"))]
     pub node_id: String,
 
     /// JSON `topologyKeys`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub topology_keys: Option<Vec<String>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<VolumeNodeResources>>("allocatable"),
+        plain_field::<String>("name"),
+        plain_field::<String>("nodeID"),
+        plain_field::<Option<Vec<String>>>("topologyKeys"),
+    ];
+
+    impl smp_core::PatchSchema for CSINodeDriver {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("CSINodeDriver", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.storage.v1.CSINodeList`; kind `storage.k8s.io/v1` `CSINodeList`.
 ///
@@ -204,28 +340,54 @@ pub struct CSINodeDriver {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#csinodelist-v1-storage-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CSINodeList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<CSINode>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<CSINode>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for CSINodeList {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("CSINodeList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for CSINodeList {
     const API_VERSION: &'static str = "storage.k8s.io/v1";
@@ -238,18 +400,43 @@ impl ::smp_core::typed_patch::ObjectKind for CSINodeList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#csinodespec-v1-storage-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CSINodeSpec {
     /// JSON `drivers` (required). A list merged by `name`: a patch item changes the item with the
     /// same `name`, or is added; an item with `$patch: delete` removes it,
     /// `$setElementOrder/drivers` orders the list, and `$patch: replace` replaces it.
-    #[patch(strategy = "merge", merge_key = "name")]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "name"))]
     pub drivers: Vec<CSINodeDriver>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::field_of;
+    use smp_core::schema::{FieldDef, Strategy, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [field_of::<Vec<CSINodeDriver>>(
+        "drivers",
+        Strategy::MERGE,
+        Some("name"),
+    )];
+
+    impl smp_core::PatchSchema for CSINodeSpec {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("CSINodeSpec", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.storage.v1.CSIStorageCapacity`; kind `storage.k8s.io/v1`
 /// `CSIStorageCapacity`.
@@ -258,40 +445,70 @@ pub struct CSINodeSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#csistoragecapacity-v1-storage-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CSIStorageCapacity {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `capacity`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub capacity: Option<resource::Quantity>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `maximumVolumeSize`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub maximum_volume_size: Option<resource::Quantity>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `nodeTopology`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub node_topology: Option<meta_v1::LabelSelector>,
 
     /// JSON `storageClassName` (required). A patch replaces the value; `null` removes it.
     pub storage_class_name: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 7] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<resource::Quantity>>("capacity"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<resource::Quantity>>("maximumVolumeSize"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<meta_v1::LabelSelector>>("nodeTopology"),
+        plain_field::<String>("storageClassName"),
+    ];
+
+    impl smp_core::PatchSchema for CSIStorageCapacity {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("CSIStorageCapacity", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for CSIStorageCapacity {
     const API_VERSION: &'static str = "storage.k8s.io/v1";
@@ -305,28 +522,55 @@ impl ::smp_core::typed_patch::ObjectKind for CSIStorageCapacity {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#csistoragecapacitylist-v1-storage-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CSIStorageCapacityList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<CSIStorageCapacity>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<CSIStorageCapacity>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for CSIStorageCapacityList {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("CSIStorageCapacityList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for CSIStorageCapacityList {
     const API_VERSION: &'static str = "storage.k8s.io/v1";
@@ -339,52 +583,84 @@ impl ::smp_core::typed_patch::ObjectKind for CSIStorageCapacityList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#storageclass-v1-storage-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct StorageClass {
     /// JSON `allowVolumeExpansion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub allow_volume_expansion: Option<bool>,
 
     /// JSON `allowedTopologies`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub allowed_topologies: Option<Vec<core_v1::TopologySelectorTerm>>,
 
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `mountOptions`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub mount_options: Option<Vec<String>>,
 
     /// JSON `parameters`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub parameters: Option<BTreeMap<String, String>>,
 
     /// JSON `provisioner` (required). A patch replaces the value; `null` removes it.
     pub provisioner: String,
 
     /// JSON `reclaimPolicy`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub reclaim_policy: Option<String>,
 
     /// JSON `volumeBindingMode`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub volume_binding_mode: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 10] = [
+        plain_field::<Option<bool>>("allowVolumeExpansion"),
+        plain_field::<Option<Vec<core_v1::TopologySelectorTerm>>>("allowedTopologies"),
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<Vec<String>>>("mountOptions"),
+        plain_field::<Option<BTreeMap<String, String>>>("parameters"),
+        plain_field::<String>("provisioner"),
+        plain_field::<Option<String>>("reclaimPolicy"),
+        plain_field::<Option<String>>("volumeBindingMode"),
+    ];
+
+    impl smp_core::PatchSchema for StorageClass {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("StorageClass", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for StorageClass {
     const API_VERSION: &'static str = "storage.k8s.io/v1";
@@ -398,28 +674,54 @@ impl ::smp_core::typed_patch::ObjectKind for StorageClass {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#storageclasslist-v1-storage-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct StorageClassList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<StorageClass>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<StorageClass>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for StorageClassList {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("StorageClassList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for StorageClassList {
     const API_VERSION: &'static str = "storage.k8s.io/v1";
@@ -432,20 +734,44 @@ impl ::smp_core::typed_patch::ObjectKind for StorageClassList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#tokenrequest-v1-storage-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct TokenRequest {
     /// JSON `audience` (required). A patch replaces the value; `null` removes it.
     pub audience: String,
 
     /// JSON `expirationSeconds`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub expiration_seconds: Option<i64>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<String>("audience"),
+        plain_field::<Option<i64>>("expirationSeconds"),
+    ];
+
+    impl smp_core::PatchSchema for TokenRequest {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("TokenRequest", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.storage.v1.VolumeAttachment`; kind `storage.k8s.io/v1`
 /// `VolumeAttachment`.
@@ -454,23 +780,32 @@ pub struct TokenRequest {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#volumeattachment-v1-storage-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct VolumeAttachment {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec` (required). An object that a patch merges into field by field; `null` removes
@@ -478,9 +813,27 @@ pub struct VolumeAttachment {
     pub spec: VolumeAttachmentSpec,
 
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<VolumeAttachmentStatus>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<VolumeAttachmentSpec>("spec"),
+        plain_field::<Option<VolumeAttachmentStatus>>("status"),
+    ];
+
+    impl smp_core::PatchSchema for VolumeAttachment {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("VolumeAttachment", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for VolumeAttachment {
     const API_VERSION: &'static str = "storage.k8s.io/v1";
@@ -494,28 +847,55 @@ impl ::smp_core::typed_patch::ObjectKind for VolumeAttachment {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#volumeattachmentlist-v1-storage-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct VolumeAttachmentList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<VolumeAttachment>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<VolumeAttachment>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for VolumeAttachmentList {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("VolumeAttachmentList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for VolumeAttachmentList {
     const API_VERSION: &'static str = "storage.k8s.io/v1";
@@ -532,29 +912,64 @@ impl ::smp_core::typed_patch::ObjectKind for VolumeAttachmentList {
 // smp overlay: union: the definition says exactly one member is set
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
-#[union]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
+#[cfg_attr(feature = "types", union)]
 pub struct VolumeAttachmentSource {
     /// JSON `inlineVolumeSpec`. An object that a patch merges into field by field; `null` removes
     /// it.
     ///
     /// A member of a union with `persistentVolumeName`: at most one of them is set; when a patch
     /// newly sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub inline_volume_spec: Option<core_v1::PersistentVolumeSpec>,
 
     /// JSON `persistentVolumeName`. A patch replaces the value; `null` removes it.
     ///
     /// A member of a union with `inlineVolumeSpec`: at most one of them is set; when a patch newly
     /// sets this one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub persistent_volume_name: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<core_v1::PersistentVolumeSpec>>("inlineVolumeSpec"),
+        plain_field::<Option<String>>("persistentVolumeName"),
+    ];
+    const MEMBERS_0: &[smp_core::schema::UnionMember] = &[
+        smp_core::schema::UnionMember::new("inlineVolumeSpec", "InlineVolumeSpec"),
+        smp_core::schema::UnionMember::new("persistentVolumeName", "PersistentVolumeName"),
+    ];
+    const UNIONS: &[smp_core::schema::UnionDef] =
+        &[smp_core::schema::UnionDef::new(None, MEMBERS_0)];
+
+    impl smp_core::PatchSchema for VolumeAttachmentSource {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::with_unions(
+            "VolumeAttachmentSource",
+            &FIELDS,
+            &[],
+            UNIONS,
+        ));
+    }
+};
 
 /// Definition `io.k8s.api.storage.v1.VolumeAttachmentSpec`.
 ///
@@ -562,12 +977,21 @@ pub struct VolumeAttachmentSource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#volumeattachmentspec-v1-storage-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct VolumeAttachmentSpec {
     /// JSON `attacher` (required). A patch replaces the value; `null` removes it.
     pub attacher: String,
@@ -580,34 +1004,78 @@ pub struct VolumeAttachmentSpec {
     pub source: VolumeAttachmentSource,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<String>("attacher"),
+        plain_field::<String>("nodeName"),
+        plain_field::<VolumeAttachmentSource>("source"),
+    ];
+
+    impl smp_core::PatchSchema for VolumeAttachmentSpec {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("VolumeAttachmentSpec", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.storage.v1.VolumeAttachmentStatus`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#volumeattachmentstatus-v1-storage-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct VolumeAttachmentStatus {
     /// JSON `attachError`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub attach_error: Option<VolumeError>,
 
     /// JSON `attached` (required). A patch replaces the value; `null` removes it.
     pub attached: bool,
 
     /// JSON `attachmentMetadata`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub attachment_metadata: Option<BTreeMap<String, String>>,
 
     /// JSON `detachError`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub detach_error: Option<VolumeError>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<VolumeError>>("attachError"),
+        plain_field::<bool>("attached"),
+        plain_field::<Option<BTreeMap<String, String>>>("attachmentMetadata"),
+        plain_field::<Option<VolumeError>>("detachError"),
+    ];
+
+    impl smp_core::PatchSchema for VolumeAttachmentStatus {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("VolumeAttachmentStatus", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.storage.v1.VolumeAttributesClass`; kind `storage.k8s.io/v1`
 /// `VolumeAttributesClass`.
@@ -616,32 +1084,60 @@ pub struct VolumeAttachmentStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#volumeattributesclass-v1-storage-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct VolumeAttributesClass {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `driverName` (required). A patch replaces the value; `null` removes it.
     pub driver_name: String,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `parameters`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub parameters: Option<BTreeMap<String, String>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<String>("driverName"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<BTreeMap<String, String>>>("parameters"),
+    ];
+
+    impl smp_core::PatchSchema for VolumeAttributesClass {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("VolumeAttributesClass", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for VolumeAttributesClass {
     const API_VERSION: &'static str = "storage.k8s.io/v1";
@@ -655,28 +1151,55 @@ impl ::smp_core::typed_patch::ObjectKind for VolumeAttributesClass {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#volumeattributesclasslist-v1-storage-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct VolumeAttributesClassList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<VolumeAttributesClass>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<VolumeAttributesClass>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for VolumeAttributesClassList {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("VolumeAttributesClassList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for VolumeAttributesClassList {
     const API_VERSION: &'static str = "storage.k8s.io/v1";
@@ -689,25 +1212,50 @@ impl ::smp_core::typed_patch::ObjectKind for VolumeAttributesClassList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#volumeerror-v1-storage-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct VolumeError {
     /// JSON `errorCode`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub error_code: Option<i32>,
 
     /// JSON `message`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub message: Option<String>,
 
     /// JSON `time`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub time: Option<meta_v1::Time>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<i32>>("errorCode"),
+        plain_field::<Option<String>>("message"),
+        plain_field::<Option<meta_v1::Time>>("time"),
+    ];
+
+    impl smp_core::PatchSchema for VolumeError {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("VolumeError", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.storage.v1.VolumeNodeResources`.
 ///
@@ -715,13 +1263,35 @@ pub struct VolumeError {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#volumenoderesources-v1-storage-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct VolumeNodeResources {
     /// JSON `count`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub count: Option<i32>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<Option<i32>>("count")];
+
+    impl smp_core::PatchSchema for VolumeNodeResources {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("VolumeNodeResources", &FIELDS));
+    }
+};

@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 #[cfg(feature = "types")]
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "types")]
 use smp_core::StrategicMerge;
 
 use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
@@ -20,32 +21,60 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#volumeattributesclass-v1beta1-storage-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct VolumeAttributesClass {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `driverName` (required). A patch replaces the value; `null` removes it.
     pub driver_name: String,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `parameters`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub parameters: Option<BTreeMap<String, String>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<String>("driverName"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<BTreeMap<String, String>>>("parameters"),
+    ];
+
+    impl smp_core::PatchSchema for VolumeAttributesClass {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("VolumeAttributesClass", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for VolumeAttributesClass {
     const API_VERSION: &'static str = "storage.k8s.io/v1beta1";
@@ -59,28 +88,55 @@ impl ::smp_core::typed_patch::ObjectKind for VolumeAttributesClass {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#volumeattributesclasslist-v1beta1-storage-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct VolumeAttributesClassList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<VolumeAttributesClass>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<VolumeAttributesClass>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for VolumeAttributesClassList {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("VolumeAttributesClassList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for VolumeAttributesClassList {
     const API_VERSION: &'static str = "storage.k8s.io/v1beta1";

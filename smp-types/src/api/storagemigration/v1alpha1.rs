@@ -7,6 +7,7 @@
 
 #[cfg(feature = "types")]
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "types")]
 use smp_core::StrategicMerge;
 
 use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
@@ -17,24 +18,50 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#groupversionresource-v1alpha1-storagemigration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct GroupVersionResource {
     /// JSON `group`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub group: Option<String>,
 
     /// JSON `resource`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub resource: Option<String>,
 
     /// JSON `version`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub version: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<String>>("group"),
+        plain_field::<Option<String>>("resource"),
+        plain_field::<Option<String>>("version"),
+    ];
+
+    impl smp_core::PatchSchema for GroupVersionResource {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("GroupVersionResource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.api.storagemigration.v1alpha1.MigrationCondition`.
 ///
@@ -42,23 +69,32 @@ pub struct GroupVersionResource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#migrationcondition-v1alpha1-storagemigration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct MigrationCondition {
     /// JSON `lastUpdateTime`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub last_update_time: Option<meta_v1::Time>,
 
     /// JSON `message`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub message: Option<String>,
 
     /// JSON `reason`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub reason: Option<String>,
 
     /// JSON `status` (required). A patch replaces the value; `null` removes it.
@@ -68,6 +104,25 @@ pub struct MigrationCondition {
     pub type_: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<meta_v1::Time>>("lastUpdateTime"),
+        plain_field::<Option<String>>("message"),
+        plain_field::<Option<String>>("reason"),
+        plain_field::<String>("status"),
+        plain_field::<String>("type"),
+    ];
+
+    impl smp_core::PatchSchema for MigrationCondition {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("MigrationCondition", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.storagemigration.v1alpha1.StorageVersionMigration`; kind
 /// `storagemigration.k8s.io/v1alpha1` `StorageVersionMigration`.
 ///
@@ -75,33 +130,61 @@ pub struct MigrationCondition {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#storageversionmigration-v1alpha1-storagemigration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct StorageVersionMigration {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub spec: Option<StorageVersionMigrationSpec>,
 
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<StorageVersionMigrationStatus>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<StorageVersionMigrationSpec>>("spec"),
+        plain_field::<Option<StorageVersionMigrationStatus>>("status"),
+    ];
+
+    impl smp_core::PatchSchema for StorageVersionMigration {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("StorageVersionMigration", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for StorageVersionMigration {
     const API_VERSION: &'static str = "storagemigration.k8s.io/v1alpha1";
@@ -115,15 +198,24 @@ impl ::smp_core::typed_patch::ObjectKind for StorageVersionMigration {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#storageversionmigrationlist-v1alpha1-storagemigration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct StorageVersionMigrationList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
@@ -134,13 +226,31 @@ pub struct StorageVersionMigrationList {
     pub items: Vec<StorageVersionMigration>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<StorageVersionMigration>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for StorageVersionMigrationList {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("StorageVersionMigrationList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for StorageVersionMigrationList {
     const API_VERSION: &'static str = "storagemigration.k8s.io/v1alpha1";
@@ -153,15 +263,24 @@ impl ::smp_core::typed_patch::ObjectKind for StorageVersionMigrationList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#storageversionmigrationspec-v1alpha1-storagemigration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct StorageVersionMigrationSpec {
     /// JSON `continueToken`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub continue_token: Option<String>,
 
     /// JSON `resource` (required). An object that a patch merges into field by field; `null`
@@ -169,27 +288,68 @@ pub struct StorageVersionMigrationSpec {
     pub resource: GroupVersionResource,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<String>>("continueToken"),
+        plain_field::<GroupVersionResource>("resource"),
+    ];
+
+    impl smp_core::PatchSchema for StorageVersionMigrationSpec {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("StorageVersionMigrationSpec", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.api.storagemigration.v1alpha1.StorageVersionMigrationStatus`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#storageversionmigrationstatus-v1alpha1-storagemigration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct StorageVersionMigrationStatus {
     /// JSON `conditions`. A list merged by `type`: a patch item changes the item with the same
     /// `type`, or is added; an item with `$patch: delete` removes it, `$setElementOrder/conditions`
     /// orders the list, and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "type")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "type"))]
     pub conditions: Option<Vec<MigrationCondition>>,
 
     /// JSON `resourceVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub resource_version: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::{field_of, plain_field};
+    use smp_core::schema::{FieldDef, Strategy, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        field_of::<Option<Vec<MigrationCondition>>>("conditions", Strategy::MERGE, Some("type")),
+        plain_field::<Option<String>>("resourceVersion"),
+    ];
+
+    impl smp_core::PatchSchema for StorageVersionMigrationStatus {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("StorageVersionMigrationStatus", &FIELDS));
+    }
+};

@@ -7,6 +7,7 @@
 
 #[cfg(feature = "types")]
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "types")]
 use smp_core::StrategicMerge;
 
 /// Definition `io.k8s.apimachinery.pkg.version.Info`.
@@ -15,12 +16,21 @@ use smp_core::StrategicMerge;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct Info {
     /// JSON `buildDate` (required). A patch replaces the value; `null` removes it.
     pub build_date: String,
@@ -29,11 +39,11 @@ pub struct Info {
     pub compiler: String,
 
     /// JSON `emulationMajor`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub emulation_major: Option<String>,
 
     /// JSON `emulationMinor`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub emulation_minor: Option<String>,
 
     /// JSON `gitCommit` (required). A patch replaces the value; `null` removes it.
@@ -52,11 +62,11 @@ pub struct Info {
     pub major: String,
 
     /// JSON `minCompatibilityMajor`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub min_compatibility_major: Option<String>,
 
     /// JSON `minCompatibilityMinor`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub min_compatibility_minor: Option<String>,
 
     /// JSON `minor` (required). A patch replaces the value; `null` removes it.
@@ -65,3 +75,29 @@ pub struct Info {
     /// JSON `platform` (required). A patch replaces the value; `null` removes it.
     pub platform: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 13] = [
+        plain_field::<String>("buildDate"),
+        plain_field::<String>("compiler"),
+        plain_field::<Option<String>>("emulationMajor"),
+        plain_field::<Option<String>>("emulationMinor"),
+        plain_field::<String>("gitCommit"),
+        plain_field::<String>("gitTreeState"),
+        plain_field::<String>("gitVersion"),
+        plain_field::<String>("goVersion"),
+        plain_field::<String>("major"),
+        plain_field::<Option<String>>("minCompatibilityMajor"),
+        plain_field::<Option<String>>("minCompatibilityMinor"),
+        plain_field::<String>("minor"),
+        plain_field::<String>("platform"),
+    ];
+
+    impl smp_core::PatchSchema for Info {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("Info", &FIELDS));
+    }
+};

@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 #[cfg(feature = "types")]
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "types")]
 use smp_core::StrategicMerge;
 
 use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
@@ -20,19 +21,28 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#customresourcecolumndefinition-v1-apiextensions-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CustomResourceColumnDefinition {
     /// JSON `description`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub description: Option<String>,
 
     /// JSON `format`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub format: Option<String>,
 
     /// JSON `jsonPath` (required). A patch replaces the value; `null` removes it.
@@ -42,12 +52,32 @@ pub struct CustomResourceColumnDefinition {
     pub name: String,
 
     /// JSON `priority`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub priority: Option<i32>,
 
     /// JSON `type` (required). A patch replaces the value; `null` removes it.
     pub type_: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 6] = [
+        plain_field::<Option<String>>("description"),
+        plain_field::<Option<String>>("format"),
+        plain_field::<String>("jsonPath"),
+        plain_field::<String>("name"),
+        plain_field::<Option<i32>>("priority"),
+        plain_field::<String>("type"),
+    ];
+
+    impl smp_core::PatchSchema for CustomResourceColumnDefinition {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("CustomResourceColumnDefinition", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceConversion`.
 ///
@@ -55,19 +85,44 @@ pub struct CustomResourceColumnDefinition {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#customresourceconversion-v1-apiextensions-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CustomResourceConversion {
     /// JSON `strategy` (required). A patch replaces the value; `null` removes it.
     pub strategy: String,
 
     /// JSON `webhook`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub webhook: Option<WebhookConversion>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<String>("strategy"),
+        plain_field::<Option<WebhookConversion>>("webhook"),
+    ];
+
+    impl smp_core::PatchSchema for CustomResourceConversion {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("CustomResourceConversion", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition`;
 /// kind `apiextensions.k8s.io/v1` `CustomResourceDefinition`.
@@ -76,23 +131,32 @@ pub struct CustomResourceConversion {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#customresourcedefinition-v1-apiextensions-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CustomResourceDefinition {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec` (required). An object that a patch merges into field by field; `null` removes
@@ -100,9 +164,28 @@ pub struct CustomResourceDefinition {
     pub spec: CustomResourceDefinitionSpec,
 
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<CustomResourceDefinitionStatus>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<CustomResourceDefinitionSpec>("spec"),
+        plain_field::<Option<CustomResourceDefinitionStatus>>("status"),
+    ];
+
+    impl smp_core::PatchSchema for CustomResourceDefinition {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("CustomResourceDefinition", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for CustomResourceDefinition {
     const API_VERSION: &'static str = "apiextensions.k8s.io/v1";
@@ -116,23 +199,32 @@ impl ::smp_core::typed_patch::ObjectKind for CustomResourceDefinition {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#customresourcedefinitioncondition-v1-apiextensions-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CustomResourceDefinitionCondition {
     /// JSON `lastTransitionTime`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub last_transition_time: Option<meta_v1::Time>,
 
     /// JSON `message`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub message: Option<String>,
 
     /// JSON `reason`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub reason: Option<String>,
 
     /// JSON `status` (required). A patch replaces the value; `null` removes it.
@@ -142,6 +234,25 @@ pub struct CustomResourceDefinitionCondition {
     pub type_: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<meta_v1::Time>>("lastTransitionTime"),
+        plain_field::<Option<String>>("message"),
+        plain_field::<Option<String>>("reason"),
+        plain_field::<String>("status"),
+        plain_field::<String>("type"),
+    ];
+
+    impl smp_core::PatchSchema for CustomResourceDefinitionCondition {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("CustomResourceDefinitionCondition", &FIELDS));
+    }
+};
+
 /// Definition
 /// `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionList`; kind
 /// `apiextensions.k8s.io/v1` `CustomResourceDefinitionList`.
@@ -150,28 +261,55 @@ pub struct CustomResourceDefinitionCondition {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#customresourcedefinitionlist-v1-apiextensions-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CustomResourceDefinitionList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<CustomResourceDefinition>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<CustomResourceDefinition>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for CustomResourceDefinitionList {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("CustomResourceDefinitionList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for CustomResourceDefinitionList {
     const API_VERSION: &'static str = "apiextensions.k8s.io/v1";
@@ -185,35 +323,64 @@ impl ::smp_core::typed_patch::ObjectKind for CustomResourceDefinitionList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#customresourcedefinitionnames-v1-apiextensions-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CustomResourceDefinitionNames {
     /// JSON `categories`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub categories: Option<Vec<String>>,
 
     /// JSON `kind` (required). A patch replaces the value; `null` removes it.
     pub kind: String,
 
     /// JSON `listKind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub list_kind: Option<String>,
 
     /// JSON `plural` (required). A patch replaces the value; `null` removes it.
     pub plural: String,
 
     /// JSON `shortNames`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub short_names: Option<Vec<String>>,
 
     /// JSON `singular`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub singular: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 6] = [
+        plain_field::<Option<Vec<String>>>("categories"),
+        plain_field::<String>("kind"),
+        plain_field::<Option<String>>("listKind"),
+        plain_field::<String>("plural"),
+        plain_field::<Option<Vec<String>>>("shortNames"),
+        plain_field::<Option<String>>("singular"),
+    ];
+
+    impl smp_core::PatchSchema for CustomResourceDefinitionNames {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("CustomResourceDefinitionNames", &FIELDS));
+    }
+};
 
 /// Definition
 /// `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec`.
@@ -222,15 +389,24 @@ pub struct CustomResourceDefinitionNames {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#customresourcedefinitionspec-v1-apiextensions-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CustomResourceDefinitionSpec {
     /// JSON `conversion`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub conversion: Option<CustomResourceConversion>,
 
     /// JSON `group` (required). A patch replaces the value; `null` removes it.
@@ -241,7 +417,7 @@ pub struct CustomResourceDefinitionSpec {
     pub names: CustomResourceDefinitionNames,
 
     /// JSON `preserveUnknownFields`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub preserve_unknown_fields: Option<bool>,
 
     /// JSON `scope` (required). A patch replaces the value; `null` removes it.
@@ -251,6 +427,26 @@ pub struct CustomResourceDefinitionSpec {
     pub versions: Vec<CustomResourceDefinitionVersion>,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 6] = [
+        plain_field::<Option<CustomResourceConversion>>("conversion"),
+        plain_field::<String>("group"),
+        plain_field::<CustomResourceDefinitionNames>("names"),
+        plain_field::<Option<bool>>("preserveUnknownFields"),
+        plain_field::<String>("scope"),
+        plain_field::<Vec<CustomResourceDefinitionVersion>>("versions"),
+    ];
+
+    impl smp_core::PatchSchema for CustomResourceDefinitionSpec {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("CustomResourceDefinitionSpec", &FIELDS));
+    }
+};
+
 /// Definition
 /// `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus`.
 ///
@@ -258,25 +454,51 @@ pub struct CustomResourceDefinitionSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#customresourcedefinitionstatus-v1-apiextensions-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CustomResourceDefinitionStatus {
     /// JSON `acceptedNames`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub accepted_names: Option<CustomResourceDefinitionNames>,
 
     /// JSON `conditions`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub conditions: Option<Vec<CustomResourceDefinitionCondition>>,
 
     /// JSON `storedVersions`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub stored_versions: Option<Vec<String>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<CustomResourceDefinitionNames>>("acceptedNames"),
+        plain_field::<Option<Vec<CustomResourceDefinitionCondition>>>("conditions"),
+        plain_field::<Option<Vec<String>>>("storedVersions"),
+    ];
+
+    impl smp_core::PatchSchema for CustomResourceDefinitionStatus {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("CustomResourceDefinitionStatus", &FIELDS));
+    }
+};
 
 /// Definition
 /// `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionVersion`.
@@ -285,34 +507,43 @@ pub struct CustomResourceDefinitionStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#customresourcedefinitionversion-v1-apiextensions-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CustomResourceDefinitionVersion {
     /// JSON `additionalPrinterColumns`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub additional_printer_columns: Option<Vec<CustomResourceColumnDefinition>>,
 
     /// JSON `deprecated`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub deprecated: Option<bool>,
 
     /// JSON `deprecationWarning`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub deprecation_warning: Option<String>,
 
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
 
     /// JSON `schema`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub schema: Option<CustomResourceValidation>,
 
     /// JSON `selectableFields`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub selectable_fields: Option<Vec<SelectableField>>,
 
     /// JSON `served` (required). A patch replaces the value; `null` removes it.
@@ -322,9 +553,32 @@ pub struct CustomResourceDefinitionVersion {
     pub storage: bool,
 
     /// JSON `subresources`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub subresources: Option<CustomResourceSubresources>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 9] = [
+        plain_field::<Option<Vec<CustomResourceColumnDefinition>>>("additionalPrinterColumns"),
+        plain_field::<Option<bool>>("deprecated"),
+        plain_field::<Option<String>>("deprecationWarning"),
+        plain_field::<String>("name"),
+        plain_field::<Option<CustomResourceValidation>>("schema"),
+        plain_field::<Option<Vec<SelectableField>>>("selectableFields"),
+        plain_field::<bool>("served"),
+        plain_field::<bool>("storage"),
+        plain_field::<Option<CustomResourceSubresources>>("subresources"),
+    ];
+
+    impl smp_core::PatchSchema for CustomResourceDefinitionVersion {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("CustomResourceDefinitionVersion", &FIELDS));
+    }
+};
 
 /// Definition
 /// `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceScale`.
@@ -333,15 +587,24 @@ pub struct CustomResourceDefinitionVersion {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#customresourcesubresourcescale-v1-apiextensions-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CustomResourceSubresourceScale {
     /// JSON `labelSelectorPath`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub label_selector_path: Option<String>,
 
     /// JSON `specReplicasPath` (required). A patch replaces the value; `null` removes it.
@@ -350,6 +613,23 @@ pub struct CustomResourceSubresourceScale {
     /// JSON `statusReplicasPath` (required). A patch replaces the value; `null` removes it.
     pub status_replicas_path: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<String>>("labelSelectorPath"),
+        plain_field::<String>("specReplicasPath"),
+        plain_field::<String>("statusReplicasPath"),
+    ];
+
+    impl smp_core::PatchSchema for CustomResourceSubresourceScale {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("CustomResourceSubresourceScale", &FIELDS));
+    }
+};
 
 /// Definition
 /// `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceStatus`.
@@ -369,21 +649,46 @@ crate::macros::opaque_patch_field!(CustomResourceSubresourceStatus);
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#customresourcesubresources-v1-apiextensions-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CustomResourceSubresources {
     /// JSON `scale`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub scale: Option<CustomResourceSubresourceScale>,
 
     /// JSON `status`. Any JSON value, patched as plain JSON: objects merge key by key and lists are
     /// replaced whole; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<CustomResourceSubresourceStatus>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<CustomResourceSubresourceScale>>("scale"),
+        plain_field::<Option<CustomResourceSubresourceStatus>>("status"),
+    ];
+
+    impl smp_core::PatchSchema for CustomResourceSubresources {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("CustomResourceSubresources", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceValidation`.
 ///
@@ -391,17 +696,42 @@ pub struct CustomResourceSubresources {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#customresourcevalidation-v1-apiextensions-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct CustomResourceValidation {
     /// JSON `openAPIV3Schema`. An object that a patch merges into field by field; `null` removes
     /// it.
-    #[serde(rename = "openAPIV3Schema", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "types",
+        serde(rename = "openAPIV3Schema", skip_serializing_if = "Option::is_none")
+    )]
     pub open_apiv3_schema: Option<JSONSchemaProps>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<Option<JSONSchemaProps>>("openAPIV3Schema")];
+
+    impl smp_core::PatchSchema for CustomResourceValidation {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("CustomResourceValidation", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ExternalDocumentation`.
 ///
@@ -409,20 +739,45 @@ pub struct CustomResourceValidation {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#externaldocumentation-v1-apiextensions-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ExternalDocumentation {
     /// JSON `description`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub description: Option<String>,
 
     /// JSON `url`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub url: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<String>>("description"),
+        plain_field::<Option<String>>("url"),
+    ];
+
+    impl smp_core::PatchSchema for ExternalDocumentation {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ExternalDocumentation", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON`.
 ///
@@ -441,208 +796,241 @@ crate::macros::opaque_patch_field!(JSON);
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#jsonschemaprops-v1-apiextensions-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct JSONSchemaProps {
     /// JSON `$ref`. A patch replaces the value; `null` removes it.
-    #[serde(rename = "$ref", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "types",
+        serde(rename = "$ref", skip_serializing_if = "Option::is_none")
+    )]
     pub ref_path: Option<String>,
 
     /// JSON `$schema`. A patch replaces the value; `null` removes it.
-    #[serde(rename = "$schema", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "types",
+        serde(rename = "$schema", skip_serializing_if = "Option::is_none")
+    )]
     pub schema: Option<String>,
 
     /// JSON `additionalItems`. Any JSON value, patched as plain JSON: objects merge key by key and
     /// lists are replaced whole; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub additional_items: Option<JSONSchemaPropsOrBool>,
 
     /// JSON `additionalProperties`. Any JSON value, patched as plain JSON: objects merge key by key
     /// and lists are replaced whole; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub additional_properties: Option<JSONSchemaPropsOrBool>,
 
     /// JSON `allOf`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub all_of: Option<Vec<JSONSchemaProps>>,
 
     /// JSON `anyOf`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub any_of: Option<Vec<JSONSchemaProps>>,
 
     /// JSON `default`. Any JSON value, patched as plain JSON: objects merge key by key and lists
     /// are replaced whole; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub default: Option<JSON>,
 
     /// JSON `definitions`. A map that a patch merges key by key, each value field by field; `null`
     /// removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub definitions: Option<BTreeMap<String, JSONSchemaProps>>,
 
     /// JSON `dependencies`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub dependencies: Option<BTreeMap<String, JSONSchemaPropsOrStringArray>>,
 
     /// JSON `description`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub description: Option<String>,
 
     /// JSON `enum`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub enum_: Option<Vec<JSON>>,
 
     /// JSON `example`. Any JSON value, patched as plain JSON: objects merge key by key and lists
     /// are replaced whole; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub example: Option<JSON>,
 
     /// JSON `exclusiveMaximum`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub exclusive_maximum: Option<bool>,
 
     /// JSON `exclusiveMinimum`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub exclusive_minimum: Option<bool>,
 
     /// JSON `externalDocs`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub external_docs: Option<ExternalDocumentation>,
 
     /// JSON `format`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub format: Option<String>,
 
     /// JSON `id`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub id: Option<String>,
 
     /// JSON `items`. Any JSON value, patched as plain JSON: objects merge key by key and lists are
     /// replaced whole; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub items: Option<JSONSchemaPropsOrArray>,
 
     /// JSON `maxItems`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub max_items: Option<i64>,
 
     /// JSON `maxLength`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub max_length: Option<i64>,
 
     /// JSON `maxProperties`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub max_properties: Option<i64>,
 
     /// JSON `maximum`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub maximum: Option<serde_json::Number>,
 
     /// JSON `minItems`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub min_items: Option<i64>,
 
     /// JSON `minLength`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub min_length: Option<i64>,
 
     /// JSON `minProperties`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub min_properties: Option<i64>,
 
     /// JSON `minimum`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub minimum: Option<serde_json::Number>,
 
     /// JSON `multipleOf`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub multiple_of: Option<serde_json::Number>,
 
     /// JSON `not`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub not: Option<Box<JSONSchemaProps>>,
 
     /// JSON `nullable`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub nullable: Option<bool>,
 
     /// JSON `oneOf`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub one_of: Option<Vec<JSONSchemaProps>>,
 
     /// JSON `pattern`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub pattern: Option<String>,
 
     /// JSON `patternProperties`. A map that a patch merges key by key, each value field by field;
     /// `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub pattern_properties: Option<BTreeMap<String, JSONSchemaProps>>,
 
     /// JSON `properties`. A map that a patch merges key by key, each value field by field; `null`
     /// removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub properties: Option<BTreeMap<String, JSONSchemaProps>>,
 
     /// JSON `required`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub required: Option<Vec<String>>,
 
     /// JSON `title`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub title: Option<String>,
 
     /// JSON `type`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub type_: Option<String>,
 
     /// JSON `uniqueItems`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub unique_items: Option<bool>,
 
     /// JSON `x-kubernetes-embedded-resource`. A patch replaces the value; `null` removes it.
-    #[serde(
-        rename = "x-kubernetes-embedded-resource",
-        skip_serializing_if = "Option::is_none"
+    #[cfg_attr(
+        feature = "types",
+        serde(
+            rename = "x-kubernetes-embedded-resource",
+            skip_serializing_if = "Option::is_none"
+        )
     )]
     pub x_kubernetes_embedded_resource: Option<bool>,
 
     /// JSON `x-kubernetes-int-or-string`. A patch replaces the value; `null` removes it.
-    #[serde(
-        rename = "x-kubernetes-int-or-string",
-        skip_serializing_if = "Option::is_none"
+    #[cfg_attr(
+        feature = "types",
+        serde(
+            rename = "x-kubernetes-int-or-string",
+            skip_serializing_if = "Option::is_none"
+        )
     )]
     pub x_kubernetes_int_or_string: Option<bool>,
 
     /// JSON `x-kubernetes-list-map-keys`. A list that a patch replaces whole.
-    #[serde(
-        rename = "x-kubernetes-list-map-keys",
-        skip_serializing_if = "Option::is_none"
+    #[cfg_attr(
+        feature = "types",
+        serde(
+            rename = "x-kubernetes-list-map-keys",
+            skip_serializing_if = "Option::is_none"
+        )
     )]
     pub x_kubernetes_list_map_keys: Option<Vec<String>>,
 
     /// JSON `x-kubernetes-list-type`. A patch replaces the value; `null` removes it.
-    #[serde(
-        rename = "x-kubernetes-list-type",
-        skip_serializing_if = "Option::is_none"
+    #[cfg_attr(
+        feature = "types",
+        serde(
+            rename = "x-kubernetes-list-type",
+            skip_serializing_if = "Option::is_none"
+        )
     )]
     pub x_kubernetes_list_type: Option<String>,
 
     /// JSON `x-kubernetes-map-type`. A patch replaces the value; `null` removes it.
-    #[serde(
-        rename = "x-kubernetes-map-type",
-        skip_serializing_if = "Option::is_none"
+    #[cfg_attr(
+        feature = "types",
+        serde(
+            rename = "x-kubernetes-map-type",
+            skip_serializing_if = "Option::is_none"
+        )
     )]
     pub x_kubernetes_map_type: Option<String>,
 
     /// JSON `x-kubernetes-preserve-unknown-fields`. A patch replaces the value; `null` removes it.
-    #[serde(
-        rename = "x-kubernetes-preserve-unknown-fields",
-        skip_serializing_if = "Option::is_none"
+    #[cfg_attr(
+        feature = "types",
+        serde(
+            rename = "x-kubernetes-preserve-unknown-fields",
+            skip_serializing_if = "Option::is_none"
+        )
     )]
     pub x_kubernetes_preserve_unknown_fields: Option<bool>,
 
@@ -650,13 +1038,77 @@ pub struct JSONSchemaProps {
     /// the same `rule`, or is added; an item with `$patch: delete` removes it,
     /// `$setElementOrder/x-kubernetes-validations` orders the list, and `$patch: replace` replaces
     /// it.
-    #[serde(
-        rename = "x-kubernetes-validations",
-        skip_serializing_if = "Option::is_none"
+    #[cfg_attr(
+        feature = "types",
+        serde(
+            rename = "x-kubernetes-validations",
+            skip_serializing_if = "Option::is_none"
+        )
     )]
-    #[patch(strategy = "merge", merge_key = "rule")]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "rule"))]
     pub x_kubernetes_validations: Option<Vec<ValidationRule>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::{field_of, plain_field};
+    use smp_core::schema::{FieldDef, Strategy, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 44] = [
+        plain_field::<Option<String>>("$ref"),
+        plain_field::<Option<String>>("$schema"),
+        plain_field::<Option<JSONSchemaPropsOrBool>>("additionalItems"),
+        plain_field::<Option<JSONSchemaPropsOrBool>>("additionalProperties"),
+        plain_field::<Option<Vec<JSONSchemaProps>>>("allOf"),
+        plain_field::<Option<Vec<JSONSchemaProps>>>("anyOf"),
+        plain_field::<Option<JSON>>("default"),
+        plain_field::<Option<BTreeMap<String, JSONSchemaProps>>>("definitions"),
+        plain_field::<Option<BTreeMap<String, JSONSchemaPropsOrStringArray>>>("dependencies"),
+        plain_field::<Option<String>>("description"),
+        plain_field::<Option<Vec<JSON>>>("enum"),
+        plain_field::<Option<JSON>>("example"),
+        plain_field::<Option<bool>>("exclusiveMaximum"),
+        plain_field::<Option<bool>>("exclusiveMinimum"),
+        plain_field::<Option<ExternalDocumentation>>("externalDocs"),
+        plain_field::<Option<String>>("format"),
+        plain_field::<Option<String>>("id"),
+        plain_field::<Option<JSONSchemaPropsOrArray>>("items"),
+        plain_field::<Option<i64>>("maxItems"),
+        plain_field::<Option<i64>>("maxLength"),
+        plain_field::<Option<i64>>("maxProperties"),
+        plain_field::<Option<serde_json::Number>>("maximum"),
+        plain_field::<Option<i64>>("minItems"),
+        plain_field::<Option<i64>>("minLength"),
+        plain_field::<Option<i64>>("minProperties"),
+        plain_field::<Option<serde_json::Number>>("minimum"),
+        plain_field::<Option<serde_json::Number>>("multipleOf"),
+        plain_field::<Option<Box<JSONSchemaProps>>>("not"),
+        plain_field::<Option<bool>>("nullable"),
+        plain_field::<Option<Vec<JSONSchemaProps>>>("oneOf"),
+        plain_field::<Option<String>>("pattern"),
+        plain_field::<Option<BTreeMap<String, JSONSchemaProps>>>("patternProperties"),
+        plain_field::<Option<BTreeMap<String, JSONSchemaProps>>>("properties"),
+        plain_field::<Option<Vec<String>>>("required"),
+        plain_field::<Option<String>>("title"),
+        plain_field::<Option<String>>("type"),
+        plain_field::<Option<bool>>("uniqueItems"),
+        plain_field::<Option<bool>>("x-kubernetes-embedded-resource"),
+        plain_field::<Option<bool>>("x-kubernetes-int-or-string"),
+        plain_field::<Option<Vec<String>>>("x-kubernetes-list-map-keys"),
+        plain_field::<Option<String>>("x-kubernetes-list-type"),
+        plain_field::<Option<String>>("x-kubernetes-map-type"),
+        plain_field::<Option<bool>>("x-kubernetes-preserve-unknown-fields"),
+        field_of::<Option<Vec<ValidationRule>>>(
+            "x-kubernetes-validations",
+            Strategy::MERGE,
+            Some("rule"),
+        ),
+    ];
+
+    impl smp_core::PatchSchema for JSONSchemaProps {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("JSONSchemaProps", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray`.
 ///
@@ -695,16 +1147,37 @@ crate::macros::opaque_patch_field!(JSONSchemaPropsOrStringArray);
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#selectablefield-v1-apiextensions-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct SelectableField {
     /// JSON `jsonPath` (required). A patch replaces the value; `null` removes it.
     pub json_path: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [plain_field::<String>("jsonPath")];
+
+    impl smp_core::PatchSchema for SelectableField {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("SelectableField", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ServiceReference`.
 ///
@@ -712,11 +1185,20 @@ pub struct SelectableField {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#servicereference-v1-apiextensions-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ServiceReference {
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
     pub name: String,
@@ -725,13 +1207,30 @@ pub struct ServiceReference {
     pub namespace: String,
 
     /// JSON `path`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub path: Option<String>,
 
     /// JSON `port`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub port: Option<i32>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<String>("name"),
+        plain_field::<String>("namespace"),
+        plain_field::<Option<String>>("path"),
+        plain_field::<Option<i32>>("port"),
+    ];
+
+    impl smp_core::PatchSchema for ServiceReference {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ServiceReference", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.ValidationRule`.
 ///
@@ -739,36 +1238,64 @@ pub struct ServiceReference {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#validationrule-v1-apiextensions-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ValidationRule {
     /// JSON `fieldPath`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub field_path: Option<String>,
 
     /// JSON `message`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub message: Option<String>,
 
     /// JSON `messageExpression`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub message_expression: Option<String>,
 
     /// JSON `optionalOldSelf`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub optional_old_self: Option<bool>,
 
     /// JSON `reason`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub reason: Option<String>,
 
     /// JSON `rule` (required). A patch replaces the value; `null` removes it.
     pub rule: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 6] = [
+        plain_field::<Option<String>>("fieldPath"),
+        plain_field::<Option<String>>("message"),
+        plain_field::<Option<String>>("messageExpression"),
+        plain_field::<Option<bool>>("optionalOldSelf"),
+        plain_field::<Option<String>>("reason"),
+        plain_field::<String>("rule"),
+    ];
+
+    impl smp_core::PatchSchema for ValidationRule {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ValidationRule", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.WebhookClientConfig`.
 ///
@@ -780,33 +1307,69 @@ pub struct ValidationRule {
 // smp overlay: union: the property url says exactly one of url and service is set
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct WebhookClientConfig {
     /// JSON `caBundle`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub ca_bundle: Option<String>,
 
     /// JSON `service`. An object that a patch merges into field by field; `null` removes it.
     ///
     /// A member of a union with `url`: at most one of them is set; when a patch newly sets this
     /// one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub service: Option<ServiceReference>,
 
     /// JSON `url`. A patch replaces the value; `null` removes it.
     ///
     /// A member of a union with `service`: at most one of them is set; when a patch newly sets this
     /// one, `apply_normalized` clears the others.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[union(member)]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", union(member))]
     pub url: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<String>>("caBundle"),
+        plain_field::<Option<ServiceReference>>("service"),
+        plain_field::<Option<String>>("url"),
+    ];
+    const MEMBERS_0: &[smp_core::schema::UnionMember] = &[
+        smp_core::schema::UnionMember::new("service", "Service"),
+        smp_core::schema::UnionMember::new("url", "Url"),
+    ];
+    const UNIONS: &[smp_core::schema::UnionDef] =
+        &[smp_core::schema::UnionDef::new(None, MEMBERS_0)];
+
+    impl smp_core::PatchSchema for WebhookClientConfig {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::with_unions(
+            "WebhookClientConfig",
+            &FIELDS,
+            &[],
+            UNIONS,
+        ));
+    }
+};
 
 /// Definition `io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.WebhookConversion`.
 ///
@@ -814,17 +1377,42 @@ pub struct WebhookClientConfig {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#webhookconversion-v1-apiextensions-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct WebhookConversion {
     /// JSON `clientConfig`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub client_config: Option<WebhookClientConfig>,
 
     /// JSON `conversionReviewVersions` (required). A list that a patch replaces whole.
     pub conversion_review_versions: Vec<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<WebhookClientConfig>>("clientConfig"),
+        plain_field::<Vec<String>>("conversionReviewVersions"),
+    ];
+
+    impl smp_core::PatchSchema for WebhookConversion {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("WebhookConversion", &FIELDS));
+    }
+};

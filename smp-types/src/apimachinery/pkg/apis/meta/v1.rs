@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 #[cfg(feature = "types")]
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "types")]
 use smp_core::StrategicMerge;
 
 use crate::apimachinery::pkg::runtime;
@@ -19,19 +20,28 @@ use crate::apimachinery::pkg::runtime;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#apigroup-v1-meta).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct APIGroup {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `name` (required). A patch replaces the value; `null` removes it.
@@ -39,19 +49,41 @@ pub struct APIGroup {
 
     /// JSON `preferredVersion`. An object that a patch merges into field by field; `null` removes
     /// it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub preferred_version: Option<GroupVersionForDiscovery>,
 
     /// JSON `serverAddressByClientCIDRs`. A list that a patch replaces whole.
-    #[serde(
-        rename = "serverAddressByClientCIDRs",
-        skip_serializing_if = "Option::is_none"
+    #[cfg_attr(
+        feature = "types",
+        serde(
+            rename = "serverAddressByClientCIDRs",
+            skip_serializing_if = "Option::is_none"
+        )
     )]
     pub server_address_by_client_cidrs: Option<Vec<ServerAddressByClientCIDR>>,
 
     /// JSON `versions` (required). A list that a patch replaces whole.
     pub versions: Vec<GroupVersionForDiscovery>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 6] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<String>("name"),
+        plain_field::<Option<GroupVersionForDiscovery>>("preferredVersion"),
+        plain_field::<Option<Vec<ServerAddressByClientCIDR>>>("serverAddressByClientCIDRs"),
+        plain_field::<Vec<GroupVersionForDiscovery>>("versions"),
+    ];
+
+    impl smp_core::PatchSchema for APIGroup {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("APIGroup", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for APIGroup {
     const API_VERSION: &'static str = "v1";
@@ -64,24 +96,49 @@ impl ::smp_core::typed_patch::ObjectKind for APIGroup {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#apigrouplist-v1-meta).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct APIGroupList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `groups` (required). A list that a patch replaces whole.
     pub groups: Vec<APIGroup>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<APIGroup>>("groups"),
+        plain_field::<Option<String>>("kind"),
+    ];
+
+    impl smp_core::PatchSchema for APIGroupList {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("APIGroupList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for APIGroupList {
     const API_VERSION: &'static str = "v1";
@@ -94,19 +151,28 @@ impl ::smp_core::typed_patch::ObjectKind for APIGroupList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#apiresource-v1-meta).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct APIResource {
     /// JSON `categories`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub categories: Option<Vec<String>>,
 
     /// JSON `group`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub group: Option<String>,
 
     /// JSON `kind` (required). A patch replaces the value; `null` removes it.
@@ -119,23 +185,46 @@ pub struct APIResource {
     pub namespaced: bool,
 
     /// JSON `shortNames`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub short_names: Option<Vec<String>>,
 
     /// JSON `singularName` (required). A patch replaces the value; `null` removes it.
     pub singular_name: String,
 
     /// JSON `storageVersionHash`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub storage_version_hash: Option<String>,
 
     /// JSON `verbs` (required). A list that a patch replaces whole.
     pub verbs: Vec<String>,
 
     /// JSON `version`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub version: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 10] = [
+        plain_field::<Option<Vec<String>>>("categories"),
+        plain_field::<Option<String>>("group"),
+        plain_field::<String>("kind"),
+        plain_field::<String>("name"),
+        plain_field::<bool>("namespaced"),
+        plain_field::<Option<Vec<String>>>("shortNames"),
+        plain_field::<String>("singularName"),
+        plain_field::<Option<String>>("storageVersionHash"),
+        plain_field::<Vec<String>>("verbs"),
+        plain_field::<Option<String>>("version"),
+    ];
+
+    impl smp_core::PatchSchema for APIResource {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("APIResource", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.apimachinery.pkg.apis.meta.v1.APIResourceList`; kind `v1` `APIResourceList`.
 ///
@@ -143,27 +232,53 @@ pub struct APIResource {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#apiresourcelist-v1-meta).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct APIResourceList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `groupVersion` (required). A patch replaces the value; `null` removes it.
     pub group_version: String,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `resources` (required). A list that a patch replaces whole.
     pub resources: Vec<APIResource>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<String>("groupVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Vec<APIResource>>("resources"),
+    ];
+
+    impl smp_core::PatchSchema for APIResourceList {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("APIResourceList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for APIResourceList {
     const API_VERSION: &'static str = "v1";
@@ -176,28 +291,54 @@ impl ::smp_core::typed_patch::ObjectKind for APIResourceList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#apiversions-v1-meta).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct APIVersions {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `serverAddressByClientCIDRs` (required). A list that a patch replaces whole.
-    #[serde(rename = "serverAddressByClientCIDRs")]
+    #[cfg_attr(feature = "types", serde(rename = "serverAddressByClientCIDRs"))]
     pub server_address_by_client_cidrs: Vec<ServerAddressByClientCIDR>,
 
     /// JSON `versions` (required). A list that a patch replaces whole.
     pub versions: Vec<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Vec<ServerAddressByClientCIDR>>("serverAddressByClientCIDRs"),
+        plain_field::<Vec<String>>("versions"),
+    ];
+
+    impl smp_core::PatchSchema for APIVersions {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("APIVersions", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for APIVersions {
     const API_VERSION: &'static str = "v1";
@@ -210,12 +351,21 @@ impl ::smp_core::typed_patch::ObjectKind for APIVersions {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#condition-v1-meta).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct Condition {
     /// JSON `lastTransitionTime` (required). A patch replaces the value; `null` removes it.
     pub last_transition_time: Time,
@@ -224,7 +374,7 @@ pub struct Condition {
     pub message: String,
 
     /// JSON `observedGeneration`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub observed_generation: Option<i64>,
 
     /// JSON `reason` (required). A patch replaces the value; `null` removes it.
@@ -237,6 +387,25 @@ pub struct Condition {
     pub type_: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 6] = [
+        plain_field::<Time>("lastTransitionTime"),
+        plain_field::<String>("message"),
+        plain_field::<Option<i64>>("observedGeneration"),
+        plain_field::<String>("reason"),
+        plain_field::<String>("status"),
+        plain_field::<String>("type"),
+    ];
+
+    impl smp_core::PatchSchema for Condition {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("Condition", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions`; kind `DeleteOptions` of 62
 /// group-versions (`v1` `DeleteOptions`, `admission.k8s.io/v1` `DeleteOptions`, ...).
 ///
@@ -244,46 +413,76 @@ pub struct Condition {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#deleteoptions-v1-meta).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct DeleteOptions {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `dryRun`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub dry_run: Option<Vec<String>>,
 
     /// JSON `gracePeriodSeconds`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub grace_period_seconds: Option<i64>,
 
     /// JSON `ignoreStoreReadErrorWithClusterBreakingPotential`. A patch replaces the value; `null`
     /// removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub ignore_store_read_error_with_cluster_breaking_potential: Option<bool>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `orphanDependents`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub orphan_dependents: Option<bool>,
 
     /// JSON `preconditions`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub preconditions: Option<Preconditions>,
 
     /// JSON `propagationPolicy`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub propagation_policy: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 8] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<Vec<String>>>("dryRun"),
+        plain_field::<Option<i64>>("gracePeriodSeconds"),
+        plain_field::<Option<bool>>("ignoreStoreReadErrorWithClusterBreakingPotential"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<bool>>("orphanDependents"),
+        plain_field::<Option<Preconditions>>("preconditions"),
+        plain_field::<Option<String>>("propagationPolicy"),
+    ];
+
+    impl smp_core::PatchSchema for DeleteOptions {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("DeleteOptions", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.apimachinery.pkg.apis.meta.v1.FieldSelectorRequirement`.
 ///
@@ -291,11 +490,20 @@ pub struct DeleteOptions {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#fieldselectorrequirement-v1-meta).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct FieldSelectorRequirement {
     /// JSON `key` (required). A patch replaces the value; `null` removes it.
     pub key: String,
@@ -304,9 +512,26 @@ pub struct FieldSelectorRequirement {
     pub operator: String,
 
     /// JSON `values`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub values: Option<Vec<String>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<String>("key"),
+        plain_field::<String>("operator"),
+        plain_field::<Option<Vec<String>>>("values"),
+    ];
+
+    impl smp_core::PatchSchema for FieldSelectorRequirement {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("FieldSelectorRequirement", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1`.
 ///
@@ -324,12 +549,21 @@ crate::macros::opaque_patch_field!(FieldsV1);
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#groupversionfordiscovery-v1-meta).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct GroupVersionForDiscovery {
     /// JSON `groupVersion` (required). A patch replaces the value; `null` removes it.
     pub group_version: String,
@@ -338,27 +572,67 @@ pub struct GroupVersionForDiscovery {
     pub version: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<String>("groupVersion"),
+        plain_field::<String>("version"),
+    ];
+
+    impl smp_core::PatchSchema for GroupVersionForDiscovery {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("GroupVersionForDiscovery", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector`.
 ///
 /// Each field says how a strategic merge patch treats it. What the fields mean: [API
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#labelselector-v1-meta).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct LabelSelector {
     /// JSON `matchExpressions`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub match_expressions: Option<Vec<LabelSelectorRequirement>>,
 
     /// JSON `matchLabels`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub match_labels: Option<BTreeMap<String, String>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<Vec<LabelSelectorRequirement>>>("matchExpressions"),
+        plain_field::<Option<BTreeMap<String, String>>>("matchLabels"),
+    ];
+
+    impl smp_core::PatchSchema for LabelSelector {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("LabelSelector", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement`.
 ///
@@ -366,11 +640,20 @@ pub struct LabelSelector {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#labelselectorrequirement-v1-meta).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct LabelSelectorRequirement {
     /// JSON `key` (required). A patch replaces the value; `null` removes it.
     pub key: String,
@@ -379,9 +662,26 @@ pub struct LabelSelectorRequirement {
     pub operator: String,
 
     /// JSON `values`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub values: Option<Vec<String>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<String>("key"),
+        plain_field::<String>("operator"),
+        plain_field::<Option<Vec<String>>>("values"),
+    ];
+
+    impl smp_core::PatchSchema for LabelSelectorRequirement {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("LabelSelectorRequirement", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta`.
 ///
@@ -389,29 +689,55 @@ pub struct LabelSelectorRequirement {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#listmeta-v1-meta).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ListMeta {
     /// JSON `continue`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub continue_: Option<String>,
 
     /// JSON `remainingItemCount`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub remaining_item_count: Option<i64>,
 
     /// JSON `resourceVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub resource_version: Option<String>,
 
     /// JSON `selfLink`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub self_link: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("continue"),
+        plain_field::<Option<i64>>("remainingItemCount"),
+        plain_field::<Option<String>>("resourceVersion"),
+        plain_field::<Option<String>>("selfLink"),
+    ];
+
+    impl smp_core::PatchSchema for ListMeta {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ListMeta", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry`.
 ///
@@ -419,42 +745,72 @@ pub struct ListMeta {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#managedfieldsentry-v1-meta).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ManagedFieldsEntry {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `fieldsType`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub fields_type: Option<String>,
 
     /// JSON `fieldsV1`. Any JSON value, patched as plain JSON: objects merge key by key and lists
     /// are replaced whole; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub fields_v1: Option<FieldsV1>,
 
     /// JSON `manager`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub manager: Option<String>,
 
     /// JSON `operation`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub operation: Option<String>,
 
     /// JSON `subresource`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub subresource: Option<String>,
 
     /// JSON `time`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub time: Option<Time>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 7] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("fieldsType"),
+        plain_field::<Option<FieldsV1>>("fieldsV1"),
+        plain_field::<Option<String>>("manager"),
+        plain_field::<Option<String>>("operation"),
+        plain_field::<Option<String>>("subresource"),
+        plain_field::<Option<Time>>("time"),
+    ];
+
+    impl smp_core::PatchSchema for ManagedFieldsEntry {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ManagedFieldsEntry", &FIELDS));
+    }
+};
 
 pub use crate::time::MicroTime;
 
@@ -464,79 +820,116 @@ pub use crate::time::MicroTime;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#objectmeta-v1-meta).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ObjectMeta {
     /// JSON `annotations`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub annotations: Option<BTreeMap<String, String>>,
 
     /// JSON `creationTimestamp`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub creation_timestamp: Option<Time>,
 
     /// JSON `deletionGracePeriodSeconds`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub deletion_grace_period_seconds: Option<i64>,
 
     /// JSON `deletionTimestamp`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub deletion_timestamp: Option<Time>,
 
     /// JSON `finalizers`. A list merged as a set: a patch adds its values,
     /// `$deleteFromPrimitiveList/finalizers` removes values, and `$setElementOrder/finalizers`
     /// orders the list.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge"))]
     pub finalizers: Option<Vec<String>>,
 
     /// JSON `generateName`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub generate_name: Option<String>,
 
     /// JSON `generation`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub generation: Option<i64>,
 
     /// JSON `labels`. A map that a patch merges key by key; `null` removes a key.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub labels: Option<BTreeMap<String, String>>,
 
     /// JSON `managedFields`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub managed_fields: Option<Vec<ManagedFieldsEntry>>,
 
     /// JSON `name`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub name: Option<String>,
 
     /// JSON `namespace`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub namespace: Option<String>,
 
     /// JSON `ownerReferences`. A list merged by `uid`: a patch item changes the item with the same
     /// `uid`, or is added; an item with `$patch: delete` removes it,
     /// `$setElementOrder/ownerReferences` orders the list, and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "uid")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "uid"))]
     pub owner_references: Option<Vec<OwnerReference>>,
 
     /// JSON `resourceVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub resource_version: Option<String>,
 
     /// JSON `selfLink`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub self_link: Option<String>,
 
     /// JSON `uid`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub uid: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::{field_of, plain_field};
+    use smp_core::schema::{FieldDef, Strategy, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 15] = [
+        plain_field::<Option<BTreeMap<String, String>>>("annotations"),
+        plain_field::<Option<Time>>("creationTimestamp"),
+        plain_field::<Option<i64>>("deletionGracePeriodSeconds"),
+        plain_field::<Option<Time>>("deletionTimestamp"),
+        field_of::<Option<Vec<String>>>("finalizers", Strategy::MERGE, None),
+        plain_field::<Option<String>>("generateName"),
+        plain_field::<Option<i64>>("generation"),
+        plain_field::<Option<BTreeMap<String, String>>>("labels"),
+        plain_field::<Option<Vec<ManagedFieldsEntry>>>("managedFields"),
+        plain_field::<Option<String>>("name"),
+        plain_field::<Option<String>>("namespace"),
+        field_of::<Option<Vec<OwnerReference>>>("ownerReferences", Strategy::MERGE, Some("uid")),
+        plain_field::<Option<String>>("resourceVersion"),
+        plain_field::<Option<String>>("selfLink"),
+        plain_field::<Option<String>>("uid"),
+    ];
+
+    impl smp_core::PatchSchema for ObjectMeta {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ObjectMeta", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference`.
 ///
@@ -544,22 +937,31 @@ pub struct ObjectMeta {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#ownerreference-v1-meta).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct OwnerReference {
     /// JSON `apiVersion` (required). A patch replaces the value; `null` removes it.
     pub api_version: String,
 
     /// JSON `blockOwnerDeletion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub block_owner_deletion: Option<bool>,
 
     /// JSON `controller`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub controller: Option<bool>,
 
     /// JSON `kind` (required). A patch replaces the value; `null` removes it.
@@ -571,6 +973,25 @@ pub struct OwnerReference {
     /// JSON `uid` (required). A patch replaces the value; `null` removes it.
     pub uid: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 6] = [
+        plain_field::<String>("apiVersion"),
+        plain_field::<Option<bool>>("blockOwnerDeletion"),
+        plain_field::<Option<bool>>("controller"),
+        plain_field::<String>("kind"),
+        plain_field::<String>("name"),
+        plain_field::<String>("uid"),
+    ];
+
+    impl smp_core::PatchSchema for OwnerReference {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("OwnerReference", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.apimachinery.pkg.apis.meta.v1.Patch`.
 ///
@@ -588,21 +1009,45 @@ crate::macros::opaque_patch_field!(Patch);
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#preconditions-v1-meta).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct Preconditions {
     /// JSON `resourceVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub resource_version: Option<String>,
 
     /// JSON `uid`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub uid: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<Option<String>>("resourceVersion"),
+        plain_field::<Option<String>>("uid"),
+    ];
+
+    impl smp_core::PatchSchema for Preconditions {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("Preconditions", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.apimachinery.pkg.apis.meta.v1.ServerAddressByClientCIDR`.
 ///
@@ -610,20 +1055,45 @@ pub struct Preconditions {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#serveraddressbyclientcidr-v1-meta).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ServerAddressByClientCIDR {
     /// JSON `clientCIDR` (required). A patch replaces the value; `null` removes it.
-    #[serde(rename = "clientCIDR")]
+    #[cfg_attr(feature = "types", serde(rename = "clientCIDR"))]
     pub client_cidr: String,
 
     /// JSON `serverAddress` (required). A patch replaces the value; `null` removes it.
     pub server_address: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<String>("clientCIDR"),
+        plain_field::<String>("serverAddress"),
+    ];
+
+    impl smp_core::PatchSchema for ServerAddressByClientCIDR {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("ServerAddressByClientCIDR", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.apimachinery.pkg.apis.meta.v1.Status`; kind `v1` `Status`.
 ///
@@ -631,45 +1101,75 @@ pub struct ServerAddressByClientCIDR {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#status-v1-meta).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct Status {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `code`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub code: Option<i32>,
 
     /// JSON `details`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub details: Option<StatusDetails>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `message`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub message: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<ListMeta>,
 
     /// JSON `reason`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub reason: Option<String>,
 
     /// JSON `status`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 8] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<i32>>("code"),
+        plain_field::<Option<StatusDetails>>("details"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<String>>("message"),
+        plain_field::<Option<ListMeta>>("metadata"),
+        plain_field::<Option<String>>("reason"),
+        plain_field::<Option<String>>("status"),
+    ];
+
+    impl smp_core::PatchSchema for Status {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("Status", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for Status {
     const API_VERSION: &'static str = "v1";
@@ -682,24 +1182,49 @@ impl ::smp_core::typed_patch::ObjectKind for Status {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#statuscause-v1-meta).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct StatusCause {
     /// JSON `field`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub field: Option<String>,
 
     /// JSON `message`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub message: Option<String>,
 
     /// JSON `reason`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub reason: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<String>>("field"),
+        plain_field::<Option<String>>("message"),
+        plain_field::<Option<String>>("reason"),
+    ];
+
+    impl smp_core::PatchSchema for StatusCause {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("StatusCause", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.apimachinery.pkg.apis.meta.v1.StatusDetails`.
 ///
@@ -707,37 +1232,65 @@ pub struct StatusCause {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#statusdetails-v1-meta).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct StatusDetails {
     /// JSON `causes`. A list that a patch replaces whole.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub causes: Option<Vec<StatusCause>>,
 
     /// JSON `group`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub group: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `name`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub name: Option<String>,
 
     /// JSON `retryAfterSeconds`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub retry_after_seconds: Option<i32>,
 
     /// JSON `uid`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub uid: Option<String>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 6] = [
+        plain_field::<Option<Vec<StatusCause>>>("causes"),
+        plain_field::<Option<String>>("group"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<String>>("name"),
+        plain_field::<Option<i32>>("retryAfterSeconds"),
+        plain_field::<Option<String>>("uid"),
+    ];
+
+    impl smp_core::PatchSchema for StatusDetails {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("StatusDetails", &FIELDS));
+    }
+};
 
 pub use crate::time::Time;
 
@@ -748,12 +1301,21 @@ pub use crate::time::Time;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#watchevent-v1-meta).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct WatchEvent {
     /// JSON `object` (required). Any JSON value, patched as plain JSON: objects merge key by key
     /// and lists are replaced whole; `null` removes it.
@@ -762,3 +1324,18 @@ pub struct WatchEvent {
     /// JSON `type` (required). A patch replaces the value; `null` removes it.
     pub type_: String,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 2] = [
+        plain_field::<runtime::RawExtension>("object"),
+        plain_field::<String>("type"),
+    ];
+
+    impl smp_core::PatchSchema for WatchEvent {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("WatchEvent", &FIELDS));
+    }
+};

@@ -7,6 +7,7 @@
 
 #[cfg(feature = "types")]
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "types")]
 use smp_core::StrategicMerge;
 
 use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
@@ -18,33 +19,60 @@ use crate::apimachinery::pkg::apis::meta::v1 as meta_v1;
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#apiservice-v1-apiregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct APIService {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ObjectMeta>,
 
     /// JSON `spec`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub spec: Option<APIServiceSpec>,
 
     /// JSON `status`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub status: Option<APIServiceStatus>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ObjectMeta>>("metadata"),
+        plain_field::<Option<APIServiceSpec>>("spec"),
+        plain_field::<Option<APIServiceStatus>>("status"),
+    ];
+
+    impl smp_core::PatchSchema for APIService {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("APIService", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for APIService {
     const API_VERSION: &'static str = "apiregistration.k8s.io/v1";
@@ -57,23 +85,32 @@ impl ::smp_core::typed_patch::ObjectKind for APIService {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#apiservicecondition-v1-apiregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct APIServiceCondition {
     /// JSON `lastTransitionTime`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub last_transition_time: Option<meta_v1::Time>,
 
     /// JSON `message`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub message: Option<String>,
 
     /// JSON `reason`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub reason: Option<String>,
 
     /// JSON `status` (required). A patch replaces the value; `null` removes it.
@@ -83,6 +120,25 @@ pub struct APIServiceCondition {
     pub type_: String,
 }
 
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 5] = [
+        plain_field::<Option<meta_v1::Time>>("lastTransitionTime"),
+        plain_field::<Option<String>>("message"),
+        plain_field::<Option<String>>("reason"),
+        plain_field::<String>("status"),
+        plain_field::<String>("type"),
+    ];
+
+    impl smp_core::PatchSchema for APIServiceCondition {
+        const DEF: &'static TypeDef =
+            &TypeDef::Struct(StructDef::new("APIServiceCondition", &FIELDS));
+    }
+};
+
 /// Definition `io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceList`; kind
 /// `apiregistration.k8s.io/v1` `APIServiceList`.
 ///
@@ -90,28 +146,54 @@ pub struct APIServiceCondition {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#apiservicelist-v1-apiregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct APIServiceList {
     /// JSON `apiVersion`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub api_version: Option<String>,
 
     /// JSON `items` (required). A list that a patch replaces whole.
     pub items: Vec<APIService>,
 
     /// JSON `kind`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub kind: Option<String>,
 
     /// JSON `metadata`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub metadata: Option<meta_v1::ListMeta>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 4] = [
+        plain_field::<Option<String>>("apiVersion"),
+        plain_field::<Vec<APIService>>("items"),
+        plain_field::<Option<String>>("kind"),
+        plain_field::<Option<meta_v1::ListMeta>>("metadata"),
+    ];
+
+    impl smp_core::PatchSchema for APIServiceList {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("APIServiceList", &FIELDS));
+    }
+};
 
 impl ::smp_core::typed_patch::ObjectKind for APIServiceList {
     const API_VERSION: &'static str = "apiregistration.k8s.io/v1";
@@ -124,42 +206,74 @@ impl ::smp_core::typed_patch::ObjectKind for APIServiceList {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#apiservicespec-v1-apiregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[serde(rename_all = "camelCase")]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(feature = "types", serde(rename_all = "camelCase"))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct APIServiceSpec {
     /// JSON `caBundle`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub ca_bundle: Option<String>,
 
     /// JSON `group`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub group: Option<String>,
 
     /// JSON `groupPriorityMinimum` (required). A patch replaces the value; `null` removes it.
     pub group_priority_minimum: i32,
 
     /// JSON `insecureSkipTLSVerify`. A patch replaces the value; `null` removes it.
-    #[serde(
-        rename = "insecureSkipTLSVerify",
-        skip_serializing_if = "Option::is_none"
+    #[cfg_attr(
+        feature = "types",
+        serde(
+            rename = "insecureSkipTLSVerify",
+            skip_serializing_if = "Option::is_none"
+        )
     )]
     pub insecure_skip_tls_verify: Option<bool>,
 
     /// JSON `service`. An object that a patch merges into field by field; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub service: Option<ServiceReference>,
 
     /// JSON `version`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub version: Option<String>,
 
     /// JSON `versionPriority` (required). A patch replaces the value; `null` removes it.
     pub version_priority: i32,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 7] = [
+        plain_field::<Option<String>>("caBundle"),
+        plain_field::<Option<String>>("group"),
+        plain_field::<i32>("groupPriorityMinimum"),
+        plain_field::<Option<bool>>("insecureSkipTLSVerify"),
+        plain_field::<Option<ServiceReference>>("service"),
+        plain_field::<Option<String>>("version"),
+        plain_field::<i32>("versionPriority"),
+    ];
+
+    impl smp_core::PatchSchema for APIServiceSpec {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("APIServiceSpec", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIServiceStatus`.
 ///
@@ -167,19 +281,44 @@ pub struct APIServiceSpec {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#apiservicestatus-v1-apiregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct APIServiceStatus {
     /// JSON `conditions`. A list merged by `type`: a patch item changes the item with the same
     /// `type`, or is added; an item with `$patch: delete` removes it, `$setElementOrder/conditions`
     /// orders the list, and `$patch: replace` replaces it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[patch(strategy = "merge", merge_key = "type")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
+    #[cfg_attr(feature = "types", patch(strategy = "merge", merge_key = "type"))]
     pub conditions: Option<Vec<APIServiceCondition>>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::field_of;
+    use smp_core::schema::{FieldDef, Strategy, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 1] = [field_of::<Option<Vec<APIServiceCondition>>>(
+        "conditions",
+        Strategy::MERGE,
+        Some("type"),
+    )];
+
+    impl smp_core::PatchSchema for APIServiceStatus {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("APIServiceStatus", &FIELDS));
+    }
+};
 
 /// Definition `io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.ServiceReference`.
 ///
@@ -187,21 +326,46 @@ pub struct APIServiceStatus {
 /// reference](https://kubernetes.io/docs/reference/generated/kubernetes-api/v1.34/#servicereference-v1-apiregistration-k8s-io).
 #[cfg_attr(
     feature = "types",
-    derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)
+    derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Default,
+        Serialize,
+        Deserialize,
+        StrategicMerge
+    )
 )]
-#[derive(StrategicMerge)]
-#[cfg_attr(not(feature = "types"), patch(schema_only))]
-#[cfg_attr(not(feature = "patch-types"), patch(no_patch_type))]
+#[cfg_attr(
+    all(feature = "types", not(feature = "patch-types")),
+    patch(no_patch_type)
+)]
 pub struct ServiceReference {
     /// JSON `name`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub name: Option<String>,
 
     /// JSON `namespace`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub namespace: Option<String>,
 
     /// JSON `port`. A patch replaces the value; `null` removes it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "types", serde(skip_serializing_if = "Option::is_none"))]
     pub port: Option<i32>,
 }
+
+#[cfg(not(feature = "types"))]
+const _: () = {
+    use smp_core::__private::plain_field;
+    use smp_core::schema::{FieldDef, StructDef, TypeDef};
+
+    static FIELDS: [FieldDef; 3] = [
+        plain_field::<Option<String>>("name"),
+        plain_field::<Option<String>>("namespace"),
+        plain_field::<Option<i32>>("port"),
+    ];
+
+    impl smp_core::PatchSchema for ServiceReference {
+        const DEF: &'static TypeDef = &TypeDef::Struct(StructDef::new("ServiceReference", &FIELDS));
+    }
+};

@@ -13,15 +13,13 @@
 #![cfg(feature = "patch-types")]
 
 #[allow(dead_code)] // each test binary uses a part of it
-mod support;
-
 use std::collections::BTreeMap;
 
 use serde_json::Value;
 use smp_core::{Patch, PatchError, StrategicMerge, ValuePatch};
 
-use support::kinds::{self, Check};
-use support::patches::{self, Rng};
+use crate::support::kinds::{self, Check};
+use crate::support::patches::{self, Rng};
 
 #[derive(Default)]
 struct Stats {
@@ -133,7 +131,7 @@ fn typed_patches_agree_with_their_json_on_random_patches() {
     let mut rng = Rng(0x7a7c_0029);
     let mut stats = Stats::default();
     let mut total = 0;
-    for (name, doc) in support::manifests::all() {
+    for (name, doc) in crate::support::manifests::all() {
         let kind = smp_types::lookup(
             doc["apiVersion"].as_str().unwrap_or_default(),
             doc["kind"].as_str().unwrap_or_default(),

@@ -4,8 +4,6 @@
 
 #![cfg(feature = "types")]
 
-mod support;
-
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -13,16 +11,16 @@ use smp_core::{Patch, StrategicMerge};
 use smp_types::api::apps::v1::Deployment;
 use smp_types::api::core::v1::{ConfigMap, Node, Pod, Secret, Service};
 
-use support::kinds::{self, Check};
-use support::manifests::{examples, read_path};
-use support::patches::{self, Rng};
+use crate::support::kinds::{self, Check};
+use crate::support::manifests::{examples, read_path};
+use crate::support::patches::{self, Rng};
 
 fn read(name: &str) -> Value {
     read_path(&examples().join(name))
 }
 
 fn manifests() -> Vec<(String, Value)> {
-    support::manifests::all()
+    crate::support::manifests::all()
 }
 
 /// Deserialized into `T` and serialized again.
