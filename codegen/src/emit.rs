@@ -584,7 +584,7 @@ fn union_groups(s: &Struct, whole_union: bool) -> Vec<UnionGroup<'_>> {
                 let value = if s.unions[union].discriminator.is_some() {
                     value.clone()
                 } else {
-                    go_name(&f.json)
+                    names::go_name(&f.json)
                 };
                 group.1.push((f.json.as_str(), value));
             }
@@ -594,24 +594,6 @@ fn union_groups(s: &Struct, whole_union: bool) -> Vec<UnionGroup<'_>> {
         .into_iter()
         .filter_map(|key| groups.remove(&key))
         .collect()
-}
-
-/// A JSON name as Go spells the field (`rollingUpdate` → `RollingUpdate`): the derive's
-/// default discriminator value of a member.
-fn go_name(json: &str) -> String {
-    let mut out = String::with_capacity(json.len());
-    let mut upper_next = true;
-    for c in json.chars() {
-        if c == '_' || c == '-' {
-            upper_next = true;
-        } else if upper_next {
-            out.extend(c.to_uppercase());
-            upper_next = false;
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 /// The `#[union(...)]` arguments of a field, `None` when the struct-level `#[union]` says it

@@ -96,10 +96,6 @@ pub fn diff_scalar<T: PatchField>(
     diff_fallback(original, modified, name, parent, out, path)
 }
 
-// The methods are `#[inline]`: thin calls of generic functions, which are then instantiated
-// in the crates that patch typed values, not compiled into smp-core for every scalar type
-// whether or not a program uses them (a program that only patches `Value`s or k8s-openapi's
-// types never does).
 macro_rules! scalar {
     ($($t:ty => |$v:ident| $key:expr),* $(,)?) => {$(
         impl PatchSchema for $t {
@@ -107,7 +103,6 @@ macro_rules! scalar {
         }
 
         impl PatchField for $t {
-            #[inline]
             fn plan(
                 current: Option<&Self>,
                 member: &Member<'_>,
@@ -117,12 +112,10 @@ macro_rules! scalar {
                 plan_scalar(current, member, parent, path)
             }
 
-            #[inline]
             fn key_field(&self, _name: &str) -> Option<KeyRef<'_>> {
                 None
             }
 
-            #[inline]
             fn key_value(&self) -> Option<KeyRef<'_>> {
                 AsKey::as_key(self)
             }
@@ -132,12 +125,10 @@ macro_rules! scalar {
                 ScalarEq::scalar_eq(self, other)
             }
 
-            #[inline]
             fn quiet(&self) -> bool {
                 true
             }
 
-            #[inline]
             fn diff_member(
                 original: Option<&Self>,
                 modified: Option<&Self>,
@@ -151,7 +142,6 @@ macro_rules! scalar {
         }
 
         impl AsKey for $t {
-            #[inline]
             fn as_key(&self) -> Option<KeyRef<'_>> {
                 let $v = self;
                 $key

@@ -54,14 +54,11 @@ macro_rules! scalar {
             }
         }
 
-        // `#[inline]`: instantiated where typed patches are used (see `typed::impls`).
         impl ValuePatch for $t {
-            #[inline]
             fn write_value(&self, path: &Path<'_>) -> Result<Value, PatchError> {
                 to_json_value(self, path)
             }
 
-            #[inline]
             fn read_value(value: Value, path: &Path<'_>) -> Result<Self, PatchError> {
                 from_json_value(value, path)
             }
