@@ -38,7 +38,7 @@ use crate::yaml::{load_json_like, parse_yaml_documents};
 pub fn parse_document(text: &str) -> Result<Value, ReadError> {
     let docs = match json_or_yaml(text)? {
         Parsed::Json(value) => return Ok(value),
-        Parsed::Yaml(docs) => docs,
+        Parsed::Stream(docs) => docs,
     };
     let count = docs.len();
     let mut docs = docs.into_iter();
@@ -58,7 +58,7 @@ pub fn parse_document(text: &str) -> Result<Value, ReadError> {
 pub fn parse_documents(text: &str) -> Result<Vec<Value>, ReadError> {
     Ok(match json_or_yaml(text)? {
         Parsed::Json(value) => vec![value],
-        Parsed::Yaml(docs) => docs,
+        Parsed::Stream(docs) => docs,
     })
 }
 
@@ -123,9 +123,11 @@ pub fn parse_json(text: &str) -> Result<Value, ReadError> {
     json::parse(text).map_err(|e| ReadError::invalid(e.message))
 }
 
+/// What a text held: one JSON document, or a stream of documents (YAML's, or no document at
+/// all).
 enum Parsed {
     Json(Value),
-    Yaml(Vec<Value>),
+    Stream(Vec<Value>),
 }
 
 #[cfg(feature = "yaml")]
@@ -133,7 +135,7 @@ fn json_or_yaml(text: &str) -> Result<Parsed, ReadError> {
     // A byte-order mark is an encoding marker, never content.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if !text.trim_start().starts_with(['{', '[']) {
-        return parse_yaml_documents(text).map(Parsed::Yaml);
+        return parse_yaml_documents(text).map(Parsed::Stream);
     }
     let json_error = match json::parse(text) {
         Ok(value) => return Ok(Parsed::Json(value)),
@@ -141,20 +143,20 @@ fn json_or_yaml(text: &str) -> Result<Parsed, ReadError> {
         Err(e) => e,
     };
     match load_json_like(text) {
-        Ok(docs) => Ok(Parsed::Yaml(docs)),
+        Ok(docs) => Ok(Parsed::Stream(docs)),
         Err(yaml) if yaml.syntax => Err(ReadError::invalid(json_error.message)),
         Err(yaml) => Err(ReadError::invalid(yaml.message)),
     }
 }
 
 /// Without the `yaml` feature: JSON only. Text with no document (empty or blank) is an empty
-/// stream, as it is for the YAML reader; anything else is one JSON document, and an error on
-/// text that does not start as JSON does says that YAML needs the feature.
+/// stream, as it is for the YAML reader; anything else is one JSON document, and the error on
+/// text that does not start as JSON says that YAML needs the feature.
 #[cfg(not(feature = "yaml"))]
 fn json_or_yaml(text: &str) -> Result<Parsed, ReadError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if text.trim().is_empty() {
-        return Ok(Parsed::Yaml(Vec::new()));
+        return Ok(Parsed::Stream(Vec::new()));
     }
     json::parse(text).map(Parsed::Json).map_err(|e| {
         if text.trim_start().starts_with(['{', '[']) {
