@@ -8,7 +8,7 @@ struct List<T> {
     items: Vec<T>,
 }
 
-fn main() {
+pub fn main() {
     let mut list = List { items: vec![1, 2] };
     let patch = smp_core::Patch::from_value(serde_json::json!({"items": [3]})).unwrap();
     list.apply(&patch).unwrap();
