@@ -5,21 +5,21 @@
 //! limit, so a deeply nested (or self-containing) Python value is an error naming where it went
 //! too deep, never a stack overflow.
 
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde_json::{Map, Number, Value};
-use smp_core::DocRole;
+use smp_bindings::{DocRole, Error, MAX_DEPTH};
+use smp_core::{JsonPath, Segment};
 
 use crate::errors;
 
-/// How deep a document may nest: the engine refuses deeper documents anyway.
-const MAX_DEPTH: usize = smp_core::MAX_DEPTH;
-
-/// Why a Python value is not a JSON document, and where (segments from the root, innermost
-/// last once the walk has unwound).
+/// Why a Python value is not a JSON document, and where: path segments, innermost first while
+/// the walk unwinds.
 struct NotJson {
-    /// Path segments, innermost first while unwinding.
-    segments: Vec<String>,
+    segments: Vec<Segment>,
     detail: String,
 }
 
@@ -31,145 +31,170 @@ impl NotJson {
         }
     }
 
-    fn at(mut self, segment: String) -> NotJson {
+    fn at(mut self, segment: Segment) -> NotJson {
         self.segments.push(segment);
         self
     }
 
-    /// A JSON path as smp's errors print them: `.spec.containers[0].image`.
-    fn path(&self) -> String {
-        let mut path = String::new();
-        for segment in self.segments.iter().rev() {
-            path.push_str(segment);
-        }
-        if path.is_empty() {
-            ".".to_owned()
-        } else {
-            path
-        }
+    /// The JSON path as smp's errors print it (`spec.containers[0].image`).
+    fn path(mut self) -> (String, String) {
+        self.segments.reverse();
+        (JsonPath(self.segments).to_string(), self.detail)
     }
 }
 
-/// A document given to a function: an object tree, or JSON/YAML text (`str` or `bytes`).
-/// `role` names the input in errors.
-pub fn document(obj: &Bound<'_, PyAny>, role: DocRole) -> PyResult<Value> {
+/// A document given to a function, as an object: a dict, or JSON or YAML text (`str` or
+/// `bytes`); `None`, empty text and `null` are `{}`. `role` names the input in errors.
+pub fn object(obj: &Bound<'_, PyAny>, role: DocRole) -> PyResult<Value> {
     if let Ok(text) = obj.cast::<PyString>() {
-        return parse(&text.to_cow()?, role);
+        return smp_bindings::parse(&text.to_cow()?, role).map_err(errors::to_py);
     }
     if let Ok(bytes) = obj.cast::<PyBytes>() {
-        let text = std::str::from_utf8(bytes.as_bytes())
-            .map_err(|e| errors::patch_error(format!("the {role} is not UTF-8 text: {e}"), None))?;
-        return parse(text, role);
+        let text = std::str::from_utf8(bytes.as_bytes()).map_err(|e| {
+            errors::to_py(Error::patch(
+                format!("the {role} is not UTF-8 text: {e}"),
+                None,
+            ))
+        })?;
+        return smp_bindings::parse(text, role).map_err(errors::to_py);
     }
-    value(obj, 0).map_err(|e| {
-        let path = e.path();
-        errors::patch_error(
-            format!("the {role} is not a JSON document: at {path}: {}", e.detail),
+    let doc = Reader::default().value(obj, 0).map_err(|e| {
+        let (path, detail) = e.path();
+        errors::to_py(Error::patch(
+            format!("the {role} is not a JSON document: at {path}: {detail}"),
             Some(path),
-        )
-    })
+        ))
+    })?;
+    smp_bindings::object(doc, role).map_err(errors::to_py)
 }
 
-/// A document that must be an object (`None`, empty text and `null` count as `{}`).
-pub fn object(obj: &Bound<'_, PyAny>, role: DocRole) -> PyResult<Value> {
-    if obj.is_none() {
-        return Ok(Value::Object(Map::new()));
+/// The walk into Rust. Dict keys are mostly the same few interned `str` objects (`name`,
+/// `image`, ...), so each key object's text is read from Python once per call.
+#[derive(Default)]
+struct Reader {
+    /// Key text by the address of its `str` object, alive for the whole walk (the document
+    /// holds it, and the interpreter is held).
+    keys: HashMap<usize, String, BuildHasherDefault<AddressHasher>>,
+}
+
+/// Hashes an object's address: a multiplication. The keys are addresses the interpreter chose,
+/// not text from the document, so no input can make them collide, and a keyed hash (what
+/// maps keyed by input use) would cost more than the rest of the lookup.
+#[derive(Default)]
+struct AddressHasher(u64);
+
+impl Hasher for AddressHasher {
+    fn finish(&self) -> u64 {
+        self.0
     }
-    match document(obj, role)? {
-        Value::Null => Ok(Value::Object(Map::new())),
-        v @ Value::Object(_) => Ok(v),
-        other => Err(errors::patch_error(
-            format!(
-                "the {role} must be an object, not {}",
-                smp_core::error::kind_of(&other)
-            ),
-            Some(".".to_owned()),
-        )),
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(*b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        // Objects are aligned: the low bits say nothing, the multiplication spreads the rest
+        // into the high bits, which hashbrown reads.
+        self.0 = (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     }
 }
 
-fn parse(text: &str, role: DocRole) -> PyResult<Value> {
-    smp_core::parse_document(text, role).map_err(errors::from_patch)
-}
-
-fn value(obj: &Bound<'_, PyAny>, depth: usize) -> Result<Value, NotJson> {
-    if depth > MAX_DEPTH {
-        return Err(NotJson::new(format!(
-            "nested more than {MAX_DEPTH} levels deep"
-        )));
-    }
-    if obj.is_none() {
-        return Ok(Value::Null);
-    }
-    // `bool` is a subclass of `int`: asked first.
-    if let Ok(b) = obj.cast::<PyBool>() {
-        return Ok(Value::Bool(b.is_true()));
-    }
-    if let Ok(s) = obj.cast::<PyString>() {
-        let text = s
-            .to_cow()
-            .map_err(|e| NotJson::new(format!("a string that is not UTF-8: {e}")))?;
-        return Ok(Value::String(text.into_owned()));
-    }
-    if let Ok(dict) = obj.cast::<PyDict>() {
-        let mut map = Map::new();
-        for (k, v) in dict.iter() {
-            let key = match k.cast::<PyString>() {
-                Ok(s) => s
-                    .to_cow()
-                    .map_err(|e| NotJson::new(format!("a key that is not UTF-8: {e}")))?
-                    .into_owned(),
-                Err(_) => {
+impl Reader {
+    fn value(&mut self, obj: &Bound<'_, PyAny>, depth: usize) -> Result<Value, NotJson> {
+        if depth > MAX_DEPTH {
+            return Err(NotJson::new(format!(
+                "nested more than {MAX_DEPTH} levels deep"
+            )));
+        }
+        if obj.is_none() {
+            return Ok(Value::Null);
+        }
+        if let Ok(s) = obj.cast::<PyString>() {
+            return Ok(Value::String(text(s)?));
+        }
+        if let Ok(dict) = obj.cast::<PyDict>() {
+            let mut map = Map::new();
+            for (k, v) in dict.iter() {
+                let Ok(key) = k.cast::<PyString>() else {
                     return Err(NotJson::new(format!(
                         "a key of type {} (JSON keys are strings)",
                         type_name(&k)
                     )));
-                }
-            };
-            let item = value(&v, depth + 1).map_err(|e| e.at(format!(".{key}")))?;
-            map.insert(key, item);
+                };
+                let key = self.key(key)?;
+                let item = self
+                    .value(&v, depth + 1)
+                    .map_err(|e| e.at(Segment::Field(key.clone())))?;
+                map.insert(key, item);
+            }
+            return Ok(Value::Object(map));
         }
-        return Ok(Value::Object(map));
-    }
-    if let Ok(list) = obj.cast::<PyList>() {
-        return items(list.iter(), list.len(), depth);
-    }
-    if let Ok(tuple) = obj.cast::<PyTuple>() {
-        return items(tuple.iter(), tuple.len(), depth);
-    }
-    if let Ok(int) = obj.cast::<PyInt>() {
-        if let Ok(i) = int.extract::<i64>() {
-            return Ok(Value::from(i));
+        if let Ok(list) = obj.cast::<PyList>() {
+            return self.items(list.iter(), list.len(), depth);
         }
-        if let Ok(u) = int.extract::<u64>() {
-            return Ok(Value::from(u));
+        // `bool` is a subclass of `int`: asked first.
+        if let Ok(b) = obj.cast::<PyBool>() {
+            return Ok(Value::Bool(b.is_true()));
         }
-        return Err(NotJson::new(
-            "an integer outside the 64-bit range JSON numbers are read into",
-        ));
+        if let Ok(int) = obj.cast::<PyInt>() {
+            if let Ok(i) = int.extract::<i64>() {
+                return Ok(Value::from(i));
+            }
+            if let Ok(u) = int.extract::<u64>() {
+                return Ok(Value::from(u));
+            }
+            return Err(NotJson::new(
+                "an integer outside the 64-bit range JSON numbers are read into",
+            ));
+        }
+        if let Ok(float) = obj.cast::<PyFloat>() {
+            let f = float.value();
+            return Number::from_f64(f)
+                .map(Value::Number)
+                .ok_or_else(|| NotJson::new(format!("{f}, a float JSON cannot hold")));
+        }
+        if let Ok(tuple) = obj.cast::<PyTuple>() {
+            return self.items(tuple.iter(), tuple.len(), depth);
+        }
+        Err(NotJson::new(format!(
+            "a value of type {} (documents are dicts, lists, strings, numbers, booleans and None)",
+            type_name(obj)
+        )))
     }
-    if let Ok(float) = obj.cast::<PyFloat>() {
-        let f = float.value();
-        return Number::from_f64(f)
-            .map(Value::Number)
-            .ok_or_else(|| NotJson::new(format!("{f}, a float JSON cannot hold")));
+
+    fn key(&mut self, key: &Bound<'_, PyString>) -> Result<String, NotJson> {
+        let address = key.as_ptr() as usize;
+        if let Some(known) = self.keys.get(&address) {
+            return Ok(known.clone());
+        }
+        let read = text(key)?;
+        self.keys.insert(address, read.clone());
+        Ok(read)
     }
-    Err(NotJson::new(format!(
-        "a value of type {} (documents are dicts, lists, strings, numbers, booleans and None)",
-        type_name(obj)
-    )))
+
+    fn items<'py>(
+        &mut self,
+        iter: impl Iterator<Item = Bound<'py, PyAny>>,
+        len: usize,
+        depth: usize,
+    ) -> Result<Value, NotJson> {
+        let mut out = Vec::with_capacity(len);
+        for (i, item) in iter.enumerate() {
+            out.push(
+                self.value(&item, depth + 1)
+                    .map_err(|e| e.at(Segment::Index(i)))?,
+            );
+        }
+        Ok(Value::Array(out))
+    }
 }
 
-fn items<'py>(
-    iter: impl Iterator<Item = Bound<'py, PyAny>>,
-    len: usize,
-    depth: usize,
-) -> Result<Value, NotJson> {
-    let mut out = Vec::with_capacity(len);
-    for (i, item) in iter.enumerate() {
-        out.push(value(&item, depth + 1).map_err(|e| e.at(format!("[{i}]")))?);
-    }
-    Ok(Value::Array(out))
+fn text(s: &Bound<'_, PyString>) -> Result<String, NotJson> {
+    s.to_cow()
+        .map(|t| t.into_owned())
+        .map_err(|e| NotJson::new(format!("a string that is not UTF-8: {e}")))
 }
 
 fn type_name(obj: &Bound<'_, PyAny>) -> String {
@@ -179,7 +204,8 @@ fn type_name(obj: &Bound<'_, PyAny>) -> String {
 }
 
 /// A JSON value as Python objects: `dict`, `list`, `str`, `int`, `float`, `bool`, `None`.
-/// Values come from the engine, whose documents are at most [`MAX_DEPTH`] deep.
+/// Values come from the engine, whose documents are at most [`MAX_DEPTH`] deep. (Sharing one
+/// `str` object per distinct key was tried: the lookup cost more than the strings it saved.)
 pub fn to_python<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
     Ok(match v {
         Value::Null => py.None().into_bound(py),
@@ -204,7 +230,7 @@ pub fn to_python<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>>
         Value::Object(map) => {
             let dict = PyDict::new(py);
             for (k, item) in map {
-                dict.set_item(k, to_python(py, item)?)?;
+                dict.set_item(PyString::new(py, k), to_python(py, item)?)?;
             }
             dict.into_any()
         }

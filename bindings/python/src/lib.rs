@@ -1,29 +1,114 @@
 //! The native module of the Python package `kubernetes-smp` (`smp._native`). The package's
 //! Python layer (`python/smp/__init__.py`) turns the inputs users have (dicts, text, the
 //! official client's models, kr8s objects) into documents, gives the keyword arguments their
-//! defaults and documents the functions; each function here reads its documents while it holds
-//! the interpreter, computes without it (other Python threads run meanwhile), and builds the
-//! result as Python objects.
+//! defaults and documents the functions. Each function here reads its documents while it holds
+//! the interpreter, runs the operation of `smp-bindings` without it (other Python threads run
+//! meanwhile), and builds the result as Python objects.
 
 mod convert;
 mod errors;
-mod schemas;
+
+use std::sync::Arc;
 
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyDict, PyString, PyTuple};
 use serde_json::Value;
-use smp_core::union::ValidationError;
-use smp_core::{Conflicts, DocRole, ThreeWayOptions};
-use smp_ssa::managedfields::{ApplyOptions, Clock, FieldManager, FieldManagerError};
+use smp_bindings::{DocRole, Error, Ssa, Typing};
 
-use schemas::{PyCrds, PySchema, Typing};
+/// The extension's own allocations (its documents' maps and strings) go through mimalloc;
+/// Python's objects stay with Python's allocator.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// `(apiVersion, kind)`.
 type KindArg = Option<(String, String)>;
 
-/// The result of the engine, as Python objects.
-fn output(py: Python<'_>, v: &Value) -> PyResult<Py<PyAny>> {
-    convert::to_python(py, v).map(Bound::unbind)
+/// A schema read from an OpenAPI document (`Schema.from_openapi`).
+#[pyclass(frozen, name = "Schema", module = "smp._native")]
+struct PySchema {
+    inner: Arc<smp_core::Schema>,
+}
+
+#[pymethods]
+impl PySchema {
+    /// The definition `definition` of an OpenAPI v2 or v3 document (a dict, or JSON or YAML
+    /// text), with its patch metadata.
+    #[staticmethod]
+    fn from_openapi(document: &Bound<'_, PyAny>, definition: &str) -> PyResult<PySchema> {
+        let doc = convert::object(document, DocRole::Schema)?;
+        let schema = smp_bindings::load_schema(&doc, definition).map_err(errors::to_py)?;
+        Ok(PySchema {
+            inner: Arc::new(schema),
+        })
+    }
+
+    fn __repr__(&self) -> String {
+        "<smp.Schema>".to_owned()
+    }
+}
+
+/// CustomResourceDefinitions, for merges and server-side apply of their custom resources.
+#[pyclass(frozen, name = "Crds", module = "smp._native")]
+struct PyCrds {
+    inner: Arc<smp_bindings::Crds>,
+}
+
+#[pymethods]
+impl PyCrds {
+    /// CRDs from each source: a dict (a CRD or a `List` of them; other kinds are skipped), or a
+    /// path (`str`) of a JSON or YAML file or of a directory of them.
+    #[new]
+    fn new(sources: Vec<Bound<'_, PyAny>>) -> PyResult<PyCrds> {
+        let mut crds = smp_bindings::Crds::new();
+        for (i, source) in sources.iter().enumerate() {
+            let added = if let Ok(path) = source.cast::<PyString>() {
+                crds.add_path(std::path::Path::new(path.to_cow()?.as_ref()))
+            } else if source.cast::<PyDict>().is_ok() {
+                let doc = convert::object(source, DocRole::Schema)?;
+                crds.add_document(&doc, &format!("CRD source {i}"))
+            } else {
+                Err(Error::Schema {
+                    message: format!("CRD source {i} is neither a dict nor a path"),
+                })
+            };
+            added.map_err(errors::to_py)?;
+        }
+        Ok(PyCrds {
+            inner: Arc::new(crds),
+        })
+    }
+
+    /// The `(apiVersion, kind)` of every custom resource they define, sorted.
+    fn kinds(&self) -> Vec<(String, String)> {
+        self.inner.kinds()
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.kinds().len()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<smp.Crds: {} kinds>", self.__len__())
+    }
+}
+
+/// The typing of a call's keyword arguments.
+fn typing(
+    schema: Option<&Bound<'_, PySchema>>,
+    crds: Option<&Bound<'_, PyCrds>>,
+    kind: KindArg,
+) -> Typing {
+    Typing {
+        given: schema.map(|s| Arc::clone(&s.get().inner)),
+        crds: crds.map(|c| Arc::clone(&c.get().inner)),
+        kind,
+    }
+}
+
+/// The result of an operation, as Python objects (or its exception).
+fn output(py: Python<'_>, result: Result<Value, Error>) -> PyResult<Py<PyAny>> {
+    let value = result.map_err(errors::to_py)?;
+    convert::to_python(py, &value).map(Bound::unbind)
 }
 
 /// Applies the strategic merge patch `patch` to `original`.
@@ -39,13 +124,11 @@ fn merge(
 ) -> PyResult<Py<PyAny>> {
     let original = convert::object(original, DocRole::Original)?;
     let patch = convert::object(patch, DocRole::Patch)?;
-    let typing = Typing::new(schema, crds, kind);
-    let merged = py.detach(move || {
-        typing.with_node(&[&original], |node| {
-            smp_core::apply(&original, &patch, node)
-        })
-    });
-    output(py, &merged.map_err(errors::from_patch)?)
+    let typing = typing(schema, crds, kind);
+    output(
+        py,
+        py.detach(|| smp_bindings::merge(original, &patch, &typing)),
+    )
 }
 
 /// The two-way patch from `original` to `modified`.
@@ -61,24 +144,11 @@ fn diff(
 ) -> PyResult<Py<PyAny>> {
     let original = convert::object(original, DocRole::Original)?;
     let modified = convert::object(modified, DocRole::Modified)?;
-    let typing = Typing::new(schema, crds, kind);
-    let patch = py.detach(move || {
-        typing.with_node(&[&modified, &original], |node| {
-            smp_core::diff(&original, &modified, node)
-        })
-    });
-    output(py, &patch.map_err(errors::from_patch)?)
-}
-
-fn three_way_options(overwrite: bool) -> ThreeWayOptions {
-    ThreeWayOptions {
-        conflicts: if overwrite {
-            Conflicts::Overwrite
-        } else {
-            Conflicts::Refuse
-        },
-        ..ThreeWayOptions::default()
-    }
+    let typing = typing(schema, crds, kind);
+    output(
+        py,
+        py.detach(|| smp_bindings::diff(&original, &modified, &typing)),
+    )
 }
 
 /// The three-way patch that `kubectl apply` sends.
@@ -98,14 +168,11 @@ fn three_way(
     let original = convert::object(original, DocRole::Original)?;
     let modified = convert::object(modified, DocRole::Modified)?;
     let current = convert::object(current, DocRole::Current)?;
-    let typing = Typing::new(schema, crds, kind);
-    let options = three_way_options(overwrite);
-    let patch = py.detach(move || {
-        typing.with_node(&[&modified, &current, &original], |node| {
-            smp_core::three_way(&original, &modified, &current, node, &options)
-        })
-    });
-    output(py, &patch.map_err(errors::from_patch)?)
+    let typing = typing(schema, crds, kind);
+    output(
+        py,
+        py.detach(|| smp_bindings::three_way(&original, &modified, &current, overwrite, &typing)),
+    )
 }
 
 /// Client-side apply (`kubectl apply` without `--server-side`): `(patch, result)`.
@@ -122,89 +189,30 @@ fn apply<'py>(
 ) -> PyResult<Bound<'py, PyTuple>> {
     let live = convert::object(live, DocRole::Current)?;
     let config = convert::object(config, DocRole::Modified)?;
-    let typing = Typing::new(schema, crds, kind);
-    let options = three_way_options(overwrite);
-    let applied = py.detach(move || {
-        typing.with_node(&[&config, &live], |node| {
-            smp_core::client_side_apply(&live, &config, node, &options)
-        })
-    });
-    let applied = applied.map_err(errors::from_patch)?;
+    let typing = typing(schema, crds, kind);
+    let (patch, result) = py
+        .detach(|| smp_bindings::apply(&live, &config, overwrite, &typing))
+        .map_err(errors::to_py)?;
     PyTuple::new(
         py,
         [
-            convert::to_python(py, applied.patch.as_value())?,
-            convert::to_python(py, &applied.result)?,
+            convert::to_python(py, &patch)?,
+            convert::to_python(py, &result)?,
         ],
     )
 }
 
-/// Server-side apply's field manager for `object`'s kind: a built-in kind's, or a custom
-/// resource's from the CRDs.
-fn field_manager<'s>(
-    object: &Value,
-    crd_schema: Option<&'s smp_ssa::schema::Schema>,
-    crds: Option<&PyCrds>,
-    subresource: Option<&str>,
-    now: Option<i64>,
-) -> Result<FieldManager<'s>, FieldManagerError> {
-    let text = |key: &str| object.get(key).and_then(Value::as_str).unwrap_or("");
-    let (version, kind) = (text("apiVersion"), text("kind"));
-    if version.is_empty() || kind.is_empty() {
-        return Err(FieldManagerError::BadRequest(
-            "the object has no apiVersion and kind: server-side apply types it by them".into(),
-        ));
-    }
-    let gvk = smp_ssa::schema::Gvk::of(version, kind);
-    let mut fm = match crd_schema.filter(|s| s.kind(&gvk).is_some()) {
-        Some(schema) => {
-            let mut fm = FieldManager::new(schema, version, kind)?;
-            let documents = crds.map(|c| c.catalog.documents()).unwrap_or_default();
-            if let Some(resets) = smp_ssa::schema::crd_reset_fields(
-                documents,
-                version,
-                kind,
-                subresource.unwrap_or(""),
-            ) {
-                fm = fm.reset_fields(resets);
-            }
-            fm
-        }
-        None => FieldManager::builtin(version, kind).map_err(|_| {
-            FieldManagerError::UnknownKind(format!(
-                "{version}, Kind={kind}: not a Kubernetes v{} kind (pass its CRD with crds=)",
-                smp_ssa::builtin::KUBERNETES_VERSION
-            ))
-        })?,
-    };
-    if let Some(name) = subresource {
-        fm = fm.subresource(name);
-    }
-    if let Some(seconds) = now {
-        fm = fm.clock(Clock::Fixed(seconds));
-    }
-    Ok(fm)
-}
-
-/// An RFC 3339 time as seconds, for a fixed clock.
-fn fixed_time(now: Option<&str>) -> PyResult<Option<i64>> {
-    let Some(text) = now else { return Ok(None) };
-    match Clock::fixed(text) {
-        Some(Clock::Fixed(seconds)) => Ok(Some(seconds)),
-        _ => Err(errors::patch_error(
-            format!("now: expected an RFC 3339 time such as 2026-11-26T12:00:00Z, got `{text}`"),
-            None,
-        )),
-    }
-}
-
-/// The live object, or `None` when there is none (`None`, `{}`).
-fn live_object(live: &Bound<'_, PyAny>) -> PyResult<Option<Value>> {
-    let live = convert::object(live, DocRole::Current)?;
-    Ok(live
-        .as_object()
-        .is_some_and(|m| !m.is_empty())
-        .then_some(live))
+/// The options of server-side apply and updates.
+fn ssa_options(manager: String, subresource: Option<String>, now: Option<&str>) -> PyResult<Ssa> {
+    let now = now
+        .map(smp_bindings::parse_time)
+        .transpose()
+        .map_err(errors::to_py)?;
+    Ok(Ssa {
+        manager,
+        subresource,
+        now,
+    })
 }
 
 /// Server-side apply of `config` by `manager` over `live`: the object the API server stores,
@@ -222,22 +230,14 @@ fn server_side_apply(
     crds: Option<&Bound<'_, PyCrds>>,
     now: Option<&str>,
 ) -> PyResult<Py<PyAny>> {
-    let live = live_object(live)?;
+    let live = convert::object(live, DocRole::Current)?;
     let config = convert::object(config, DocRole::Modified)?;
-    let now = fixed_time(now)?;
-    let crds = crds.map(Bound::get);
-    let crd_schema = crds.map(PyCrds::ssa_schema).transpose()?;
-    let object = py.detach(|| {
-        let fm = field_manager(
-            &config,
-            crd_schema.as_deref(),
-            crds,
-            subresource.as_deref(),
-            now,
-        )?;
-        fm.apply(live.as_ref(), &config, &manager, ApplyOptions { force })
-    });
-    output(py, &object.map_err(errors::from_field_manager)?)
+    let options = ssa_options(manager, subresource, now)?;
+    let typing = typing(None, crds, None);
+    output(
+        py,
+        py.detach(|| smp_bindings::server_side_apply(&live, &config, force, &typing, &options)),
+    )
 }
 
 /// A write of `new` that is not an apply (create, update, patch) by `manager`: `new` with the
@@ -253,22 +253,14 @@ fn update(
     crds: Option<&Bound<'_, PyCrds>>,
     now: Option<&str>,
 ) -> PyResult<Py<PyAny>> {
-    let live = live_object(live)?;
+    let live = convert::object(live, DocRole::Current)?;
     let new = convert::object(new, DocRole::Modified)?;
-    let now = fixed_time(now)?;
-    let crds = crds.map(Bound::get);
-    let crd_schema = crds.map(PyCrds::ssa_schema).transpose()?;
-    let object = py.detach(|| {
-        let fm = field_manager(
-            &new,
-            crd_schema.as_deref(),
-            crds,
-            subresource.as_deref(),
-            now,
-        )?;
-        fm.update(live.as_ref(), new, &manager)
-    });
-    output(py, &object.map_err(errors::from_field_manager)?)
+    let options = ssa_options(manager, subresource, now)?;
+    let typing = typing(None, crds, None);
+    output(
+        py,
+        py.detach(|| smp_bindings::update(&live, new, &typing, &options)),
+    )
 }
 
 /// Union normalization (KEP-1027) of `new`, given the object before (`old`), then the check
@@ -283,31 +275,17 @@ fn normalize(
     crds: Option<&Bound<'_, PyCrds>>,
     kind: KindArg,
 ) -> PyResult<Py<PyAny>> {
-    let mut new = convert::object(new, DocRole::Modified)?;
+    let new = convert::object(new, DocRole::Modified)?;
     let old = match old {
         Some(old) if !old.is_none() => Some(convert::object(old, DocRole::Original)?),
         _ => None,
     };
-    // The kind is read before `new` changes.
-    let typing = Typing::new(schema, crds, kind).named_by(&[&new]);
-    let checked: Result<Value, ValidationError> = py.detach(move || {
-        typing.with_node(&[], |node| {
-            smp_core::union::normalize(&mut new, old.as_ref(), node);
-            smp_core::union::validate(&new, node)?;
-            Ok(new)
-        })
-    });
-    match checked {
-        Ok(new) => output(py, &new),
-        Err(e) => {
-            let path = e.errors().first().map(|u| u.path().to_string());
-            Err(errors::patch_error(e.to_string(), path))
-        }
-    }
+    let typing = typing(schema, crds, kind);
+    output(
+        py,
+        py.detach(|| smp_bindings::normalize(new, old.as_ref(), &typing)),
+    )
 }
-
-/// The Kubernetes version whose built-in kinds the package knows.
-const KUBERNETES_VERSION: &str = smp_ssa::builtin::KUBERNETES_VERSION;
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -320,6 +298,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(normalize, m)?)?;
     m.add_class::<PySchema>()?;
     m.add_class::<PyCrds>()?;
-    m.add("KUBERNETES_VERSION", KUBERNETES_VERSION)?;
+    m.add("KUBERNETES_VERSION", smp_bindings::KUBERNETES_VERSION)?;
     Ok(())
 }

@@ -89,7 +89,7 @@ def test_errors_name_the_json_path():
 
 
 def test_values_that_are_not_json_are_refused_with_their_path():
-    with pytest.raises(smp.PatchError, match=r"\.a\.b\[1\]"):
+    with pytest.raises(smp.PatchError, match=r"at a\.b\[1\]"):
         smp.merge({}, {"a": {"b": [1, object()]}})
     with pytest.raises(smp.PatchError, match="keys are strings"):
         smp.merge({}, {1: "x"})
