@@ -21,8 +21,17 @@ use smp_core::DocRole;
 /// Words in a run: long enough that a shared run is a copied phrase, not a common one.
 const RUN: usize = 8;
 
-/// Directories that are not the repository's text (build output, fuzzing state, VCS).
-const SKIPPED_DIRS: [&str; 5] = ["target", ".git", "corpus", "artifacts", "coverage"];
+/// Directories that are not the repository's text (build output, fuzzing state, VCS, the
+/// packages' installed dependencies and caches).
+const SKIPPED_DIRS: [&str; 7] = [
+    "target",
+    ".git",
+    "corpus",
+    "artifacts",
+    "coverage",
+    "node_modules",
+    "__pycache__",
+];
 
 #[test]
 fn no_upstream_description_appears_in_the_repository() {
