@@ -1,6 +1,7 @@
-"""The package with the official Kubernetes client, against a real HTTP API server (`smp
-serve`): the patch `smp.apply` computes is what the client sends, and the server stores what
-`smp.apply` said it would; a server-side apply computed offline records the managed fields the server records.
+"""The package with the official Kubernetes client and kr8s, against a real HTTP API server
+(`smp serve`): the patch `smp.apply` computes is what the client sends, and the server stores
+what `smp.apply` said it would; a server-side apply computed offline records the managed fields
+the server records; a kr8s object is a document.
 
 Needs the `smp` binary: `$SMP_BIN`, else the repository's `target/debug/smp` or
 `target/release/smp` (`.ci/python-package` builds it and sets `SMP_BIN`).
@@ -38,7 +39,8 @@ def smp_binary():
 
 
 @pytest.fixture
-def api(tmp_path):
+def kubeconfig(tmp_path):
+    """A running `smp serve` (stopped after the test), by its kubeconfig."""
     kubeconfig = tmp_path / "kubeconfig.yaml"
     server = subprocess.Popen(
         [smp_binary(), "serve", "--kubeconfig", str(kubeconfig)],
@@ -49,10 +51,15 @@ def api(tmp_path):
     try:
         first = server.stdout.readline()
         assert first.startswith("listening on "), first + server.stderr.read()
-        yield config.new_client_from_config(str(kubeconfig))
+        yield kubeconfig
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+@pytest.fixture
+def api(kubeconfig):
+    return config.new_client_from_config(str(kubeconfig))
 
 
 def test_client_side_apply_through_the_official_client(api):
@@ -103,3 +110,23 @@ def test_server_side_apply_offline_records_what_the_server_records(api):
     # The server also defaults the object (no manager owns its defaults); the package does not.
     assert offline["metadata"]["labels"] == stored["metadata"]["labels"]
     assert apps.read_namespaced_deployment("web", "default").spec.replicas == 3
+
+
+def test_kr8s_objects_are_documents(kubeconfig):
+    kr8s = pytest.importorskip("kr8s", reason="kr8s is not installed: its objects untested")
+    from kr8s.objects import Deployment
+
+    web = yaml.safe_load(example("server-side/web.yaml"))
+    web["metadata"]["namespace"] = "default"
+    deployment = Deployment(web, api=kr8s.api(kubeconfig=str(kubeconfig)))
+    deployment.create()
+    # kr8s sends JSON and merge patches only: the strategic merge is computed here, on the kr8s
+    # object itself, and its lists go to the server whole.
+    merged = smp.merge(
+        deployment,
+        {"spec": {"template": {"spec": {"containers": [{"name": "log", "image": "fluent-bit:3"}]}}}},
+    )
+    deployment.patch({"spec": {"template": merged["spec"]["template"]}}, type="merge")
+    deployment.refresh()
+    containers = deployment.raw["spec"]["template"]["spec"]["containers"]
+    assert sorted(c["name"] for c in containers) == ["app", "log"]
