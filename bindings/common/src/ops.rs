@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 use smp_core::{Conflicts, DocRole, ThreeWayOptions};
 use smp_ssa::managedfields::{ApplyOptions, Clock, FieldManager, FieldManagerError};
 
-use crate::{Error, Typing};
+use crate::{Crds, Error, Typing};
 
 fn three_way_options(overwrite: bool) -> ThreeWayOptions {
     ThreeWayOptions {
@@ -109,14 +109,8 @@ fn existing(live: &Value) -> Option<&Value> {
         .then_some(live)
 }
 
-/// The field manager of `object`'s kind: a custom resource's from the CRDs, else a built-in
-/// kind's.
-fn with_field_manager<R>(
-    object: &Value,
-    typing: &Typing,
-    options: &Ssa,
-    f: impl FnOnce(&FieldManager<'_>) -> Result<R, FieldManagerError>,
-) -> Result<R, Error> {
+/// The `apiVersion` and `kind` a write is typed by (both must be there).
+fn type_of(object: &Value) -> Result<(String, String), Error> {
     let text = |key: &str| object.get(key).and_then(Value::as_str).unwrap_or("");
     let (version, kind) = (text("apiVersion"), text("kind"));
     if version.is_empty() || kind.is_empty() {
@@ -125,38 +119,36 @@ fn with_field_manager<R>(
             None,
         ));
     }
-    with_field_manager_of(version, kind, typing, options, f)
+    Ok((version.to_owned(), kind.to_owned()))
 }
 
-fn with_field_manager_of<R>(
-    version: &str,
-    kind: &str,
+/// Runs `f` with the field manager of `version`/`kind`: a custom resource's from the CRDs, else
+/// a built-in kind's.
+fn with_field_manager<R>(
+    (version, kind): (String, String),
     typing: &Typing,
     options: &Ssa,
     f: impl FnOnce(&FieldManager<'_>) -> Result<R, FieldManagerError>,
 ) -> Result<R, Error> {
-    let gvk = smp_ssa::schema::Gvk::of(version, kind);
-    let crd_schema = match typing.crds.as_deref() {
-        Some(crds) if crds.lookup(version, kind).is_some() => Some(crds.ssa_schema()?),
-        _ => None,
-    };
-    let mut fm = match crd_schema.as_deref().filter(|s| s.kind(&gvk).is_some()) {
-        Some(schema) => {
-            let mut fm = FieldManager::new(schema, version, kind)?;
-            let documents = typing
-                .crds
-                .as_deref()
-                .map(|c| c.documents())
-                .unwrap_or_default();
+    let gvk = smp_ssa::schema::Gvk::of(&version, &kind);
+    let crds = typing
+        .crds
+        .as_deref()
+        .filter(|c| c.lookup(&version, &kind).is_some());
+    // Held here: the field manager borrows the types.
+    let crd_types = crds.map(Crds::ssa_schema).transpose()?;
+    let mut fm = match crds.zip(crd_types.as_deref().filter(|s| s.kind(&gvk).is_some())) {
+        Some((crds, schema)) => {
+            let mut fm = FieldManager::new(schema, &version, &kind)?;
             let subresource = options.subresource.as_deref().unwrap_or("");
             if let Some(resets) =
-                smp_ssa::schema::crd_reset_fields(documents, version, kind, subresource)
+                smp_ssa::schema::crd_reset_fields(crds.documents(), &version, &kind, subresource)
             {
                 fm = fm.reset_fields(resets);
             }
             fm
         }
-        None => FieldManager::builtin(version, kind).map_err(|_| {
+        None => FieldManager::builtin(&version, &kind).map_err(|_| {
             Error::patch(
                 format!(
                     "no type for {version}, Kind={kind}: not a Kubernetes v{} kind (give its CRD)",
@@ -184,7 +176,7 @@ pub fn server_side_apply(
     typing: &Typing,
     options: &Ssa,
 ) -> Result<Value, Error> {
-    with_field_manager(config, typing, options, |fm| {
+    with_field_manager(type_of(config)?, typing, options, |fm| {
         fm.apply(
             existing(live),
             config,
@@ -197,20 +189,7 @@ pub fn server_side_apply(
 /// A write of `new` that is not an apply (create, update, patch) over `live` (`{}`: a create):
 /// `new` with the managedFields the API server records.
 pub fn update(live: &Value, new: Value, typing: &Typing, options: &Ssa) -> Result<Value, Error> {
-    let text = |key: &str| {
-        new.get(key)
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_owned()
-    };
-    let (version, kind) = (text("apiVersion"), text("kind"));
-    if version.is_empty() || kind.is_empty() {
-        return Err(Error::patch(
-            "the object has no apiVersion and kind: server-side apply types it by them",
-            None,
-        ));
-    }
-    with_field_manager_of(&version, &kind, typing, options, |fm| {
+    with_field_manager(type_of(&new)?, typing, options, |fm| {
         fm.update(existing(live), new, &options.manager)
     })
 }
