@@ -2,7 +2,8 @@
 // The package against kubectl, as the Python package's test_kubectl_differential.py does it
 // (whose docstring explains the method): random new versions of an object of every kind in
 // examples/manifests, the patch made by `diff`, and `merge` against `kubectl patch --local`,
-// both results printed by kubectl. Skips, saying so, without kubectl.
+// both results printed by kubectl. Skips, saying so, without kubectl or with a version other
+// than v1.32 or v1.33.
 const test = require('node:test')
 const assert = require('node:assert/strict')
 const fs = require('node:fs')
@@ -28,6 +29,23 @@ function kubectlBinary () {
   return candidates.find(p => p && fs.existsSync(p)) || null
 }
 const KUBECTL = kubectlBinary()
+// The kubectl minors whose differences from smp are known and listed (as for the Rust
+// differential, smp-cli/tests/kubectl_differential): another version's results may differ.
+const SUPPORTED_MINORS = [32, 33]
+
+function kubectlMinor (binary) {
+  try {
+    const out = JSON.parse(require('node:child_process').execFileSync(binary, ['version', '--client', '-o', 'json']))
+    const digits = /^\d+/.exec(out.clientVersion?.minor ?? '')
+    return digits ? Number(digits[0]) : null
+  } catch {
+    return null
+  }
+}
+
+const SKIP = !KUBECTL
+  ? 'kubectl not found (SMP_KUBECTL, .ci/install-kubectl, PATH): not run'
+  : SUPPORTED_MINORS.includes(kubectlMinor(KUBECTL)) ? false : `kubectl ${KUBECTL} is v1.${kubectlMinor(KUBECTL)}, not v1.32 or v1.33: not run`
 
 /** A small seeded generator (xorshift), so that each case is the same on every run. */
 function rng (seed) {
@@ -126,7 +144,7 @@ async function runCase (dir, name, doc, seed) {
   return null
 }
 
-test('smp merges as kubectl patches, every kind', { skip: !KUBECTL && 'kubectl not found (SMP_KUBECTL, .ci/install-kubectl, PATH): not run' }, async () => {
+test('smp merges as kubectl patches, every kind', { skip: SKIP }, async () => {
   const yaml = text => smp.merge(text, {})
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'smp-kubectl-'))
   try {
