@@ -44,7 +44,8 @@
 //!    reading the cluster through a trait;
 //! 3. [`strategy`]: what the registry strategies set on create (a Pod's status);
 //! 4. [`validation`]: each kind's `Validate*` / `Validate*Update`, refusing with the server's
-//!    422 word for word;
+//!    422 word for word; then the validating admission plugin
+//!    [`admission::pod_security`] (a namespace's Pod Security Standards);
 //! 5. [`printing`]: the object as the server encodes its Go structs back (empty structs held
 //!    by value printed `{}`, by-value times `null`, every quantity canonical).
 //!

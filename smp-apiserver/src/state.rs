@@ -63,9 +63,11 @@ pub struct Options {
     /// and update (`smp_admission::validation`), an invalid write answered with its 422 and
     /// nothing stored (on by default; off stores whatever decodes).
     pub validation: bool,
-    /// The mutating admission plugins run on built-in objects being created
-    /// (`smp_admission::admission`: a Pod's service account token, priority and tolerations, a
-    /// claim's default StorageClass...); all of kube-apiserver's default ones unless changed.
+    /// The admission plugins run on built-in objects (`smp_admission::admission`): the
+    /// mutating ones on create (a Pod's service account token, priority and tolerations, a
+    /// claim's default StorageClass...), PodSecurity after validation on create and update
+    /// (a namespace's `pod-security.kubernetes.io/*` labels, with kube-apiserver's default
+    /// configuration); all of kube-apiserver's default ones unless changed.
     pub admission: smp_admission::admission::Plugins,
 }
 

@@ -1,6 +1,6 @@
-//! The mutating admission plugins kube-apiserver v1.34 enables by default, each a step of its
-//! own that a caller may leave out ([`Plugins`]), run in the server's order after defaulting
-//! and before validation:
+//! The admission plugins kube-apiserver v1.34 enables by default, each a step of its own that
+//! a caller may leave out ([`Plugins`]). The mutating ones run in the server's order after
+//! defaulting and before validation ([`admit_create`]):
 //!
 //! | plugin | what it does on create |
 //! |---|---|
@@ -13,6 +13,10 @@
 //! | DefaultIngressClass | an Ingress without a class gets the default IngressClass |
 //! | TaintNodesByCondition | a new Node is tainted `not-ready:NoSchedule` |
 //!
+//! The validating [`pod_security`] plugin runs after validation, on creates and updates: a
+//! namespace's `pod-security.kubernetes.io/*` labels hold its Pods to the Pod Security
+//! Standards (refusing or warning) and warn about workloads' pod templates.
+//!
 //! The plugins read what the cluster holds (service accounts, classes, limit ranges) through
 //! [`Cluster`]; [`OfflineCluster`] answers from a list of objects, for tools without a
 //! cluster. The facts are those of `plugin/pkg/admission/*` of Kubernetes v1.34.
@@ -20,6 +24,7 @@
 mod ingress;
 mod limit_ranger;
 mod nodes;
+pub mod pod_security;
 mod priority;
 mod service_account;
 mod storage;
@@ -57,6 +62,8 @@ pub struct Plugins {
     pub default_ingress_class: bool,
     /// TaintNodesByCondition.
     pub taint_nodes_by_condition: bool,
+    /// PodSecurity (validating: [`pod_security::validate`]).
+    pub pod_security: bool,
 }
 
 impl Default for Plugins {
@@ -77,6 +84,7 @@ impl Plugins {
             storage_object_in_use_protection: true,
             default_ingress_class: true,
             taint_nodes_by_condition: true,
+            pod_security: true,
         }
     }
 
@@ -91,6 +99,7 @@ impl Plugins {
             storage_object_in_use_protection: false,
             default_ingress_class: false,
             taint_nodes_by_condition: false,
+            pod_security: false,
         }
     }
 }
@@ -214,6 +223,8 @@ fn plural(kind: &str) -> Option<&'static str> {
         "StorageClass" => "storageclasses",
         "IngressClass" => "ingressclasses",
         "LimitRange" => "limitranges",
+        "Namespace" => "namespaces",
+        "Pod" => "pods",
         _ => return None,
     })
 }

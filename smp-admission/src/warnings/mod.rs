@@ -30,8 +30,9 @@
 //! server's recorder sends (its `filters/warning.go`): each text once, and past 4096 characters in all,
 //! every warning cut to 256.
 //!
-//! Not covered: admission plugins' warnings (PodSecurity in `warn` mode), a TLS Secret's
-//! certificate and key parsed and matched, the type-checking of admission policies.
+//! Not covered: a TLS Secret's certificate and key parsed and matched, the type-checking of
+//! admission policies. The PodSecurity plugin's warnings are its own
+//! ([`crate::admission::pod_security`]), since they depend on the namespace.
 
 mod containers;
 mod ip;

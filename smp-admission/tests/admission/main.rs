@@ -6,6 +6,7 @@ mod common;
 mod customresource_properties;
 mod customresourcedefinition;
 mod kube_cel_functions;
+mod pod_security;
 mod properties;
 mod quantities;
 mod typed_custom_resource;

@@ -263,6 +263,42 @@ impl Call<'_> {
         Ok(())
     }
 
+    /// Runs the validating admission plugins on a built-in object that passed validation, as
+    /// the server does after `BeforeCreate` / `BeforeUpdate` (`Options::admission`): PodSecurity
+    /// refuses a Pod its namespace's enforced level forbids (403) and warns about what its
+    /// warn level forbids (`plugin/pkg/admission/security/podsecurity`).
+    pub(crate) fn validate_admission(
+        &self,
+        object: &Value,
+        old: Option<&Value>,
+    ) -> Result<(), ApiError> {
+        if !self.state.options.admission.pod_security || self.resource.names.is_some() {
+            return Ok(());
+        }
+        use smp_admission::admission::pod_security::{self, Refusal, Request};
+        let namespace = self.info.namespace.as_str();
+        let request = match old {
+            Some(old) => Request::update(object, old, namespace),
+            None => Request::create(object, namespace),
+        }
+        .with_subresource(&self.info.subresource);
+        let cluster = StoreCluster(&self.state.store);
+        let decision =
+            pod_security::validate(&request, &cluster, &pod_security::Options::default());
+        match decision.refusal {
+            None => {
+                self.warn(decision.warnings);
+                Ok(())
+            }
+            Some(Refusal::Forbidden(e)) => Err(ApiError::forbidden(e.to_string()).about(
+                &self.resource.group,
+                &e.resource,
+                &e.name,
+            )),
+            Some(Refusal::Invalid(errors)) => self.refuse(object, &errors),
+        }
+    }
+
     /// Adds warnings to the answer's `Warning` headers.
     fn warn(&self, texts: Vec<String>) {
         self.warnings

@@ -326,6 +326,7 @@ pub(super) fn store_update(
     call.prepare_for_update(&mut new, &current.object);
     settle_generation(call, &current.object, &mut new);
     validate_update(call, current, &new)?;
+    call.validate_admission(&new, Some(&current.object))?;
     let written = commit(call, current, new);
     // An update that let a deleted object go stores nothing to record addresses for (the
     // deletion released what it held).
@@ -470,6 +471,7 @@ pub(super) fn create_object(
         namespaces::prepare_create(&mut new);
     }
     call.validate_create(&new)?;
+    call.validate_admission(&new, None)?;
     call.print_as_go(&mut new);
     if dry_run {
         return Ok((StatusCode::CREATED, new));

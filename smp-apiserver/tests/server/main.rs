@@ -9,6 +9,7 @@ mod gated_fields;
 mod kube_client;
 mod kubectl_protobuf;
 mod openapi;
+mod pod_security;
 mod readme;
 mod requests;
 mod service_updates;

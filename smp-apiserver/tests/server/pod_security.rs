@@ -1,0 +1,261 @@
+//! The PodSecurity admission plugin as kube-apiserver v1.34 runs it with its default
+//! configuration (`plugin/pkg/admission/security/podsecurity`, `k8s.io/pod-security-admission`
+//! `admission/admission.go`): a namespace's `enforce` level refuses Pods with a 403, its `warn`
+//! level (which follows `enforce`) warns about Pods and workloads' templates, its labels are
+//! checked, and tightening it warns about the Pods already there.
+
+use bytes::Bytes;
+use http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use serde_json::{Value, json};
+use smp_apiserver::{ApiServer, Options};
+
+fn send(
+    server: &ApiServer,
+    method: &str,
+    path: &str,
+    content_type: &str,
+    body: Value,
+) -> http::Response<smp_apiserver::Body> {
+    server.handle(
+        Request::builder()
+            .method(method)
+            .uri(path)
+            .header("content-type", content_type)
+            .body(Bytes::from(serde_json::to_vec(&body).unwrap()))
+            .unwrap(),
+    )
+}
+
+fn post(server: &ApiServer, path: &str, body: Value) -> http::Response<smp_apiserver::Body> {
+    send(server, "POST", path, "application/json", body)
+}
+
+async fn body(response: http::Response<smp_apiserver::Body>) -> Value {
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    serde_json::from_slice(&bytes).unwrap()
+}
+
+fn warnings(response: &http::Response<smp_apiserver::Body>) -> Vec<String> {
+    response
+        .headers()
+        .get_all("warning")
+        .iter()
+        .map(|w| w.to_str().unwrap().to_owned())
+        .collect()
+}
+
+/// A warning as the `Warning` header carries it (`299 - "<text, quotes escaped>"`).
+fn header(text: &str) -> String {
+    format!("299 - \"{}\"", text.replace('"', "\\\""))
+}
+
+fn namespace(name: &str, labels: Value) -> Value {
+    json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name, "labels": labels}})
+}
+
+fn pod(name: &str, spec: Value) -> Value {
+    json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name}, "spec": spec})
+}
+
+const RESTRICTED_APP: &str = r#"allowPrivilegeEscalation != false (container "app" must set securityContext.allowPrivilegeEscalation=false), unrestricted capabilities (container "app" must set securityContext.capabilities.drop=["ALL"]), runAsNonRoot != true (pod or container "app" must set securityContext.runAsNonRoot=true), seccompProfile (pod or container "app" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")"#;
+
+#[tokio::test]
+async fn an_enforced_level_refuses_pods_and_warns_about_templates() {
+    let server = ApiServer::default();
+    let created = post(
+        &server,
+        "/api/v1/namespaces",
+        namespace(
+            "secure",
+            json!({"pod-security.kubernetes.io/enforce": "restricted"}),
+        ),
+    );
+    assert_eq!(created.status(), StatusCode::CREATED);
+
+    let pods = "/api/v1/namespaces/secure/pods";
+    let refused = post(
+        &server,
+        pods,
+        pod(
+            "web",
+            json!({"containers": [{"name": "app", "image": "app:1"}]}),
+        ),
+    );
+    assert_eq!(refused.status(), StatusCode::FORBIDDEN);
+    let status = body(refused).await;
+    assert_eq!(
+        status["message"],
+        format!(
+            r#"pods "web" is forbidden: violates PodSecurity "restricted:latest": {RESTRICTED_APP}"#
+        )
+    );
+    assert_eq!(status["reason"], "Forbidden");
+    assert_eq!(status["details"], json!({"name": "web", "kind": "pods"}));
+
+    // What the restricted level asks for; the ServiceAccount plugin's projected token volume
+    // is a volume type it allows.
+    let hardened = json!({
+        "securityContext": {"runAsNonRoot": true, "seccompProfile": {"type": "RuntimeDefault"}},
+        "containers": [{"name": "app", "image": "app:1", "securityContext": {
+            "allowPrivilegeEscalation": false, "capabilities": {"drop": ["ALL"]}}}]});
+    let taken = post(&server, pods, pod("web", hardened));
+    assert_eq!(taken.status(), StatusCode::CREATED);
+    assert!(warnings(&taken).is_empty(), "{:?}", warnings(&taken));
+
+    // An update that changes no image is not checked again; one that does is.
+    let patch = |image: &str| json!({"spec": {"containers": [{"name": "app", "image": image}]}});
+    let merge = "application/strategic-merge-patch+json";
+    let labelled = send(
+        &server,
+        "PATCH",
+        &format!("{pods}/web"),
+        merge,
+        json!({"metadata": {"labels": {"tier": "web"}}}),
+    );
+    assert_eq!(labelled.status(), StatusCode::OK);
+    let moved = send(
+        &server,
+        "PATCH",
+        &format!("{pods}/web"),
+        merge,
+        patch("app:2"),
+    );
+    assert_eq!(moved.status(), StatusCode::OK, "{}", body(moved).await);
+
+    // A workload is never refused; its template is warned about at the warn level, which
+    // follows enforce when it is not set.
+    let deployment = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"},
+        "spec": {"selector": {"matchLabels": {"app": "web"}},
+            "template": {"metadata": {"labels": {"app": "web"}},
+                "spec": {"containers": [{"name": "app", "image": "app:1"}]}}}});
+    let warned = post(
+        &server,
+        "/apis/apps/v1/namespaces/secure/deployments",
+        deployment,
+    );
+    assert_eq!(warned.status(), StatusCode::CREATED);
+    assert_eq!(
+        warnings(&warned),
+        [header(&format!(
+            r#"would violate PodSecurity "restricted:latest": {RESTRICTED_APP}"#
+        ))]
+    );
+
+    // Without labels nothing is checked.
+    let open = post(
+        &server,
+        "/api/v1/namespaces/default/pods",
+        pod(
+            "net",
+            json!({
+        "hostNetwork": true, "containers": [{"name": "app", "image": "app:1"}]}),
+        ),
+    );
+    assert_eq!(open.status(), StatusCode::CREATED);
+    assert!(warnings(&open).is_empty());
+}
+
+#[tokio::test]
+async fn labels_are_checked_and_a_tightened_level_warns_about_existing_pods() {
+    let server = ApiServer::default();
+    let bad = post(
+        &server,
+        "/api/v1/namespaces",
+        namespace(
+            "bad",
+            json!({"pod-security.kubernetes.io/enforce": "strict"}),
+        ),
+    );
+    assert_eq!(bad.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let status = body(bad).await;
+    assert_eq!(
+        status["message"],
+        r#"Namespace "bad" is invalid: metadata.labels[pod-security.kubernetes.io/enforce]: Invalid value: "strict": must be one of privileged, baseline, restricted"#
+    );
+    assert_eq!(
+        status["details"]["causes"][0]["field"],
+        "metadata.labels[pod-security.kubernetes.io/enforce]"
+    );
+
+    assert_eq!(
+        post(&server, "/api/v1/namespaces", namespace("team", json!({}))).status(),
+        StatusCode::CREATED
+    );
+    for name in ["net-a", "net-b"] {
+        let created = post(
+            &server,
+            "/api/v1/namespaces/team/pods",
+            pod(
+                name,
+                json!({
+            "hostNetwork": true, "containers": [{"name": "app", "image": "app:1"}]}),
+            ),
+        );
+        assert_eq!(created.status(), StatusCode::CREATED);
+    }
+    let created = post(
+        &server,
+        "/api/v1/namespaces/team/pods",
+        pod(
+            "root",
+            json!({
+        "containers": [{"name": "app", "image": "app:1", "securityContext": {"privileged": true}}]}),
+        ),
+    );
+    assert_eq!(created.status(), StatusCode::CREATED);
+
+    let tightened = send(
+        &server,
+        "PATCH",
+        "/api/v1/namespaces/team",
+        "application/merge-patch+json",
+        json!({"metadata": {"labels": {"pod-security.kubernetes.io/enforce": "baseline"}}}),
+    );
+    assert_eq!(tightened.status(), StatusCode::OK);
+    assert_eq!(
+        warnings(&tightened),
+        [
+            header(
+                r#"existing pods in namespace "team" violate the new PodSecurity enforce level "baseline:latest""#
+            ),
+            header("net-a (and 1 other pod): host namespaces"),
+            header("root: privileged"),
+        ]
+    );
+    // Relaxing it again says nothing.
+    let relaxed = send(
+        &server,
+        "PATCH",
+        "/api/v1/namespaces/team",
+        "application/merge-patch+json",
+        json!({"metadata": {"labels": {"pod-security.kubernetes.io/enforce": "privileged"}}}),
+    );
+    assert_eq!(relaxed.status(), StatusCode::OK);
+    assert!(warnings(&relaxed).is_empty());
+}
+
+/// `Options::admission` turns the plugin off with the others.
+#[tokio::test]
+async fn the_plugin_can_be_turned_off() {
+    let mut options = Options::default();
+    options.admission.pod_security = false;
+    let server = ApiServer::new(options);
+    post(
+        &server,
+        "/api/v1/namespaces",
+        namespace(
+            "secure",
+            json!({"pod-security.kubernetes.io/enforce": "restricted"}),
+        ),
+    );
+    let taken = post(
+        &server,
+        "/api/v1/namespaces/secure/pods",
+        pod(
+            "web",
+            json!({"containers": [{"name": "app", "image": "app:1"}]}),
+        ),
+    );
+    assert_eq!(taken.status(), StatusCode::CREATED);
+}
