@@ -149,12 +149,13 @@
 //!   namespace controller, the service account and root CA publishers and ClusterRole
 //!   aggregation, whose work runs before the request is answered rather than a moment later
 //!   (nothing writes a PodDisruptionBudget's status: evictions read what clients wrote);
-//! - built-in objects get kube-apiserver's defaults, the default mutating admission plugins, the
-//!   strategies' create-time steps (a Service's cluster IP and node ports) and validation on
-//!   every write ([`Options`] turns each off); custom resources their schemas' defaults (on read
-//!   too), constraints, embedded resources' metadata and CEL rules, without the cost limits;
-//!   a CRD is refused as the server refuses it, except for its rules' types and cost; no
-//!   webhooks, and no conversion between versions;
+//! - built-in objects get kube-apiserver's defaults, the default mutating admission plugins,
+//!   the strategies' create-time steps (a Service's cluster IP and node ports, a signing
+//!   request's requester), validation on every write, and the PodSecurity plugin with its
+//!   default configuration (no exemptions, no audit log) ([`Options`] turns each off); custom
+//!   resources their schemas' defaults (on read too), constraints, embedded resources' metadata
+//!   and CEL rules, without the cost limits; a CRD is refused as the server refuses it, except
+//!   for its rules' types and cost; no webhooks, and no conversion between versions;
 //! - every request is authorized; a bearer token this server issued authenticates its
 //!   holder, any other request is `system:anonymous` (kubectl sends no token over plain HTTP);
 //! - a write changes nothing when its object is the stored one as JSON (the server compares

@@ -2,7 +2,8 @@
 //! `pkg/registry/certificates/certificates/strategy.go`): no status (requests cannot be
 //! created approved), and no requester of the client's choosing. The server then writes the
 //! requesting user's name, uid, groups and extra into the spec; that needs the request's
-//! authentication, so here those members are only removed.
+//! authentication, so here those members are only removed (the test server, which knows who
+//! asks, writes them).
 
 use serde_json::{Map, Value};
 

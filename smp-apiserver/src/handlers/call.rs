@@ -204,6 +204,26 @@ impl Call<'_> {
             smp_admission::strategy::prepare_for_create(object);
             let now = self.state.options.clock.now();
             crate::registry::persistent_volumes::stamp_on_create(object, &now);
+            self.record_requester(object);
+        }
+    }
+
+    /// A CertificateSigningRequest names who asked for it: the strategy's `PrepareForCreate`
+    /// (`pkg/registry/certificates/certificates/strategy.go`) writes the requesting user's
+    /// name, uid, groups and extra into the spec, after dropping what the client wrote there
+    /// (which `smp_admission::strategy` has done).
+    fn record_requester(&self, object: &mut Value) {
+        if self.resource.group != "certificates.k8s.io"
+            || self.resource.kind != "CertificateSigningRequest"
+        {
+            return;
+        }
+        let user = crate::serviceaccount::requester(self.authority(), self.headers);
+        if let (Some(spec), Value::Object(info)) = (
+            object.get_mut("spec").and_then(Value::as_object_mut),
+            user.to_json(),
+        ) {
+            spec.extend(info);
         }
     }
 

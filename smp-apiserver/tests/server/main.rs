@@ -3,6 +3,7 @@
 //! workspace's test build more than the tests take to run (`real_clients` is a binary of its
 //! own for the same reason).
 
+mod certificates;
 mod concurrency;
 mod custom_resources;
 mod gated_fields;
