@@ -4,7 +4,7 @@
 //!
 //! | plugin | what it does on create |
 //! |---|---|
-//! | LimitRanger | a Pod's containers get the `default`/`defaultRequest` of the namespace's LimitRanges, and an annotation saying so |
+//! | LimitRanger | a Pod's containers get the `default`/`defaultRequest` of the namespace's LimitRanges, and an annotation saying so (its `min`/`max` checks: [`validate_limits`]) |
 //! | ServiceAccount | a Pod gets `serviceAccountName: default`, the projected `kube-api-access-*` token volume and its mounts, the account's image pull secrets |
 //! | Priority | a Pod gets `priority` (and `preemptionPolicy`) from its PriorityClass or the global default |
 //! | DefaultTolerationSeconds | a Pod tolerates `not-ready` and `unreachable` for 300 s |
@@ -13,9 +13,10 @@
 //! | DefaultIngressClass | an Ingress without a class gets the default IngressClass |
 //! | TaintNodesByCondition | a new Node is tainted `not-ready:NoSchedule` |
 //!
-//! The validating [`pod_security`] plugin runs after validation, on creates and updates: a
-//! namespace's `pod-security.kubernetes.io/*` labels hold its Pods to the Pod Security
-//! Standards (refusing or warning) and warn about workloads' pod templates.
+//! The validating plugins run after validation, on creates and updates, in the server's
+//! order: LimitRanger's checks of the ranges' `min` and `max` ([`validate_limits`]), then
+//! [`pod_security`], whose namespace labels hold Pods to the Pod Security Standards
+//! (refusing or warning) and warn about workloads' pod templates.
 //!
 //! The plugins read what the cluster holds (service accounts, classes, limit ranges) through
 //! [`Cluster`]; [`OfflineCluster`] answers from a list of objects, for tools without a
@@ -173,6 +174,37 @@ pub fn admit_create(
         _ => {}
     }
     Ok(())
+}
+
+/// LimitRanger's validation, which the server runs after the kind's own: a new Pod (or a
+/// resize) and a claim within the `min`, `max` and `maxLimitRequestRatio` of the LimitRanges
+/// of `namespace`, else the server's 403 (`pods "web" is forbidden: maximum cpu usage per
+/// Container is 1, but limit is 2`). `old` is the stored object of an update; `subresource`
+/// the one written (`""` for the object itself).
+pub fn validate_limits(
+    object: &Value,
+    old: Option<&Value>,
+    namespace: &str,
+    subresource: &str,
+    cluster: &dyn Cluster,
+) -> Result<(), Forbidden> {
+    limit_ranger::limits::validate(object, old, namespace, subresource, cluster).map_err(|reason| {
+        let (_, kind) = kind_of(object);
+        Forbidden {
+            resource: if kind == "Pod" {
+                "pods"
+            } else {
+                "persistentvolumeclaims"
+            }
+            .to_owned(),
+            name: object
+                .pointer("/metadata/name")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned(),
+            reason,
+        }
+    })
 }
 
 /// A cluster read from a list of objects (the service accounts, classes and limit ranges a

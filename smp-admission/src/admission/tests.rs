@@ -172,3 +172,89 @@ fn plugins_left_out_do_nothing_and_odd_shapes_do_not_panic() {
         let _ = admit(&mut odd, &OfflineCluster::new());
     }
 }
+
+/// LimitRanger's validation: each message of `minConstraint`, `maxConstraint`,
+/// `limitRequestRatioConstraint` and `maxRequestConstraint` (limitranger `admission.go`),
+/// the quantities printed as Go prints them, several errors of one range in brackets.
+#[test]
+fn limit_ranges_refuse_what_breaks_them() {
+    let mut cluster = OfflineCluster::new();
+    cluster.add(json!({"apiVersion": "v1", "kind": "LimitRange",
+        "metadata": {"name": "limits", "namespace": "ns"},
+        "spec": {"limits": [
+            {"type": "Container", "max": {"cpu": "1"}, "min": {"memory": "64Mi"},
+                "maxLimitRequestRatio": {"cpu": "2"}},
+            {"type": "Pod", "max": {"memory": "1Gi"}},
+            {"type": "PersistentVolumeClaim", "min": {"storage": "1Gi"}, "max": {"storage": "10Gi"}}]}}));
+    let check = |object: &Value| {
+        validate_limits(object, None, "ns", "", &cluster).map_err(|e| e.to_string())
+    };
+    let with = |resources: Value| {
+        let mut p =
+            pod(json!({"containers": [{"name": "app", "image": "app", "resources": resources}]}));
+        p["metadata"]["name"] = json!("web");
+        p
+    };
+    let fits = with(json!({"limits": {"cpu": "1", "memory": "512Mi"},
+        "requests": {"cpu": "500m", "memory": "128Mi"}}));
+    assert_eq!(check(&fits), Ok(()));
+    assert_eq!(
+        check(&with(
+            json!({"limits": {"cpu": "2", "memory": "512Mi"}, "requests": {"cpu": "1500m", "memory": "128Mi"}})
+        )),
+        Err(
+            r#"pods "web" is forbidden: maximum cpu usage per Container is 1, but limit is 2"#
+                .to_owned()
+        )
+    );
+    assert_eq!(
+        check(&with(json!({"limits": {"memory": "2Gi"}, "requests": {"memory": "32Mi"}}))),
+        Err(concat!(
+            r#"pods "web" is forbidden: [minimum memory usage per Container is 64Mi, but request is 32Mi, "#,
+            "maximum cpu usage per Container is 1.  No limit is specified, ",
+            "cpu max limit to request ratio per Container is 2, but no request is specified or request is 0, ",
+            "maximum memory usage per Pod is 1Gi, but limit is 2Gi]"
+        )
+        .to_owned())
+    );
+    assert_eq!(
+        check(&with(json!({"limits": {"cpu": "1", "memory": "512Mi"}, "requests": {"cpu": "300m", "memory": "128Mi"}}))),
+        Err(r#"pods "web" is forbidden: cpu max limit to request ratio per Container is 2, but provided ratio is 3.333333"#.to_owned())
+    );
+    // A pod's total: the containers' sum, at least each init container's need.
+    let mut two = pod(json!({
+        "initContainers": [{"name": "init", "image": "i", "resources": {"limits": {"cpu": "1", "memory": "900Mi"}, "requests": {"cpu": "1", "memory": "128Mi"}}}],
+        "containers": [
+            {"name": "a", "image": "a", "resources": {"limits": {"cpu": "1", "memory": "600Mi"}, "requests": {"cpu": "1", "memory": "128Mi"}}},
+            {"name": "b", "image": "b", "resources": {"limits": {"cpu": "1", "memory": "600Mi"}, "requests": {"cpu": "1", "memory": "128Mi"}}}]}));
+    two["metadata"]["name"] = json!("two");
+    assert_eq!(
+        check(&two),
+        Err(
+            r#"pods "two" is forbidden: maximum memory usage per Pod is 1Gi, but limit is 1200Mi"#
+                .to_owned()
+        )
+    );
+    let claim = |storage: &str| {
+        json!({"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+        "metadata": {"name": "data", "namespace": "ns"},
+        "spec": {"resources": {"requests": {"storage": storage}}}})
+    };
+    assert_eq!(check(&claim("5Gi")), Ok(()));
+    assert_eq!(
+        check(&claim("20Gi")),
+        Err(r#"persistentvolumeclaims "data" is forbidden: maximum storage usage per PersistentVolumeClaim is 10Gi, but request is 20Gi"#.to_owned())
+    );
+    assert_eq!(
+        check(&claim("500Mi")),
+        Err(r#"persistentvolumeclaims "data" is forbidden: minimum storage usage per PersistentVolumeClaim is 1Gi, but request is 500Mi"#.to_owned())
+    );
+    // Pod updates other than a resize are not checked; nor are namespaces without ranges.
+    let big = with(json!({"limits": {"cpu": "8"}}));
+    assert_eq!(
+        validate_limits(&big, Some(&fits), "ns", "", &cluster),
+        Ok(())
+    );
+    assert!(validate_limits(&big, Some(&fits), "ns", "resize", &cluster).is_err());
+    assert_eq!(validate_limits(&big, None, "other", "", &cluster), Ok(()));
+}

@@ -284,25 +284,45 @@ impl Call<'_> {
     }
 
     /// Runs the validating admission plugins on a built-in object that passed validation, as
-    /// the server does after `BeforeCreate` / `BeforeUpdate` (`Options::admission`): PodSecurity
-    /// refuses a Pod its namespace's enforced level forbids (403) and warns about what its
-    /// warn level forbids (`plugin/pkg/admission/security/podsecurity`).
+    /// the server does after `BeforeCreate` / `BeforeUpdate` (`Options::admission`), in its
+    /// order: LimitRanger refuses a Pod or a claim outside its namespace's LimitRanges (403,
+    /// `plugin/pkg/admission/limitranger`); PodSecurity refuses a Pod its namespace's enforced
+    /// level forbids (403) and warns about what its warn level forbids
+    /// (`plugin/pkg/admission/security/podsecurity`).
     pub(crate) fn validate_admission(
         &self,
         object: &Value,
         old: Option<&Value>,
     ) -> Result<(), ApiError> {
-        if !self.state.options.admission.pod_security || self.resource.names.is_some() {
+        if self.resource.names.is_some() {
+            return Ok(());
+        }
+        let plugins = &self.state.options.admission;
+        let namespace = self.info.namespace.as_str();
+        let cluster = StoreCluster(&self.state.store);
+        let forbidden = |e: smp_admission::admission::Forbidden| {
+            ApiError::forbidden(e.to_string()).about(&self.resource.group, &e.resource, &e.name)
+        };
+        if plugins.limit_ranger {
+            let subresource = self.info.subresource.as_str();
+            smp_admission::admission::validate_limits(
+                object,
+                old,
+                namespace,
+                subresource,
+                &cluster,
+            )
+            .map_err(forbidden)?;
+        }
+        if !plugins.pod_security {
             return Ok(());
         }
         use smp_admission::admission::pod_security::{self, Refusal, Request};
-        let namespace = self.info.namespace.as_str();
         let request = match old {
             Some(old) => Request::update(object, old, namespace),
             None => Request::create(object, namespace),
         }
         .with_subresource(&self.info.subresource);
-        let cluster = StoreCluster(&self.state.store);
         let decision =
             pod_security::validate(&request, &cluster, &pod_security::Options::default());
         match decision.refusal {
@@ -310,11 +330,7 @@ impl Call<'_> {
                 self.warn(decision.warnings);
                 Ok(())
             }
-            Some(Refusal::Forbidden(e)) => Err(ApiError::forbidden(e.to_string()).about(
-                &self.resource.group,
-                &e.resource,
-                &e.name,
-            )),
+            Some(Refusal::Forbidden(e)) => Err(forbidden(e)),
             Some(Refusal::Invalid(errors)) => self.refuse(object, &errors),
         }
     }

@@ -1,8 +1,10 @@
-//! The PodSecurity admission plugin as kube-apiserver v1.34 runs it with its default
-//! configuration (`plugin/pkg/admission/security/podsecurity`, `k8s.io/pod-security-admission`
-//! `admission/admission.go`): a namespace's `enforce` level refuses Pods with a 403, its `warn`
-//! level (which follows `enforce`) warns about Pods and workloads' templates, its labels are
-//! checked, and tightening it warns about the Pods already there.
+//! The validating admission plugins as kube-apiserver v1.34 runs them after validation.
+//! PodSecurity with its default configuration (`plugin/pkg/admission/security/podsecurity`,
+//! `k8s.io/pod-security-admission` `admission/admission.go`): a namespace's `enforce` level
+//! refuses Pods with a 403, its `warn` level (which follows `enforce`) warns about Pods and
+//! workloads' templates, its labels are checked, and tightening it warns about the Pods
+//! already there. LimitRanger (`plugin/pkg/admission/limitranger`): a Pod outside its
+//! namespace's LimitRanges is refused with a 403, after the same plugin filled its defaults.
 
 use bytes::Bytes;
 use http::{Request, StatusCode};
@@ -258,4 +260,42 @@ async fn the_plugin_can_be_turned_off() {
         ),
     );
     assert_eq!(taken.status(), StatusCode::CREATED);
+}
+
+#[tokio::test]
+async fn limit_ranges_refuse_pods_outside_them() {
+    let server = ApiServer::default();
+    let range = json!({"apiVersion": "v1", "kind": "LimitRange", "metadata": {"name": "limits"},
+        "spec": {"limits": [{"type": "Container", "max": {"cpu": "1"}, "default": {"cpu": "500m"}}]}});
+    let created = post(&server, "/api/v1/namespaces/default/limitranges", range);
+    assert_eq!(created.status(), StatusCode::CREATED);
+    let pods = "/api/v1/namespaces/default/pods";
+    // The range's default limit fits its maximum.
+    let defaulted = post(
+        &server,
+        pods,
+        pod(
+            "small",
+            json!({"containers": [{"name": "app", "image": "app:1"}]}),
+        ),
+    );
+    assert_eq!(defaulted.status(), StatusCode::CREATED);
+    assert_eq!(
+        body(defaulted).await["spec"]["containers"][0]["resources"]["limits"]["cpu"],
+        "500m"
+    );
+    let refused = post(
+        &server,
+        pods,
+        pod(
+            "big",
+            json!({"containers": [{"name": "app", "image": "app:1",
+        "resources": {"limits": {"cpu": "2"}}}]}),
+        ),
+    );
+    assert_eq!(refused.status(), StatusCode::FORBIDDEN);
+    assert_eq!(
+        body(refused).await["message"],
+        r#"pods "big" is forbidden: maximum cpu usage per Container is 1, but limit is 2"#
+    );
 }

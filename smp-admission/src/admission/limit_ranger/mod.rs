@@ -1,8 +1,10 @@
 //! LimitRanger's defaults (`plugin/pkg/admission/limitranger`): each container and init
 //! container of a new Pod takes, for every resource it does not set, the `default` limit and
 //! `defaultRequest` of the namespace's LimitRanges of type `Container`, and the pod is
-//! annotated with what was set (`kubernetes.io/limit-ranger`). The plugin's min/max checks
-//! are validation and are not here.
+//! annotated with what was set (`kubernetes.io/limit-ranger`). Its checks of the ranges'
+//! `min`, `max` and `maxLimitRequestRatio` run with the validating plugins ([`limits`]).
+
+pub(super) mod limits;
 
 use std::collections::BTreeMap;
 
