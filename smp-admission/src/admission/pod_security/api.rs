@@ -191,11 +191,24 @@ impl Policy {
         let Some(labels) = labels.filter(|l| !l.is_empty()) else {
             return (policy, errs);
         };
-        let label = |mode: &str| {
-            labels
-                .get(&format!("{LABEL_PREFIX}{mode}"))
-                .map(|v| v.as_str().unwrap_or(""))
-        };
+        // The six labels, read in one pass (a label that is not a string reads as "").
+        const MODES: [&str; 6] = [
+            "enforce",
+            "enforce-version",
+            "audit",
+            "audit-version",
+            "warn",
+            "warn-version",
+        ];
+        let mut found: [Option<&str>; 6] = [None; 6];
+        for (key, value) in labels {
+            if let Some(mode) = key.strip_prefix(LABEL_PREFIX)
+                && let Some(i) = MODES.iter().position(|m| *m == mode)
+            {
+                found[i] = Some(value.as_str().unwrap_or(""));
+            }
+        }
+        let label = |mode: &str| MODES.iter().position(|m| *m == mode).and_then(|i| found[i]);
         let mut has_enforce_level = false;
         if let Some(text) = label("enforce") {
             match Level::parse(text) {
