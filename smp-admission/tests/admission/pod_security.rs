@@ -85,11 +85,16 @@ fn upstream_fixtures() {
             }
         }
     }
-    eprintln!("pod security fixtures: {ran} evaluations");
-    assert!(ran > 4000, "{ran}");
+    all_agree("pod security fixtures", ran, 4001, &failures);
+}
+
+/// Fails unless at least `at_least` cases ran and none differed, listing those that did.
+fn all_agree(what: &str, ran: usize, at_least: usize, failures: &[String]) {
+    eprintln!("{what}: {ran} run");
+    assert!(ran >= at_least, "{what}: {ran} run");
     assert!(
         failures.is_empty(),
-        "{} of {ran} differ:\n{}",
+        "{what}: {} of {ran} differ:\n{}",
         failures.len(),
         failures.join("\n")
     );
@@ -146,14 +151,7 @@ fn upstream_check_cases() {
             other => failures.push(format!("{name}: expected allowed={allowed}, got {other:?}")),
         }
     }
-    eprintln!("pod security check cases: {ran}");
-    assert!(ran >= 90, "{ran}");
-    assert!(
-        failures.is_empty(),
-        "{} of {ran} differ:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    all_agree("pod security check cases", ran, 90, &failures);
 }
 
 /// The namespace labels' levels and versions, and the policy they make.
@@ -280,14 +278,7 @@ fn upstream_admission_cases() {
             ));
         }
     }
-    eprintln!("pod security admission cases: {ran}");
-    assert!(ran >= 30, "{ran}");
-    assert!(
-        failures.is_empty(),
-        "{} of {ran} differ:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    all_agree("pod security admission cases", ran, 30, &failures);
 }
 
 /// An update is checked again only when an image changes, a container is added or removed,

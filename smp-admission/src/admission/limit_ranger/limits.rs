@@ -68,78 +68,61 @@ fn shown(q: Quantity) -> String {
     quantity::canonical(&text).unwrap_or(text)
 }
 
-fn min_constraint(
-    kind: &str,
-    name: &str,
-    enforced: Quantity,
-    requests: &List,
-    limits: &List,
-) -> Option<String> {
-    let (request, limit) = (get(requests, name), get(limits, name));
-    let (req, lim, min) = comparable(request, limit, enforced);
-    let enforced = shown(enforced);
-    match (request, limit) {
-        (None, _) => Some(format!(
-            "minimum {name} usage per {kind} is {enforced}.  No request is specified"
-        )),
-        (Some(r), _) if req < min => Some(format!(
-            "minimum {name} usage per {kind} is {enforced}, but request is {}",
-            shown(r)
-        )),
-        (_, Some(l)) if lim < min => Some(format!(
-            "minimum {name} usage per {kind} is {enforced}, but limit is {}",
-            shown(l)
-        )),
-        _ => None,
-    }
+/// Which bound a range's item sets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Bound {
+    Min,
+    Max,
 }
 
-fn max_constraint(
-    kind: &str,
-    name: &str,
-    enforced: Quantity,
-    requests: &List,
-    limits: &List,
-) -> Option<String> {
-    let (request, limit) = (get(requests, name), get(limits, name));
-    let (req, lim, max) = comparable(request, limit, enforced);
-    let enforced = shown(enforced);
-    match (request, limit) {
-        (_, None) => Some(format!(
-            "maximum {name} usage per {kind} is {enforced}.  No limit is specified"
-        )),
-        (_, Some(l)) if lim > max => Some(format!(
-            "maximum {name} usage per {kind} is {enforced}, but limit is {}",
-            shown(l)
-        )),
-        (Some(r), _) if req > max => Some(format!(
-            "maximum {name} usage per {kind} is {enforced}, but request is {}",
-            shown(r)
-        )),
-        _ => None,
-    }
+/// A request or a limit as a constraint reads it.
+struct Side {
+    word: &'static str,
+    quantity: Option<Quantity>,
+    value: i128,
 }
 
-/// `maxRequestConstraint`: a claim's request at most the maximum (claims have no limits).
-fn max_request_constraint(
+/// `minConstraint`, `maxConstraint` and, for claims (no `limits`), `maxRequestConstraint`:
+/// the side the bound needs must be set (a minimum the request, a maximum the limit, a
+/// claim's maximum the request), then each set side is held to the bound, in that order.
+fn bound_constraint(
+    bound: Bound,
     kind: &str,
     name: &str,
     enforced: Quantity,
     requests: &List,
+    limits: Option<&List>,
 ) -> Option<String> {
     let request = get(requests, name);
-    let (req, _, max) = comparable(request, None, enforced);
-    let enforced = shown(enforced);
-    match request {
-        None => Some(format!(
-            "maximum {name} usage per {kind} is {enforced}.  No request is specified"
-        )),
-        Some(r) if req > max => Some(format!(
-            "maximum {name} usage per {kind} is {enforced}, but request is {}",
-            shown(r)
-        )),
-        Some(_) => None,
+    let limit = limits.and_then(|l| get(l, name));
+    let (req, lim, allowed) = comparable(request, limit, enforced);
+    let request = Side {
+        word: "request",
+        quantity: request,
+        value: req,
+    };
+    let limit = Side {
+        word: "limit",
+        quantity: limit,
+        value: lim,
+    };
+    let (word, sides) = match (bound, limits) {
+        (Bound::Min, _) => ("minimum", [request, limit]),
+        (Bound::Max, Some(_)) => ("maximum", [limit, request]),
+        (Bound::Max, None) => ("maximum", [request, limit]),
+    };
+    let said = format!("{word} {name} usage per {kind} is {}", shown(enforced));
+    if sides[0].quantity.is_none() {
+        return Some(format!("{said}.  No {} is specified", sides[0].word));
     }
+    let breaks = |v: i128| match bound {
+        Bound::Min => v < allowed,
+        Bound::Max => v > allowed,
+    };
+    sides.iter().find_map(|side| {
+        let quantity = side.quantity.filter(|_| breaks(side.value))?;
+        Some(format!("{said}, but {} is {}", side.word, shown(quantity)))
+    })
 }
 
 fn ratio_constraint(
@@ -181,11 +164,17 @@ fn check(
     limits: &List,
     errs: &mut Vec<String>,
 ) {
-    for (name, q) in list_of(item.get("min")) {
-        errs.extend(min_constraint(kind, &name, q, requests, limits));
-    }
-    for (name, q) in list_of(item.get("max")) {
-        errs.extend(max_constraint(kind, &name, q, requests, limits));
+    for (bound, member) in [(Bound::Min, "min"), (Bound::Max, "max")] {
+        for (name, q) in list_of(item.get(member)) {
+            errs.extend(bound_constraint(
+                bound,
+                kind,
+                &name,
+                q,
+                requests,
+                Some(limits),
+            ));
+        }
     }
     for (name, q) in list_of(item.get("maxLimitRequestRatio")) {
         errs.extend(ratio_constraint(kind, &name, q, requests, limits));
@@ -296,22 +285,13 @@ fn claim_errors(range: &Value, claim: &Value) -> Vec<String> {
         if item.get("type").and_then(Value::as_str) != Some("PersistentVolumeClaim") {
             continue;
         }
-        for (name, q) in list_of(item.get("min")) {
-            errs.extend(min_constraint(
-                "PersistentVolumeClaim",
-                &name,
-                q,
-                &requests,
-                &List::new(),
-            ));
-        }
-        for (name, q) in list_of(item.get("max")) {
-            errs.extend(max_request_constraint(
-                "PersistentVolumeClaim",
-                &name,
-                q,
-                &requests,
-            ));
+        // A claim's limits are not the user's: the minimum reads the request alone, and the
+        // maximum holds the request (`maxRequestConstraint`).
+        for (bound, member) in [(Bound::Min, "min"), (Bound::Max, "max")] {
+            for (name, q) in list_of(item.get(member)) {
+                let kind = "PersistentVolumeClaim";
+                errs.extend(bound_constraint(bound, kind, &name, q, &requests, None));
+            }
         }
     }
     errs
