@@ -16,12 +16,15 @@
 //! The validating plugins run after validation, on creates and updates, in the server's
 //! order: LimitRanger's checks of the ranges' `min` and `max` ([`validate_limits`]), then
 //! [`pod_security`], whose namespace labels hold Pods to the Pod Security Standards
-//! (refusing or warning) and warn about workloads' pod templates.
+//! (refusing or warning) and warn about workloads' pod templates, then
+//! PersistentVolumeClaimResize ([`validate_claim_resize`]: a claim grows only when bound and
+//! its class allows expansion).
 //!
 //! The plugins read what the cluster holds (service accounts, classes, limit ranges) through
 //! [`Cluster`]; [`OfflineCluster`] answers from a list of objects, for tools without a
 //! cluster. The facts are those of `plugin/pkg/admission/*` of Kubernetes v1.34.
 
+mod claim_resize;
 mod ingress;
 mod limit_ranger;
 mod nodes;
@@ -65,6 +68,8 @@ pub struct Plugins {
     pub taint_nodes_by_condition: bool,
     /// PodSecurity (validating: [`pod_security::validate`]).
     pub pod_security: bool,
+    /// PersistentVolumeClaimResize (validating: [`validate_claim_resize`]).
+    pub persistent_volume_claim_resize: bool,
 }
 
 impl Default for Plugins {
@@ -86,6 +91,7 @@ impl Plugins {
             default_ingress_class: true,
             taint_nodes_by_condition: true,
             pod_security: true,
+            persistent_volume_claim_resize: true,
         }
     }
 
@@ -101,6 +107,7 @@ impl Plugins {
             default_ingress_class: false,
             taint_nodes_by_condition: false,
             pod_security: false,
+            persistent_volume_claim_resize: false,
         }
     }
 }
@@ -204,6 +211,30 @@ pub fn validate_limits(
                 .to_owned(),
             reason,
         }
+    })
+}
+
+/// PersistentVolumeClaimResize, which the server runs on updates of a claim after its
+/// validation: a claim's storage request may grow only once it is bound (`status.phase:
+/// Bound`) and only within a StorageClass (kept from the old claim) that sets
+/// `allowVolumeExpansion: true`, else the server's 403. Subresources are not checked.
+pub fn validate_claim_resize(
+    claim: &Value,
+    old: &Value,
+    subresource: &str,
+    cluster: &dyn Cluster,
+) -> Result<(), Forbidden> {
+    if !subresource.is_empty() || kind_of(claim) != ("", "PersistentVolumeClaim") {
+        return Ok(());
+    }
+    claim_resize::validate(claim, old, cluster).map_err(|reason| Forbidden {
+        resource: "persistentvolumeclaims".to_owned(),
+        name: claim
+            .pointer("/metadata/name")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned(),
+        reason,
     })
 }
 

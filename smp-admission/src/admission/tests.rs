@@ -258,3 +258,73 @@ fn limit_ranges_refuse_what_breaks_them() {
     assert!(validate_limits(&big, Some(&fits), "ns", "resize", &cluster).is_err());
     assert_eq!(validate_limits(&big, None, "other", "", &cluster), Ok(()));
 }
+
+/// PersistentVolumeClaimResize (`resize/admission_test.go`'s cases, as its messages say them):
+/// growing needs a bound claim and a class that allows expansion; shrinking or keeping the
+/// size is left to validation.
+#[test]
+fn claims_grow_only_when_bound_and_their_class_allows_it() {
+    let mut cluster = OfflineCluster::new();
+    cluster.add(
+        json!({"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
+        "metadata": {"name": "gold"}, "provisioner": "p", "allowVolumeExpansion": true}),
+    );
+    cluster.add(
+        json!({"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
+        "metadata": {"name": "silver"}, "provisioner": "p"}),
+    );
+    let claim = |size: &str, class: &str, phase: &str| {
+        json!({"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+            "metadata": {"name": "data", "namespace": "ns"},
+            "spec": {"storageClassName": class, "resources": {"requests": {"storage": size}}},
+            "status": {"phase": phase}})
+    };
+    let check = |new: &Value, old: &Value| {
+        validate_claim_resize(new, old, "", &cluster).map_err(|e| e.to_string())
+    };
+    assert_eq!(
+        check(
+            &claim("2Gi", "gold", "Bound"),
+            &claim("1Gi", "gold", "Bound")
+        ),
+        Ok(())
+    );
+    assert_eq!(
+        check(
+            &claim("1Gi", "silver", "Bound"),
+            &claim("1Gi", "silver", "Bound")
+        ),
+        Ok(())
+    );
+    assert_eq!(
+        check(&claim("2Gi", "gold", "Pending"), &claim("1Gi", "gold", "Pending")),
+        Err(r#"persistentvolumeclaims "data" is forbidden: Only bound persistent volume claims can be expanded"#.to_owned())
+    );
+    let refused = r#"persistentvolumeclaims "data" is forbidden: only dynamically provisioned pvc can be resized and the storageclass that provisions the pvc must support resize"#;
+    assert_eq!(
+        check(
+            &claim("2Gi", "silver", "Bound"),
+            &claim("1Gi", "silver", "Bound")
+        ),
+        Err(refused.to_owned())
+    );
+    assert_eq!(
+        check(&claim("2Gi", "", "Bound"), &claim("1Gi", "", "Bound")),
+        Err(refused.to_owned())
+    );
+    assert_eq!(
+        check(
+            &claim("2Gi", "gold", "Bound"),
+            &claim("1Gi", "silver", "Bound")
+        ),
+        Err(refused.to_owned())
+    );
+    // The status subresource is not checked.
+    let status = validate_claim_resize(
+        &claim("2Gi", "silver", "Bound"),
+        &claim("1Gi", "silver", "Bound"),
+        "status",
+        &cluster,
+    );
+    assert_eq!(status, Ok(()));
+}

@@ -288,7 +288,10 @@ impl Call<'_> {
     /// order: LimitRanger refuses a Pod or a claim outside its namespace's LimitRanges (403,
     /// `plugin/pkg/admission/limitranger`); PodSecurity refuses a Pod its namespace's enforced
     /// level forbids (403) and warns about what its warn level forbids
-    /// (`plugin/pkg/admission/security/podsecurity`).
+    /// (`plugin/pkg/admission/security/podsecurity`); PersistentVolumeClaimResize refuses a
+    /// claim that grows unbound or without a class allowing expansion (403,
+    /// `plugin/pkg/admission/storage/persistentvolume/resize`), which the server runs after
+    /// PodSecurity; running it before changes no answer, since PodSecurity reads no claims.
     pub(crate) fn validate_admission(
         &self,
         object: &Value,
@@ -313,6 +316,13 @@ impl Call<'_> {
                 &cluster,
             )
             .map_err(forbidden)?;
+        }
+        if plugins.persistent_volume_claim_resize
+            && let Some(old) = old
+        {
+            let subresource = self.info.subresource.as_str();
+            smp_admission::admission::validate_claim_resize(object, old, subresource, &cluster)
+                .map_err(forbidden)?;
         }
         if !plugins.pod_security {
             return Ok(());

@@ -5,6 +5,7 @@
 //! workloads' templates, its labels are checked, and tightening it warns about the Pods
 //! already there. LimitRanger (`plugin/pkg/admission/limitranger`): a Pod outside its
 //! namespace's LimitRanges is refused with a 403, after the same plugin filled its defaults.
+//! PersistentVolumeClaimResize: a claim grows only where its class allows expansion.
 
 use bytes::Bytes;
 use http::{Request, StatusCode};
@@ -298,4 +299,49 @@ async fn limit_ranges_refuse_pods_outside_them() {
         body(refused).await["message"],
         r#"pods "big" is forbidden: maximum cpu usage per Container is 1, but limit is 2"#
     );
+}
+
+/// PersistentVolumeClaimResize (`plugin/pkg/admission/storage/persistentvolume/resize`): a
+/// bound claim of a class without `allowVolumeExpansion` cannot grow; one of a class with it can.
+#[tokio::test]
+async fn claims_grow_only_where_their_class_allows_it() {
+    let server = ApiServer::default();
+    for (name, expands) in [("fixed", false), ("elastic", true)] {
+        let class = json!({"apiVersion": "storage.k8s.io/v1", "kind": "StorageClass",
+            "metadata": {"name": name}, "provisioner": "example.com/disk",
+            "allowVolumeExpansion": expands});
+        let created = post(&server, "/apis/storage.k8s.io/v1/storageclasses", class);
+        assert_eq!(created.status(), StatusCode::CREATED);
+        let claim = json!({"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+            "metadata": {"name": name},
+            "spec": {"storageClassName": name, "accessModes": ["ReadWriteOnce"],
+                "resources": {"requests": {"storage": "1Gi"}}}});
+        let path = "/api/v1/namespaces/default/persistentvolumeclaims";
+        assert_eq!(post(&server, path, claim).status(), StatusCode::CREATED);
+        let merge = "application/merge-patch+json";
+        let bound = send(
+            &server,
+            "PATCH",
+            &format!("{path}/{name}/status"),
+            merge,
+            json!({"status": {"phase": "Bound"}}),
+        );
+        assert_eq!(bound.status(), StatusCode::OK);
+        let grown = send(
+            &server,
+            "PATCH",
+            &format!("{path}/{name}"),
+            merge,
+            json!({"spec": {"resources": {"requests": {"storage": "2Gi"}}}}),
+        );
+        if expands {
+            assert_eq!(grown.status(), StatusCode::OK, "{}", body(grown).await);
+        } else {
+            assert_eq!(grown.status(), StatusCode::FORBIDDEN);
+            assert_eq!(
+                body(grown).await["message"],
+                r#"persistentvolumeclaims "fixed" is forbidden: only dynamically provisioned pvc can be resized and the storageclass that provisions the pvc must support resize"#
+            );
+        }
+    }
 }
