@@ -5,7 +5,8 @@
 //! (field errors, names, quantities, values as Go reads them) stand at the bottom; above them
 //! `defaulting`, `validation` (each API group's rules below the dispatch by kind), `warnings` and
 //! `admission`; then `customresource`, `customresourcedefinition` (which compiles a CRD's
-//! schemas with it) and, at the top, `strategy`, the registry strategies' steps over them all.
+//! schemas with it), `validating_admission_policy` (which runs its CEL) and, at the top,
+//! `strategy`, the registry strategies' steps over them all.
 //!
 //! An object sent to the API server is not stored as sent: decoding fills in the scheme's
 //! defaults (a Deployment's `strategy`, `revisionHistoryLimit`, every container's
@@ -44,8 +45,9 @@
 //!    reading the cluster through a trait;
 //! 3. [`strategy`]: what the registry strategies set on create (a Pod's status);
 //! 4. [`validation`]: each kind's `Validate*` / `Validate*Update`, refusing with the server's
-//!    422 word for word; then the validating admission plugin
-//!    [`admission::pod_security`] (a namespace's Pod Security Standards);
+//!    422 word for word; then the validating admission plugins: LimitRanger's checks,
+//!    [`admission::pod_security`] (a namespace's Pod Security Standards), claims' resizes,
+//!    and the cluster's own policies ([`validating_admission_policy`]);
 //! 5. [`printing`]: the object as the server encodes its Go structs back (empty structs held
 //!    by value printed `{}`, by-value times `null`, every quantity canonical).
 //!
@@ -66,6 +68,7 @@ mod image;
 pub mod printing;
 pub mod quantity;
 pub mod strategy;
+pub mod validating_admission_policy;
 pub mod validation;
 mod value;
 pub mod warnings;

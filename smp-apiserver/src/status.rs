@@ -266,6 +266,33 @@ impl ApiError {
         ApiError::new(500, "", message)
     }
 
+    /// A ValidatingAdmissionPolicy's refusal: the status its validation's reason names
+    /// (`Invalid`, 422, by default) and the message `<resource> "<name>" is forbidden: <why>`
+    /// (the server adds the object and the message as a cause to its details).
+    pub(crate) fn policy_denied(
+        code: u16,
+        reason: &'static str,
+        qualified_resource: &str,
+        name: &str,
+        why: &str,
+    ) -> ApiError {
+        ApiError::new(
+            code,
+            reason,
+            format!("{qualified_resource} \"{name}\" is forbidden: {why}"),
+        )
+    }
+
+    /// The same error with a cause that has only a message added to its details.
+    pub(crate) fn with_cause(mut self, message: &str) -> ApiError {
+        let details = self.details.get_or_insert_with(|| json!({}));
+        match details.get_mut("causes").and_then(Value::as_array_mut) {
+            Some(causes) => causes.push(json!({"message": message})),
+            None => details["causes"] = json!([{"message": message}]),
+        }
+        self
+    }
+
     /// 403: a namespace the server keeps.
     pub fn forbidden(message: impl Into<String>) -> ApiError {
         ApiError::new(403, "Forbidden", message)

@@ -44,6 +44,14 @@ pub trait Cluster {
     fn get(&self, resource: &str, namespace: &str, name: &str) -> Option<Value>;
     /// The objects of `resource` in `namespace` (`""`: cluster-scoped).
     fn list(&self, resource: &str, namespace: &str) -> Vec<Value>;
+
+    /// The resource (`group/plural`, as [`Cluster::get`] takes it) that serves `kind` of
+    /// `api_version`, and whether its objects live in namespaces; `None` for a kind the
+    /// cluster does not serve. The admission policies read their parameters through it.
+    fn resource_for(&self, api_version: &str, kind: &str) -> Option<(String, bool)> {
+        let _ = (api_version, kind);
+        None
+    }
 }
 
 /// Which plugins run; [`Default`] is kube-apiserver v1.34's default set, all on.
@@ -70,6 +78,8 @@ pub struct Plugins {
     pub pod_security: bool,
     /// PersistentVolumeClaimResize (validating: [`validate_claim_resize`]).
     pub persistent_volume_claim_resize: bool,
+    /// ValidatingAdmissionPolicy (validating: [`crate::validating_admission_policy`]).
+    pub validating_admission_policy: bool,
 }
 
 impl Default for Plugins {
@@ -92,6 +102,7 @@ impl Plugins {
             taint_nodes_by_condition: true,
             pod_security: true,
             persistent_volume_claim_resize: true,
+            validating_admission_policy: true,
         }
     }
 
@@ -108,6 +119,7 @@ impl Plugins {
             taint_nodes_by_condition: false,
             pod_security: false,
             persistent_volume_claim_resize: false,
+            validating_admission_policy: false,
         }
     }
 }
@@ -256,10 +268,7 @@ impl OfflineCluster {
     /// Adds an object the cluster holds (by its `apiVersion`, `kind`, namespace and name).
     pub fn add(&mut self, object: Value) {
         let (group, kind) = kind_of(&object);
-        let Some(plural) = plural(kind) else {
-            return;
-        };
-        let resource = format!("{group}/{plural}");
+        let resource = format!("{group}/{}", plural(kind));
         let text = |key: &str| {
             object
                 .pointer(key)
@@ -278,18 +287,21 @@ const SYSTEM_PRIORITY_CLASSES: [(&str, i64); 2] = [
     ("system-cluster-critical", 2_000_000_000),
 ];
 
-/// The plural of the kinds the plugins read.
-fn plural(kind: &str) -> Option<&'static str> {
-    Some(match kind {
-        "ServiceAccount" => "serviceaccounts",
-        "PriorityClass" => "priorityclasses",
-        "StorageClass" => "storageclasses",
-        "IngressClass" => "ingressclasses",
-        "LimitRange" => "limitranges",
-        "Namespace" => "namespaces",
-        "Pod" => "pods",
-        _ => return None,
-    })
+/// The resource of a kind, as apimachinery guesses it from the kind's name
+/// (`UnsafeGuessKindToResource`: lower case, `-es` after an `s`, `-ies` for a final `y`),
+/// which is right for every kind the plugins read.
+fn plural(kind: &str) -> String {
+    let lower = kind.to_ascii_lowercase();
+    if lower.is_empty() {
+        return lower;
+    }
+    if lower.ends_with('s') {
+        return format!("{lower}es");
+    }
+    if let Some(stem) = lower.strip_suffix('y') {
+        return format!("{stem}ies");
+    }
+    format!("{lower}s")
 }
 
 impl Cluster for OfflineCluster {
@@ -320,6 +332,16 @@ impl Cluster for OfflineCluster {
             .filter(|(r, ns, _, _)| r == resource && ns == namespace)
             .map(|(_, _, _, o)| o.clone())
             .collect()
+    }
+
+    /// The resource of a kind the list holds objects of (namespaced when they have a
+    /// namespace).
+    fn resource_for(&self, api_version: &str, kind: &str) -> Option<(String, bool)> {
+        self.objects.iter().find_map(|(resource, namespace, _, o)| {
+            let same = o.get("apiVersion").and_then(Value::as_str) == Some(api_version)
+                && o.get("kind").and_then(Value::as_str) == Some(kind);
+            same.then(|| (resource.clone(), !namespace.is_empty()))
+        })
     }
 }
 

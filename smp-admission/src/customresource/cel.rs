@@ -158,6 +158,41 @@ pub fn evaluate_rule(rule: &str, this: &Value) -> Result<bool, String> {
     })
 }
 
+/// An expression compiled to run outside a CRD's schema (an admission policy's), in the
+/// environment of the rules: Kubernetes' libraries, no type checking.
+#[derive(Debug, Clone)]
+pub(crate) struct Expression {
+    runs: Arc<kube_cel::cel::common::ast::IdedExpr>,
+    depth: usize,
+}
+
+impl Expression {
+    /// Compiles `source`, or says why it does not compile, as cel-go words a parse error.
+    pub(crate) fn compile(source: &str) -> Result<Expression, String> {
+        let program = crate::cel::compile(source)?;
+        let runs = super::rules::for_evaluation(&program);
+        let depth = tree_depth(&runs);
+        Ok(Expression { runs, depth })
+    }
+
+    /// The value of the expression with `bindings` as its variables, or the evaluation's
+    /// error in cel-go's words where they are known.
+    pub(crate) fn evaluate(&self, bindings: &[(&str, Cel)]) -> Result<Cel, String> {
+        ROOT.with(|root| {
+            let mut context = root.new_inner_scope();
+            for (name, value) in bindings {
+                context.add_variable_from_value(*name, value.clone());
+            }
+            on_stack(self.depth, || Cel::resolve(&self.runs, &context)).map_err(|e| error_text(&e))
+        })
+    }
+}
+
+/// A JSON value as CEL reads it without a schema (numbers without a point are integers).
+pub(crate) fn untyped(value: &Value) -> Cel {
+    to_cel(value, &Structural::default(), false, 0)
+}
+
 thread_local! {
     /// The functions rules may call, registered once per thread: Kubernetes' libraries
     /// (`kube-cel`), and `matches` with its patterns compiled once.

@@ -202,7 +202,7 @@ impl PartialEq for Rule {
 /// (see `cel.rs`) reads `x` where it lies; the `cel` crate hands a method's target to the
 /// function as a copy of the whole value (a rule adding up `self[i].matches.size()` over a
 /// route's rules copied the rules each time).
-fn for_evaluation(program: &crate::cel::Compiled) -> Arc<IdedExpr> {
+pub(crate) fn for_evaluation(program: &crate::cel::Compiled) -> Arc<IdedExpr> {
     let mut expr = program.expression().clone();
     rewrite(&mut expr, 0);
     Arc::new(expr)

@@ -15,4 +15,5 @@ mod upstream_customresourcedefinition;
 mod upstream_defaults;
 mod upstream_validation;
 mod upstream_warnings;
+mod validating_admission_policy;
 mod validation_properties;

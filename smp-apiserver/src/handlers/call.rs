@@ -298,7 +298,7 @@ impl Call<'_> {
         old: Option<&Value>,
     ) -> Result<(), ApiError> {
         if self.resource.names.is_some() {
-            return Ok(());
+            return self.validate_by_policies(object, old);
         }
         let plugins = &self.state.options.admission;
         let namespace = self.info.namespace.as_str();
@@ -336,13 +336,59 @@ impl Call<'_> {
         let decision =
             pod_security::validate(&request, &cluster, &pod_security::Options::default());
         match decision.refusal {
-            None => {
-                self.warn(decision.warnings);
-                Ok(())
-            }
-            Some(Refusal::Forbidden(e)) => Err(forbidden(e)),
-            Some(Refusal::Invalid(errors)) => self.refuse(object, &errors),
+            None => self.warn(decision.warnings),
+            Some(Refusal::Forbidden(e)) => return Err(forbidden(e)),
+            Some(Refusal::Invalid(errors)) => return self.refuse(object, &errors),
         }
+        self.validate_by_policies(object, old)
+    }
+
+    /// The ValidatingAdmissionPolicy plugin, which the server runs after the other validating
+    /// plugins, on built-in and custom resources alike
+    /// (`smp_admission::validating_admission_policy`), with `Options::admission`: a refusal
+    /// is the status its validation's reason names, a `Warn` binding's failures warnings.
+    fn validate_by_policies(&self, object: &Value, old: Option<&Value>) -> Result<(), ApiError> {
+        use smp_admission::validating_admission_policy::{self as policies, Request};
+        if !self.state.options.admission.validating_admission_policy {
+            return Ok(());
+        }
+        let cluster = PolicyCluster {
+            store: &self.state.store,
+            resources: &self.served.resources,
+        };
+        if !policies::any_policy(&cluster) {
+            return Ok(());
+        }
+        let user = crate::serviceaccount::requester(self.authority(), self.headers);
+        let version = &self.resource.version;
+        let mut request = Request::create(
+            object,
+            &self.resource.group,
+            version,
+            self.resource.plural(),
+            &self.info.namespace,
+        );
+        if let Some(old) = old {
+            request = request.updating(old);
+        }
+        request.subresource = &self.info.subresource;
+        request.kind = &self.resource.kind;
+        request.user_info = user.to_json();
+        request.dry_run = self.dry_run();
+        let decision = policies::validate(&request, &cluster);
+        if let Some(denial) = decision.denial {
+            return Err(ApiError::policy_denied(
+                denial.code,
+                denial.reason,
+                &self.resource.qualified(),
+                request.name,
+                &denial.message,
+            )
+            .about(&self.resource.group, self.resource.plural(), request.name)
+            .with_cause(&denial.message));
+        }
+        self.warn(decision.warnings);
+        Ok(())
     }
 
     /// Adds warnings to the answer's `Warning` headers.
@@ -593,6 +639,31 @@ pub(super) fn fields_of(served: &Served, resource: &Resource) -> Fields {
             plural: resource.plural().to_owned(),
             namespaced: resource.namespaced,
         },
+    }
+}
+
+/// The store and the served resources, as the admission policies read the cluster (their
+/// parameters' kinds are looked up among the served resources).
+struct PolicyCluster<'a> {
+    store: &'a crate::store::Store,
+    resources: &'a crate::discovery::Resources,
+}
+
+impl smp_admission::admission::Cluster for PolicyCluster<'_> {
+    fn get(&self, resource: &str, namespace: &str, name: &str) -> Option<Value> {
+        StoreCluster(self.store).get(resource, namespace, name)
+    }
+
+    fn list(&self, resource: &str, namespace: &str) -> Vec<Value> {
+        StoreCluster(self.store).list(resource, namespace)
+    }
+
+    fn resource_for(&self, api_version: &str, kind: &str) -> Option<(String, bool)> {
+        let found = self.resources.of_kind(api_version, kind)?;
+        Some((
+            format!("{}/{}", found.group, found.plural()),
+            found.namespaced,
+        ))
     }
 }
 

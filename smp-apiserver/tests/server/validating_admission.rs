@@ -345,3 +345,108 @@ async fn claims_grow_only_where_their_class_allows_it() {
         }
     }
 }
+
+/// ValidatingAdmissionPolicy (apiserver `pkg/admission/plugin/policy/validating`): a policy
+/// and its binding, written through the API, refuse a Deployment with the status the
+/// validation's reason names (422 by default) and the server's message, and a `Warn` binding
+/// sends a warning instead.
+#[tokio::test]
+async fn admission_policies_refuse_or_warn() {
+    let server = ApiServer::default();
+    let policies = "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies";
+    let bindings = "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings";
+    let created = post(
+        &server,
+        policies,
+        json!({"apiVersion": "admissionregistration.k8s.io/v1",
+        "kind": "ValidatingAdmissionPolicy", "metadata": {"name": "replicas"},
+        "spec": {"matchConstraints": {"resourceRules": [{"apiGroups": ["apps"], "apiVersions": ["v1"],
+            "operations": ["CREATE", "UPDATE"], "resources": ["deployments"]}]},
+            "validations": [{"expression": "object.spec.replicas <= 5"}]}}),
+    );
+    assert_eq!(
+        created.status(),
+        StatusCode::CREATED,
+        "{}",
+        body(created).await
+    );
+    let created = post(
+        &server,
+        bindings,
+        json!({"apiVersion": "admissionregistration.k8s.io/v1",
+        "kind": "ValidatingAdmissionPolicyBinding", "metadata": {"name": "replicas-default"},
+        "spec": {"policyName": "replicas", "validationActions": ["Deny"],
+            "matchResources": {"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "default"}}}}}),
+    );
+    assert_eq!(
+        created.status(),
+        StatusCode::CREATED,
+        "{}",
+        body(created).await
+    );
+    let deployment = |name: &str, replicas: i64| {
+        json!({"apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": name},
+        "spec": {"replicas": replicas, "selector": {"matchLabels": {"app": name}},
+            "template": {"metadata": {"labels": {"app": name}},
+                "spec": {"containers": [{"name": "app", "image": "app:1"}]}}}})
+    };
+    let path = "/apis/apps/v1/namespaces/default/deployments";
+    let refused = post(&server, path, deployment("big", 9));
+    assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let status = body(refused).await;
+    let why = "ValidatingAdmissionPolicy 'replicas' with binding 'replicas-default' denied request: failed expression: object.spec.replicas <= 5";
+    assert_eq!(
+        status["message"],
+        format!(r#"deployments.apps "big" is forbidden: {why}"#)
+    );
+    assert_eq!(status["reason"], "Invalid");
+    assert_eq!(
+        status["details"],
+        json!({"name": "big", "group": "apps", "kind": "deployments", "causes": [{"message": why}]})
+    );
+    assert_eq!(
+        post(&server, path, deployment("small", 2)).status(),
+        StatusCode::CREATED
+    );
+    // Scaling it past the limit through an update is refused too.
+    let grown = send(
+        &server,
+        "PATCH",
+        &format!("{path}/small"),
+        "application/merge-patch+json",
+        json!({"spec": {"replicas": 8}}),
+    );
+    assert_eq!(grown.status(), StatusCode::UNPROCESSABLE_ENTITY);
+
+    // A `Warn` binding for another namespace warns.
+    assert_eq!(
+        post(
+            &server,
+            "/api/v1/namespaces",
+            namespace("staging", json!({}))
+        )
+        .status(),
+        StatusCode::CREATED
+    );
+    post(
+        &server,
+        bindings,
+        json!({"apiVersion": "admissionregistration.k8s.io/v1",
+        "kind": "ValidatingAdmissionPolicyBinding", "metadata": {"name": "replicas-staging"},
+        "spec": {"policyName": "replicas", "validationActions": ["Warn"],
+            "matchResources": {"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "staging"}}}}}),
+    );
+    let warned = post(
+        &server,
+        "/apis/apps/v1/namespaces/staging/deployments",
+        deployment("big", 9),
+    );
+    assert_eq!(warned.status(), StatusCode::CREATED);
+    assert_eq!(
+        warnings(&warned),
+        [header(
+            "Validation failed for ValidatingAdmissionPolicy 'replicas' with binding 'replicas-staging': failed expression: object.spec.replicas <= 5"
+        )]
+    );
+}
