@@ -31,8 +31,8 @@
 //!     denied request: failed expression: object.spec.replicas <= 5");
 //! ```
 //!
-//! Where this differs from the server: expressions are compiled when a write is checked and
-//! not type-checked (a policy whose expressions do not type-check is not reported in its
+//! Where this differs from the server: expressions are compiled once per stored version of a
+//! policy (each time for a policy without a uid and resourceVersion) and not type-checked (a policy whose expressions do not type-check is not reported in its
 //! status, and such an expression fails only when it runs, with the `cel` crate's words);
 //! there is no cost budget; `variables` are evaluated before the validations, and one whose
 //! evaluation fails is left out, so an expression reading it fails with `no such key`;
@@ -43,6 +43,9 @@
 mod evaluate;
 mod matching;
 mod params;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::{Value, json};
 
@@ -213,7 +216,7 @@ pub fn validate(request: &Request<'_>, cluster: &dyn Cluster) -> Decision {
         if !matching::matches(constraints, request, cluster) {
             continue;
         }
-        let compiled = evaluate::Policy::compile(policy);
+        let compiled = compiled(policy);
         for binding in bindings
             .iter()
             .filter(|b| text(b, "/spec/policyName") == name)
@@ -274,6 +277,38 @@ pub fn validate(request: &Request<'_>, cluster: &dyn Cluster) -> Decision {
         Denial { reason, code, message }
     });
     Decision { denial, warnings }
+}
+
+/// The most compiled policies kept; past it the cache starts again.
+const CACHED_POLICIES: usize = 256;
+
+/// A policy's expressions compiled, once per stored version of the policy (its uid and
+/// resourceVersion) as the server compiles them once per version it sees; a policy without
+/// both (one read from a file) is compiled each time.
+fn compiled(policy: &Value) -> Arc<evaluate::Policy> {
+    type Cache = HashMap<(String, String), Arc<evaluate::Policy>>;
+    static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
+    let (uid, version) = (
+        text(policy, "/metadata/uid"),
+        text(policy, "/metadata/resourceVersion"),
+    );
+    if uid.is_empty() || version.is_empty() {
+        return Arc::new(evaluate::Policy::compile(policy));
+    }
+    let key = (uid.to_owned(), version.to_owned());
+    let cache = CACHE.get_or_init(Mutex::default);
+    // A thread that panicked holding the lock left the map whole (entries are inserted
+    // complete), so the lock is taken all the same.
+    if let Some(found) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return found.clone();
+    }
+    let fresh = Arc::new(evaluate::Policy::compile(policy));
+    let mut map = cache.lock().unwrap_or_else(|e| e.into_inner());
+    if map.len() >= CACHED_POLICIES {
+        map.clear();
+    }
+    map.insert(key, fresh.clone());
+    fresh
 }
 
 /// `namespaceObject`: the namespace written to, with its metadata's identity, labels,
