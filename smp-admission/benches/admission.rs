@@ -2,8 +2,8 @@
 //! is `../shared/bench/pod50.json`'s spec (50 containers) and on pod3's: validation alone, and
 //! defaulting then validation from the object as sent (the target: under 20 µs for
 //! pod50); and on the Pods themselves, the same work as the Go harness of `tools/go-harness`
-//! times with Kubernetes' own packages. Needs the shared data; says so and measures nothing
-//! without it.
+//! times with Kubernetes' own packages; and the PodSecurity plugin's checks of the Pods at
+//! `restricted:latest`. Needs the shared data; says so and measures nothing without it.
 
 use std::hint::black_box;
 
@@ -55,6 +55,23 @@ fn bench(c: &mut Criterion) {
                 },
                 BatchSize::PerIteration,
             )
+        });
+        // The PodSecurity plugin's checks of the defaulted Pod at `restricted:latest` (every
+        // check of the standards; pod50's containers fail several).
+        let restricted = smp_admission::admission::pod_security::LevelVersion::new(
+            smp_admission::admission::pod_security::Level::Restricted,
+            smp_admission::admission::pod_security::Version::Latest,
+        );
+        let options = smp_admission::admission::pod_security::Options::default();
+        group.bench_function(format!("{name} Pod, PodSecurity restricted"), |b| {
+            b.iter(|| {
+                smp_admission::admission::pod_security::evaluate(
+                    restricted,
+                    black_box(&pod_defaulted["metadata"]),
+                    black_box(&pod_defaulted["spec"]),
+                    &options,
+                )
+            })
         });
         group.bench_function(format!("{name} Deployment, validate"), |b| {
             b.iter(|| smp_admission::validation::errors_on_create(black_box(&defaulted)))
