@@ -155,8 +155,8 @@
 //!   default configuration (no exemptions, no audit log) ([`Options`] turns each off); custom
 //!   resources their schemas' defaults (on read too), constraints, embedded resources' metadata
 //!   and CEL rules, without the cost limits; a CRD is refused as the server refuses it, except
-//!   for its rules' types and cost; ValidatingAdmissionPolicies run on every create and update
-//!   (not on deletes), untyped and without a cost budget; no webhooks, and no conversion
+//!   for its rules' types and cost; ValidatingAdmissionPolicies run on every create, update and
+//!   delete, untyped and without a cost budget; no webhooks, and no conversion
 //!   between versions;
 //! - every request is authorized; a bearer token this server issued authenticates its
 //!   holder, any other request is `system:anonymous` (kubectl sends no token over plain HTTP);

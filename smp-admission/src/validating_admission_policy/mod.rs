@@ -112,6 +112,23 @@ impl<'a> Request<'a> {
         }
     }
 
+    /// A delete of `old` (its kind and name read from it) through `group/version/resource` in
+    /// `namespace`, by an anonymous user: policies see it as `oldObject`, with a null
+    /// `object`.
+    pub fn delete(
+        old: &'a Value,
+        group: &'a str,
+        version: &'a str,
+        resource: &'a str,
+        namespace: &'a str,
+    ) -> Request<'a> {
+        let mut request = Request::create(old, group, version, resource, namespace);
+        request.operation = "DELETE";
+        request.object = None;
+        request.old_object = Some(old);
+        request
+    }
+
     /// The same request as an update of `old` to the object.
     pub fn updating(mut self, old: &'a Value) -> Request<'a> {
         self.operation = "UPDATE";

@@ -347,7 +347,23 @@ impl Call<'_> {
     /// plugins, on built-in and custom resources alike
     /// (`smp_admission::validating_admission_policy`), with `Options::admission`: a refusal
     /// is the status its validation's reason names, a `Warn` binding's failures warnings.
+    /// The admission policies on a delete of `current` (`deleteValidation`, which the
+    /// server's store runs once the preconditions hold, before it deletes or marks anything).
+    pub(crate) fn validate_delete(&self, current: &Value) -> Result<(), ApiError> {
+        self.run_policies(current, None, true)
+    }
+
     fn validate_by_policies(&self, object: &Value, old: Option<&Value>) -> Result<(), ApiError> {
+        self.run_policies(object, old, false)
+    }
+
+    /// The policies on a create, an update (`old`), or a delete of `object` (`deleting`).
+    fn run_policies(
+        &self,
+        object: &Value,
+        old: Option<&Value>,
+        deleting: bool,
+    ) -> Result<(), ApiError> {
         use smp_admission::validating_admission_policy::{self as policies, Request};
         if !self.state.options.admission.validating_admission_policy {
             return Ok(());
@@ -361,13 +377,16 @@ impl Call<'_> {
         }
         let user = crate::serviceaccount::requester(self.authority(), self.headers);
         let version = &self.resource.version;
-        let mut request = Request::create(
-            object,
+        let (group, plural, namespace) = (
             &self.resource.group,
-            version,
             self.resource.plural(),
             &self.info.namespace,
         );
+        let mut request = if deleting {
+            Request::delete(object, group, version, plural, namespace)
+        } else {
+            Request::create(object, group, version, plural, namespace)
+        };
         if let Some(old) = old {
             request = request.updating(old);
         }

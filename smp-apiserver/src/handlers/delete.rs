@@ -53,6 +53,7 @@ pub(super) fn delete(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value)
     for _ in 0..RETRIES {
         let current = call.current()?;
         if namespaces::is_namespaces(call) {
+            call.validate_delete(&current.object)?;
             match namespaces::delete(call, &current, &options) {
                 Ok(namespaces::Deletion::Answer(code, namespace)) => return Ok((code, namespace)),
                 Ok(namespaces::Deletion::Generic) => {}
@@ -61,6 +62,7 @@ pub(super) fn delete(call: &Call<'_>, body: &[u8]) -> Result<(StatusCode, Value)
             }
         } else {
             check_preconditions(call, &current, &options)?;
+            call.validate_delete(&current.object)?;
         }
         let now = call.state.options.clock.seconds();
         let mut object = (*current.object).clone();

@@ -450,3 +450,65 @@ async fn admission_policies_refuse_or_warn() {
         )]
     );
 }
+
+/// A policy on deletes sees the stored object as `oldObject` and a null `object`, and refuses
+/// the delete before anything is deleted (the store's `deleteValidation`).
+#[tokio::test]
+async fn admission_policies_guard_deletes() {
+    let server = ApiServer::default();
+    post(
+        &server,
+        "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies",
+        json!({
+        "apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicy",
+        "metadata": {"name": "keep-protected"},
+        "spec": {"matchConstraints": {"resourceRules": [{"apiGroups": [""], "apiVersions": ["v1"],
+            "operations": ["DELETE"], "resources": ["configmaps"]}]},
+            "validations": [{"expression": "object == null && oldObject.metadata.?labels[?'protected'].orValue('') != 'true'",
+                "message": "protected", "reason": "Forbidden"}]}}),
+    );
+    post(
+        &server,
+        "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings",
+        json!({
+        "apiVersion": "admissionregistration.k8s.io/v1", "kind": "ValidatingAdmissionPolicyBinding",
+        "metadata": {"name": "keep-protected"},
+        "spec": {"policyName": "keep-protected", "validationActions": ["Deny"]}}),
+    );
+    let configmaps = "/api/v1/namespaces/default/configmaps";
+    for (name, labels) in [("kept", json!({"protected": "true"})), ("free", json!({}))] {
+        let created = post(
+            &server,
+            configmaps,
+            json!({"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": name, "labels": labels}}),
+        );
+        assert_eq!(created.status(), StatusCode::CREATED);
+    }
+    let refused = send(
+        &server,
+        "DELETE",
+        &format!("{configmaps}/kept"),
+        "application/json",
+        json!({}),
+    );
+    assert_eq!(refused.status(), StatusCode::FORBIDDEN);
+    assert_eq!(
+        body(refused).await["message"],
+        "configmaps \"kept\" is forbidden: ValidatingAdmissionPolicy 'keep-protected' with binding 'keep-protected' denied request: protected"
+    );
+    let got = server.handle(
+        Request::get(format!("{configmaps}/kept"))
+            .body(Bytes::new())
+            .unwrap(),
+    );
+    assert_eq!(got.status(), StatusCode::OK);
+    let deleted = send(
+        &server,
+        "DELETE",
+        &format!("{configmaps}/free"),
+        "application/json",
+        json!({}),
+    );
+    assert_eq!(deleted.status(), StatusCode::OK);
+}
