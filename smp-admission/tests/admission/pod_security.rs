@@ -319,3 +319,44 @@ fn only_significant_pod_updates_are_checked() {
             .is_none()
     );
 }
+
+/// Any JSON, a few levels deep, with the members the checks read.
+fn shapes() -> impl proptest::strategy::Strategy<Value = Value> {
+    use proptest::prelude::*;
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        (-2i64..70000).prop_map(Value::from),
+        "ALL|Always|Localhost|Unconfined|windows|Default|Unmasked|[a-z]{0,4}".prop_map(Value::from),
+    ];
+    leaf.prop_recursive(5, 96, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
+            prop::collection::btree_map(
+                "containers|initContainers|ephemeralContainers|securityContext|capabilities|add|drop|ports|hostPort|volumes|hostPath|seccompProfile|appArmorProfile|seLinuxOptions|type|sysctls|name|runAsUser|runAsNonRoot|privileged|procMount|hostNetwork|os|livenessProbe|httpGet|host|lifecycle|postStart|[a-z]{1,4}",
+                inner,
+                0..6
+            )
+            .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+proptest::proptest! {
+    /// A pod of any shape is checked at every level and version without a panic, and
+    /// `latest` checks as v1.34 does.
+    #[test]
+    fn pods_of_any_shape_are_checked(spec in shapes(), annotations in shapes()) {
+        let metadata = json!({"annotations": annotations});
+        let options = Options::default();
+        for level in [Level::Privileged, Level::Baseline, Level::Restricted] {
+            for minor in [0, 8, 19, 22, 25, 31, 34, 99] {
+                let _ = pod_security::evaluate(LevelVersion::new(level, Version::V1(minor)), &metadata, &spec, &options);
+            }
+            proptest::prop_assert_eq!(
+                pod_security::evaluate(LevelVersion::new(level, Version::Latest), &metadata, &spec, &options),
+                pod_security::evaluate(LevelVersion::new(level, Version::V1(34)), &metadata, &spec, &options)
+            );
+        }
+    }
+}
