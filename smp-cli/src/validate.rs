@@ -30,8 +30,15 @@ is 0 when every object is valid, 1 otherwise.
 With --crd FILE_OR_DIR, custom resources of those CustomResourceDefinitions are pruned of the
 fields their schema does not declare (each named in a warning, as the server's default
 fieldValidation=Warn does), defaulted and checked against their schema's constraints (types,
-enum, pattern, format, bounds, lengths, required members, set and map lists), ratcheted on
-update as the server does; `x-kubernetes-validations` rules are not checked yet.
+enum, pattern, format, bounds, lengths, required members, set and map lists) and their
+`x-kubernetes-validations` rules, ratcheted on update as the server does.
+
+With --cluster FILE, the objects of FILE are what the cluster holds, and a valid object then
+goes through the validating admission plugins as the server runs them: LimitRanger's checks
+(the cluster's LimitRanges), PodSecurity (its Namespaces' pod-security.kubernetes.io labels),
+PersistentVolumeClaimResize (its StorageClasses) and its ValidatingAdmissionPolicies and
+bindings (with their parameters). A refusal is printed as the server's message on standard
+output and counts as invalid; their warnings go to standard error.
 
 With --old FILE, an object whose kind, namespace and name match one of the old file's is
 validated as an update of it (immutable fields, the kind's update rules); the others as
@@ -55,6 +62,12 @@ pub struct ValidateArgs {
     /// warning), defaulted and validated by their schemas. May be repeated.
     #[arg(long = "crd", value_name = "FILE_OR_DIR")]
     crd: Vec<PathBuf>,
+
+    /// What the cluster holds (Namespaces and their labels, LimitRanges, StorageClasses,
+    /// ValidatingAdmissionPolicies, their bindings and parameters...): valid objects then go
+    /// through the validating admission plugins, which read it. May be repeated.
+    #[arg(long = "cluster", value_name = "FILE")]
+    cluster: Vec<PathBuf>,
 
     #[command(flatten)]
     input: InputArgs,
@@ -113,17 +126,17 @@ fn print_refused(refused: &smp_admission::validation::Invalid, place: &Place<'_>
 /// would be refused.
 fn validate_custom(
     definition: &smp_admission::customresource::Definition,
-    mut object: Value,
+    object: &mut Value,
     old: &HashMap<Identity, Value>,
     place: &Place<'_>,
 ) -> Result<
     Option<smp_admission::validation::Invalid>,
     smp_admission::customresource::CustomResourceError,
 > {
-    for path in definition.decode(&mut object)? {
+    for path in definition.decode(object)? {
         eprintln!("Warning: {place}: unknown field \"{path}\"");
     }
-    definition.default(&mut object)?;
+    definition.default(object)?;
     // As kubectl sends it: to its namespace, `default` unless it names one.
     if definition.namespaced()
         && object.pointer("/metadata/namespace").is_none()
@@ -131,20 +144,20 @@ fn validate_custom(
     {
         meta.insert("namespace".into(), "default".into());
     }
-    let outcome = match old.get(&identity(&object)) {
+    let outcome = match old.get(&identity(object)) {
         Some(before) => {
-            crate::server_steps::keep_stored_metadata(&mut object, before);
-            let checked = definition.check_update(&object, before)?;
+            crate::server_steps::keep_stored_metadata(object, before);
+            let checked = definition.check_update(object, before)?;
             // Rules that still fail over what the update left alone: the server's warnings.
             for warning in &checked.warnings {
                 eprintln!("Warning: {place}: {warning}");
             }
-            definition.outcome(&object, checked.errors)
+            definition.outcome(object, checked.errors)
         }
         None => {
-            crate::server_steps::generate_name(&mut object);
-            crate::server_steps::give_uid(&mut object);
-            definition.validate_create(&object)
+            crate::server_steps::generate_name(object);
+            crate::server_steps::give_uid(object);
+            definition.validate_create(object)
         }
     };
     match outcome {
@@ -156,10 +169,109 @@ fn validate_custom(
     }
 }
 
+/// The cluster of `--cluster`, when given.
+fn read_cluster(
+    args: &ValidateArgs,
+) -> Result<Option<smp_admission::admission::OfflineCluster>, CliError> {
+    if args.cluster.is_empty() {
+        return Ok(None);
+    }
+    let mut cluster = smp_admission::admission::OfflineCluster::new();
+    for path in &args.cluster {
+        for doc in read_objects(args, path)? {
+            for (_, mut object) in doc {
+                if object.is_object() {
+                    // The cluster holds its objects defaulted.
+                    let _ = smp_admission::defaulting::default_object(&mut object);
+                    cluster.add(object);
+                }
+            }
+        }
+    }
+    Ok(Some(cluster))
+}
+
+/// The validating admission plugins on a valid object, in the server's order: LimitRanger,
+/// PodSecurity and PersistentVolumeClaimResize for built-in kinds, then the admission
+/// policies. The server's message when one refuses it; warnings go to standard error.
+fn admit(
+    object: &Value,
+    before: Option<&Value>,
+    builtin: bool,
+    cluster: &smp_admission::admission::OfflineCluster,
+    place: &Place<'_>,
+) -> Option<String> {
+    use smp_admission::admission::{self, pod_security};
+    use smp_admission::validating_admission_policy as policies;
+    let namespace = object
+        .pointer("/metadata/namespace")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    if builtin {
+        if let Err(refused) = admission::validate_limits(object, before, namespace, "", cluster) {
+            return Some(refused.to_string());
+        }
+        let request = match before {
+            Some(old) => pod_security::Request::update(object, old, namespace),
+            None => pod_security::Request::create(object, namespace),
+        };
+        let decision = pod_security::validate(&request, cluster, &pod_security::Options::default());
+        match decision.refusal {
+            Some(refused) => return Some(refused.to_string()),
+            None => {
+                for warning in decision.warnings {
+                    eprintln!("Warning: {place}: {warning}");
+                }
+            }
+        }
+        if let Some(old) = before
+            && let Err(refused) = admission::validate_claim_resize(object, old, "", cluster)
+        {
+            return Some(refused.to_string());
+        }
+    }
+    let api_version = object
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let (group, version) = api_version.split_once('/').unwrap_or(("", api_version));
+    let kind = object.get("kind").and_then(Value::as_str).unwrap_or("");
+    let resource = admission::resource_of_kind(kind);
+    let mut request = policies::Request::create(object, group, version, &resource, namespace);
+    if let Some(old) = before {
+        request = request.updating(old);
+    }
+    let decision = policies::validate(&request, cluster);
+    for warning in decision.warnings {
+        eprintln!("Warning: {place}: {warning}");
+    }
+    let denial = decision.denial?;
+    let name = object
+        .pointer("/metadata/name")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let qualified = if group.is_empty() {
+        resource.clone()
+    } else {
+        format!("{resource}.{group}")
+    };
+    Some(format!(
+        "{qualified} {name:?} is forbidden: {}",
+        denial.message
+    ))
+}
+
+/// One line, the server's message, on standard output; the object named on standard error.
+fn print_forbidden(message: &str, place: &Place<'_>) {
+    println!("{message}");
+    eprintln!("error: {place}: refused by admission");
+}
+
 /// Runs `smp validate`.
 pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
     let source = Source::new(&args.file);
     let definitions = crate::io::custom_resource_definitions(&args.crd)?;
+    let cluster = read_cluster(args)?;
     let mut old: HashMap<Identity, Value> = HashMap::new();
     if let Some(path) = &args.old {
         for doc in read_objects(args, path)? {
@@ -194,8 +306,16 @@ pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
                 continue;
             }
             if let Some(definition) = definitions.definition_of(&object) {
-                match validate_custom(definition, object, &old, &place) {
-                    Ok(None) => {}
+                match validate_custom(definition, &mut object, &old, &place) {
+                    Ok(None) => {
+                        let before = old.get(&identity(&object));
+                        if let Some(cluster) = &cluster
+                            && let Some(refused) = admit(&object, before, false, cluster, &place)
+                        {
+                            invalid += 1;
+                            print_forbidden(&refused, &place);
+                        }
+                    }
                     Ok(Some(refused)) => {
                         invalid += 1;
                         print_refused(&refused, &place);
@@ -245,6 +365,26 @@ pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
                 None => {
                     crate::server_steps::generate_name(&mut object);
                     crate::server_steps::give_uid(&mut object);
+                    // With a cluster, the mutating plugins first (LimitRanger's defaults,
+                    // the service account's token...), as the server runs them.
+                    if let Some(cluster) = &cluster {
+                        let namespace = object
+                            .pointer("/metadata/namespace")
+                            .and_then(Value::as_str)
+                            .unwrap_or("")
+                            .to_owned();
+                        let plugins = smp_admission::admission::Plugins::all();
+                        if let Err(refused) = smp_admission::admission::admit_create(
+                            &mut object,
+                            &namespace,
+                            cluster,
+                            &plugins,
+                        ) {
+                            invalid += 1;
+                            print_forbidden(&refused.to_string(), &place);
+                            continue;
+                        }
+                    }
                     smp_admission::strategy::prepare_for_create(&mut object);
                     smp_admission::validation::validate_create(&object)
                 }
@@ -260,6 +400,12 @@ pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
                     };
                     for warning in warnings {
                         eprintln!("Warning: {place}: {warning}");
+                    }
+                    if let Some(cluster) = &cluster
+                        && let Some(refused) = admit(&object, before, true, cluster, &place)
+                    {
+                        invalid += 1;
+                        print_forbidden(&refused, &place);
                     }
                 }
                 Err(smp_admission::validation::ValidationError::Invalid(refused)) => {

@@ -270,3 +270,79 @@ fn a_valid_object_the_server_warns_about_exits_zero_with_the_warning_on_stderr()
          since v1.14; use \"kubernetes.io/os\" instead\n"
     );
 }
+
+/// With `--cluster`, valid objects go through the validating admission plugins over what the
+/// cluster holds: PodSecurity by the namespace's labels, the cluster's admission policies;
+/// each refusal is the server's message on one line, and a warning goes to standard error.
+#[test]
+fn a_cluster_brings_the_validating_admission_plugins() {
+    let cluster = temp_file(
+        "validate-cluster.yaml",
+        "\
+apiVersion: v1
+kind: Namespace
+metadata: {name: secure, labels: {pod-security.kubernetes.io/enforce: baseline, pod-security.kubernetes.io/warn: restricted}}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: replicas}
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: [apps], apiVersions: [v1], operations: [CREATE, UPDATE], resources: [deployments]}
+  validations:
+  - {expression: object.spec.replicas <= 5, message: at most 5 replicas}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata: {name: replicas}
+spec: {policyName: replicas, validationActions: [Deny]}
+",
+    );
+    let objects = "\
+apiVersion: v1
+kind: Pod
+metadata: {name: net, namespace: secure}
+spec:
+  hostNetwork: true
+  containers: [{name: app, image: app:1}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: plain, namespace: secure}
+spec:
+  containers: [{name: app, image: app:1}]
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: secure}
+spec:
+  replicas: 9
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: app, image: app:1}]}
+";
+    let out = smp(
+        &["validate", "-f", "-", "--cluster", &cluster],
+        Some(objects),
+    );
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            r#"pods "net" is forbidden: violates PodSecurity "baseline:latest": host namespaces (hostNetwork=true)"#,
+            r#"deployments.apps "web" is forbidden: ValidatingAdmissionPolicy 'replicas' with binding 'replicas' denied request: at most 5 replicas"#,
+        ]
+    );
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("<stdin> document 2: would violate PodSecurity \"restricted:latest\": allowPrivilegeEscalation != false"),
+        "{stderr}"
+    );
+    // Without the cluster, the same objects are valid.
+    let out = smp(&["validate", "-f", "-"], Some(objects));
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+}

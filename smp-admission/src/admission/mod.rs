@@ -287,6 +287,16 @@ const SYSTEM_PRIORITY_CLASSES: [(&str, i64); 2] = [
     ("system-cluster-critical", 2_000_000_000),
 ];
 
+/// The resource (plural) of a built-in kind, for tools that have no discovery: the kind's name
+/// as apimachinery guesses a resource from it, but for `Endpoints`, whose resource is the same
+/// word.
+pub fn resource_of_kind(kind: &str) -> String {
+    if kind == "Endpoints" {
+        return "endpoints".to_owned();
+    }
+    plural(kind)
+}
+
 /// The resource of a kind, as apimachinery guesses it from the kind's name
 /// (`UnsafeGuessKindToResource`: lower case, `-es` after an `s`, `-ies` for a final `y`),
 /// which is right for every kind the plugins read.
