@@ -34,6 +34,8 @@ mod service_account;
 mod storage;
 mod tolerations;
 
+use std::collections::HashMap;
+
 use serde_json::Value;
 
 /// What the plugins need to read of the cluster.
@@ -255,7 +257,13 @@ pub fn validate_claim_resize(
 /// even when the list does not hold it.
 #[derive(Debug, Clone, Default)]
 pub struct OfflineCluster {
-    objects: Vec<(String, String, String, Value)>,
+    objects: Vec<Value>,
+    /// Each object by its resource, namespace and name (the first added wins).
+    by_name: HashMap<(String, String, String), usize>,
+    /// The objects of each resource and namespace, in the order added.
+    by_namespace: HashMap<(String, String), Vec<usize>>,
+    /// The resource of each `apiVersion` and kind added, and whether it is namespaced.
+    kinds: HashMap<(String, String), (String, bool)>,
 }
 
 impl OfflineCluster {
@@ -277,7 +285,19 @@ impl OfflineCluster {
                 .to_owned()
         };
         let (namespace, name) = (text("/metadata/namespace"), text("/metadata/name"));
-        self.objects.push((resource, namespace, name, object));
+        let type_key = (text("/apiVersion"), text("/kind"));
+        let at = self.objects.len();
+        self.kinds
+            .entry(type_key)
+            .or_insert_with(|| (resource.clone(), !namespace.is_empty()));
+        self.by_namespace
+            .entry((resource.clone(), namespace.clone()))
+            .or_default()
+            .push(at);
+        self.by_name
+            .entry((resource, namespace, name))
+            .or_insert(at);
+        self.objects.push(object);
     }
 }
 
@@ -316,11 +336,8 @@ fn plural(kind: &str) -> String {
 
 impl Cluster for OfflineCluster {
     fn get(&self, resource: &str, namespace: &str, name: &str) -> Option<Value> {
-        let found = self
-            .objects
-            .iter()
-            .find(|(r, ns, n, _)| r == resource && ns == namespace && n == name)
-            .map(|(_, _, _, o)| o.clone());
+        let key = (resource.to_owned(), namespace.to_owned(), name.to_owned());
+        let found = self.by_name.get(&key).map(|&at| self.objects[at].clone());
         match found {
             None if resource == "/serviceaccounts" && name == "default" => Some(serde_json::json!({
                 "apiVersion": "v1", "kind": "ServiceAccount",
@@ -337,21 +354,20 @@ impl Cluster for OfflineCluster {
     }
 
     fn list(&self, resource: &str, namespace: &str) -> Vec<Value> {
-        self.objects
-            .iter()
-            .filter(|(r, ns, _, _)| r == resource && ns == namespace)
-            .map(|(_, _, _, o)| o.clone())
+        self.by_namespace
+            .get(&(resource.to_owned(), namespace.to_owned()))
+            .into_iter()
+            .flatten()
+            .map(|&at| self.objects[at].clone())
             .collect()
     }
 
     /// The resource of a kind the list holds objects of (namespaced when they have a
     /// namespace).
     fn resource_for(&self, api_version: &str, kind: &str) -> Option<(String, bool)> {
-        self.objects.iter().find_map(|(resource, namespace, _, o)| {
-            let same = o.get("apiVersion").and_then(Value::as_str) == Some(api_version)
-                && o.get("kind").and_then(Value::as_str) == Some(kind);
-            same.then(|| (resource.clone(), !namespace.is_empty()))
-        })
+        self.kinds
+            .get(&(api_version.to_owned(), kind.to_owned()))
+            .cloned()
     }
 }
 
