@@ -9,14 +9,16 @@
 //! so a refusal that lists several resources lists them sorted where the server's order
 //! varies.
 
+use std::collections::BTreeMap;
+
 use serde_json::{Map, Value};
 
 use super::super::Cluster;
 use crate::quantity::{self, Quantity};
 
-/// A resource list read into quantities, in key order (entries that are not quantities are
-/// left out: the server never stores them).
-type List = Vec<(String, Quantity)>;
+/// A resource list read into quantities, by name (entries that are not quantities are left
+/// out: the server never stores them).
+type List = BTreeMap<String, Quantity>;
 
 fn list_of(v: Option<&Value>) -> List {
     v.and_then(Value::as_object)
@@ -27,7 +29,7 @@ fn list_of(v: Option<&Value>) -> List {
 }
 
 fn get(list: &List, name: &str) -> Option<Quantity> {
-    list.iter().find(|(k, _)| k == name).map(|(_, q)| *q)
+    list.get(name).copied()
 }
 
 /// The largest value a quantity may have for its thousandths to fit in 64 bits
@@ -185,25 +187,26 @@ fn resources(container: &Value, member: &str) -> List {
     list_of(container.pointer(&format!("/resources/{member}")))
 }
 
+/// `addResourceList`: each of `other` added to `list` (a sum keeps the format of what `list`
+/// held).
 fn add_to(list: &mut List, other: &List) {
     for (name, q) in other {
-        match list.iter_mut().find(|(k, _)| k == name) {
-            Some((_, sum)) => *sum = *sum + *q,
-            None => list.push((name.clone(), *q)),
-        }
+        list.entry(name.clone())
+            .and_modify(|sum| *sum = *sum + *q)
+            .or_insert(*q);
     }
 }
 
+/// `maxResourceList`: each of `other` that is larger than `list`'s (or that `list` lacks).
 fn max_into(list: &mut List, other: &List) {
     for (name, q) in other {
-        match list.iter_mut().find(|(k, _)| k == name) {
-            Some((_, max)) => {
+        list.entry(name.clone())
+            .and_modify(|max| {
                 if q.compare(*max).is_gt() {
                     *max = *q;
                 }
-            }
-            None => list.push((name.clone(), *q)),
-        }
+            })
+            .or_insert(*q);
     }
 }
 
@@ -240,13 +243,9 @@ fn pod_total(spec: &Value, member: &str) -> List {
     max_into(&mut total, &init_peak);
     for (name, q) in list_of(spec.pointer(&format!("/resources/{member}"))) {
         if matches!(name.as_str(), "cpu" | "memory") {
-            match total.iter_mut().find(|(k, _)| *k == name) {
-                Some((_, t)) => *t = q,
-                None => total.push((name, q)),
-            }
+            total.insert(name, q);
         }
     }
-    total.sort_by(|a, b| a.0.cmp(&b.0));
     total
 }
 
