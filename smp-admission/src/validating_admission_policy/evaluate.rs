@@ -1,7 +1,11 @@
 //! A policy's expressions over one write (`validator.Validate`): its match conditions, then
 //! its variables, then each validation, whose failure carries its message.
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
 use kube_cel::cel::Value as Cel;
+use kube_cel::cel::objects::{Key, Map};
 use serde_json::{Value, json};
 
 use super::Request;
@@ -144,15 +148,21 @@ impl Policy {
             return vec![error(message)];
         }
         bindings[4].1 = or_null(namespace);
-        let mut variables = std::collections::HashMap::new();
+        // Each variable sees those before it. The map is shared with the evaluation and
+        // grown in place once the evaluation has let it go.
+        let mut variables: Arc<HashMap<Key, Cel>> = Arc::default();
+        bindings.push(("variables", Cel::Null));
         for (name, source) in &self.variables {
-            let mut with = bindings.clone();
-            with.push(("variables", variables_value(&variables)));
-            if let Ok(value) = source.run(&with) {
-                variables.insert(name.clone(), value);
+            bindings[5].1 = Cel::Map(Map {
+                map: variables.clone(),
+            });
+            let value = source.run(&bindings);
+            bindings[5].1 = Cel::Null;
+            if let Ok(value) = value {
+                Arc::make_mut(&mut variables).insert(Key::String(Arc::new(name.clone())), value);
             }
         }
-        bindings.push(("variables", variables_value(&variables)));
+        bindings[5].1 = Cel::Map(Map { map: variables });
         let mut failures = Vec::new();
         for validation in &self.validations {
             match validation.expression.run(&bindings) {
@@ -192,17 +202,6 @@ impl Validation {
         }
         format!("failed expression: {}", self.expression.text.trim())
     }
-}
-
-fn variables_value(variables: &std::collections::HashMap<String, Cel>) -> Cel {
-    use kube_cel::cel::objects::{Key, Map};
-    let map: std::collections::HashMap<Key, Cel> = variables
-        .iter()
-        .map(|(k, v)| (Key::String(std::sync::Arc::new(k.clone())), v.clone()))
-        .collect();
-    Cel::Map(Map {
-        map: std::sync::Arc::new(map),
-    })
 }
 
 /// `request`: the admission request as the policy reads it (`CreateAdmissionRequest`).

@@ -213,7 +213,15 @@ pub fn validate(request: &Request<'_>, cluster: &dyn Cluster) -> Decision {
     if policies.is_empty() {
         return Decision::default();
     }
-    let bindings = cluster.list(BINDINGS, "");
+    let all_bindings = cluster.list(BINDINGS, "");
+    // Each policy's bindings, in the order listed.
+    let mut bindings: HashMap<&str, Vec<&Value>> = HashMap::new();
+    for binding in &all_bindings {
+        bindings
+            .entry(text(binding, "/spec/policyName"))
+            .or_default()
+            .push(binding);
+    }
     let mut denied = Vec::new();
     let mut warnings = Vec::new();
     for policy in &policies {
@@ -234,10 +242,7 @@ pub fn validate(request: &Request<'_>, cluster: &dyn Cluster) -> Decision {
             continue;
         }
         let compiled = compiled(policy);
-        for binding in bindings
-            .iter()
-            .filter(|b| text(b, "/spec/policyName") == name)
-        {
+        for &binding in bindings.get(name).into_iter().flatten() {
             let binding_name = text(binding, "/metadata/name");
             if let Some(resources) = binding
                 .pointer("/spec/matchResources")
