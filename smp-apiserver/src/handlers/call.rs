@@ -134,6 +134,14 @@ impl Call<'_> {
             .then(|| self.served.definitions.clone())
     }
 
+    /// What the admission plugins read of the cluster: the store and the served resources.
+    fn cluster(&self) -> StoreCluster<'_> {
+        StoreCluster {
+            store: &self.state.store,
+            resources: &self.served.resources,
+        }
+    }
+
     pub(crate) fn not_found(&self, name: &str) -> ApiError {
         ApiError::not_found(
             &self.resource.group,
@@ -175,7 +183,7 @@ impl Call<'_> {
         if self.resource.names.is_some() {
             return Ok(());
         }
-        let cluster = StoreCluster(&self.state.store);
+        let cluster = self.cluster();
         smp_admission::admission::admit_create(
             object,
             &self.info.namespace,
@@ -298,11 +306,11 @@ impl Call<'_> {
         old: Option<&Value>,
     ) -> Result<(), ApiError> {
         if self.resource.names.is_some() {
-            return self.validate_by_policies(object, old);
+            return self.run_policies(object, old, false);
         }
         let plugins = &self.state.options.admission;
         let namespace = self.info.namespace.as_str();
-        let cluster = StoreCluster(&self.state.store);
+        let cluster = self.cluster();
         let forbidden = |e: smp_admission::admission::Forbidden| {
             ApiError::forbidden(e.to_string()).about(&self.resource.group, &e.resource, &e.name)
         };
@@ -340,24 +348,20 @@ impl Call<'_> {
             Some(Refusal::Forbidden(e)) => return Err(forbidden(e)),
             Some(Refusal::Invalid(errors)) => return self.refuse(object, &errors),
         }
-        self.validate_by_policies(object, old)
+        self.run_policies(object, old, false)
     }
 
-    /// The ValidatingAdmissionPolicy plugin, which the server runs after the other validating
-    /// plugins, on built-in and custom resources alike
-    /// (`smp_admission::validating_admission_policy`), with `Options::admission`: a refusal
-    /// is the status its validation's reason names, a `Warn` binding's failures warnings.
     /// The admission policies on a delete of `current` (`deleteValidation`, which the
     /// server's store runs once the preconditions hold, before it deletes or marks anything).
     pub(crate) fn validate_delete(&self, current: &Value) -> Result<(), ApiError> {
         self.run_policies(current, None, true)
     }
 
-    fn validate_by_policies(&self, object: &Value, old: Option<&Value>) -> Result<(), ApiError> {
-        self.run_policies(object, old, false)
-    }
-
-    /// The policies on a create, an update (`old`), or a delete of `object` (`deleting`).
+    /// The ValidatingAdmissionPolicy plugin, which the server runs after the other validating
+    /// plugins, on built-in and custom resources alike
+    /// (`smp_admission::validating_admission_policy`), with `Options::admission`: a refusal
+    /// is the status its validation's reason names, a `Warn` binding's failures warnings. On a
+    /// create, an update (`old`), or a delete of `object` (`deleting`).
     fn run_policies(
         &self,
         object: &Value,
@@ -368,10 +372,7 @@ impl Call<'_> {
         if !self.state.options.admission.validating_admission_policy {
             return Ok(());
         }
-        let cluster = PolicyCluster {
-            store: &self.state.store,
-            resources: &self.served.resources,
-        };
+        let cluster = self.cluster();
         if !policies::any_policy(&cluster) {
             return Ok(());
         }
@@ -661,33 +662,12 @@ pub(super) fn fields_of(served: &Served, resource: &Resource) -> Fields {
     }
 }
 
-/// The store and the served resources, as the admission policies read the cluster (their
-/// parameters' kinds are looked up among the served resources).
-struct PolicyCluster<'a> {
+/// The store as the admission plugins read the cluster; the served resources name the
+/// resource of a kind (the admission policies' parameters).
+struct StoreCluster<'a> {
     store: &'a crate::store::Store,
     resources: &'a crate::discovery::Resources,
 }
-
-impl smp_admission::admission::Cluster for PolicyCluster<'_> {
-    fn get(&self, resource: &str, namespace: &str, name: &str) -> Option<Value> {
-        StoreCluster(self.store).get(resource, namespace, name)
-    }
-
-    fn list(&self, resource: &str, namespace: &str) -> Vec<Value> {
-        StoreCluster(self.store).list(resource, namespace)
-    }
-
-    fn resource_for(&self, api_version: &str, kind: &str) -> Option<(String, bool)> {
-        let found = self.resources.of_kind(api_version, kind)?;
-        Some((
-            format!("{}/{}", found.group, found.plural()),
-            found.namespaced,
-        ))
-    }
-}
-
-/// The store as the admission plugins read the cluster.
-struct StoreCluster<'a>(&'a crate::store::Store);
 
 impl smp_admission::admission::Cluster for StoreCluster<'_> {
     fn get(&self, resource: &str, namespace: &str, name: &str) -> Option<Value> {
@@ -696,15 +676,23 @@ impl smp_admission::admission::Cluster for StoreCluster<'_> {
             namespace: namespace.to_owned(),
             name: name.to_owned(),
         };
-        self.0.get(&key).map(|s| (*s.object).clone())
+        self.store.get(&key).map(|s| (*s.object).clone())
     }
 
     fn list(&self, resource: &str, namespace: &str) -> Vec<Value> {
         let namespace = (!namespace.is_empty()).then_some(namespace);
-        let (items, _) = self.0.list(resource, namespace, None);
+        let (items, _) = self.store.list(resource, namespace, None);
         items
             .into_iter()
             .map(|(_, s)| (*s.object).clone())
             .collect()
+    }
+
+    fn resource_for(&self, api_version: &str, kind: &str) -> Option<(String, bool)> {
+        let found = self.resources.of_kind(api_version, kind)?;
+        Some((
+            format!("{}/{}", found.group, found.plural()),
+            found.namespaced,
+        ))
     }
 }
