@@ -63,6 +63,13 @@ const BINARY: &[(&str, u32)] = &[
 const MAX_DIGITS: usize = 30;
 
 impl Quantity {
+    /// Zero, as Go's zero `Quantity` (what a resource list lacking a name gives).
+    pub(crate) const ZERO: Quantity = Quantity {
+        value: 0,
+        scale: 0,
+        format: Format::DecimalSi,
+    };
+
     /// Reads a quantity as `resource.ParseQuantity` does (surrounding spaces aside).
     pub fn parse(text: &str) -> Result<Quantity, QuantityError> {
         parse(text)

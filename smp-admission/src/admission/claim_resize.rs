@@ -9,11 +9,12 @@ use crate::quantity::Quantity;
 
 /// The storage request of a claim (zero when absent or not a quantity, as Go's zero
 /// `Quantity` compares).
-fn storage(claim: &Value) -> Option<Quantity> {
+fn storage(claim: &Value) -> Quantity {
     claim
         .pointer("/spec/resources/requests/storage")
         .and_then(Value::as_str)
         .and_then(|s| Quantity::parse(s).ok())
+        .unwrap_or(Quantity::ZERO)
 }
 
 /// `GetPersistentVolumeClaimClass`: the beta annotation first, then `storageClassName`.
@@ -32,12 +33,7 @@ fn class_of(claim: &Value) -> &str {
 
 /// Why growing `claim` from `old` is refused, if it is.
 pub(super) fn validate(claim: &Value, old: &Value, cluster: &dyn Cluster) -> Result<(), String> {
-    let grows = match (storage(claim), storage(old)) {
-        (Some(new), Some(old)) => new.compare(old).is_gt(),
-        (Some(new), None) => new.compare(Quantity::parse("0").unwrap_or(new)).is_gt(),
-        (None, _) => false,
-    };
-    if !grows {
+    if !storage(claim).compare(storage(old)).is_gt() {
         return Ok(());
     }
     if old.pointer("/status/phase").and_then(Value::as_str) != Some("Bound") {
