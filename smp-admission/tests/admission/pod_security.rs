@@ -329,17 +329,11 @@ fn shapes() -> impl proptest::strategy::Strategy<Value = Value> {
         (-2i64..70000).prop_map(Value::from),
         "ALL|Always|Localhost|Unconfined|windows|Default|Unmasked|[a-z]{0,4}".prop_map(Value::from),
     ];
-    leaf.prop_recursive(5, 96, 6, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
-            prop::collection::btree_map(
-                "containers|initContainers|ephemeralContainers|securityContext|capabilities|add|drop|ports|hostPort|volumes|hostPath|seccompProfile|appArmorProfile|seLinuxOptions|type|sysctls|name|runAsUser|runAsNonRoot|privileged|procMount|hostNetwork|os|livenessProbe|httpGet|host|lifecycle|postStart|[a-z]{1,4}",
-                inner,
-                0..6
-            )
-            .prop_map(|m| Value::Object(m.into_iter().collect())),
-        ]
-    })
+    crate::common::json_tree(
+        leaf.boxed(),
+        "containers|initContainers|ephemeralContainers|securityContext|capabilities|add|drop|ports|hostPort|volumes|hostPath|seccompProfile|appArmorProfile|seLinuxOptions|type|sysctls|name|runAsUser|runAsNonRoot|privileged|procMount|hostNetwork|os|livenessProbe|httpGet|host|lifecycle|postStart|[a-z]{1,4}",
+        5,
+    )
 }
 
 proptest::proptest! {

@@ -86,17 +86,11 @@ fn anything() -> impl Strategy<Value = Value> {
         any::<i64>().prop_map(Value::from),
         "[a-zA-Z0-9]{0,6}".prop_map(Value::from),
     ];
-    leaf.prop_recursive(4, 64, 6, |inner| {
-        prop_oneof![
-            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
-            prop::collection::btree_map(
-                "spec|template|containers|resources|limits|requests|status|volumes|ports|[a-z]{1,5}",
-                inner,
-                0..5
-            )
-            .prop_map(|m| Value::Object(m.into_iter().collect())),
-        ]
-    })
+    crate::common::json_tree(
+        leaf.boxed(),
+        "spec|template|containers|resources|limits|requests|status|volumes|ports|[a-z]{1,5}",
+        4,
+    )
 }
 
 proptest! {

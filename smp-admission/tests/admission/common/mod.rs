@@ -54,3 +54,22 @@ pub fn run_data_files(dir: &str, what: &str, run: impl Fn(&Path) -> (usize, usiz
     assert!(total > 0, "no {what} cases ran");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// JSON trees of `leaf` values, at most `depth` levels deep: arrays of up to three items and
+/// objects of up to five members named by the pattern `keys` (the members a test's code
+/// reads, and others).
+pub fn json_tree(
+    leaf: proptest::strategy::BoxedStrategy<serde_json::Value>,
+    keys: &'static str,
+    depth: u32,
+) -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
+    use proptest::prelude::*;
+    use serde_json::Value;
+    leaf.prop_recursive(depth, 96, 6, move |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
+            prop::collection::btree_map(keys, inner, 0..6)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
